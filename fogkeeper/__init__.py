@@ -1,0 +1,1 @@
+"""fogkeeper: a FOG control program run from its ordinance."""

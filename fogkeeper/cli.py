@@ -1,0 +1,156 @@
+"""The `fogkeeper` command. `evaluate` and `packs` need no Django."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+import yaml
+
+from .rules.casefile import parse_case
+from .rules.engine import evaluate
+from .rules.errors import CaseFileError, PackError
+from .rules.packs import default_registry
+from .rules.text import report_text
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+CASE_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _date(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {value!r}") from None
+
+
+def _case_files(paths: list[str]) -> tuple[list[Path], list[str]]:
+    files, problems = [], []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*") if f.suffix in CASE_SUFFIXES and f.is_file())
+            if not found:
+                problems.append(f"{p}: no case files (.yaml, .yml, .json) in this folder")
+            files += found
+        elif p.is_file():
+            files.append(p)
+        else:
+            problems.append(f"{p}: no such file")
+    return files, problems
+
+
+def _read(path: Path):
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".json":
+        return json.loads(text)
+    return yaml.load(text, Loader=_Loader)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    files, problems = _case_files(args.files)
+    registry = default_registry(args.packs)
+    cases = []
+    for path in files:
+        try:
+            data = _read(path)
+        except (OSError, UnicodeDecodeError) as e:
+            problems.append(f"{path}: cannot read: {e}")
+            continue
+        except (ValueError, yaml.YAMLError) as e:
+            problems.append(f"{path}: not YAML or JSON: {str(e).splitlines()[0]}")
+            continue
+        try:
+            cases.append(parse_case(data, as_of=args.as_of, packs=registry))
+        except CaseFileError as e:
+            problems += [f"{path}: {p}" for p in e.problems]
+    if problems:
+        for line in problems:
+            print(line, file=sys.stderr)
+        return 2
+    reports = [evaluate(case) for case in cases]
+    out = sys.stdout
+    if args.format == "text":
+        out.write("\n".join(report_text(r, c.pack) for r, c in zip(reports, cases, strict=True)))
+    elif len(reports) == 1 and len(args.files) == 1 and Path(args.files[0]).is_file():
+        json.dump(reports[0].to_dict(), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        for r in reports:
+            out.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
+    return 0
+
+
+def cmd_packs(args: argparse.Namespace) -> int:
+    registry = default_registry(args.packs)
+    if args.action == "show":
+        if not args.id:
+            print("fogkeeper packs show: name a pack (fogkeeper packs lists them)", file=sys.stderr)
+            return 2
+        if not registry.has(args.id):
+            known = ", ".join(registry.ids())
+            print(f"unknown pack {args.id!r} (known: {known})", file=sys.stderr)
+            return 2
+        pack = registry.get(args.id)
+        on = args.as_of or date.today()
+        if on < pack.effective:
+            print(f"{pack.id} takes effect on {pack.effective}; nothing is in force on {on}",
+                  file=sys.stderr)
+            return 2
+        print(f"{pack.id}: {pack.ordinance}")
+        print(f"parameters in force on {on}:")
+        for name, value, reference, since in pack.params_on(on).items():
+            print(f"  {name} = {json.dumps(value, default=str)}  [{reference}; since {since}]")
+        print("rules:")
+        for rule in pack.rules.values():
+            print(f"  {rule.id} ({rule.severity})  [{rule.citation}]")
+        print("checklist:")
+        for item in pack.checklist.values():
+            print(f"  {item.item}: {item.question}  [{item.citation}]")
+        print("enforcement actions:")
+        for spec in pack.actions.values():
+            print(f"  {spec.type}: {spec.title}  [{spec.citation}]")
+        return 0
+    print(f"{'pack':<14} {'effective':<10} {'rules':>5}  ordinance")
+    for pack in registry.all():
+        print(f"{pack.id:<14} {pack.effective.isoformat():<10} {pack.rule_count:>5}  {pack.ordinance}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fogkeeper", description="Decide FOG compliance from the ordinance."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    ev = sub.add_parser("evaluate", help="evaluate case files and print their reports")
+    ev.add_argument("files", nargs="+", metavar="FILE", help="case file(s) or folders of them")
+    ev.add_argument("--as-of", type=_date, help="evaluation date (overrides the files' as_of)")
+    ev.add_argument("--format", choices=("json", "text"), default="json")
+    ev.set_defaults(func=cmd_evaluate)
+    for p in (ev, pk := sub.add_parser("packs", help="list the jurisdiction packs, or show one")):
+        p.add_argument("--packs", action="append", metavar="DIR",
+                       help="also load the packs in DIR (repeatable)")
+    pk.add_argument("action", nargs="?", choices=("list", "show"), default="list")
+    pk.add_argument("id", nargs="?", help="pack id, with show")
+    pk.add_argument("--as-of", type=_date, help="date of the parameters to show (default today)")
+    pk.set_defaults(func=cmd_packs)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except PackError as e:
+        print(f"pack error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

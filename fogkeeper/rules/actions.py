@@ -1,0 +1,140 @@
+"""Reading an enforcement action's fields against its pack's action spec."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from .casefile import Action, Milestone, _to_date, _to_datetime, _to_id, _to_money
+from .errors import Problem
+
+QUANTITY_FIELDS = ("days", "occurrences", "gallons")
+
+
+def _count(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError(f"not a whole number of zero or more: {v!r}")
+    return v
+
+
+def _quantity(v: Any) -> Decimal:
+    return _to_money(v)
+
+
+def _flag(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"not true or false: {v!r}")
+    return v
+
+
+def _text(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"not text: {v!r}")
+    return v
+
+
+_READERS = {
+    "text": _text,
+    "date": _to_date,
+    "planned_date": _to_date,
+    "datetime": _to_datetime,
+    "money": _to_money,
+    "flag": _flag,
+    "count": _count,
+    "quantity": _quantity,
+}
+
+
+def _read_milestones(value: Any, path: str, problems: list[Problem]) -> tuple[Milestone, ...]:
+    if not isinstance(value, list):
+        problems.append(Problem(path, "expected a list of {id, due, met_on?}"))
+        return ()
+    out, seen = [], set()
+    for i, m in enumerate(value):
+        here = f"{path}[{i}]"
+        if not isinstance(m, dict):
+            problems.append(Problem(here, "expected {id, due, met_on?}"))
+            continue
+        for key in m:
+            if key not in ("id", "due", "met_on"):
+                problems.append(Problem(f"{here}.{key}", "unknown field"))
+        parsed: dict[str, Any] = {}
+        for key, reader, required in (("id", _to_id, True), ("due", _to_date, True)):
+            if m.get(key) is None:
+                if required:
+                    problems.append(Problem(f"{here}.{key}", "required"))
+                continue
+            try:
+                parsed[key] = reader(m[key])
+            except ValueError as e:
+                problems.append(Problem(f"{here}.{key}", str(e)))
+        met_on = None
+        if m.get("met_on") is not None:
+            try:
+                met_on = _to_date(m["met_on"])
+            except ValueError as e:
+                problems.append(Problem(f"{here}.met_on", str(e)))
+        if "id" in parsed:
+            if parsed["id"] in seen:
+                problems.append(Problem(f"{here}.id", f"duplicate id {parsed['id']!r}"))
+            seen.add(parsed["id"])
+        if "id" in parsed and "due" in parsed:
+            out.append(Milestone(parsed["id"], parsed["due"], met_on))
+    return tuple(out)
+
+
+def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Problem]) -> Any:
+    """Type the fields of `raw` by `spec`; append a Problem for each bad field."""
+    before = len(problems)
+    extra = raw.model_extra or {}
+    for name in extra:
+        if name not in spec.fields:
+            problems.append(Problem(f"{path}.{name}", f"unknown field for {spec.type}"))
+    fields: dict[str, Any] = {}
+    milestones: tuple[Milestone, ...] = ()
+    classes = pack.penalty_classes()
+    for name, fs in spec.fields.items():
+        value = extra.get(name)
+        here = f"{path}.{name}"
+        if value is None:
+            if fs.required:
+                problems.append(Problem(here, f"required for {spec.type}"))
+            continue
+        if fs.kind == "milestones":
+            milestones = _read_milestones(value, here, problems)
+        elif fs.kind == "choice":
+            if value not in fs.choices:
+                allowed = " or ".join(fs.choices)
+                problems.append(Problem(here, f"{value!r} is not allowed in {pack.id} ({allowed})"))
+            else:
+                fields[name] = value
+        elif fs.kind == "penalty_class":
+            if value not in classes:
+                allowed = ", ".join(sorted(classes))
+                problems.append(
+                    Problem(here, f"{value!r} is not a penalty class of {pack.id} ({allowed})")
+                )
+            else:
+                fields[name] = value
+        else:
+            try:
+                fields[name] = _READERS[fs.kind](value)
+            except ValueError as e:
+                problems.append(Problem(here, str(e)))
+    if "penalty_cap" in spec.checks and fields.get("class") in classes:
+        unit = classes[fields["class"]]
+        if unit not in fields and f"{path}.{unit}" not in {p.path for p in problems}:
+            problems.append(
+                Problem(f"{path}.{unit}", f"required: class {fields['class']} is counted in {unit}")
+            )
+        for other in QUANTITY_FIELDS:
+            if other != unit and other in fields:
+                problems.append(
+                    Problem(
+                        f"{path}.{other}",
+                        f"class {fields['class']} is counted in {unit}, not {other}",
+                    )
+                )
+    if len(problems) > before:
+        return None
+    return Action(id=raw.id, type=raw.type, fields=fields, milestones=milestones)

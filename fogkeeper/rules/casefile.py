@@ -1,0 +1,398 @@
+"""The case file: one establishment's record as the engine reads it (CASEFILE.md).
+
+Structure and types are checked by pydantic; what depends on the jurisdiction
+(its action types, penalty classes, checklist items) and on the file as a whole
+(unique ids, references) is checked by `parse_case` against the pack. Every
+problem is reported with the path of its field, e.g. `services[3].date`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+
+from .errors import CaseFileError, Problem
+
+
+def _to_date(v: Any) -> date:
+    if type(v) is date:
+        return v
+    if isinstance(v, str) and len(v) == 10 and v[4] == "-" and v[7] == "-":
+        try:
+            return date.fromisoformat(v)
+        except ValueError:
+            pass
+    raise ValueError(f"not a date: {v!r}")
+
+
+def _to_datetime(v: Any) -> datetime:
+    if isinstance(v, datetime):
+        return v
+    if isinstance(v, str) and len(v) >= 16 and v[10] == "T":
+        try:
+            return datetime.fromisoformat(v)
+        except ValueError:
+            pass
+    raise ValueError(f"not a date-time: {v!r} (expected YYYY-MM-DDTHH:MM:SS)")
+
+
+def _to_money(v: Any) -> Decimal:
+    if isinstance(v, bool) or not isinstance(v, int | float | Decimal):
+        raise ValueError(f"not an amount of dollars: {v!r}")
+    try:
+        amount = Decimal(str(v))
+    except InvalidOperation:
+        raise ValueError(f"not an amount of dollars: {v!r}") from None
+    if not amount.is_finite() or amount < 0:
+        raise ValueError(f"must be a non-negative amount of dollars: {v!r}")
+    return amount
+
+
+def _to_id(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"not an id (a non-empty string): {v!r}")
+    return v
+
+
+Date = Annotated[date, PlainValidator(_to_date)]
+DateTime = Annotated[datetime, PlainValidator(_to_datetime)]
+Money = Annotated[Decimal, PlainValidator(_to_money)]
+Id = Annotated[str, PlainValidator(_to_id)]
+Depth = Annotated[float, Field(ge=0, strict=True)]
+Count = Annotated[int, Field(ge=0, strict=True)]
+Frequency = Annotated[int, Field(gt=0, strict=True)]
+Flag = Annotated[bool, Field(strict=True)]
+Text = Annotated[str, Field(strict=True)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Operator(_Model):
+    name: Text
+    since: Date
+
+
+class Change(_Model):
+    date: Date
+    kind: Literal["remodel", "expansion", "process"]
+    notified_on: Date | None = None
+
+
+class Establishment(_Model):
+    id: Id
+    name: Text | None = None
+    category: Literal["full_service", "limited_food_preparation"] = "full_service"
+    on_public_sewer: Flag = True
+    opened_on: Date
+    closed_on: Date | None = None
+    operator: Operator
+    remodeled_on: Date | None = None
+    food_grinder: Flag = False
+    food_grinder_installed_on: Date | None = None
+    variance_granted: Flag = False
+    interceptor_exception: Literal["space", "slope"] | None = None
+    interceptor_plans_submitted_on: Date | None = None
+    changes: list[Change] = []
+
+
+class Permit(_Model):
+    number: Id
+    holder: Text
+    issued_on: Date
+    expires_on: Date
+    renewal_applied_on: Date | None = None
+    service_frequency_days: Frequency | None = None
+    yellow_grease_frequency_days: Frequency | None = None
+
+
+class Device(_Model):
+    id: Id
+    kind: Literal["interceptor", "trap"]
+    installed_on: Date
+    capacity_gallons: Depth | None = None
+    design_depth_inches: Depth | None = None
+    compartments: Count | None = None
+    manhole_diameter_inches: Depth | None = None
+    service_frequency_days: Frequency | None = None
+
+
+class Hauler(_Model):
+    id: Id
+    name: Text | None = None
+    licensed: Flag = True
+
+
+class Reading(_Model):
+    """Depths measured in a device: before a pump-out, or at an inspection."""
+
+    fog_inches: Depth | None = None
+    solids_inches: Depth | None = None
+    final_chamber_floating_oil: Flag | None = None
+    sludge_to_outlet_inches: Depth | None = None
+
+
+class Service(Reading):
+    id: Id
+    device: Id
+    date: Date
+    hauler: Id | None = None
+    full_pump_out: Flag = True
+    gallons_removed: Depth | None = None
+
+
+class Pickup(_Model):
+    date: Date
+    hauler: Id | None = None
+    gallons: Depth | None = None
+
+
+class Employee(_Model):
+    id: Id
+    name: Text | None = None
+    hired_on: Date
+    left_on: Date | None = None
+    kitchen_duties: Flag = True
+    contractor: Flag = False
+
+
+class Attendee(_Model):
+    employee: Id
+    signed: Flag = True
+
+
+class Training(_Model):
+    id: Id
+    date: Date
+    attendees: list[Attendee] = []
+
+
+class Measurement(Reading):
+    device: Id
+
+
+class Answer(_Model):
+    item: Text
+    compliant: Flag
+    device: Id | None = None
+    note: Text | None = None
+
+
+class Inspection(_Model):
+    id: Id
+    date: Date
+    measurements: list[Measurement] = []
+    answers: list[Answer] = []
+
+
+class Incident(_Model):
+    id: Id
+    date: Date
+    kind: Text
+    attributed: Flag = False
+    gallons: Depth | None = None
+    written_report_on: Date | None = None
+    clearance_inspection_on: Date | None = None
+
+
+class RawAction(BaseModel):
+    """An enforcement action before its fields are read against the pack."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    id: Id
+    type: Text
+
+
+class CaseFileModel(_Model):
+    jurisdiction: Text
+    as_of: Date | None = None
+    establishment: Establishment
+    permit: Permit | None = None
+    devices: list[Device] = []
+    haulers: list[Hauler] = []
+    services: list[Service] = []
+    yellow_grease_pickups: list[Pickup] = []
+    employees: list[Employee] = []
+    trainings: list[Training] = []
+    inspections: list[Inspection] = []
+    incidents: list[Incident] = []
+    enforcement: list[RawAction] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Milestone:
+    id: str
+    due: date
+    met_on: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An enforcement action with its fields typed by the pack's action spec."""
+
+    id: str
+    type: str
+    fields: dict[str, Any]
+    milestones: tuple[Milestone, ...] = ()
+
+    def get(self, name: str) -> Any:
+        return self.fields.get(name)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFile:
+    """A validated case file, bound to its pack."""
+
+    model: CaseFileModel
+    pack: Any
+    as_of: date | None
+    actions: tuple[Action, ...] = field(default=())
+
+
+def _path(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+_MESSAGES = {
+    "missing": "required",
+    "extra_forbidden": "unknown field",
+}
+
+
+def _problems_from(err: ValidationError) -> list[Problem]:
+    problems = []
+    for e in err.errors(include_url=False):
+        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        msg = _MESSAGES.get(e["type"])
+        if msg is None:
+            msg = e["msg"].removeprefix("Value error, ")
+            if e["type"] not in ("value_error",) and "input" in e:
+                msg = f"{msg}, got {e['input']!r}"
+        problems.append(Problem(_path(loc), msg))
+    return problems
+
+
+def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> CaseFile:
+    """Validate a case file (a dict from YAML or JSON) and bind it to its pack.
+
+    `as_of` overrides the file's own `as_of`. Raises `CaseFileError` listing
+    every problem found.
+    """
+    from . import packs as packs_module
+
+    registry = packs or packs_module.default_registry()
+    if not isinstance(data, dict):
+        raise CaseFileError([Problem("", "a case file is a mapping of fields")])
+    try:
+        model = CaseFileModel.model_validate(data)
+    except ValidationError as err:
+        problems = _problems_from(err)
+        jurisdiction = data.get("jurisdiction")
+        if isinstance(jurisdiction, str) and not registry.has(jurisdiction):
+            problems.insert(0, _unknown_jurisdiction(jurisdiction, registry))
+        raise CaseFileError(problems) from None
+    problems: list[Problem] = []
+    if model.as_of is None and as_of is None:
+        problems.append(Problem("as_of", "required (in the file or with --as-of)"))
+    if not registry.has(model.jurisdiction):
+        problems.append(_unknown_jurisdiction(model.jurisdiction, registry))
+        _check_references(model, problems)
+        raise CaseFileError(problems)
+    pack = registry.get(model.jurisdiction)
+    _check_references(model, problems)
+    _check_checklist(model, pack, problems)
+    actions = _read_actions(model, pack, problems)
+    effective_as_of = as_of or model.as_of
+    if effective_as_of is not None and effective_as_of < pack.effective:
+        problems.append(
+            Problem(
+                "as_of",
+                f"{effective_as_of} is before {pack.id} took effect on {pack.effective}",
+            )
+        )
+    if problems:
+        raise CaseFileError(problems)
+    return CaseFile(model=model, pack=pack, as_of=effective_as_of, actions=tuple(actions))
+
+
+def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
+    known = ", ".join(registry.ids())
+    return Problem("jurisdiction", f"unknown jurisdiction {name!r} (known: {known})")
+
+
+def _unique(items: list, path: str, problems: list[Problem], key: str = "id") -> set[str]:
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        value = getattr(item, key)
+        if value in seen:
+            problems.append(Problem(f"{path}[{i}].{key}", f"duplicate id {value!r}"))
+        seen.add(value)
+    return seen
+
+
+def _ref(value: str | None, known: set[str], path: str, what: str, problems: list[Problem]):
+    if value is not None and value not in known:
+        problems.append(Problem(path, f"unknown {what} {value!r}"))
+
+
+def _check_references(m: CaseFileModel, problems: list[Problem]) -> None:
+    devices = _unique(m.devices, "devices", problems)
+    haulers = _unique(m.haulers, "haulers", problems)
+    employees = _unique(m.employees, "employees", problems)
+    for name in ("services", "trainings", "inspections", "incidents", "enforcement"):
+        _unique(getattr(m, name), name, problems)
+    for i, s in enumerate(m.services):
+        _ref(s.device, devices, f"services[{i}].device", "device", problems)
+        _ref(s.hauler, haulers, f"services[{i}].hauler", "hauler", problems)
+    for i, p in enumerate(m.yellow_grease_pickups):
+        _ref(p.hauler, haulers, f"yellow_grease_pickups[{i}].hauler", "hauler", problems)
+    for i, t in enumerate(m.trainings):
+        for j, a in enumerate(t.attendees):
+            path = f"trainings[{i}].attendees[{j}].employee"
+            _ref(a.employee, employees, path, "employee", problems)
+    for i, insp in enumerate(m.inspections):
+        for j, r in enumerate(insp.measurements):
+            path = f"inspections[{i}].measurements[{j}].device"
+            _ref(r.device, devices, path, "device", problems)
+        for j, a in enumerate(insp.answers):
+            _ref(a.device, devices, f"inspections[{i}].answers[{j}].device", "device", problems)
+
+
+def _check_checklist(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:
+    for i, insp in enumerate(m.inspections):
+        for j, a in enumerate(insp.answers):
+            if a.item not in pack.checklist:
+                problems.append(
+                    Problem(
+                        f"inspections[{i}].answers[{j}].item",
+                        f"{a.item!r} is not on the {pack.id} checklist",
+                    )
+                )
+
+
+def _read_actions(m: CaseFileModel, pack: Any, problems: list[Problem]) -> list[Action]:
+    actions = []
+    for i, raw in enumerate(m.enforcement):
+        path = f"enforcement[{i}]"
+        spec = pack.actions.get(raw.type)
+        if spec is None:
+            allowed = ", ".join(sorted(pack.actions))
+            problems.append(
+                Problem(f"{path}.type", f"{raw.type!r} is not an action of {pack.id} ({allowed})")
+            )
+            continue
+        action = spec.read(raw, path, pack, problems)
+        if action is not None:
+            actions.append(action)
+    return actions

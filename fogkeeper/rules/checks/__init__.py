@@ -1,0 +1,7 @@
+"""One module per area of the ordinance; each exposes `check(ctx)`."""
+
+from . import devices, enforcement, incidents, inspections, observations, permits, training, waste
+
+OPERATIONAL = (permits, devices, waste, training, inspections, observations, incidents)
+
+__all__ = ["OPERATIONAL", "enforcement"]

@@ -1,0 +1,346 @@
+"""Grease control devices: presence, design, service, the 25% rule (RULES.md 5)."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from datetime import timedelta
+
+from ..context import ONE_DAY, Context
+
+
+def check(ctx: Context) -> None:
+    triggers = _new_or_changed_on(ctx)
+    _missing(ctx, triggers)
+    for device in ctx.devices:
+        services = ctx.services_by_device.get(device.id, ())
+        full = [s for s in services if s.full_pump_out]
+        full_dates = [s.date for s in full]
+        freq, source = ctx.frequency(device)
+        if device.kind == "trap" and triggers and ctx.pack.has("gcd.trap_prohibited"):
+            ctx.finding(
+                "gcd.trap_prohibited",
+                device.id,
+                max(max(triggers), device.installed_on),
+                f"Grease trap {device.id} is not allowed at an establishment that opened, "
+                f"changed operator or was remodeled after {ctx.effective}; an interceptor is.",
+            )
+        _design(ctx, device)
+        _service_gaps(ctx, device, freq, full_dates)
+        readings = _readings(ctx, device, services)
+        over_limit = _accumulation(ctx, device, readings, full_dates)
+        _outlet(ctx, device, readings, full_dates)
+        _service_defects(ctx, device, services)
+        _trap_needs_interceptor(ctx, device, freq, over_limit)
+        _frequency_review(ctx, device, freq, full)
+        _frequency_invalid(ctx, device, freq, source)
+
+
+def _new_or_changed_on(ctx: Context) -> list:
+    """Dates after the effective date on which the FSE opened, changed operator or remodeled."""
+    est = ctx.est
+    dates = (est.opened_on, est.operator.since, est.remodeled_on)
+    return [d for d in dates if d is not None and ctx.effective < d <= ctx.as_of]
+
+
+def _missing(ctx: Context, triggers: list) -> None:
+    if not ctx.pack.has("gcd.missing") or not ctx.operating:
+        return
+    if ctx.p["gcd.missing_scope"] == "every_fse":
+        if not ctx.devices:
+            ctx.finding(
+                "gcd.missing",
+                ctx.est_id,
+                max(ctx.est.opened_on, ctx.effective),
+                f"{ctx.est.name or ctx.est_id} has no grease control device.",
+            )
+        return
+    has_interceptor = any(d.kind == "interceptor" for d in ctx.devices)
+    if triggers and not has_interceptor and not ctx.est.variance_granted:
+        ctx.finding(
+            "gcd.missing",
+            ctx.est_id,
+            max(triggers),
+            f"{ctx.est.name or ctx.est_id} opened, changed operator or was remodeled on "
+            f"{max(triggers)} and has no grease interceptor.",
+        )
+
+
+def _design(ctx: Context, device) -> None:
+    if not ctx.pack.has("gcd.design_nonconforming"):
+        return
+    limits = (ctx.p.get("gcd.design_limits") or {}).get(device.kind) or {}
+    failed = []
+    for field, bound in limits.items():
+        value = getattr(device, field)
+        if value is None:
+            continue
+        if ("min" in bound and value < bound["min"]) or ("max" in bound and value > bound["max"]):
+            failed.append(field)
+    if failed:
+        ctx.finding(
+            "gcd.design_nonconforming",
+            device.id,
+            max(device.installed_on, ctx.effective),
+            f"{device.kind.capitalize()} {device.id} does not meet the design standard: "
+            + ", ".join(failed)
+            + ".",
+            evidence={"failed": failed, "limits": {f: limits[f] for f in failed}},
+        )
+
+
+def _service_gaps(ctx: Context, device, freq: int | None, full_dates: list) -> None:
+    if freq is None or not ctx.pack.has("gcd.service_overdue"):
+        return
+    every = timedelta(days=freq)
+    previous = device.installed_on
+    for served in full_dates:
+        due = ctx.clamp(previous) + every
+        if served > due:
+            ctx.finding(
+                "gcd.service_overdue",
+                device.id,
+                due + ONE_DAY,
+                f"{device.id} was due for a full pump-out on {due} (every {freq} days); "
+                f"it was serviced on {served}.",
+                open=False,
+                due=due,
+                resolved_on=served,
+                evidence={"frequency_days": freq},
+            )
+        previous = served
+    due = ctx.clamp(previous) + every
+    ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
+    if ctx.as_of > due:
+        ctx.finding(
+            "gcd.service_overdue",
+            device.id,
+            due + ONE_DAY,
+            f"{device.id} was due for a full pump-out on {due} (every {freq} days).",
+            due=due,
+            evidence={"frequency_days": freq, "last_full_service": previous.isoformat()},
+        )
+
+
+def _readings(ctx: Context, device, services) -> list:
+    """Every measurement of the device: pre-pump readings and inspection readings, by date."""
+    readings = [(s.date, s.id, s) for s in services]
+    for insp in ctx.inspections:
+        for m in insp.measurements:
+            if m.device == device.id:
+                readings.append((insp.date, insp.id, m))
+    readings.sort(key=lambda r: (r[0], r[1]))
+    return readings
+
+
+def _episodes(readings: list, is_over, full_dates: list) -> list[tuple]:
+    """Group over-limit readings into episodes, each cured by the first full service on or
+    after the reading that began it: [(since, cured_on or None, first reading id)]."""
+    episodes = []
+    cure = None
+    for when, rid, reading in readings:
+        if episodes and (cure is None or when <= cure):
+            continue
+        if not is_over(reading):
+            continue
+        i = bisect_left(full_dates, when)
+        cure = full_dates[i] if i < len(full_dates) else None
+        episodes.append((when, cure, rid, reading))
+    return episodes
+
+
+def _report_episodes(ctx, rule, device, episodes, message, evidence) -> None:
+    for since, cured, rid, reading in episodes:
+        ctx.finding(
+            rule,
+            device.id,
+            since,
+            message(since, reading),
+            open=cured is None,
+            resolved_on=cured,
+            evidence={"reading": rid, **evidence(reading)},
+        )
+
+
+def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
+    rule = "gcd.accumulation_over_limit"
+    if not ctx.pack.has(rule) or device.kind not in ctx.p["gcd.accumulation_device_kinds"]:
+        return []
+    depth = device.design_depth_inches
+    if not depth:
+        return []
+    limit = ctx.p["gcd.accumulation_limit"]
+
+    def is_over(r) -> bool:
+        if r.fog_inches is None or r.solids_inches is None:
+            return False
+        return round(r.fog_inches + r.solids_inches - limit * depth, 9) > 0
+
+    episodes = _episodes(readings, is_over, full_dates)
+
+    def ratio(r) -> float:
+        return round((r.fog_inches + r.solids_inches) / depth, 4)
+
+    _report_episodes(
+        ctx,
+        rule,
+        device,
+        episodes,
+        lambda since, r: f"{device.id} held FOG and solids at {ratio(r):.1%} of its depth on "
+        f"{since}, over the {limit:.0%} limit.",
+        lambda r: {
+            "fog_inches": r.fog_inches,
+            "solids_inches": r.solids_inches,
+            "design_depth_inches": depth,
+            "ratio": ratio(r),
+            "limit": limit,
+        },
+    )
+    return episodes
+
+
+def _outlet(ctx: Context, device, readings, full_dates) -> None:
+    rule = "gcd.outlet_clearance"
+    if not ctx.pack.has(rule) or device.kind not in ctx.p["gcd.outlet_device_kinds"]:
+        return
+    clearance = ctx.p["gcd.outlet_min_clearance_inches"]
+
+    def is_over(r) -> bool:
+        sludge = r.sludge_to_outlet_inches
+        return bool(r.final_chamber_floating_oil) or (sludge is not None and sludge <= clearance)
+
+    _report_episodes(
+        ctx,
+        rule,
+        device,
+        _episodes(readings, is_over, full_dates),
+        lambda since, r: f"{device.id} showed floating oil in the final chamber or sludge within "
+        f"{clearance} inches of the outlet on {since}.",
+        lambda r: {
+            "final_chamber_floating_oil": bool(r.final_chamber_floating_oil),
+            "sludge_to_outlet_inches": r.sludge_to_outlet_inches,
+        },
+    )
+
+
+def _service_defects(ctx: Context, device, services) -> None:
+    partial = ctx.pack.has("gcd.partial_pump_out") and device.kind in ctx.p.get(
+        "gcd.partial_pump_out_device_kinds", ()
+    )
+    unlicensed = ctx.pack.has("gcd.unlicensed_hauler")
+    for s in services:
+        if partial and not s.full_pump_out:
+            ctx.finding(
+                "gcd.partial_pump_out",
+                device.id,
+                s.date,
+                f"Service {s.id} of {device.id} on {s.date} was not a full pump-out.",
+                open=False,
+                resolved_on=s.date,
+                evidence={"service": s.id},
+            )
+        hauler = ctx.haulers.get(s.hauler) if s.hauler else None
+        if unlicensed and hauler is not None and not hauler.licensed:
+            ctx.finding(
+                "gcd.unlicensed_hauler",
+                device.id,
+                s.date,
+                f"Service {s.id} of {device.id} on {s.date} was done by unlicensed hauler "
+                f"{hauler.name or hauler.id}.",
+                open=False,
+                resolved_on=s.date,
+                evidence={"service": s.id, "hauler": hauler.id},
+            )
+
+
+def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
+    rule = "gcd.trap_needs_interceptor"
+    if device.kind != "trap" or not ctx.pack.has(rule) or freq is None:
+        return
+    if freq > ctx.p["gcd.trap_needs_interceptor_max_frequency_days"]:
+        return
+    if ctx.est.interceptor_exception is not None:
+        return
+    recent = [
+        since
+        for since, cured, _, _ in over_limit
+        if since <= ctx.as_of and (cured is None or cured >= ctx.cutoff)
+    ]
+    if not recent:
+        return
+    since = min(recent)
+    plans = ctx.act(ctx.est.interceptor_plans_submitted_on)
+    if plans is not None and plans < since:
+        return
+    ctx.finding(
+        rule,
+        device.id,
+        since,
+        f"Trap {device.id}, pumped every {freq} days, went over the accumulation limit on "
+        f"{since}: plans for a grease interceptor are required.",
+        open=plans is None,
+        resolved_on=plans,
+    )
+
+
+def _frequency_review(ctx: Context, device, freq, full) -> None:
+    rule = "gcd.frequency_review"
+    depth = device.design_depth_inches
+    if not ctx.pack.has(rule) or not depth:
+        return
+    measured = []
+    previous = current = None
+    for s in full:
+        if current is None or s.date > current:
+            previous, current = current, s.date
+        if previous is not None and s.fog_inches is not None and s.solids_inches is not None:
+            measured.append(((s.fog_inches + s.solids_inches) / (s.date - previous).days, s))
+    if len(measured) < ctx.p["gcd.frequency_review_min_intervals"]:
+        return
+    last = measured[-ctx.p["gcd.frequency_review_sample_intervals"] :]
+    rate = max(r for r, _ in last)
+    allowed = sorted(ctx.p["gcd.allowed_frequencies_days"])
+    limit = ctx.p["gcd.accumulation_limit"]
+    if rate == 0:
+        days_to_limit = None
+        recommended = allowed[-1]
+    else:
+        days_to_limit = limit * depth / rate
+        fitting = [a for a in allowed if a <= days_to_limit]
+        recommended = fitting[-1] if fitting else allowed[0]
+    if recommended == freq:
+        return
+    since = last[-1][1].date
+    ctx.finding(
+        rule,
+        device.id,
+        since,
+        f"{device.id} fills at up to {rate:.3f} in/day and would reach the limit in "
+        + (f"{days_to_limit:.0f} days" if days_to_limit is not None else "no measurable time")
+        + f"; a {recommended}-day frequency is recommended"
+        + (f" instead of {freq}." if freq else "."),
+        evidence={
+            "r": round(rate, 4),
+            "days_to_limit": None if days_to_limit is None else round(days_to_limit, 1),
+            "recommended": recommended,
+            "current": freq,
+            "intervals": len(last),
+        },
+    )
+
+
+def _frequency_invalid(ctx: Context, device, freq, source) -> None:
+    rule = "gcd.frequency_invalid"
+    if not ctx.pack.has(rule) or source == "pack" or freq is None:
+        return
+    if freq in ctx.p["gcd.allowed_frequencies_days"]:
+        return
+    base = device.installed_on if source == "device" else ctx.permit.issued_on
+    allowed = ", ".join(str(a) for a in ctx.p["gcd.allowed_frequencies_days"])
+    ctx.finding(
+        rule,
+        device.id,
+        max(base, ctx.effective),
+        f"The {freq}-day service frequency set on the {source} for {device.id} is not one the "
+        f"ordinance allows ({allowed} days).",
+        evidence={"frequency_days": freq, "set_on": source},
+    )

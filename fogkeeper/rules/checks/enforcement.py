@@ -1,0 +1,163 @@
+"""Enforcement actions: the deadlines they set, the money that accrues, and their defects
+(RULES.md 10). What each action type sets is data in the pack's `enforcement.yaml`;
+this module reads it.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from ..context import ONE_DAY, Context
+from ..report import Accrual, Deadline
+
+
+def _day(value: date | datetime) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+def check(ctx: Context, with_findings: bool) -> tuple[list[Deadline], list[Accrual]]:
+    deadlines: list[Deadline] = []
+    accruals: list[Accrual] = []
+    for action in sorted(ctx.case_actions, key=lambda a: a.id):
+        spec = ctx.pack.actions[action.type]
+        fields = _as_of(ctx, spec, action)
+        if fields.get(spec.date_field) is None:
+            continue  # not taken yet on as_of
+        values = _deadlines(ctx, spec, action, fields, deadlines)
+        checks = spec.checks
+        if "daily_fine" in checks:
+            accrual = _daily_fine(ctx, action, fields, checks["daily_fine"])
+            if accrual is not None:
+                accruals.append(accrual)
+        if not with_findings:
+            continue
+        since = _day(fields[spec.date_field])
+        if "hearing_window" in checks:
+            _hearing_window(ctx, action, fields, values, since, checks["hearing_window"])
+        if "penalty_cap" in checks:
+            _penalty_cap(ctx, action, fields, since, checks["penalty_cap"])
+        if "compliance_schedule" in checks:
+            _compliance_schedule(ctx, action, fields, since, checks["compliance_schedule"])
+        if "delinquency" in checks:
+            _delinquency(ctx, action, fields, values, checks["delinquency"])
+    return deadlines, accruals
+
+
+def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
+    """The action's fields with acts after as_of removed (planned dates stay)."""
+    fields = {}
+    for name, value in action.fields.items():
+        kind = spec.fields[name].kind
+        if kind in ("date", "datetime") and _day(value) > ctx.as_of:
+            continue
+        fields[name] = value
+    return fields
+
+
+def _deadlines(ctx: Context, spec, action, fields, out: list[Deadline]) -> dict:
+    values: dict[Any, Any] = dict(fields)
+    paid = fields.get("paid_on")
+    for d in spec.deadlines:
+        if any(fields.get(k) != v for k, v in d.when.items()):
+            continue
+        start = values.get(d.start)
+        if start is None:
+            continue
+        if d.add is None:
+            when = ctx.cal.roll_forward(_day(start)) if d.roll else start
+        else:
+            when = ctx.cal.add(start, ctx.p.duration(d.add), d.roll)
+        if d.extension:
+            when = _extended(ctx, d.extension, fields, start, when)
+        values[d.name] = when
+        values[(d.name, d.kind)] = when
+        if d.unless_paid and paid is not None and paid <= _day(when):
+            continue
+        out.append(Deadline(action.id, d.name, when, d.kind, d.citation))
+    return values
+
+
+def _extended(ctx: Context, ext: dict, fields: dict, start, when):
+    """A later deadline when a condition holds, e.g. the record of proceedings requested in
+    time and delivered (SC 13.30.090(E))."""
+    requested = fields.get(ext["requested"])
+    delivered = fields.get(ext["from"])
+    if requested is None or delivered is None:
+        return when
+    if requested > ctx.cal.add(_day(start), ctx.p.duration(ext["within"])):
+        return when
+    later = ctx.cal.add(delivered, ctx.p.duration(ext["add"]), bool(ext.get("roll")))
+    return max(when, later)
+
+
+def _daily_fine(ctx: Context, action, fields: dict, cfg: dict) -> Accrual | None:
+    after = fields.get(cfg["after"])
+    if after is None:
+        return None
+    start = after + ONE_DAY
+    until = fields.get(cfg["until"])
+    through = min(until - ONE_DAY, ctx.as_of) if until is not None else ctx.as_of
+    days = (through - start).days + 1
+    if days <= 0:
+        return None
+    rate = Decimal(str(ctx.p[cfg["rate"]]))
+    return Accrual(action.id, cfg["rule"], days, rate, rate * days, cfg["citation"], start, through)
+
+
+def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
+    hearing_on = fields.get(cfg["field"])
+    if hearing_on is None:
+        return
+    earliest = values.get((cfg["window"], "earliest"))
+    latest = values.get((cfg["window"], "deadline"))
+    if (earliest and hearing_on < earliest) or (latest and hearing_on > latest):
+        bounds = f"not before {earliest}" + (f" and not after {latest}" if latest else "")
+        ctx.finding(cfg["rule"], action.id, since,
+                    f"The hearing set for {hearing_on} is outside the notice window ({bounds}).",
+                    evidence={"hearing_on": hearing_on.isoformat(),
+                              "earliest": earliest.isoformat() if earliest else None,
+                              "latest": latest.isoformat() if latest else None},
+                    citation=cfg.get("citation"))
+
+
+def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
+    cls = fields["class"]
+    cap_param = ctx.p[f"enforcement.penalty_cap.{cls}"]
+    per = cap_param["per"]
+    quantity = Decimal(fields[per])
+    cap = Decimal(str(cap_param["amount"])) * quantity
+    amount = fields["amount"]
+    if amount > cap:
+        ctx.finding(cfg["rule"], action.id, since,
+                    f"The penalty of ${amount:,} exceeds the {cls} cap of "
+                    f"${cap_param['amount']:,} a {per[:-1]} × {quantity} = ${cap:,}.",
+                    evidence={"cap": cap, "amount": amount, "class": cls, "per": per,
+                              "quantity": quantity,
+                              "cap_reference": ctx.p.reference(f"enforcement.penalty_cap.{cls}")},
+                    citation=cfg.get("citation"))
+
+
+def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
+    owed = fields.get("balance_due") or Decimal(0)
+    allowed = ctx.p[cfg["arrangement_allowed"]] and fields.get("payment_arrangement")
+    if owed > 0 and not allowed:
+        ctx.finding(cfg["precondition_rule"], action.id, since,
+                    f"A compliance schedule was entered on {since} while ${owed:,} was owed"
+                    + (" without an approved payment arrangement." if ctx.p[
+                        cfg["arrangement_allowed"]] else "."),
+                    evidence={"balance_due": owed})
+    for m in sorted(action.milestones, key=lambda m: (m.due, m.id)):
+        ctx.overdue(cfg["missed_rule"], action.id, m.due, ctx.act(m.met_on),
+                    f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",
+                    evidence={"milestone": m.id})
+
+
+def _delinquency(ctx: Context, action, fields, values, cfg) -> None:
+    due = values.get(cfg["after"])
+    if due is None:
+        return
+    ctx.overdue(cfg["rule"], action.id, due, fields.get(cfg["paid"]),
+                f"Invoice {action.id} for ${fields.get('amount', 0):,} was payable by {due}.",
+                evidence={"amount": fields.get("amount")})

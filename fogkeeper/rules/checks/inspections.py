@@ -1,0 +1,36 @@
+"""The agency's annual inspection (RULES.md 5, `inspection.annual_due`)."""
+
+from __future__ import annotations
+
+from ..context import ONE_DAY, Context
+
+REFUSED = "inspection.access_refused"
+
+
+def check(ctx: Context) -> None:
+    rule = "inspection.annual_due"
+    if not ctx.pack.has(rule) or not ctx.operating:
+        return
+    counted = [
+        i.date for i in ctx.inspections
+        if not any(a.item == REFUSED and not a.compliant for a in i.answers)
+    ]
+    last = counted[-1] if counted else None
+    permit_issued = ctx.permit.issued_on if ctx.permit is not None else None
+    if ctx.p["inspection.annual_scope"] == "establishment":
+        base = last or permit_issued or ctx.est.opened_on
+        _due(ctx, rule, ctx.est_id, base, last)
+    else:
+        for device in ctx.devices:
+            base = last or permit_issued or max(ctx.est.opened_on, device.installed_on)
+            _due(ctx, rule, device.id, base, last)
+
+
+def _due(ctx: Context, rule: str, subject: str, base, last) -> None:
+    due = ctx.add(ctx.clamp(base), "inspection.annual_interval")
+    ctx.plan("inspection.annual", subject, due, rule)
+    if ctx.as_of > due:
+        since_text = f"since {last}" if last else "ever"
+        ctx.finding(rule, subject, due + ONE_DAY,
+                    f"No agency inspection of {subject} {since_text}; one was due by {due}.",
+                    due=due)

@@ -1,0 +1,156 @@
+"""What every check reads: the case on its date, the pack's parameters, and the report so far.
+
+Records dated after `as_of` are dropped here, once, so no check can see them
+(RULES.md section 1).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, timedelta
+from typing import Any
+
+from .casefile import CaseFile
+from .report import Finding, ScheduleItem
+
+ONE_DAY = timedelta(days=1)
+
+
+def _upto(d: date | None, as_of: date) -> date | None:
+    return d if d is not None and d <= as_of else None
+
+
+class Context:
+    def __init__(self, case: CaseFile, as_of: date):
+        m = case.model
+        self.case = m
+        self.case_actions = case.actions
+        self.pack = case.pack
+        self.as_of = as_of
+        self.p = self.pack.params_on(as_of)
+        self.cal = self.pack.calendar
+        self.effective = self.pack.effective
+        self.cutoff = as_of - timedelta(days=self.p["report.lookback_days"])
+        self.findings: list[Finding] = []
+        self.schedule: list[ScheduleItem] = []
+
+        est = m.establishment
+        self.est = est
+        self.est_id = est.id
+        self.operating = est.opened_on <= as_of
+        permit = m.permit
+        self.permit = permit if permit is not None and permit.issued_on <= as_of else None
+        self.devices = sorted((d for d in m.devices if d.installed_on <= as_of), key=lambda d: d.id)
+        self.device_ids = {d.id for d in self.devices}
+        self.haulers = {h.id: h for h in m.haulers}
+        self.services = sorted(
+            (s for s in m.services if s.date <= as_of and s.device in self.device_ids),
+            key=lambda s: (s.date, s.id),
+        )
+        self.services_by_device: dict[str, list] = defaultdict(list)
+        for s in self.services:
+            self.services_by_device[s.device].append(s)
+        self.pickups = sorted(p.date for p in m.yellow_grease_pickups if p.date <= as_of)
+        self.employees = sorted(
+            (e for e in m.employees if e.hired_on <= as_of), key=lambda e: e.id
+        )
+        self.trainings = sorted(
+            (t for t in m.trainings if t.date <= as_of), key=lambda t: (t.date, t.id)
+        )
+        self.inspections = sorted(
+            (i for i in m.inspections if i.date <= as_of), key=lambda i: (i.date, i.id)
+        )
+        self.incidents = sorted(
+            (i for i in m.incidents if i.date <= as_of), key=lambda i: (i.date, i.id)
+        )
+
+    def act(self, d: date | None) -> date | None:
+        """An act's date, or None when it has not happened by as_of."""
+        return _upto(d, self.as_of)
+
+    def clamp(self, d: date) -> date:
+        """No obligation falls due before the pack's effective date."""
+        return d if d >= self.effective else self.effective
+
+    def permit_subject(self) -> str:
+        return self.permit.number if self.permit is not None else self.est_id
+
+    def frequency(self, device: Any) -> tuple[int | None, str]:
+        """The device's effective service frequency in days, and where it comes from."""
+        if device.service_frequency_days is not None:
+            return device.service_frequency_days, "device"
+        if self.permit is not None and self.permit.service_frequency_days is not None:
+            return self.permit.service_frequency_days, "permit"
+        default = self.p.get("gcd.default_service_frequency_days") or {}
+        return default.get(device.kind), "pack"
+
+    def finding(
+        self,
+        rule: str,
+        subject: str,
+        since: date,
+        message: str,
+        *,
+        open: bool = True,
+        due: date | None = None,
+        resolved_on: date | None = None,
+        evidence: dict[str, Any] | None = None,
+        citation: str | None = None,
+    ) -> None:
+        if since > self.as_of:
+            return
+        if not open and resolved_on is not None and resolved_on < self.cutoff:
+            return
+        spec = self.pack.rules.get(rule)
+        if spec is not None:
+            severity, cited = spec.severity, spec.citation
+        else:
+            severity, cited = "violation", self.pack.checklist[rule].citation
+        citation = citation or cited
+        self.findings.append(
+            Finding(
+                rule=rule,
+                subject=subject,
+                severity=severity,
+                open=open,
+                since=since,
+                citation=citation,
+                message=message,
+                due=due,
+                resolved_on=None if open else resolved_on,
+                evidence=evidence or {},
+            )
+        )
+
+    def overdue(
+        self,
+        rule: str,
+        subject: str,
+        due: date,
+        met_on: date | None,
+        message: str,
+        *,
+        ends_on: date | None = None,
+        evidence: dict[str, Any] | None = None,
+    ) -> None:
+        """An obligation due on `due`, met (or not yet) on `met_on`; ends when a duty ends."""
+        if met_on is not None and met_on <= due:
+            return
+        since = due + ONE_DAY
+        if ends_on is not None and since >= ends_on:
+            return
+        if met_on is None or (ends_on is not None and met_on > ends_on):
+            if ends_on is not None and ends_on <= self.as_of:
+                self.finding(rule, subject, since, message, open=False, due=due,
+                             resolved_on=ends_on, evidence=evidence)
+            elif self.as_of > due:
+                self.finding(rule, subject, since, message, due=due, evidence=evidence)
+            return
+        self.finding(rule, subject, since, message, open=False, due=due, resolved_on=met_on,
+                     evidence=evidence)
+
+    def plan(self, obligation: str, subject: str, due: date, rule: str) -> None:
+        self.schedule.append(ScheduleItem(obligation, subject, due, self.pack.citation(rule)))
+
+    def add(self, start: date, period_param: str, roll: bool = False) -> date:
+        return self.cal.add(start, self.p.duration(period_param), roll)

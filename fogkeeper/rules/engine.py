@@ -1,0 +1,63 @@
+"""evaluate(case_file, as_of) -> Report: the one place compliance is decided."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from .casefile import CaseFile, parse_case
+from .checks import OPERATIONAL, enforcement
+from .context import Context
+from .errors import CaseFileError, Problem
+from .report import Report
+
+
+def _status(ctx: Context) -> tuple[str | None, str | None]:
+    """`inactive` or `exempt` with the citation that says so; (None, None) when the chapter
+    applies (RULES.md 3)."""
+    est = ctx.est
+    closed = ctx.act(est.closed_on)
+    if closed is not None:
+        return "inactive", None
+    if not est.on_public_sewer and ctx.p["applicability.exempt_off_public_sewer"]:
+        return "exempt", ctx.p.reference("applicability.exempt_off_public_sewer")
+    if est.category in ctx.p["applicability.exempt_categories"]:
+        return "exempt", ctx.p.reference("applicability.exempt_categories")
+    return None, None
+
+
+def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
+    """Decide one establishment's compliance on `as_of` (default: the case file's own)."""
+    if not isinstance(case, CaseFile):
+        case = parse_case(case, as_of=as_of)
+    as_of = as_of or case.as_of
+    if as_of is None:
+        raise CaseFileError([Problem("as_of", "required (in the file or with --as-of)")])
+    if as_of < case.pack.effective:
+        raise CaseFileError(
+            [Problem("as_of", f"{as_of} is before {case.pack.id} took effect on {case.pack.effective}")]
+        )
+    ctx = Context(case, as_of)
+    status, citation = _status(ctx)
+    applies = status is None
+    if applies:
+        for area in OPERATIONAL:
+            area.check(ctx)
+    deadlines, accruals = enforcement.check(ctx, with_findings=applies)
+    if applies:
+        violated = any(f.open and f.severity == "violation" for f in ctx.findings)
+        status = "non_compliant" if violated else "compliant"
+    ctx.findings.sort(key=lambda f: f.sort_key())
+    ctx.schedule.sort(key=lambda s: s.sort_key())
+    deadlines.sort(key=lambda d: d.sort_key())
+    accruals.sort(key=lambda a: a.sort_key())
+    return Report(
+        jurisdiction=case.pack.id,
+        establishment=ctx.est_id,
+        as_of=as_of,
+        status=status,
+        status_citation=citation,
+        findings=ctx.findings if applies else [],
+        schedule=ctx.schedule if applies else [],
+        deadlines=deadlines,
+        accruals=accruals,
+    )

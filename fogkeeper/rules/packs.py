@@ -1,0 +1,475 @@
+"""Jurisdiction packs: an ordinance as data.
+
+A pack is a folder holding `pack.yaml` (who, when, titles, holidays, rules),
+`parameters.yaml` (every number of the ordinance, keyed by the date it took
+effect, each with its reference), `checklist.yaml` and `enforcement.yaml`
+(action types, their fields and the deadlines they set). Loading rejects a
+value without a citation; looking a parameter up for a date before it took
+effect raises `ParameterNotInForce`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .calendar import WEEKDAYS, Duration, HolidayRule, LegalCalendar
+from .errors import PackError, ParameterNotInForce
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+PACKS_DIR = Path(__file__).resolve().parent.parent / "jurisdictions"
+SEVERITIES = ("violation", "task", "notice")
+DEADLINE_KINDS = ("deadline", "earliest", "event")
+
+
+def _load_yaml(path: Path) -> Any:
+    with path.open(encoding="utf-8") as f:
+        return yaml.load(f, Loader=_Loader)
+
+
+def _cited(where: str, entry: Any, key: str = "reference") -> str:
+    text = entry.get(key) if isinstance(entry, dict) else None
+    if not isinstance(text, str) or not text.strip():
+        raise PackError(f"{where}: no {key} (every value of an ordinance must cite its section)")
+    return text
+
+
+def _as_date(where: str, value: Any) -> date:
+    if type(value) is date:
+        return value
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise PackError(f"{where}: not a date: {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterValue:
+    effective: date
+    value: Any
+    reference: str
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    description: str
+    values: tuple[ParameterValue, ...]  # oldest first
+
+    def value_on(self, on: date) -> ParameterValue:
+        current = None
+        for v in self.values:
+            if v.effective <= on:
+                current = v
+        if current is None:
+            raise ParameterNotInForce(
+                f"{self.name} has no value on {on}: it takes effect on {self.values[0].effective}"
+            )
+        return current
+
+
+class ParamSet:
+    """The parameters of a pack in force on one date."""
+
+    def __init__(self, pack: Pack, on: date):
+        self.pack = pack
+        self.on = on
+        self._values: dict[str, ParameterValue] = {}
+        for name, p in pack.parameters.items():
+            try:
+                self._values[name] = p.value_on(on)
+            except ParameterNotInForce:
+                pass
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self._values[name].value
+        except KeyError:
+            if name in self.pack.parameters:
+                self.pack.parameters[name].value_on(self.on)  # raises, naming the date
+            raise ParameterNotInForce(f"{self.pack.id} has no parameter {name!r}") from None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        v = self._values.get(name)
+        return default if v is None else v.value
+
+    def duration(self, name: str) -> Duration:
+        return self.pack.duration(name, self[name])
+
+    def reference(self, name: str) -> str:
+        self[name]
+        return self._values[name].reference
+
+    def items(self):
+        return ((n, v.value, v.reference, v.effective) for n, v in sorted(self._values.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    id: str
+    severity: str
+    citation: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistItem:
+    item: str
+    question: str
+    citation: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    name: str
+    kind: str
+    required: bool
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineSpec:
+    name: str
+    kind: str
+    start: str  # a field of the action, or the name of an earlier deadline
+    add: str | None  # parameter holding the period
+    roll: bool
+    citation: str
+    when: dict[str, Any] = field(default_factory=dict)
+    unless_paid: bool = False
+    extension: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    type: str
+    title: str
+    citation: str
+    date_field: str
+    fields: dict[str, FieldSpec]
+    deadlines: tuple[DeadlineSpec, ...]
+    checks: dict[str, Any]
+
+    def read(self, raw: Any, path: str, pack: Pack, problems: list) -> Any:
+        from .actions import read_action
+
+        return read_action(self, raw, path, pack, problems)
+
+
+@dataclass
+class Pack:
+    id: str
+    name: str
+    ordinance: str
+    effective: date
+    effective_reference: str
+    titles: dict[str, str]
+    calendar: LegalCalendar
+    parameters: dict[str, Parameter]
+    rules: dict[str, RuleSpec]
+    checklist: dict[str, ChecklistItem]
+    actions: dict[str, ActionSpec]
+    source: Path
+    _durations: dict[str, Duration] = field(default_factory=dict)
+    _paramsets: dict[date, ParamSet] = field(default_factory=dict)
+
+    def params_on(self, on: date) -> ParamSet:
+        ps = self._paramsets.get(on)
+        if ps is None:
+            if len(self._paramsets) > 4096:
+                self._paramsets.clear()
+            ps = self._paramsets[on] = ParamSet(self, on)
+        return ps
+
+    def param(self, name: str, on: date) -> Any:
+        if name not in self.parameters:
+            raise ParameterNotInForce(f"{self.id} has no parameter {name!r}")
+        return self.parameters[name].value_on(on).value
+
+    def duration(self, name: str, value: Any) -> Duration:
+        key = f"{name}={value}"
+        d = self._durations.get(key)
+        if d is None:
+            d = self._durations[key] = Duration.parse(value)
+        return d
+
+    def citation(self, rule: str) -> str:
+        spec = self.rules.get(rule)
+        if spec is not None:
+            return spec.citation
+        return self.checklist[rule].citation
+
+    def has(self, rule: str) -> bool:
+        return rule in self.rules
+
+    def penalty_classes(self) -> dict[str, str]:
+        """Penalty class -> the unit its cap is counted in."""
+        prefix = "enforcement.penalty_cap."
+        return {
+            name[len(prefix) :]: p.values[0].value["per"]
+            for name, p in self.parameters.items()
+            if name.startswith(prefix)
+        }
+
+    @property
+    def rule_count(self) -> int:
+        return len(self.rules) + len(self.checklist)
+
+
+def _load_parameters(where: str, data: Any) -> dict[str, Parameter]:
+    if not isinstance(data, dict):
+        raise PackError(f"{where}: expected a mapping of parameters")
+    params = {}
+    for name, entry in data.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("values"), dict):
+            raise PackError(f"{where}: {name}: expected 'values' keyed by effective date")
+        values = []
+        for eff, v in entry["values"].items():
+            here = f"{where}: {name} ({eff})"
+            if not isinstance(v, dict) or "value" not in v:
+                raise PackError(f"{here}: expected {{value, reference}}")
+            values.append(ParameterValue(_as_date(here, eff), v["value"], _cited(here, v)))
+        if not values:
+            raise PackError(f"{where}: {name}: no values")
+        values.sort(key=lambda pv: pv.effective)
+        params[name] = Parameter(name, str(entry.get("description", "")), tuple(values))
+    return params
+
+
+def _load_holidays(where: str, data: Any, tz: str) -> LegalCalendar:
+    if not isinstance(data, dict):
+        raise PackError(f"{where}: holidays: expected a mapping")
+    _cited(f"{where}: holidays", data)
+    rules = []
+    for i, h in enumerate(data.get("list") or []):
+        here = f"{where}: holidays.list[{i}]"
+        try:
+            weekday = h.get("weekday")
+            rules.append(
+                HolidayRule(
+                    name=h["name"],
+                    month=int(h["month"]),
+                    day=h.get("day"),
+                    weekday=WEEKDAYS[weekday] if weekday else None,
+                    nth=h.get("nth"),
+                    offset_days=int(h.get("offset_days", 0)),
+                )
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise PackError(f"{here}: {e}") from None
+    observed = data.get("observed", {})
+    return LegalCalendar(
+        rules, int(observed.get("saturday", -1)), int(observed.get("sunday", 1)), tz
+    )
+
+
+def _load_rules(where: str, data: Any) -> dict[str, RuleSpec]:
+    rules = {}
+    for rule_id, entry in (data or {}).items():
+        here = f"{where}: rules.{rule_id}"
+        severity = entry.get("severity", "violation")
+        if severity not in SEVERITIES:
+            raise PackError(f"{here}: severity must be one of {', '.join(SEVERITIES)}")
+        rules[rule_id] = RuleSpec(
+            rule_id, severity, _cited(here, entry, "citation"), str(entry.get("title", rule_id))
+        )
+    return rules
+
+
+def _load_checklist(where: str, data: Any) -> dict[str, ChecklistItem]:
+    items = {}
+    for i, entry in enumerate(data or []):
+        here = f"{where}: checklist[{i}]"
+        if not isinstance(entry, dict) or not entry.get("item") or not entry.get("question"):
+            raise PackError(f"{here}: expected {{item, question, citation}}")
+        items[entry["item"]] = ChecklistItem(
+            entry["item"], entry["question"], _cited(here, entry, "citation")
+        )
+    return items
+
+
+_FIELD_KINDS = (
+    "date",
+    "planned_date",
+    "datetime",
+    "money",
+    "flag",
+    "choice",
+    "penalty_class",
+    "count",
+    "quantity",
+    "milestones",
+    "text",
+)
+
+
+def _load_field(where: str, name: str, spec: str) -> FieldSpec:
+    required = not spec.endswith("?")
+    kind = spec.rstrip("?")
+    choices: tuple[str, ...] = ()
+    if kind.startswith("choice(") and kind.endswith(")"):
+        choices = tuple(c.strip() for c in kind[7:-1].split(","))
+        kind = "choice"
+    if kind not in _FIELD_KINDS:
+        raise PackError(f"{where}: field {name}: unknown kind {spec!r}")
+    return FieldSpec(name, kind, required, choices)
+
+
+def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[str, ActionSpec]:
+    actions = {}
+    for type_, entry in (data or {}).items():
+        here = f"{where}: actions.{type_}"
+        fields = {n: _load_field(here, n, s) for n, s in (entry.get("fields") or {}).items()}
+        date_field = entry.get("date_field")
+        if date_field not in fields:
+            raise PackError(f"{here}: date_field must name one of its fields")
+        deadlines = []
+        known = set(fields)
+        for i, d in enumerate(entry.get("deadlines") or []):
+            dwhere = f"{here}.deadlines[{i}]"
+            if d.get("kind") not in DEADLINE_KINDS:
+                raise PackError(f"{dwhere}: kind must be one of {', '.join(DEADLINE_KINDS)}")
+            if d.get("from") not in known:
+                raise PackError(f"{dwhere}: from {d.get('from')!r} is neither a field nor a date")
+            for p in (d.get("add"), (d.get("extension") or {}).get("add")):
+                if p is not None and p not in params:
+                    raise PackError(f"{dwhere}: unknown parameter {p!r}")
+            deadlines.append(
+                DeadlineSpec(
+                    name=d["name"],
+                    kind=d["kind"],
+                    start=d["from"],
+                    add=d.get("add"),
+                    roll=bool(d.get("roll", False)),
+                    citation=_cited(dwhere, d, "citation"),
+                    when=d.get("when") or {},
+                    unless_paid=bool(d.get("unless_paid", False)),
+                    extension=d.get("extension"),
+                )
+            )
+            known.add(d["name"])
+        actions[type_] = ActionSpec(
+            type=type_,
+            title=str(entry.get("title", type_)),
+            citation=_cited(here, entry, "citation"),
+            date_field=date_field,
+            fields=fields,
+            deadlines=tuple(deadlines),
+            checks=entry.get("checks") or {},
+        )
+    return actions
+
+
+def load_pack(folder: Path | str) -> Pack:
+    """Load and check one pack folder."""
+    folder = Path(folder)
+    where = str(folder)
+    try:
+        meta = _load_yaml(folder / "pack.yaml")
+    except FileNotFoundError:
+        raise PackError(f"{where}: no pack.yaml") from None
+    except yaml.YAMLError as e:
+        raise PackError(f"{where}/pack.yaml: not YAML: {e}") from None
+
+    def part(name: str) -> Any:
+        path = folder / name
+        try:
+            return _load_yaml(path) if path.exists() else None
+        except yaml.YAMLError as e:
+            raise PackError(f"{path}: not YAML: {e}") from None
+
+    for key in ("id", "name", "ordinance", "effective"):
+        if not meta.get(key):
+            raise PackError(f"{where}/pack.yaml: {key} is required")
+    effective = _as_date(f"{where}/pack.yaml: effective", meta["effective"])
+    params = _load_parameters(f"{where}/parameters.yaml", part("parameters.yaml") or {})
+    for name, p in params.items():
+        if p.values[0].effective < effective:
+            raise PackError(f"{where}/parameters.yaml: {name} takes effect before the pack")
+    enforcement = part("enforcement.yaml") or {}
+    pack = Pack(
+        id=meta["id"],
+        name=meta["name"],
+        ordinance=meta["ordinance"],
+        effective=effective,
+        effective_reference=_cited(f"{where}/pack.yaml", meta, "effective_reference"),
+        titles=dict(meta.get("titles") or {}),
+        calendar=_load_holidays(
+            f"{where}/pack.yaml", meta.get("holidays"), meta.get("timezone", "UTC")
+        ),
+        parameters=params,
+        rules=_load_rules(f"{where}/pack.yaml", meta.get("rules")),
+        checklist=_load_checklist(f"{where}/checklist.yaml", part("checklist.yaml")),
+        actions=_load_actions(f"{where}/enforcement.yaml", enforcement.get("actions"), params),
+        source=folder,
+    )
+    for name in pack.parameters:
+        value = pack.parameters[name].values[-1].value
+        if name.endswith(("_period", "_interval", "_window", "_lead", "_grace")):
+            try:
+                for v in pack.parameters[name].values:
+                    Duration.parse(v.value)
+            except ValueError as e:
+                raise PackError(f"{where}/parameters.yaml: {name}: {e}") from None
+        if name.startswith("enforcement.penalty_cap.") and not (
+            isinstance(value, dict) and {"amount", "per"} <= set(value)
+        ):
+            raise PackError(f"{where}/parameters.yaml: {name}: expected {{amount, per}}")
+    return pack
+
+
+class PackRegistry:
+    """The packs a deployment knows, by id."""
+
+    def __init__(self, folders: list[Path]):
+        self._packs: dict[str, Pack] = {}
+        for base in folders:
+            for folder in sorted(Path(base).iterdir()) if Path(base).is_dir() else []:
+                if (folder / "pack.yaml").exists():
+                    pack = load_pack(folder)
+                    if pack.id in self._packs:
+                        raise PackError(f"{folder}: pack id {pack.id!r} is already loaded")
+                    self._packs[pack.id] = pack
+
+    def has(self, pack_id: str) -> bool:
+        return pack_id in self._packs
+
+    def get(self, pack_id: str) -> Pack:
+        try:
+            return self._packs[pack_id]
+        except KeyError:
+            raise PackError(f"unknown jurisdiction {pack_id!r}") from None
+
+    def ids(self) -> list[str]:
+        return sorted(self._packs)
+
+    def all(self) -> list[Pack]:
+        return [self._packs[i] for i in self.ids()]
+
+
+def pack_folders(extra: list[str] | None = None) -> list[Path]:
+    """The bundled packs, then any in FOGKEEPER_PACKS (os.pathsep-separated) or `extra`."""
+    folders = [PACKS_DIR]
+    env = os.environ.get("FOGKEEPER_PACKS", "")
+    folders += [Path(p) for p in env.split(os.pathsep) if p]
+    folders += [Path(p) for p in extra or []]
+    return folders
+
+
+@cache
+def _registry(key: tuple[str, ...]) -> PackRegistry:
+    return PackRegistry([Path(k) for k in key])
+
+
+def default_registry(extra: list[str] | None = None) -> PackRegistry:
+    return _registry(tuple(str(p) for p in pack_folders(extra)))

@@ -1,0 +1,152 @@
+"""What the engine returns (RULES.md section 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+STATUSES = ("non_compliant", "compliant", "exempt", "inactive")
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+@dataclass(slots=True)
+class Finding:
+    rule: str
+    subject: str
+    severity: str
+    open: bool
+    since: date
+    citation: str
+    message: str
+    due: date | None = None
+    resolved_on: date | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def sort_key(self) -> tuple:
+        return (not self.open, self.rule, self.subject, self.since, self.resolved_on or self.since)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {
+            "rule": self.rule,
+            "subject": self.subject,
+            "severity": self.severity,
+            "open": self.open,
+            "since": self.since.isoformat(),
+        }
+        if self.due is not None:
+            d["due"] = self.due.isoformat()
+        if self.resolved_on is not None:
+            d["resolved_on"] = self.resolved_on.isoformat()
+        d["citation"] = self.citation
+        d["message"] = self.message
+        d["evidence"] = _json(self.evidence)
+        return d
+
+
+@dataclass(slots=True)
+class ScheduleItem:
+    obligation: str
+    subject: str
+    due: date
+    citation: str
+
+    def sort_key(self) -> tuple:
+        return (self.due, self.obligation, self.subject)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "obligation": self.obligation,
+            "subject": self.subject,
+            "due": self.due.isoformat(),
+            "citation": self.citation,
+        }
+
+
+@dataclass(slots=True)
+class Deadline:
+    action: str
+    name: str
+    date: date | datetime
+    kind: str
+    citation: str
+
+    def sort_key(self) -> tuple:
+        return (self.date.isoformat(), self.action, self.name, self.kind)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "name": self.name,
+            "date": self.date.isoformat(),
+            "kind": self.kind,
+            "citation": self.citation,
+        }
+
+
+@dataclass(slots=True)
+class Accrual:
+    action: str
+    rule: str
+    days: int
+    rate: Decimal
+    amount: Decimal
+    citation: str
+    start: date
+    through: date
+
+    def sort_key(self) -> tuple:
+        return (self.action, self.rule)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "rule": self.rule,
+            "days": self.days,
+            "rate": _json(self.rate),
+            "amount": _json(self.amount),
+            "from": self.start.isoformat(),
+            "through": self.through.isoformat(),
+            "citation": self.citation,
+        }
+
+
+@dataclass(slots=True)
+class Report:
+    jurisdiction: str
+    establishment: str
+    as_of: date
+    status: str
+    status_citation: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    schedule: list[ScheduleItem] = field(default_factory=list)
+    deadlines: list[Deadline] = field(default_factory=list)
+    accruals: list[Accrual] = field(default_factory=list)
+
+    def open_violations(self) -> list[Finding]:
+        return [f for f in self.findings if f.open and f.severity == "violation"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "jurisdiction": self.jurisdiction,
+            "establishment": self.establishment,
+            "as_of": self.as_of.isoformat(),
+            "status": self.status,
+            "status_citation": self.status_citation,
+            "findings": [f.to_dict() for f in self.findings],
+            "schedule": [s.to_dict() for s in self.schedule],
+            "deadlines": [d.to_dict() for d in self.deadlines],
+            "accruals": [a.to_dict() for a in self.accruals],
+        }
