@@ -100,8 +100,10 @@ def cmd_packs(args: argparse.Namespace) -> int:
         pack = registry.get(args.id)
         on = args.as_of or date.today()
         if on < pack.effective:
-            print(f"{pack.id} takes effect on {pack.effective}; nothing is in force on {on}",
-                  file=sys.stderr)
+            print(
+                f"{pack.id} takes effect on {pack.effective}; nothing is in force on {on}",
+                file=sys.stderr,
+            )
             return 2
         print(f"{pack.id}: {pack.ordinance}")
         print(f"parameters in force on {on}:")
@@ -119,7 +121,9 @@ def cmd_packs(args: argparse.Namespace) -> int:
         return 0
     print(f"{'pack':<14} {'effective':<10} {'rules':>5}  ordinance")
     for pack in registry.all():
-        print(f"{pack.id:<14} {pack.effective.isoformat():<10} {pack.rule_count:>5}  {pack.ordinance}")
+        print(
+            f"{pack.id:<14} {pack.effective.isoformat():<10} {pack.rule_count:>5}  {pack.ordinance}"
+        )
     return 0
 
 
@@ -134,8 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--format", choices=("json", "text"), default="json")
     ev.set_defaults(func=cmd_evaluate)
     for p in (ev, pk := sub.add_parser("packs", help="list the jurisdiction packs, or show one")):
-        p.add_argument("--packs", action="append", metavar="DIR",
-                       help="also load the packs in DIR (repeatable)")
+        p.add_argument(
+            "--packs",
+            action="append",
+            metavar="DIR",
+            help="also load the packs in DIR (repeatable)",
+        )
     pk.add_argument("action", nargs="?", choices=("list", "show"), default="list")
     pk.add_argument("id", nargs="?", help="pack id, with show")
     pk.add_argument("--as-of", type=_date, help="date of the parameters to show (default today)")

@@ -9,12 +9,14 @@ from __future__ import annotations
 import calendar as _calendar
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 WEEKDAYS = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}
 UNITS = ("days", "business_days", "months", "years", "hours")
-_DURATION = re.compile(r"^\s*(\d+)\s+(day|days|business_day|business_days|month|months|year|years|hour|hours)\s*$")
+_DURATION = re.compile(
+    r"^\s*(\d+)\s+(day|days|business_day|business_days|month|months|year|years|hour|hours)\s*$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +30,9 @@ class Duration:
     def parse(cls, text: str) -> Duration:
         m = _DURATION.match(str(text))
         if not m:
-            raise ValueError(f"not a duration: {text!r} (expected e.g. '10 days', '2 business_days')")
+            raise ValueError(
+                f"not a duration: {text!r} (expected e.g. '10 days', '2 business_days')"
+            )
         unit = m.group(2)
         if not unit.endswith("s"):
             unit += "s"
@@ -157,5 +161,5 @@ class LegalCalendar:
         if not isinstance(start, datetime):
             start = datetime(start.year, start.month, start.day)
         aware = start if start.tzinfo else start.replace(tzinfo=self.tz)
-        end = (aware.astimezone(timezone.utc) + timedelta(hours=hours)).astimezone(aware.tzinfo)
+        end = (aware.astimezone(UTC) + timedelta(hours=hours)).astimezone(aware.tzinfo)
         return end if start.tzinfo else end.replace(tzinfo=None)

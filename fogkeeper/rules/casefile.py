@@ -283,6 +283,15 @@ def _problems_from(err: ValidationError) -> list[Problem]:
     return problems
 
 
+def _without_nulls(value: Any) -> Any:
+    """`null` counts as absent: drop null fields, so defaults and empty lists apply."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
 def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> CaseFile:
     """Validate a case file (a dict from YAML or JSON) and bind it to its pack.
 
@@ -294,6 +303,8 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     registry = packs or packs_module.default_registry()
     if not isinstance(data, dict):
         raise CaseFileError([Problem("", "a case file is a mapping of fields")])
+    data = _without_nulls(data)
+    problems: list[Problem] = []
     try:
         model = CaseFileModel.model_validate(data)
     except ValidationError as err:
@@ -301,16 +312,15 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
         jurisdiction = data.get("jurisdiction")
         if isinstance(jurisdiction, str) and not registry.has(jurisdiction):
             problems.insert(0, _unknown_jurisdiction(jurisdiction, registry))
+        _check_references(data, problems)
         raise CaseFileError(problems) from None
-    problems: list[Problem] = []
     if model.as_of is None and as_of is None:
         problems.append(Problem("as_of", "required (in the file or with --as-of)"))
+    _check_references(data, problems)
     if not registry.has(model.jurisdiction):
         problems.append(_unknown_jurisdiction(model.jurisdiction, registry))
-        _check_references(model, problems)
         raise CaseFileError(problems)
     pack = registry.get(model.jurisdiction)
-    _check_references(model, problems)
     _check_checklist(model, pack, problems)
     actions = _read_actions(model, pack, problems)
     effective_as_of = as_of or model.as_of
@@ -331,42 +341,52 @@ def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
     return Problem("jurisdiction", f"unknown jurisdiction {name!r} (known: {known})")
 
 
-def _unique(items: list, path: str, problems: list[Problem], key: str = "id") -> set[str]:
-    seen: set[str] = set()
-    for i, item in enumerate(items):
-        value = getattr(item, key)
+def _items(data: Any, key: str) -> list[tuple[int, dict]]:
+    """The mappings of a list field, by index, whatever else is wrong with it."""
+    items = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [(i, item) for i, item in enumerate(items) if isinstance(item, dict)]
+
+
+def _unique(data: Any, key: str, problems: list[Problem], path: str | None = None) -> set:
+    seen: set = set()
+    for i, item in _items(data, key):
+        value = item.get("id")
+        if not isinstance(value, str):
+            continue
         if value in seen:
-            problems.append(Problem(f"{path}[{i}].{key}", f"duplicate id {value!r}"))
+            problems.append(Problem(f"{path or key}[{i}].id", f"duplicate id {value!r}"))
         seen.add(value)
     return seen
 
 
-def _ref(value: str | None, known: set[str], path: str, what: str, problems: list[Problem]):
-    if value is not None and value not in known:
-        problems.append(Problem(path, f"unknown {what} {value!r}"))
+def _ref(item: dict, field: str, known: set, path: str, what: str, problems: list[Problem]):
+    value = item.get(field)
+    if isinstance(value, str) and value not in known:
+        problems.append(Problem(f"{path}.{field}", f"unknown {what} {value!r}"))
 
 
-def _check_references(m: CaseFileModel, problems: list[Problem]) -> None:
-    devices = _unique(m.devices, "devices", problems)
-    haulers = _unique(m.haulers, "haulers", problems)
-    employees = _unique(m.employees, "employees", problems)
+def _check_references(data: dict, problems: list[Problem]) -> None:
+    """Unique ids within each list, and every reference to a listed id."""
+    devices = _unique(data, "devices", problems)
+    haulers = _unique(data, "haulers", problems)
+    employees = _unique(data, "employees", problems)
     for name in ("services", "trainings", "inspections", "incidents", "enforcement"):
-        _unique(getattr(m, name), name, problems)
-    for i, s in enumerate(m.services):
-        _ref(s.device, devices, f"services[{i}].device", "device", problems)
-        _ref(s.hauler, haulers, f"services[{i}].hauler", "hauler", problems)
-    for i, p in enumerate(m.yellow_grease_pickups):
-        _ref(p.hauler, haulers, f"yellow_grease_pickups[{i}].hauler", "hauler", problems)
-    for i, t in enumerate(m.trainings):
-        for j, a in enumerate(t.attendees):
-            path = f"trainings[{i}].attendees[{j}].employee"
-            _ref(a.employee, employees, path, "employee", problems)
-    for i, insp in enumerate(m.inspections):
-        for j, r in enumerate(insp.measurements):
-            path = f"inspections[{i}].measurements[{j}].device"
-            _ref(r.device, devices, path, "device", problems)
-        for j, a in enumerate(insp.answers):
-            _ref(a.device, devices, f"inspections[{i}].answers[{j}].device", "device", problems)
+        _unique(data, name, problems)
+    for i, s in _items(data, "services"):
+        _ref(s, "device", devices, f"services[{i}]", "device", problems)
+        _ref(s, "hauler", haulers, f"services[{i}]", "hauler", problems)
+    for i, p in _items(data, "yellow_grease_pickups"):
+        _ref(p, "hauler", haulers, f"yellow_grease_pickups[{i}]", "hauler", problems)
+    for i, t in _items(data, "trainings"):
+        for j, a in _items(t, "attendees"):
+            _ref(a, "employee", employees, f"trainings[{i}].attendees[{j}]", "employee", problems)
+    for i, insp in _items(data, "inspections"):
+        for j, m in _items(insp, "measurements"):
+            _ref(m, "device", devices, f"inspections[{i}].measurements[{j}]", "device", problems)
+        for j, a in _items(insp, "answers"):
+            _ref(a, "device", devices, f"inspections[{i}].answers[{j}]", "device", problems)
 
 
 def _check_checklist(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:

@@ -51,9 +51,7 @@ class Context:
         for s in self.services:
             self.services_by_device[s.device].append(s)
         self.pickups = sorted(p.date for p in m.yellow_grease_pickups if p.date <= as_of)
-        self.employees = sorted(
-            (e for e in m.employees if e.hired_on <= as_of), key=lambda e: e.id
-        )
+        self.employees = sorted((e for e in m.employees if e.hired_on <= as_of), key=lambda e: e.id)
         self.trainings = sorted(
             (t for t in m.trainings if t.date <= as_of), key=lambda t: (t.date, t.id)
         )
@@ -141,13 +139,29 @@ class Context:
             return
         if met_on is None or (ends_on is not None and met_on > ends_on):
             if ends_on is not None and ends_on <= self.as_of:
-                self.finding(rule, subject, since, message, open=False, due=due,
-                             resolved_on=ends_on, evidence=evidence)
+                self.finding(
+                    rule,
+                    subject,
+                    since,
+                    message,
+                    open=False,
+                    due=due,
+                    resolved_on=ends_on,
+                    evidence=evidence,
+                )
             elif self.as_of > due:
                 self.finding(rule, subject, since, message, due=due, evidence=evidence)
             return
-        self.finding(rule, subject, since, message, open=False, due=due, resolved_on=met_on,
-                     evidence=evidence)
+        self.finding(
+            rule,
+            subject,
+            since,
+            message,
+            open=False,
+            due=due,
+            resolved_on=met_on,
+            evidence=evidence,
+        )
 
     def plan(self, obligation: str, subject: str, due: date, rule: str) -> None:
         self.schedule.append(ScheduleItem(obligation, subject, due, self.pack.citation(rule)))

@@ -34,7 +34,12 @@ def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
         raise CaseFileError([Problem("as_of", "required (in the file or with --as-of)")])
     if as_of < case.pack.effective:
         raise CaseFileError(
-            [Problem("as_of", f"{as_of} is before {case.pack.id} took effect on {case.pack.effective}")]
+            [
+                Problem(
+                    "as_of",
+                    f"{as_of} is before {case.pack.id} took effect on {case.pack.effective}",
+                )
+            ]
         )
     ctx = Context(case, as_of)
     status, citation = _status(ctx)
@@ -53,6 +58,7 @@ def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
     return Report(
         jurisdiction=case.pack.id,
         establishment=ctx.est_id,
+        name=ctx.est.name,
         as_of=as_of,
         status=status,
         status_citation=citation,

@@ -10,6 +10,7 @@ effect raises `ParameterNotInForce`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from datetime import date
@@ -86,10 +87,8 @@ class ParamSet:
         self.on = on
         self._values: dict[str, ParameterValue] = {}
         for name, p in pack.parameters.items():
-            try:
+            with contextlib.suppress(ParameterNotInForce):
                 self._values[name] = p.value_on(on)
-            except ParameterNotInForce:
-                pass
 
     def __getitem__(self, name: str) -> Any:
         try:

@@ -127,6 +127,7 @@ class Accrual:
 class Report:
     jurisdiction: str
     establishment: str
+    name: str | None
     as_of: date
     status: str
     status_citation: str | None = None
@@ -142,6 +143,7 @@ class Report:
         return {
             "jurisdiction": self.jurisdiction,
             "establishment": self.establishment,
+            "name": self.name,
             "as_of": self.as_of.isoformat(),
             "status": self.status,
             "status_citation": self.status_citation,

@@ -16,7 +16,8 @@ _STATUS = {
 
 def report_text(report: Report, pack: Any) -> str:
     lines = [
-        f"{report.establishment} — {pack.name}, as of {report.as_of}: {_STATUS[report.status]}"
+        f"{report.name or report.establishment} ({report.establishment}) — {pack.name}, "
+        f"as of {report.as_of}: {_STATUS[report.status]}"
         + (f" ({report.status_citation})" if report.status_citation else ""),
     ]
     open_ = [f for f in report.findings if f.open]
@@ -24,8 +25,10 @@ def report_text(report: Report, pack: Any) -> str:
     if open_:
         lines.append(f"  Open findings ({len(open_)}):")
         for f in open_:
-            lines.append(f"    [{f.severity}] {f.rule} — {f.subject}, since {f.since} "
-                         f"({pack.titles.get('code', '§')} {f.citation})")
+            lines.append(
+                f"    [{f.severity}] {f.rule} — {f.subject}, since {f.since} "
+                f"({pack.titles.get('code', '§')} {f.citation})"
+            )
             lines.append(f"        {f.message}")
     if closed:
         lines.append(f"  Resolved in the last year ({len(closed)}):")
@@ -39,12 +42,16 @@ def report_text(report: Report, pack: Any) -> str:
     if report.deadlines:
         lines.append("  Enforcement deadlines:")
         for d in report.deadlines:
-            lines.append(f"    {d.date.isoformat():<19}  {d.action} {d.name} ({d.kind}; {d.citation})")
+            lines.append(
+                f"    {d.date.isoformat():<19}  {d.action} {d.name} ({d.kind}; {d.citation})"
+            )
     if report.accruals:
         lines.append("  Accruing:")
         for a in report.accruals:
-            lines.append(f"    {a.action} {a.rule}: {a.days} days × ${a.rate:,} = ${a.amount:,} "
-                         f"({a.start} to {a.through}; {a.citation})")
+            lines.append(
+                f"    {a.action} {a.rule}: {a.days} days × ${a.rate:,} = ${a.amount:,} "
+                f"({a.start} to {a.through}; {a.citation})"
+            )
     if len(lines) == 1:
         lines.append("  Nothing found, nothing coming due.")
     return "\n".join(lines) + "\n"

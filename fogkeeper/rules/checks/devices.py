@@ -185,8 +185,10 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         rule,
         device,
         episodes,
-        lambda since, r: f"{device.id} held FOG and solids at {ratio(r):.1%} of its depth on "
-        f"{since}, over the {limit:.0%} limit.",
+        lambda since, r: (
+            f"{device.id} held FOG and solids at {ratio(r):.1%} of its depth on "
+            f"{since}, over the {limit:.0%} limit."
+        ),
         lambda r: {
             "fog_inches": r.fog_inches,
             "solids_inches": r.solids_inches,
@@ -213,8 +215,10 @@ def _outlet(ctx: Context, device, readings, full_dates) -> None:
         rule,
         device,
         _episodes(readings, is_over, full_dates),
-        lambda since, r: f"{device.id} showed floating oil in the final chamber or sludge within "
-        f"{clearance} inches of the outlet on {since}.",
+        lambda since, r: (
+            f"{device.id} showed floating oil in the final chamber or sludge within "
+            f"{clearance} inches of the outlet on {since}."
+        ),
         lambda r: {
             "final_chamber_floating_oil": bool(r.final_chamber_floating_oil),
             "sludge_to_outlet_inches": r.sludge_to_outlet_inches,

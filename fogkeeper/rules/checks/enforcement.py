@@ -114,12 +114,18 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
     latest = values.get((cfg["window"], "deadline"))
     if (earliest and hearing_on < earliest) or (latest and hearing_on > latest):
         bounds = f"not before {earliest}" + (f" and not after {latest}" if latest else "")
-        ctx.finding(cfg["rule"], action.id, since,
-                    f"The hearing set for {hearing_on} is outside the notice window ({bounds}).",
-                    evidence={"hearing_on": hearing_on.isoformat(),
-                              "earliest": earliest.isoformat() if earliest else None,
-                              "latest": latest.isoformat() if latest else None},
-                    citation=cfg.get("citation"))
+        ctx.finding(
+            cfg["rule"],
+            action.id,
+            since,
+            f"The hearing set for {hearing_on} is outside the notice window ({bounds}).",
+            evidence={
+                "hearing_on": hearing_on.isoformat(),
+                "earliest": earliest.isoformat() if earliest else None,
+                "latest": latest.isoformat() if latest else None,
+            },
+            citation=cfg.get("citation"),
+        )
 
 
 def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
@@ -130,34 +136,60 @@ def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
     cap = Decimal(str(cap_param["amount"])) * quantity
     amount = fields["amount"]
     if amount > cap:
-        ctx.finding(cfg["rule"], action.id, since,
-                    f"The penalty of ${amount:,} exceeds the {cls} cap of "
-                    f"${cap_param['amount']:,} a {per[:-1]} × {quantity} = ${cap:,}.",
-                    evidence={"cap": cap, "amount": amount, "class": cls, "per": per,
-                              "quantity": quantity,
-                              "cap_reference": ctx.p.reference(f"enforcement.penalty_cap.{cls}")},
-                    citation=cfg.get("citation"))
+        ctx.finding(
+            cfg["rule"],
+            action.id,
+            since,
+            f"The penalty of ${amount:,} exceeds the {cls} cap of "
+            f"${cap_param['amount']:,} a {per[:-1]} × {quantity} = ${cap:,}.",
+            evidence={
+                "cap": cap,
+                "amount": amount,
+                "class": cls,
+                "per": per,
+                "quantity": quantity,
+                "cap_reference": ctx.p.reference(f"enforcement.penalty_cap.{cls}"),
+            },
+            citation=cfg.get("citation"),
+        )
 
 
 def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
     owed = fields.get("balance_due") or Decimal(0)
     allowed = ctx.p[cfg["arrangement_allowed"]] and fields.get("payment_arrangement")
     if owed > 0 and not allowed:
-        ctx.finding(cfg["precondition_rule"], action.id, since,
-                    f"A compliance schedule was entered on {since} while ${owed:,} was owed"
-                    + (" without an approved payment arrangement." if ctx.p[
-                        cfg["arrangement_allowed"]] else "."),
-                    evidence={"balance_due": owed})
+        ctx.finding(
+            cfg["precondition_rule"],
+            action.id,
+            since,
+            f"A compliance schedule was entered on {since} while ${owed:,} was owed"
+            + (
+                " without an approved payment arrangement."
+                if ctx.p[cfg["arrangement_allowed"]]
+                else "."
+            ),
+            evidence={"balance_due": owed},
+        )
     for m in sorted(action.milestones, key=lambda m: (m.due, m.id)):
-        ctx.overdue(cfg["missed_rule"], action.id, m.due, ctx.act(m.met_on),
-                    f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",
-                    evidence={"milestone": m.id})
+        ctx.overdue(
+            cfg["missed_rule"],
+            action.id,
+            m.due,
+            ctx.act(m.met_on),
+            f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",
+            evidence={"milestone": m.id},
+        )
 
 
 def _delinquency(ctx: Context, action, fields, values, cfg) -> None:
     due = values.get(cfg["after"])
     if due is None:
         return
-    ctx.overdue(cfg["rule"], action.id, due, fields.get(cfg["paid"]),
-                f"Invoice {action.id} for ${fields.get('amount', 0):,} was payable by {due}.",
-                evidence={"amount": fields.get("amount")})
+    ctx.overdue(
+        cfg["rule"],
+        action.id,
+        due,
+        fields.get(cfg["paid"]),
+        f"Invoice {action.id} for ${fields.get('amount', 0):,} was payable by {due}.",
+        evidence={"amount": fields.get("amount")},
+    )

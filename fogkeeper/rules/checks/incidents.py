@@ -19,15 +19,26 @@ def _overflow(ctx: Context, inc) -> None:
     rule = "incident.overflow"
     if not ctx.pack.has(rule):
         return
-    message = f"A {inc.kind} on {inc.date} ({inc.id}) was caused or contributed to by the FSE."
+    article = "An" if inc.kind[:1].lower() in "aeiou" else "A"
+    message = (
+        f"{article} {inc.kind} on {inc.date} ({inc.id}) was caused or contributed to by the FSE."
+    )
     evidence = {"kind": inc.kind, "gallons": inc.gallons}
     if ctx.p["incident.overflow_open_until_clearance"]:
         cleared = ctx.act(inc.clearance_inspection_on)
-        ctx.finding(rule, inc.id, inc.date, message, open=cleared is None, resolved_on=cleared,
-                    evidence=evidence)
+        ctx.finding(
+            rule,
+            inc.id,
+            inc.date,
+            message,
+            open=cleared is None,
+            resolved_on=cleared,
+            evidence=evidence,
+        )
     else:
-        ctx.finding(rule, inc.id, inc.date, message, open=False, resolved_on=inc.date,
-                    evidence=evidence)
+        ctx.finding(
+            rule, inc.id, inc.date, message, open=False, resolved_on=inc.date, evidence=evidence
+        )
 
 
 def _written_report(ctx: Context, inc) -> None:
@@ -36,8 +47,13 @@ def _written_report(ctx: Context, inc) -> None:
         return
     due = ctx.add(inc.date, "incident.written_report_period")
     filed = ctx.act(inc.written_report_on)
-    ctx.overdue(rule, inc.id, due, filed,
-                f"The written report of the {inc.kind} on {inc.date} was due by {due}.")
+    ctx.overdue(
+        rule,
+        inc.id,
+        due,
+        filed,
+        f"The written report of the {inc.kind} on {inc.date} was due by {due}.",
+    )
     if filed is None:
         ctx.plan("incident.written_report", inc.id, due, rule)
 
@@ -51,7 +67,12 @@ def _repeat(ctx: Context, attributed: list) -> None:
     count = ctx.p["incident.repeat_count"]
     if len(recent) >= count:
         nth = recent[count - 1]
-        ctx.finding(rule, nth.id, nth.date,
-                    f"{len(recent)} overflows caused by the FSE since {start}: "
-                    + ", ".join(f"{i.id} ({i.date})" for i in recent) + ".",
-                    evidence={"incidents": [i.id for i in recent]})
+        ctx.finding(
+            rule,
+            nth.id,
+            nth.date,
+            f"{len(recent)} overflows caused by the FSE since {start}: "
+            + ", ".join(f"{i.id} ({i.date})" for i in recent)
+            + ".",
+            evidence={"incidents": [i.id for i in recent]},
+        )

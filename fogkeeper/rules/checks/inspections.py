@@ -12,7 +12,8 @@ def check(ctx: Context) -> None:
     if not ctx.pack.has(rule) or not ctx.operating:
         return
     counted = [
-        i.date for i in ctx.inspections
+        i.date
+        for i in ctx.inspections
         if not any(a.item == REFUSED and not a.compliant for a in i.answers)
     ]
     last = counted[-1] if counted else None
@@ -31,6 +32,10 @@ def _due(ctx: Context, rule: str, subject: str, base, last) -> None:
     ctx.plan("inspection.annual", subject, due, rule)
     if ctx.as_of > due:
         since_text = f"since {last}" if last else "ever"
-        ctx.finding(rule, subject, due + ONE_DAY,
-                    f"No agency inspection of {subject} {since_text}; one was due by {due}.",
-                    due=due)
+        ctx.finding(
+            rule,
+            subject,
+            due + ONE_DAY,
+            f"No agency inspection of {subject} {since_text}; one was due by {due}.",
+            due=due,
+        )

@@ -19,5 +19,12 @@ def check(ctx: Context) -> None:
     for (item, subject), runs in sorted(episodes.items()):
         question = ctx.pack.checklist[item].question
         for since, cured, insp_id in runs:
-            ctx.finding(item, subject, since, f"Found not compliant on {since}: {question}",
-                        open=cured is None, resolved_on=cured, evidence={"inspection": insp_id})
+            ctx.finding(
+                item,
+                subject,
+                since,
+                f"Found not compliant on {since}: {question}",
+                open=cured is None,
+                resolved_on=cured,
+                evidence={"inspection": insp_id},
+            )

@@ -55,8 +55,15 @@ def _expiry(ctx: Context, permit) -> None:
         due = ctx.cal.subtract(permit.expires_on, ctx.p.duration("permit.renewal_application_lead"))
         message = f"The renewal application for permit {permit.number} was due on {due}."
         if applied is not None and applied > due:
-            ctx.finding("permit.renewal_late", permit.number, due + ONE_DAY, message,
-                        open=False, due=due, resolved_on=applied)
+            ctx.finding(
+                "permit.renewal_late",
+                permit.number,
+                due + ONE_DAY,
+                message,
+                open=False,
+                due=due,
+                resolved_on=applied,
+            )
         elif applied is None and ctx.as_of > due and ctx.as_of <= permit.expires_on:
             ctx.finding("permit.renewal_late", permit.number, due + ONE_DAY, message, due=due)
         if applied is None:

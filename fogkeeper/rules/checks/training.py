@@ -22,9 +22,15 @@ def check(ctx: Context) -> None:
         if ctx.pack.has("training.unsigned"):
             for t, a in sessions:
                 if not a.signed and (left is None or t.date < left):
-                    ctx.finding("training.unsigned", emp.id, t.date,
-                                f"{name} did not sign the attendance record of training {t.id}.",
-                                open=False, resolved_on=t.date, evidence={"training": t.id})
+                    ctx.finding(
+                        "training.unsigned",
+                        emp.id,
+                        t.date,
+                        f"{name} did not sign the attendance record of training {t.id}.",
+                        open=False,
+                        resolved_on=t.date,
+                        evidence={"training": t.id},
+                    )
 
 
 def _new_hire(ctx: Context, emp, name: str, dates: list, left) -> None:
@@ -33,9 +39,14 @@ def _new_hire(ctx: Context, emp, name: str, dates: list, left) -> None:
         return
     due = ctx.add(ctx.clamp(emp.hired_on), "training.new_hire_window")
     first = dates[0] if dates else None
-    ctx.overdue(rule, emp.id, due, first,
-                f"{name}, hired on {emp.hired_on}, was due for BMP training by {due}.",
-                ends_on=left)
+    ctx.overdue(
+        rule,
+        emp.id,
+        due,
+        first,
+        f"{name}, hired on {emp.hired_on}, was due for BMP training by {due}.",
+        ends_on=left,
+    )
     if first is None and left is None:
         ctx.plan("training.new_hire", emp.id, due, rule)
 
@@ -47,7 +58,13 @@ def _refresher(ctx: Context, emp, name: str, dates: list, left) -> None:
     period = ctx.p.duration("training.refresher_interval")
     for previous, following in zip(dates, dates[1:] + [None], strict=True):
         due = ctx.cal.add(ctx.clamp(previous), period)
-        ctx.overdue(rule, emp.id, due, following,
-                    f"{name}'s refresher training was due by {due}.", ends_on=left)
+        ctx.overdue(
+            rule,
+            emp.id,
+            due,
+            following,
+            f"{name}'s refresher training was due by {due}.",
+            ends_on=left,
+        )
         if following is None and left is None:
             ctx.plan("training.refresher", emp.id, due, rule)

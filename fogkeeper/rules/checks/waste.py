@@ -22,16 +22,28 @@ def _food_grinder(ctx: Context) -> None:
     name = est.name or ctx.est_id
     if ctx.p["food_grinder.scope"] == "all":
         since = max(d for d in (ctx.effective, est.opened_on, installed) if d is not None)
-        ctx.finding("food_grinder.prohibited", ctx.est_id, since,
-                    f"{name} has a food grinder discharging to the sewer.")
+        ctx.finding(
+            "food_grinder.prohibited",
+            ctx.est_id,
+            since,
+            f"{name} has a food grinder discharging to the sewer.",
+        )
     elif installed is not None and installed > ctx.effective:
-        ctx.finding("food_grinder.prohibited", ctx.est_id, installed,
-                    f"{name} installed a food grinder on {installed}, after the ordinance "
-                    "took effect.")
+        ctx.finding(
+            "food_grinder.prohibited",
+            ctx.est_id,
+            installed,
+            f"{name} installed a food grinder on {installed}, after the ordinance took effect.",
+        )
     else:
         due = ctx.add(ctx.effective, "food_grinder.existing_grace")
-        ctx.finding("food_grinder.prohibited", ctx.est_id, due + ONE_DAY,
-                    f"{name}'s existing food grinder had to be removed by {due}.", due=due)
+        ctx.finding(
+            "food_grinder.prohibited",
+            ctx.est_id,
+            due + ONE_DAY,
+            f"{name}'s existing food grinder had to be removed by {due}.",
+            due=due,
+        )
 
 
 def _yellow_grease(ctx: Context) -> None:
@@ -44,6 +56,11 @@ def _yellow_grease(ctx: Context) -> None:
     due = ctx.clamp(base) + timedelta(days=freq)
     ctx.plan("yellow_grease.collection", ctx.est_id, due, rule)
     if ctx.as_of > due:
-        ctx.finding(rule, ctx.est_id, due + ONE_DAY,
-                    f"Waste cooking oil was due for collection on {due} (every {freq} days).",
-                    due=due, evidence={"frequency_days": freq})
+        ctx.finding(
+            rule,
+            ctx.est_id,
+            due + ONE_DAY,
+            f"Waste cooking oil was due for collection on {due} (every {freq} days).",
+            due=due,
+            evidence={"frequency_days": freq},
+        )

@@ -1,0 +1,224 @@
+"""Jurisdiction packs: the ordinance as cited data, looked up as of a date."""
+
+import io
+import re
+import shutil
+import tokenize
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fogkeeper.rules import PackError, ParameterNotInForce
+from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry, load_pack
+
+PACKS = ["san-clemente", "town-10-02"]
+RULES_DIR = Path(__file__).resolve().parents[2] / "fogkeeper" / "rules"
+ORDINANCE_NUMBERS = re.compile(
+    r"(?<![\w.])(0\.25|600|750|365|180|140|2000|3000|5000|10000|25000)(?![\w.])"
+)
+
+
+@pytest.fixture(params=PACKS)
+def pack(request):
+    return default_registry().get(request.param)
+
+
+@pytest.fixture
+def sc():
+    return default_registry().get("san-clemente")
+
+
+def pack_copy(tmp_path: Path, name: str = "san-clemente") -> Path:
+    folder = tmp_path / name
+    shutil.copytree(PACKS_DIR / name, folder)
+    return folder
+
+
+def edit_parameters(folder: Path, edit) -> None:
+    path = folder / "parameters.yaml"
+    params = yaml.safe_load(path.read_text())
+    edit(params)
+    path.write_text(yaml.safe_dump(params, sort_keys=False))
+
+
+def test_it_loads_both_bundled_packs():
+    assert default_registry().ids() == PACKS
+
+
+@pytest.mark.parametrize("name", PACKS)
+def test_it_loads_a_bundled_pack_from_its_folder(name):
+    assert load_pack(PACKS_DIR / name).id == name
+
+
+def test_it_records_the_effective_dates_of_the_packs():
+    registry = default_registry()
+    assert registry.get("san-clemente").effective == date(2009, 8, 20)
+    assert registry.get("town-10-02").effective == date(2023, 3, 30)
+
+
+# Citations
+
+
+def test_it_cites_every_parameter_value(pack):
+    uncited = [
+        (p.name, v.effective)
+        for p in pack.parameters.values()
+        for v in p.values
+        if not v.reference.strip()
+    ]
+    assert pack.parameters
+    assert uncited == []
+
+
+def test_it_cites_every_rule(pack):
+    assert pack.rules
+    assert [r.id for r in pack.rules.values() if not r.citation.strip()] == []
+
+
+def test_it_cites_every_checklist_item(pack):
+    assert pack.checklist
+    assert [c.item for c in pack.checklist.values() if not c.citation.strip()] == []
+
+
+def test_it_cites_every_enforcement_action_and_deadline(pack):
+    deadlines = [(a.type, dl.name) for a in pack.actions.values() for dl in a.deadlines]
+    uncited = [
+        (a.type, dl.name) for a in pack.actions.values() for dl in a.deadlines if not dl.citation
+    ]
+    assert deadlines
+    assert uncited == []
+    assert [a.type for a in pack.actions.values() if not a.citation.strip()] == []
+
+
+def test_it_cites_its_effective_date(pack):
+    assert pack.effective_reference.strip()
+
+
+def test_it_rejects_a_parameter_value_without_a_reference(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(
+        folder, lambda p: p["enforcement.daily_fine"]["values"][date(2009, 8, 20)].pop("reference")
+    )
+    with pytest.raises(PackError, match=re.escape("enforcement.daily_fine")):
+        load_pack(folder)
+
+
+def test_it_rejects_a_parameter_value_with_an_empty_reference(tmp_path):
+    folder = pack_copy(tmp_path, "town-10-02")
+    edit_parameters(
+        folder,
+        lambda p: p["gcd.accumulation_limit"]["values"][date(2023, 3, 30)].update(reference=" "),
+    )
+    with pytest.raises(PackError, match=re.escape("gcd.accumulation_limit")):
+        load_pack(folder)
+
+
+def test_it_refuses_a_registry_holding_an_uncited_pack(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(
+        folder, lambda p: p["report.lookback_days"]["values"][date(2009, 8, 20)].pop("reference")
+    )
+    with pytest.raises(PackError, match=re.escape("report.lookback_days")):
+        PackRegistry([tmp_path])
+
+
+# Parameters as of a date
+
+
+def test_it_raises_for_a_parameter_looked_up_before_its_effective_date(sc):
+    with pytest.raises(ParameterNotInForce):
+        sc.param("enforcement.daily_fine", date(2009, 8, 19))
+
+
+def test_it_finds_a_parameter_on_its_effective_date(sc):
+    assert sc.param("enforcement.daily_fine", date(2009, 8, 20)) == 600
+
+
+def test_it_raises_rather_than_reading_zero_from_the_day_before(sc):
+    params = sc.params_on(date(2009, 8, 19))
+    with pytest.raises(ParameterNotInForce):
+        params["enforcement.daily_fine"]
+
+
+def test_it_raises_for_a_parameter_the_pack_does_not_have(sc):
+    with pytest.raises(ParameterNotInForce):
+        sc.param("enforcement.no_such_fine", date(2025, 1, 1))
+
+
+def test_it_raises_for_a_town_parameter_in_the_year_before_the_town_ordinance():
+    town = default_registry().get("town-10-02")
+    with pytest.raises(ParameterNotInForce):
+        town.param("gcd.default_service_frequency_days", date(2023, 3, 29))
+
+
+def _raise_the_fine_in_2020(params: dict) -> None:
+    params["enforcement.daily_fine"]["values"][date(2020, 1, 1)] = {
+        "value": 1000,
+        "reference": "test amendment",
+    }
+
+
+def test_it_uses_the_old_value_on_the_day_before_a_change(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(folder, _raise_the_fine_in_2020)
+    assert load_pack(folder).param("enforcement.daily_fine", date(2019, 12, 31)) == 600
+
+
+def test_it_uses_the_new_value_on_the_day_of_a_change(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(folder, _raise_the_fine_in_2020)
+    assert load_pack(folder).param("enforcement.daily_fine", date(2020, 1, 1)) == 1000
+
+
+def test_it_gives_each_dated_value_its_own_reference(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(folder, _raise_the_fine_in_2020)
+    pack = load_pack(folder)
+    assert pack.params_on(date(2019, 12, 31)).reference("enforcement.daily_fine") == (
+        "13.30.080(E)(3)"
+    )
+    assert pack.params_on(date(2020, 1, 1)).reference("enforcement.daily_fine") == (
+        "test amendment"
+    )
+
+
+# Law as data
+
+
+def numbers_outside_comments(source: str) -> list[tuple[int, str]]:
+    """(line, literal) for each ordinance number in `source` outside its comments."""
+    hits = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            continue
+        text = tok.string.replace("_", "") if tok.type == tokenize.NUMBER else tok.string
+        hits += [(tok.start[0], m.group(1)) for m in ORDINANCE_NUMBERS.finditer(text)]
+    return hits
+
+
+def test_it_spells_no_ordinance_number_in_the_engine_code():
+    files = sorted(RULES_DIR.rglob("*.py"))
+    hits = [(f.name, *hit) for f in files for hit in numbers_outside_comments(f.read_text())]
+    assert len(files) > 10
+    assert hits == []
+
+
+def test_it_finds_ordinance_numbers_in_code_but_not_in_comments():
+    source = "FINE = 600  # not 750\nLIMIT = 0.25\nOK = 1600\nCAP = 25_000\n"
+    assert numbers_outside_comments(source) == [(1, "600"), (2, "0.25"), (4, "25000")]
+
+
+# Titles
+
+
+def test_it_lists_san_clementes_own_titles(sc):
+    assert sc.titles["permit"] == "Discharge Permit"
+    assert sc.titles["manager"] == "Utilities Manager"
+
+
+def test_it_lists_the_towns_own_titles():
+    town = default_registry().get("town-10-02")
+    assert town.titles["permit"] == "FOG Permit"
+    assert town.titles["manager"] == "FOG Manager"
