@@ -13,7 +13,16 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from .errors import CaseFileError, Problem
 
@@ -58,10 +67,31 @@ def _to_id(v: Any) -> str:
     return v
 
 
-Date = Annotated[date, PlainValidator(_to_date)]
+def _drop_nulls(value: Any) -> Any:
+    """`null` counts as absent (CASEFILE.md), so a null field takes its default."""
+    if type(value) is dict and None in value.values():
+        return {k: v for k, v in value.items() if v is not None}
+    return value
+
+
+def _drop_nulls_in_items(value: Any) -> Any:
+    if type(value) is list:
+        return [
+            {k: v for k, v in x.items() if v is not None}
+            if type(x) is dict and None in x.values()
+            else x
+            for x in value
+        ]
+    return value
+
+
+# Dates and ids are checked natively by pydantic (this is the hot path of the sweep);
+# their errors are worded in `_problems_from`.
+Date = Annotated[date, Field(strict=False)]
 DateTime = Annotated[datetime, PlainValidator(_to_datetime)]
 Money = Annotated[Decimal, PlainValidator(_to_money)]
-Id = Annotated[str, PlainValidator(_to_id)]
+Id = Annotated[str, StringConstraints(strict=True, min_length=1, pattern=r"\S")]
+NULLS_IN_ITEMS = BeforeValidator(_drop_nulls_in_items)
 Depth = Annotated[float, Field(ge=0, strict=True)]
 Count = Annotated[int, Field(ge=0, strict=True)]
 Frequency = Annotated[int, Field(gt=0, strict=True)]
@@ -70,10 +100,19 @@ Text = Annotated[str, Field(strict=True)]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
-class Operator(_Model):
+class _Single(_Model):
+    """A model that is not a list item (list items lose their nulls with their list)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nulls(cls, value: Any) -> Any:
+        return _drop_nulls(value)
+
+
+class Operator(_Single):
     name: Text
     since: Date
 
@@ -84,7 +123,7 @@ class Change(_Model):
     notified_on: Date | None = None
 
 
-class Establishment(_Model):
+class Establishment(_Single):
     id: Id
     name: Text | None = None
     category: Literal["full_service", "limited_food_preparation"] = "full_service"
@@ -98,10 +137,10 @@ class Establishment(_Model):
     variance_granted: Flag = False
     interceptor_exception: Literal["space", "slope"] | None = None
     interceptor_plans_submitted_on: Date | None = None
-    changes: list[Change] = []
+    changes: Annotated[list[Change], NULLS_IN_ITEMS] = []
 
 
-class Permit(_Model):
+class Permit(_Single):
     number: Id
     holder: Text
     issued_on: Date
@@ -169,7 +208,7 @@ class Attendee(_Model):
 class Training(_Model):
     id: Id
     date: Date
-    attendees: list[Attendee] = []
+    attendees: Annotated[list[Attendee], NULLS_IN_ITEMS] = []
 
 
 class Measurement(Reading):
@@ -186,8 +225,8 @@ class Answer(_Model):
 class Inspection(_Model):
     id: Id
     date: Date
-    measurements: list[Measurement] = []
-    answers: list[Answer] = []
+    measurements: Annotated[list[Measurement], NULLS_IN_ITEMS] = []
+    answers: Annotated[list[Answer], NULLS_IN_ITEMS] = []
 
 
 class Incident(_Model):
@@ -208,20 +247,20 @@ class RawAction(BaseModel):
     type: Text
 
 
-class CaseFileModel(_Model):
+class CaseFileModel(_Single):
     jurisdiction: Text
     as_of: Date | None = None
     establishment: Establishment
     permit: Permit | None = None
-    devices: list[Device] = []
-    haulers: list[Hauler] = []
-    services: list[Service] = []
-    yellow_grease_pickups: list[Pickup] = []
-    employees: list[Employee] = []
-    trainings: list[Training] = []
-    inspections: list[Inspection] = []
-    incidents: list[Incident] = []
-    enforcement: list[RawAction] = []
+    devices: Annotated[list[Device], NULLS_IN_ITEMS] = []
+    haulers: Annotated[list[Hauler], NULLS_IN_ITEMS] = []
+    services: Annotated[list[Service], NULLS_IN_ITEMS] = []
+    yellow_grease_pickups: Annotated[list[Pickup], NULLS_IN_ITEMS] = []
+    employees: Annotated[list[Employee], NULLS_IN_ITEMS] = []
+    trainings: Annotated[list[Training], NULLS_IN_ITEMS] = []
+    inspections: Annotated[list[Inspection], NULLS_IN_ITEMS] = []
+    incidents: Annotated[list[Incident], NULLS_IN_ITEMS] = []
+    enforcement: Annotated[list[RawAction], NULLS_IN_ITEMS] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,22 +313,18 @@ def _problems_from(err: ValidationError) -> list[Problem]:
     problems = []
     for e in err.errors(include_url=False):
         loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        msg = _MESSAGES.get(e["type"])
+        kind = e["type"]
+        msg = _MESSAGES.get(kind)
+        if kind.startswith("date_") and "input" in e:
+            msg = f"not a date: {e['input']!r} (expected YYYY-MM-DD)"
+        elif kind in ("string_too_short", "string_pattern_mismatch"):
+            msg = "must not be empty or blank"
         if msg is None:
             msg = e["msg"].removeprefix("Value error, ")
             if e["type"] not in ("value_error",) and "input" in e:
                 msg = f"{msg}, got {e['input']!r}"
         problems.append(Problem(_path(loc), msg))
     return problems
-
-
-def _without_nulls(value: Any) -> Any:
-    """`null` counts as absent: drop null fields, so defaults and empty lists apply."""
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
 
 
 def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> CaseFile:
@@ -303,7 +338,6 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     registry = packs or packs_module.default_registry()
     if not isinstance(data, dict):
         raise CaseFileError([Problem("", "a case file is a mapping of fields")])
-    data = _without_nulls(data)
     problems: list[Problem] = []
     try:
         model = CaseFileModel.model_validate(data)
@@ -321,6 +355,7 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
         problems.append(_unknown_jurisdiction(model.jurisdiction, registry))
         raise CaseFileError(problems)
     pack = registry.get(model.jurisdiction)
+    _check_date_order(model, problems)
     _check_checklist(model, pack, problems)
     actions = _read_actions(model, pack, problems)
     effective_as_of = as_of or model.as_of
@@ -341,52 +376,74 @@ def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
     return Problem("jurisdiction", f"unknown jurisdiction {name!r} (known: {known})")
 
 
-def _items(data: Any, key: str) -> list[tuple[int, dict]]:
-    """The mappings of a list field, by index, whatever else is wrong with it."""
-    items = data.get(key) if isinstance(data, dict) else None
-    if not isinstance(items, list):
+def _items(data: Any, key: str) -> list:
+    """A list field's items, whatever else is wrong with it (non-mappings count as None)."""
+    items = data.get(key) if type(data) is dict else None
+    if type(items) is not list:
         return []
-    return [(i, item) for i, item in enumerate(items) if isinstance(item, dict)]
+    return [item if type(item) is dict else None for item in items]
 
 
-def _unique(data: Any, key: str, problems: list[Problem], path: str | None = None) -> set:
-    seen: set = set()
-    for i, item in _items(data, key):
-        value = item.get("id")
-        if not isinstance(value, str):
+def _ids(items: list, path: str, problems: list[Problem]) -> set:
+    ids = [item.get("id") if item is not None else None for item in items]
+    known = set(ids)
+    if len(known) < len(ids):
+        seen: set = set()
+        for i, value in enumerate(ids):
+            if isinstance(value, str) and value in seen:
+                problems.append(Problem(f"{path}[{i}].id", f"duplicate id {value!r}"))
+            seen.add(value)
+    return known
+
+
+def _refs(items: list, field: str, known: set, path: str, what: str, problems: list[Problem]):
+    for i, item in enumerate(items):
+        if item is None:
             continue
-        if value in seen:
-            problems.append(Problem(f"{path or key}[{i}].id", f"duplicate id {value!r}"))
-        seen.add(value)
-    return seen
-
-
-def _ref(item: dict, field: str, known: set, path: str, what: str, problems: list[Problem]):
-    value = item.get(field)
-    if isinstance(value, str) and value not in known:
-        problems.append(Problem(f"{path}.{field}", f"unknown {what} {value!r}"))
+        value = item.get(field)
+        if value is not None and value not in known and isinstance(value, str):
+            problems.append(Problem(f"{path}[{i}].{field}", f"unknown {what} {value!r}"))
 
 
 def _check_references(data: dict, problems: list[Problem]) -> None:
     """Unique ids within each list, and every reference to a listed id."""
-    devices = _unique(data, "devices", problems)
-    haulers = _unique(data, "haulers", problems)
-    employees = _unique(data, "employees", problems)
-    for name in ("services", "trainings", "inspections", "incidents", "enforcement"):
-        _unique(data, name, problems)
-    for i, s in _items(data, "services"):
-        _ref(s, "device", devices, f"services[{i}]", "device", problems)
-        _ref(s, "hauler", haulers, f"services[{i}]", "hauler", problems)
-    for i, p in _items(data, "yellow_grease_pickups"):
-        _ref(p, "hauler", haulers, f"yellow_grease_pickups[{i}]", "hauler", problems)
-    for i, t in _items(data, "trainings"):
-        for j, a in _items(t, "attendees"):
-            _ref(a, "employee", employees, f"trainings[{i}].attendees[{j}]", "employee", problems)
-    for i, insp in _items(data, "inspections"):
-        for j, m in _items(insp, "measurements"):
-            _ref(m, "device", devices, f"inspections[{i}].measurements[{j}]", "device", problems)
-        for j, a in _items(insp, "answers"):
-            _ref(a, "device", devices, f"inspections[{i}].answers[{j}]", "device", problems)
+    devices = _ids(_items(data, "devices"), "devices", problems)
+    haulers = _ids(_items(data, "haulers"), "haulers", problems)
+    employees = _ids(_items(data, "employees"), "employees", problems)
+    for name in ("trainings", "inspections", "incidents", "enforcement"):
+        _ids(_items(data, name), name, problems)
+    services = _items(data, "services")
+    _ids(services, "services", problems)
+    _refs(services, "device", devices, "services", "device", problems)
+    _refs(services, "hauler", haulers, "services", "hauler", problems)
+    pickups = _items(data, "yellow_grease_pickups")
+    _refs(pickups, "hauler", haulers, "yellow_grease_pickups", "hauler", problems)
+    for i, t in enumerate(_items(data, "trainings")):
+        attendees = _items(t, "attendees")
+        _refs(attendees, "employee", employees, f"trainings[{i}].attendees", "employee", problems)
+    for i, insp in enumerate(_items(data, "inspections")):
+        for key in ("measurements", "answers"):
+            found = _items(insp, key)
+            _refs(found, "device", devices, f"inspections[{i}].{key}", "device", problems)
+
+
+def _before(problems: list[Problem], path: str, later: date | None, earlier: date, what: str):
+    if later is not None and later < earlier:
+        problems.append(Problem(path, f"{later} is before {what} ({earlier})"))
+
+
+def _check_date_order(m: CaseFileModel, problems: list[Problem]) -> None:
+    """Dates that cannot come before another date of the same record."""
+    est = m.establishment
+    _before(problems, "establishment.closed_on", est.closed_on, est.opened_on, "opened_on")
+    if m.permit is not None:
+        p = m.permit
+        _before(problems, "permit.expires_on", p.expires_on, p.issued_on, "issued_on")
+    for i, e in enumerate(m.employees):
+        _before(problems, f"employees[{i}].left_on", e.left_on, e.hired_on, "hired_on")
+    for i, inc in enumerate(m.incidents):
+        for key in ("written_report_on", "clearance_inspection_on"):
+            _before(problems, f"incidents[{i}].{key}", getattr(inc, key), inc.date, "the incident")
 
 
 def _check_checklist(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:

@@ -128,8 +128,27 @@ def _readings(ctx: Context, device, services) -> list:
         for m in insp.measurements:
             if m.device == device.id:
                 readings.append((insp.date, insp.id, m))
-    readings.sort(key=lambda r: (r[0], r[1]))
+    readings.sort(key=_reading_order)
     return readings
+
+
+def _reading_order(r: tuple) -> tuple:
+    """By date and record id; several readings in one record by their values, so the
+    report never depends on the order of a list."""
+    m = r[2]
+    return (
+        r[0],
+        r[1],
+        *(
+            -1 if v is None else v
+            for v in (
+                m.fog_inches,
+                m.solids_inches,
+                m.final_chamber_floating_oil,
+                m.sludge_to_outlet_inches,
+            )
+        ),
+    )
 
 
 def _episodes(readings: list, is_over, full_dates: list) -> list[tuple]:

@@ -6,25 +6,39 @@ from ..context import Context
 
 
 def check(ctx: Context) -> None:
-    episodes: dict[tuple[str, str], list] = {}
+    # (item, subject) -> date -> [any non-compliant answer, any compliant answer]
+    answers: dict[tuple[str, str], dict] = {}
     for insp in ctx.inspections:
         for a in insp.answers:
-            key = (a.item, a.device or ctx.est_id)
-            runs = episodes.setdefault(key, [])
-            if not a.compliant:
-                if not runs or runs[-1][1] is not None:
-                    runs.append([insp.date, None, insp.id])
-            elif runs and runs[-1][1] is None and insp.date > runs[-1][0]:
-                runs[-1][1] = insp.date
-    for (item, subject), runs in sorted(episodes.items()):
+            by_date = answers.setdefault((a.item, a.device or ctx.est_id), {})
+            seen = by_date.setdefault(insp.date, [None, False])
+            if a.compliant:
+                seen[1] = True
+            elif seen[0] is None:
+                seen[0] = insp.id
+    for (item, subject), by_date in sorted(answers.items()):
         question = ctx.pack.checklist[item].question
-        for since, cured, insp_id in runs:
+        since = inspection = None
+        for when in sorted(by_date):
+            failed_in, compliant = by_date[when]
+            if since is not None and compliant and when > since:
+                ctx.finding(
+                    item,
+                    subject,
+                    since,
+                    f"Found not compliant on {since}: {question}",
+                    open=False,
+                    resolved_on=when,
+                    evidence={"inspection": inspection},
+                )
+                since = None
+            if since is None and failed_in is not None:
+                since, inspection = when, failed_in
+        if since is not None:
             ctx.finding(
                 item,
                 subject,
                 since,
                 f"Found not compliant on {since}: {question}",
-                open=cured is None,
-                resolved_on=cured,
-                evidence={"inspection": insp_id},
+                evidence={"inspection": inspection},
             )
