@@ -42,13 +42,18 @@ class Duration:
         return f"{self.n} {self.unit}"
 
 
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
 def add_months(d: date, n: int) -> date:
     """Same day of month `n` months later, clamped to the month's last day."""
     month0 = d.month - 1 + n
     year = d.year + month0 // 12
     month = month0 % 12 + 1
-    day = min(d.day, _calendar.monthrange(year, month)[1])
-    return date(year, month, day)
+    if d.day <= 28:
+        return date(year, month, d.day)
+    last = _MONTH_DAYS[month] + (month == 2 and _calendar.isleap(year))
+    return date(year, month, min(d.day, last))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,7 @@ class LegalCalendar:
         self._years: set[int] = set()
         self._covered: set[int] = set()
         self._holidays: set[date] = set()
+        self._added: dict[tuple, date] = {}  # the same dates recur across a whole sweep
 
     def _observed(self, rule: HolidayRule, year: int) -> date:
         d = rule.date_in(year)
@@ -136,6 +142,15 @@ class LegalCalendar:
             return self.add_hours(start, period.n)
         if isinstance(start, datetime):
             start = start.date()
+        key = (start, period, roll)
+        result = self._added.get(key)
+        if result is None:
+            if len(self._added) > 500_000:
+                self._added.clear()
+            result = self._added[key] = self._add(start, period, roll)
+        return result
+
+    def _add(self, start: date, period: Duration, roll: bool) -> date:
         if period.unit == "days":
             result = start + timedelta(days=period.n)
         elif period.unit == "business_days":

@@ -76,12 +76,9 @@ def _drop_nulls(value: Any) -> Any:
 
 def _drop_nulls_in_items(value: Any) -> Any:
     if type(value) is list:
-        return [
-            {k: v for k, v in x.items() if v is not None}
-            if type(x) is dict and None in x.values()
-            else x
-            for x in value
-        ]
+        for x in value:
+            if type(x) is dict and None in x.values():
+                return [_drop_nulls(x) for x in value]
     return value
 
 
@@ -376,16 +373,10 @@ def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
     return Problem("jurisdiction", f"unknown jurisdiction {name!r} (known: {known})")
 
 
-def _items(data: Any, key: str) -> list:
-    """A list field's items, whatever else is wrong with it (non-mappings count as None)."""
-    items = data.get(key) if type(data) is dict else None
+def _ids(items: Any, path: str, problems: list[Problem]) -> set:
     if type(items) is not list:
-        return []
-    return [item if type(item) is dict else None for item in items]
-
-
-def _ids(items: list, path: str, problems: list[Problem]) -> set:
-    ids = [item.get("id") if item is not None else None for item in items]
+        return set()
+    ids = [item.get("id") if type(item) is dict else None for item in items]
     known = set(ids)
     if len(known) < len(ids):
         seen: set = set()
@@ -396,35 +387,40 @@ def _ids(items: list, path: str, problems: list[Problem]) -> set:
     return known
 
 
-def _refs(items: list, field: str, known: set, path: str, what: str, problems: list[Problem]):
+def _refs(items: Any, field: str, known: set, path: str, what: str, problems: list[Problem]):
+    if type(items) is not list:
+        return
     for i, item in enumerate(items):
-        if item is None:
-            continue
-        value = item.get(field)
-        if value is not None and value not in known and isinstance(value, str):
-            problems.append(Problem(f"{path}[{i}].{field}", f"unknown {what} {value!r}"))
+        if type(item) is dict:
+            value = item.get(field)
+            if value is not None and value not in known and isinstance(value, str):
+                problems.append(Problem(f"{path}[{i}].{field}", f"unknown {what} {value!r}"))
 
 
 def _check_references(data: dict, problems: list[Problem]) -> None:
-    """Unique ids within each list, and every reference to a listed id."""
-    devices = _ids(_items(data, "devices"), "devices", problems)
-    haulers = _ids(_items(data, "haulers"), "haulers", problems)
-    employees = _ids(_items(data, "employees"), "employees", problems)
-    for name in ("trainings", "inspections", "incidents", "enforcement"):
-        _ids(_items(data, name), name, problems)
-    services = _items(data, "services")
-    _ids(services, "services", problems)
-    _refs(services, "device", devices, "services", "device", problems)
-    _refs(services, "hauler", haulers, "services", "hauler", problems)
-    pickups = _items(data, "yellow_grease_pickups")
+    """Unique ids within each list, and every reference to a listed id. Works on the raw
+    data, so broken references are reported even beside badly typed fields."""
+    get = data.get
+    devices = _ids(get("devices"), "devices", problems)
+    haulers = _ids(get("haulers"), "haulers", problems)
+    employees = _ids(get("employees"), "employees", problems)
+    for name in ("services", "trainings", "inspections", "incidents", "enforcement"):
+        _ids(get(name), name, problems)
+    _refs(get("services"), "device", devices, "services", "device", problems)
+    _refs(get("services"), "hauler", haulers, "services", "hauler", problems)
+    pickups = get("yellow_grease_pickups")
     _refs(pickups, "hauler", haulers, "yellow_grease_pickups", "hauler", problems)
-    for i, t in enumerate(_items(data, "trainings")):
-        attendees = _items(t, "attendees")
-        _refs(attendees, "employee", employees, f"trainings[{i}].attendees", "employee", problems)
-    for i, insp in enumerate(_items(data, "inspections")):
-        for key in ("measurements", "answers"):
-            found = _items(insp, key)
-            _refs(found, "device", devices, f"inspections[{i}].{key}", "device", problems)
+    trainings = get("trainings")
+    for i, t in enumerate(trainings if type(trainings) is list else ()):
+        if type(t) is dict:
+            path = f"trainings[{i}].attendees"
+            _refs(t.get("attendees"), "employee", employees, path, "employee", problems)
+    inspections = get("inspections")
+    for i, insp in enumerate(inspections if type(inspections) is list else ()):
+        if type(insp) is dict:
+            for key in ("measurements", "answers"):
+                path = f"inspections[{i}].{key}"
+                _refs(insp.get(key), "device", devices, path, "device", problems)
 
 
 def _before(problems: list[Problem], path: str, later: date | None, earlier: date, what: str):

@@ -7,13 +7,18 @@ Records dated after `as_of` are dropped here, once, so no check can see them
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date, timedelta
+from operator import attrgetter
 from typing import Any
 
 from .casefile import CaseFile
 from .report import Finding, ScheduleItem
 
 ONE_DAY = timedelta(days=1)
+BY_ID = attrgetter("id")
+BY_DATE = attrgetter("date", "id")
+Message = str | Callable[[], str]
 
 
 def _upto(d: date | None, as_of: date) -> date | None:
@@ -40,27 +45,24 @@ class Context:
         self.operating = est.opened_on <= as_of
         permit = m.permit
         self.permit = permit if permit is not None and permit.issued_on <= as_of else None
-        self.devices = sorted((d for d in m.devices if d.installed_on <= as_of), key=lambda d: d.id)
+        self.devices = sorted((d for d in m.devices if d.installed_on <= as_of), key=BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
         self.services = sorted(
-            (s for s in m.services if s.date <= as_of and s.device in self.device_ids),
-            key=lambda s: (s.date, s.id),
+            (s for s in m.services if s.date <= as_of and s.device in self.device_ids), key=BY_DATE
         )
         self.services_by_device: dict[str, list] = defaultdict(list)
         for s in self.services:
             self.services_by_device[s.device].append(s)
         self.pickups = sorted(p.date for p in m.yellow_grease_pickups if p.date <= as_of)
-        self.employees = sorted((e for e in m.employees if e.hired_on <= as_of), key=lambda e: e.id)
-        self.trainings = sorted(
-            (t for t in m.trainings if t.date <= as_of), key=lambda t: (t.date, t.id)
-        )
-        self.inspections = sorted(
-            (i for i in m.inspections if i.date <= as_of), key=lambda i: (i.date, i.id)
-        )
-        self.incidents = sorted(
-            (i for i in m.incidents if i.date <= as_of), key=lambda i: (i.date, i.id)
-        )
+        self.employees = sorted((e for e in m.employees if e.hired_on <= as_of), key=BY_ID)
+        self.trainings = sorted((t for t in m.trainings if t.date <= as_of), key=BY_DATE)
+        self.inspections = sorted((i for i in m.inspections if i.date <= as_of), key=BY_DATE)
+        self.incidents = sorted((i for i in m.incidents if i.date <= as_of), key=BY_DATE)
+        self.measurements_by_device: dict[str, list] = defaultdict(list)
+        for insp in self.inspections:
+            for r in insp.measurements:
+                self.measurements_by_device[r.device].append((insp.date, insp.id, r))
 
     def act(self, d: date | None) -> date | None:
         """An act's date, or None when it has not happened by as_of."""
@@ -87,7 +89,7 @@ class Context:
         rule: str,
         subject: str,
         since: date,
-        message: str,
+        message: Message,
         *,
         open: bool = True,
         due: date | None = None,
@@ -113,7 +115,7 @@ class Context:
                 open=open,
                 since=since,
                 citation=citation,
-                message=message,
+                message=message() if callable(message) else message,
                 due=due,
                 resolved_on=None if open else resolved_on,
                 evidence=evidence or {},
@@ -126,7 +128,7 @@ class Context:
         subject: str,
         due: date,
         met_on: date | None,
-        message: str,
+        message: Message,
         *,
         ends_on: date | None = None,
         evidence: dict[str, Any] | None = None,

@@ -95,7 +95,7 @@ def _service_gaps(ctx: Context, device, freq: int | None, full_dates: list) -> N
     previous = device.installed_on
     for served in full_dates:
         due = ctx.clamp(previous) + every
-        if served > due:
+        if served > due and served >= ctx.cutoff:
             ctx.finding(
                 "gcd.service_overdue",
                 device.id,
@@ -124,31 +124,25 @@ def _service_gaps(ctx: Context, device, freq: int | None, full_dates: list) -> N
 def _readings(ctx: Context, device, services) -> list:
     """Every measurement of the device: pre-pump readings and inspection readings, by date."""
     readings = [(s.date, s.id, s) for s in services]
-    for insp in ctx.inspections:
-        for m in insp.measurements:
-            if m.device == device.id:
-                readings.append((insp.date, insp.id, m))
-    readings.sort(key=_reading_order)
+    readings += ctx.measurements_by_device.get(device.id, ())
+    readings.sort(key=_by_record)
+    for a, b in zip(readings, readings[1:]):  # noqa: B905
+        if a[0] == b[0] and a[1] == b[1]:
+            # several readings of the device in one inspection: order them by value, so the
+            # report never depends on the order of a list
+            readings.sort(key=_by_value)
+            break
     return readings
 
 
-def _reading_order(r: tuple) -> tuple:
-    """By date and record id; several readings in one record by their values, so the
-    report never depends on the order of a list."""
+def _by_record(r: tuple) -> tuple:
+    return (r[0], r[1])
+
+
+def _by_value(r: tuple) -> tuple:
     m = r[2]
-    return (
-        r[0],
-        r[1],
-        *(
-            -1 if v is None else v
-            for v in (
-                m.fog_inches,
-                m.solids_inches,
-                m.final_chamber_floating_oil,
-                m.sludge_to_outlet_inches,
-            )
-        ),
-    )
+    values = (m.fog_inches, m.solids_inches, m.final_chamber_floating_oil)
+    return (r[0], r[1], *(-1 if v is None else v for v in (*values, m.sludge_to_outlet_inches)))
 
 
 def _episodes(readings: list, is_over, full_dates: list) -> list[tuple]:
@@ -188,11 +182,13 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
     if not depth:
         return []
     limit = ctx.p["gcd.accumulation_limit"]
+    allowed = limit * depth
 
     def is_over(r) -> bool:
-        if r.fog_inches is None or r.solids_inches is None:
+        fog, solids = r.fog_inches, r.solids_inches
+        if fog is None or solids is None:
             return False
-        return round(r.fog_inches + r.solids_inches - limit * depth, 9) > 0
+        return round(fog + solids - allowed, 9) > 0
 
     episodes = _episodes(readings, is_over, full_dates)
 

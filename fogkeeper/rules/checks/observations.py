@@ -7,10 +7,19 @@ from ..context import Context
 
 def check(ctx: Context) -> None:
     # (item, subject) -> date -> [any non-compliant answer, any compliant answer]
+    est_id = ctx.est_id
+    failed = {
+        (a.item, a.device or est_id) for i in ctx.inspections for a in i.answers if not a.compliant
+    }
+    if not failed:
+        return
     answers: dict[tuple[str, str], dict] = {}
     for insp in ctx.inspections:
         for a in insp.answers:
-            by_date = answers.setdefault((a.item, a.device or ctx.est_id), {})
+            key = (a.item, a.device or est_id)
+            if key not in failed:
+                continue
+            by_date = answers.setdefault(key, {})
             seen = by_date.setdefault(insp.date, [None, False])
             if a.compliant:
                 seen[1] = True

@@ -2,69 +2,85 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..context import Context
+
+NEW_HIRE = "training.new_hire_overdue"
+REFRESHER = "training.refresher_overdue"
+UNSIGNED = "training.unsigned"
 
 
 def check(ctx: Context) -> None:
+    has = ctx.pack.has
+    window = ctx.p.duration("training.new_hire_window") if has(NEW_HIRE) else None
+    interval = ctx.p.duration("training.refresher_interval") if has(REFRESHER) else None
+    unsigned = has(UNSIGNED)
     attended: dict[str, list] = {}
     for t in ctx.trainings:
         for a in t.attendees:
-            attended.setdefault(a.employee, []).append((t, a))
+            attended.setdefault(a.employee, []).append((t.date, t.id, a.signed))
     for emp in ctx.employees:
         if not emp.kitchen_duties:
             continue
         left = ctx.act(emp.left_on)
-        sessions = [(t, a) for t, a in attended.get(emp.id, ()) if t.date >= emp.hired_on]
-        dates = [t.date for t, _ in sessions]
-        name = emp.name or emp.id
-        _new_hire(ctx, emp, name, dates, left)
-        _refresher(ctx, emp, name, dates, left)
-        if ctx.pack.has("training.unsigned"):
-            for t, a in sessions:
-                if not a.signed and (left is None or t.date < left):
+        sessions = [s for s in attended.get(emp.id, ()) if s[0] >= emp.hired_on]
+        dates = [s[0] for s in sessions]
+        if window is not None:
+            _new_hire(ctx, emp, window, dates, left)
+        if interval is not None and dates:
+            _refresher(ctx, emp, interval, dates, left)
+        if unsigned:
+            for when, training_id, signed in sessions:
+                if not signed and (left is None or when < left) and when >= ctx.cutoff:
                     ctx.finding(
-                        "training.unsigned",
+                        UNSIGNED,
                         emp.id,
-                        t.date,
-                        f"{name} did not sign the attendance record of training {t.id}.",
+                        when,
+                        f"{emp.name or emp.id} did not sign the attendance record of training "
+                        f"{training_id}.",
                         open=False,
-                        resolved_on=t.date,
-                        evidence={"training": t.id},
+                        resolved_on=when,
+                        evidence={"training": training_id},
                     )
 
 
-def _new_hire(ctx: Context, emp, name: str, dates: list, left) -> None:
-    rule = "training.new_hire_overdue"
-    if not ctx.pack.has(rule):
-        return
-    due = ctx.add(ctx.clamp(emp.hired_on), "training.new_hire_window")
+def _new_hire(ctx: Context, emp, window, dates: list, left) -> None:
+    due = ctx.cal.add(ctx.clamp(emp.hired_on), window)
     first = dates[0] if dates else None
+    if first is not None and first <= due:
+        return
     ctx.overdue(
-        rule,
+        NEW_HIRE,
         emp.id,
         due,
         first,
-        f"{name}, hired on {emp.hired_on}, was due for BMP training by {due}.",
+        lambda: (
+            f"{emp.name or emp.id}, hired on {emp.hired_on}, was due for BMP training by {due}."
+        ),
         ends_on=left,
     )
     if first is None and left is None:
-        ctx.plan("training.new_hire", emp.id, due, rule)
+        ctx.plan("training.new_hire", emp.id, due, NEW_HIRE)
 
 
-def _refresher(ctx: Context, emp, name: str, dates: list, left) -> None:
-    rule = "training.refresher_overdue"
-    if not ctx.pack.has(rule) or not dates:
-        return
-    period = ctx.p.duration("training.refresher_interval")
-    for previous, following in zip(dates, dates[1:] + [None], strict=True):
-        due = ctx.cal.add(ctx.clamp(previous), period)
+def _refresher(ctx: Context, emp, interval, dates: list, left) -> None:
+    # A past gap is reported only when closed within the look-back: start from the gap
+    # that the first training on or after the cutoff closed.
+    start = max(0, bisect_left(dates, ctx.cutoff) - 1)
+    add, clamp = ctx.cal.add, ctx.clamp
+    for i in range(start, len(dates)):
+        due = add(clamp(dates[i]), interval)
+        following = dates[i + 1] if i + 1 < len(dates) else None
+        if following is not None and following <= due:
+            continue
         ctx.overdue(
-            rule,
+            REFRESHER,
             emp.id,
             due,
             following,
-            f"{name}'s refresher training was due by {due}.",
+            lambda due=due: f"{emp.name or emp.id}'s refresher training was due by {due}.",
             ends_on=left,
         )
-        if following is None and left is None:
-            ctx.plan("training.refresher", emp.id, due, rule)
+    if left is None:
+        ctx.plan("training.refresher", emp.id, add(clamp(dates[-1]), interval), REFRESHER)
