@@ -10,6 +10,7 @@ import calendar as _calendar
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 WEEKDAYS = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}
@@ -19,8 +20,7 @@ _DURATION = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Duration:
+class Duration(NamedTuple):
     """A legal period: `n` units of calendar days, business days, months, years or hours."""
 
     n: int

@@ -25,6 +25,14 @@ def _upto(d: date | None, as_of: date) -> date | None:
     return d if d is not None and d <= as_of else None
 
 
+def _upto_sorted(records: list, field: str, as_of: date, key: Callable) -> list:
+    """The records dated on or before as_of, sorted by `key`."""
+    get = attrgetter(field)
+    out = [r for r in records if get(r) <= as_of]
+    out.sort(key=key)
+    return out
+
+
 class Context:
     def __init__(self, case: CaseFile, as_of: date):
         m = case.model
@@ -45,20 +53,20 @@ class Context:
         self.operating = est.opened_on <= as_of
         permit = m.permit
         self.permit = permit if permit is not None and permit.issued_on <= as_of else None
-        self.devices = sorted((d for d in m.devices if d.installed_on <= as_of), key=BY_ID)
+        self.devices = _upto_sorted(m.devices, "installed_on", as_of, BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
-        self.services = sorted(
-            (s for s in m.services if s.date <= as_of and s.device in self.device_ids), key=BY_DATE
-        )
+        self.services = services = _upto_sorted(m.services, "date", as_of, BY_DATE)
+        if len(self.device_ids) < len(m.devices):
+            services[:] = [s for s in services if s.device in self.device_ids]
         self.services_by_device: dict[str, list] = defaultdict(list)
-        for s in self.services:
+        for s in services:
             self.services_by_device[s.device].append(s)
-        self.pickups = sorted(p.date for p in m.yellow_grease_pickups if p.date <= as_of)
-        self.employees = sorted((e for e in m.employees if e.hired_on <= as_of), key=BY_ID)
-        self.trainings = sorted((t for t in m.trainings if t.date <= as_of), key=BY_DATE)
-        self.inspections = sorted((i for i in m.inspections if i.date <= as_of), key=BY_DATE)
-        self.incidents = sorted((i for i in m.incidents if i.date <= as_of), key=BY_DATE)
+        self.pickups = sorted([p.date for p in m.yellow_grease_pickups if p.date <= as_of])
+        self.employees = _upto_sorted(m.employees, "hired_on", as_of, BY_ID)
+        self.trainings = _upto_sorted(m.trainings, "date", as_of, BY_DATE)
+        self.inspections = _upto_sorted(m.inspections, "date", as_of, BY_DATE)
+        self.incidents = _upto_sorted(m.incidents, "date", as_of, BY_DATE)
         self.measurements_by_device: dict[str, list] = defaultdict(list)
         for insp in self.inspections:
             for r in insp.measurements:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -82,13 +83,15 @@ class Parameter:
 class ParamSet:
     """The parameters of a pack in force on one date."""
 
-    def __init__(self, pack: Pack, on: date):
+    def __init__(self, pack: Pack, on: date, values: dict[str, ParameterValue] | None = None):
         self.pack = pack
         self.on = on
-        self._values: dict[str, ParameterValue] = {}
-        for name, p in pack.parameters.items():
-            with contextlib.suppress(ParameterNotInForce):
-                self._values[name] = p.value_on(on)
+        if values is None:
+            values = {}
+            for name, p in pack.parameters.items():
+                with contextlib.suppress(ParameterNotInForce):
+                    values[name] = p.value_on(on)
+        self._values = values
 
     def __getitem__(self, name: str) -> Any:
         try:
@@ -181,14 +184,28 @@ class Pack:
     source: Path
     _durations: dict[str, Duration] = field(default_factory=dict)
     _paramsets: dict[date, ParamSet] = field(default_factory=dict)
+    _in_force: dict[int, dict[str, ParameterValue]] = field(default_factory=dict)
 
     def params_on(self, on: date) -> ParamSet:
         ps = self._paramsets.get(on)
         if ps is None:
             if len(self._paramsets) > 4096:
                 self._paramsets.clear()
-            ps = self._paramsets[on] = ParamSet(self, on)
+            # The values in force change only on the parameters' effective dates.
+            period = bisect_right(self._changes, on)
+            values = self._in_force.get(period)
+            if values is None:
+                values = self._in_force[period] = ParamSet(self, on)._values
+            ps = self._paramsets[on] = ParamSet(self, on, values)
         return ps
+
+    @property
+    def _changes(self) -> list[date]:
+        changes = self.__dict__.get("_change_dates")
+        if changes is None:
+            changes = sorted({v.effective for p in self.parameters.values() for v in p.values})
+            self.__dict__["_change_dates"] = changes
+        return changes
 
     def param(self, name: str, on: date) -> Any:
         if name not in self.parameters:
