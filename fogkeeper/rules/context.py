@@ -147,19 +147,10 @@ class Context:
         since = due + ONE_DAY
         if ends_on is not None and since >= ends_on:
             return
-        if met_on is None or (ends_on is not None and met_on > ends_on):
-            if ends_on is not None and ends_on <= self.as_of:
-                self.finding(
-                    rule,
-                    subject,
-                    since,
-                    message,
-                    open=False,
-                    due=due,
-                    resolved_on=ends_on,
-                    evidence=evidence,
-                )
-            elif self.as_of > due:
+        if ends_on is not None and (met_on is None or met_on > ends_on):
+            met_on = ends_on  # the duty ended before it was met
+        if met_on is None:
+            if self.as_of > due:
                 self.finding(rule, subject, since, message, due=due, evidence=evidence)
             return
         self.finding(

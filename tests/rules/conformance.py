@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -51,3 +55,25 @@ def problems(expect: dict, report: dict) -> list[str]:
             if not any(matches(e, a) for a in report.get(section, [])):
                 out.append(f"{section}: none matching {e}")
     return out
+
+
+def check_case_with_cli(spec: dict, tmp_path: Path, *args: str) -> list[str]:
+    """Run a {name, case, expect} case through `fogkeeper evaluate` (with `args` before the
+    file) and list how the outcome differs from `expect`."""
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(spec["case"], default=norm))
+    proc = subprocess.run(
+        [sys.executable, "-m", "fogkeeper.cli", "evaluate", *args, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    expect = spec.get("expect", {})
+    if "error" in expect:
+        out = [] if proc.returncode == 2 else [f"exit status {proc.returncode}, expected 2"]
+        if expect["error"].lower() not in proc.stderr.lower():
+            out.append(f"error output lacks {expect['error']!r}: {proc.stderr.strip()[:200]!r}")
+        return out + (["printed a report for bad input"] if proc.stdout.strip() else [])
+    if proc.returncode != 0:
+        return [f"exit status {proc.returncode}: {proc.stderr.strip()[:300]}"]
+    return problems(expect, json.loads(proc.stdout))

@@ -1,7 +1,6 @@
 """A third ordinance by data alone: the imaginary-town pack (tests/rules/packs/) loads next
 to the bundled ones and decides its own conformance cases through the real CLI."""
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ import yaml
 from fogkeeper.rules import CaseFileError, evaluate, parse_case
 from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry
 
-from .conformance import norm, problems
+from .conformance import check_case_with_cli
 
 HERE = Path(__file__).parent
 PACKS = HERE / "packs"
@@ -58,17 +57,7 @@ def checklist_error(jurisdiction: str, item: str) -> str:
 def test_it_meets_the_imaginary_town_case(path, tmp_path):
     spec = yaml.safe_load(path.read_text())
     assert spec["case"]["jurisdiction"] == "imaginary-town"
-    case_file = tmp_path / "case.json"
-    case_file.write_text(json.dumps(spec["case"], default=norm))
-    proc = fogkeeper("evaluate", "--packs", str(PACKS), str(case_file))
-    expect = spec.get("expect", {})
-    if "error" in expect:
-        assert proc.returncode == 2
-        assert expect["error"].lower() in proc.stderr.lower()
-        assert proc.stdout == ""
-        return
-    assert proc.returncode == 0, proc.stderr
-    assert problems(expect, json.loads(proc.stdout)) == []
+    assert check_case_with_cli(spec, tmp_path, "--packs", str(PACKS)) == []
 
 
 def test_it_has_enough_imaginary_town_cases():
