@@ -16,8 +16,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
 run: $(STAMP)
-	$(BIN)/fogkeeper evaluate fogkeeper/demo/san-clemente fogkeeper/demo/town-10-02 --format text
+	@mkdir -p var
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo --if-empty
+	@echo "fogkeeper is starting at http://$(HOST):$(PORT)/  (sign in as shown above)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -32,7 +39,7 @@ test: lint
 	  echo "conformance cases in $(SHARED)/spec/cases:"; \
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \
 	fi
-	$(BIN)/python -m pytest
+	scripts/with-postgres $(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ComplianceConfig(AppConfig):
+    name = "fogkeeper.compliance"
+    verbose_name = "Compliance findings"

@@ -1,0 +1,77 @@
+"""What the nightly sweep found: each establishment's current status and its findings, with
+when each was first and last seen open."""
+
+from django.db import models
+
+
+class SweepRun(models.Model):
+    agency = models.ForeignKey("registry.Agency", on_delete=models.PROTECT, related_name="sweeps")
+    as_of = models.DateField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    establishments = models.PositiveIntegerField(default=0)
+    opened = models.PositiveIntegerField(default=0, help_text="findings newly open")
+    closed = models.PositiveIntegerField(default=0, help_text="findings closed")
+    changed = models.PositiveIntegerField(default=0, help_text="findings otherwise changed")
+    errors = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"sweep of {self.agency} as of {self.as_of}"
+
+
+class ComplianceStatus(models.Model):
+    """The establishment's report from its last sweep."""
+
+    establishment = models.OneToOneField(
+        "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="compliance"
+    )
+    as_of = models.DateField()
+    status = models.CharField(max_length=20, db_index=True)
+    open_violations = models.PositiveIntegerField(default=0)
+    schedule = models.JSONField(default=list)
+    deadlines = models.JSONField(default=list)
+    accruals = models.JSONField(default=list)
+    next_due = models.DateField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name_plural = "compliance statuses"
+
+    def __str__(self) -> str:
+        return f"{self.establishment}: {self.status} as of {self.as_of}"
+
+
+class Finding(models.Model):
+    """One finding of the engine, kept while the sweep keeps reporting it."""
+
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="findings"
+    )
+    rule = models.CharField(max_length=80, db_index=True)
+    subject = models.CharField(max_length=60)
+    severity = models.CharField(max_length=20)
+    since = models.DateField()
+    due = models.DateField(null=True, blank=True)
+    resolved_on = models.DateField(null=True, blank=True)
+    open = models.BooleanField(db_index=True)
+    citation = models.CharField(max_length=200)
+    message = models.TextField()
+    evidence = models.JSONField(default=dict, blank=True)
+    first_seen_on = models.DateField(help_text="as_of of the first sweep that reported it")
+    last_seen_on = models.DateField(help_text="as_of of the last sweep that reported it")
+    closed_on = models.DateField(
+        null=True, blank=True, help_text="when it stopped being open (resolved or no longer found)"
+    )
+
+    class Meta:
+        ordering = ["establishment", "-open", "rule", "since"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment", "rule", "subject", "since"], name="finding_identity"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule} {self.subject} since {self.since}"

@@ -1,0 +1,55 @@
+"""Sewer overflows, spills and blockages, entered by staff or imported from CIWQS."""
+
+from django.db import models
+from django.db.models import F, Q
+
+SOURCES = [("staff", "Entered by staff"), ("ciwqs", "CIWQS export")]
+
+
+class Incident(models.Model):
+    agency = models.ForeignKey(
+        "registry.Agency", on_delete=models.PROTECT, related_name="incidents"
+    )
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="incidents",
+        help_text="empty when the spill matched no establishment",
+    )
+    code = models.CharField(max_length=60)
+    date = models.DateField(db_index=True)
+    kind = models.CharField(max_length=40, default="overflow", help_text="overflow, spill, ...")
+    attributed = models.BooleanField(default=False, help_text="the FSE caused or contributed")
+    fog_caused = models.BooleanField(default=False)
+    gallons = models.DecimalField(max_digits=12, decimal_places=1, null=True, blank=True)
+    address = models.CharField(max_length=200, blank=True)
+    normalised_address = models.CharField(max_length=200, blank=True, db_index=True)
+    cause = models.CharField(max_length=200, blank=True)
+    written_report_on = models.DateField(null=True, blank=True)
+    clearance_inspection_on = models.DateField(null=True, blank=True)
+    source = models.CharField(max_length=10, choices=SOURCES, default="staff")
+    source_record = models.JSONField(null=True, blank=True, help_text="the imported row, as read")
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "code"], name="incident_code_unique"),
+            models.CheckConstraint(
+                condition=Q(gallons__isnull=True) | Q(gallons__gte=0),
+                name="incident_gallons_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(written_report_on__isnull=True) | Q(written_report_on__gte=F("date")),
+                name="incident_report_after_incident",
+            ),
+            models.CheckConstraint(
+                condition=Q(clearance_inspection_on__isnull=True)
+                | Q(clearance_inspection_on__gte=F("date")),
+                name="incident_clearance_after_incident",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.code} on {self.date}"

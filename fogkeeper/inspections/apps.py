@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class InspectionsConfig(AppConfig):
+    name = "fogkeeper.inspections"
+    verbose_name = "Inspections"

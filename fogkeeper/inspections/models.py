@@ -1,0 +1,79 @@
+"""Agency inspections: measurements of devices and answers to the pack's checklist."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def _not_negative(field: str, name: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__gte": 0}), name=name
+    )
+
+
+class Inspection(models.Model):
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="inspections"
+    )
+    code = models.CharField(max_length=40)
+    date = models.DateField(db_index=True)
+    inspector = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment", "code"], name="inspection_code_unique_per_fse"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"inspection {self.code} on {self.date}"
+
+
+class Measurement(models.Model):
+    inspection = models.ForeignKey(
+        Inspection, on_delete=models.CASCADE, related_name="measurements"
+    )
+    device = models.ForeignKey(
+        "registry.GreaseControlDevice", on_delete=models.PROTECT, related_name="measurements"
+    )
+    fog_inches = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
+    solids_inches = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
+    final_chamber_floating_oil = models.BooleanField(null=True, blank=True)
+    sludge_to_outlet_inches = models.DecimalField(
+        max_digits=6, decimal_places=2, null=True, blank=True
+    )
+
+    class Meta:
+        constraints = [
+            _not_negative("fog_inches", "measurement_fog_not_negative"),
+            _not_negative("solids_inches", "measurement_solids_not_negative"),
+            _not_negative("sludge_to_outlet_inches", "measurement_sludge_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.device.code} at {self.inspection}"
+
+
+class ChecklistAnswer(models.Model):
+    inspection = models.ForeignKey(Inspection, on_delete=models.CASCADE, related_name="answers")
+    item = models.CharField(max_length=80, help_text="a checklist item of the agency's pack")
+    device = models.ForeignKey(
+        "registry.GreaseControlDevice",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="answers",
+    )
+    compliant = models.BooleanField()
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["inspection", "item"]
+
+    def __str__(self) -> str:
+        return f"{self.item}: {'compliant' if self.compliant else 'NOT compliant'}"

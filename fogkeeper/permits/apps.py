@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PermitsConfig(AppConfig):
+    name = "fogkeeper.permits"
+    verbose_name = "Permits"

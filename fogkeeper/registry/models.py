@@ -1,0 +1,332 @@
+"""Who and what a FOG program knows: agencies, food service establishments (FSEs), their
+operators, parcels and owners, sewer laterals and segments, grease control devices, haulers."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+
+CATEGORIES = [
+    ("full_service", "Full service"),
+    ("limited_food_preparation", "Limited food preparation (beverages and reheating only)"),
+]
+DEVICE_KINDS = [("interceptor", "Grease interceptor"), ("trap", "Grease trap")]
+INTERCEPTOR_EXCEPTIONS = [("space", "Insufficient space"), ("slope", "Insufficient slope")]
+CHANGE_KINDS = [("remodel", "Remodel"), ("expansion", "Expansion"), ("process", "Process change")]
+
+_NON_WORD = re.compile(r"[^a-z0-9 ]+")
+_SPACES = re.compile(r"\s+")
+_ABBREVIATIONS = {
+    "street": "st",
+    "avenue": "ave",
+    "boulevard": "blvd",
+    "road": "rd",
+    "drive": "dr",
+    "lane": "ln",
+    "court": "ct",
+    "place": "pl",
+    "highway": "hwy",
+    "parkway": "pkwy",
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "suite": "ste",
+    "calle": "calle",
+}
+
+
+def normalise_address(text: str) -> str:
+    """A street address reduced for matching: lower case, no punctuation, usual abbreviations,
+    no unit or suite ('123 N. Main Street, Ste 4' -> '123 n main st')."""
+    text = _NON_WORD.sub(" ", (text or "").lower())
+    words = [_ABBREVIATIONS.get(w, w) for w in _SPACES.split(text.strip()) if w]
+    for marker in ("ste", "unit", "apt", "#", "suite", "bldg", "spc"):
+        if marker in words:
+            words = words[: words.index(marker)]
+    return " ".join(words)
+
+
+def _validate_pack(value: str) -> None:
+    from fogkeeper.rules.packs import default_registry
+
+    if not default_registry().has(value):
+        known = ", ".join(default_registry().ids())
+        raise ValidationError(f"unknown jurisdiction pack {value!r} (known: {known})")
+
+
+class Agency(models.Model):
+    """A sewer agency running a FOG program under one ordinance (one jurisdiction pack)."""
+
+    code = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=200)
+    pack = models.CharField(
+        max_length=60, validators=[_validate_pack], help_text="jurisdiction pack id"
+    )
+    letterhead = models.TextField(blank=True, help_text="address block printed on letters")
+
+    class Meta:
+        verbose_name_plural = "agencies"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_pack(self):
+        from fogkeeper.rules.packs import default_registry
+
+        return default_registry().get(self.pack)
+
+
+class PropertyOwner(models.Model):
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="property_owners")
+    name = models.CharField(max_length=200)
+    mailing_address = models.TextField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    email = models.EmailField(blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Parcel(models.Model):
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="parcels")
+    apn = models.CharField("assessor's parcel number", max_length=40)
+    address = models.CharField(max_length=200)
+    owner = models.ForeignKey(
+        PropertyOwner, null=True, blank=True, on_delete=models.SET_NULL, related_name="parcels"
+    )
+    multi_tenant = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["apn"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "apn"], name="parcel_apn_unique_per_agency")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.apn} {self.address}"
+
+
+class SewerSegment(models.Model):
+    """A reach of public sewer main, as the agency's sewer system management plan names it."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="sewer_segments")
+    code = models.CharField(max_length=40)
+    description = models.CharField(max_length=200, blank=True)
+    prone_to_blockage = models.BooleanField(default=False)
+    cleaning_frequency_days = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agency", "code"], name="segment_code_unique_per_agency"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Operator(models.Model):
+    """A business that operates FSEs (the permittee)."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="operators")
+    name = models.CharField(max_length=200)
+    mailing_address = models.TextField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    email = models.EmailField(blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FoodServiceEstablishment(models.Model):
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="establishments")
+    code = models.CharField(max_length=40, help_text="the agency's id for the FSE")
+    name = models.CharField(max_length=200)
+    address = models.CharField(max_length=200)
+    city = models.CharField(max_length=100, blank=True)
+    zip_code = models.CharField(max_length=10, blank=True)
+    normalised_address = models.CharField(max_length=200, db_index=True, editable=False)
+    parcel = models.ForeignKey(
+        Parcel, null=True, blank=True, on_delete=models.SET_NULL, related_name="establishments"
+    )
+    category = models.CharField(max_length=40, choices=CATEGORIES, default="full_service")
+    on_public_sewer = models.BooleanField(default=True)
+    opened_on = models.DateField()
+    closed_on = models.DateField(null=True, blank=True)
+    remodeled_on = models.DateField(
+        null=True, blank=True, help_text="last remodel or change of use"
+    )
+    food_grinder = models.BooleanField(default=False)
+    food_grinder_installed_on = models.DateField(null=True, blank=True)
+    variance_granted = models.BooleanField(default=False, help_text="SC 13.30.060(G)")
+    interceptor_exception = models.CharField(
+        max_length=10, choices=INTERCEPTOR_EXCEPTIONS, blank=True, help_text="Town 10.02.130(F)(6)"
+    )
+    interceptor_plans_submitted_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "food service establishment"
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "code"], name="fse_code_unique_per_agency"),
+            models.CheckConstraint(
+                condition=Q(closed_on__isnull=True) | Q(closed_on__gte=F("opened_on")),
+                name="fse_closed_after_opened",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def save(self, *args, **kwargs):
+        self.normalised_address = normalise_address(self.address)
+        super().save(*args, **kwargs)
+
+    def current_tenure(self):
+        return self.tenures.filter(until__isnull=True).select_related("operator").first()
+
+
+class OperatorTenure(models.Model):
+    """Who operated an FSE, from when to when: a change of operator is a new tenure."""
+
+    establishment = models.ForeignKey(
+        FoodServiceEstablishment, on_delete=models.PROTECT, related_name="tenures"
+    )
+    operator = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="tenures")
+    since = models.DateField()
+    until = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["establishment", "-since"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment"],
+                condition=Q(until__isnull=True),
+                name="one_current_operator_per_fse",
+            ),
+            models.CheckConstraint(
+                condition=Q(until__isnull=True) | Q(until__gte=F("since")),
+                name="tenure_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.operator} at {self.establishment} since {self.since}"
+
+
+class OperationChange(models.Model):
+    """A remodel, expansion or process change, and when the agency was told (Town 10.02.150)."""
+
+    establishment = models.ForeignKey(
+        FoodServiceEstablishment, on_delete=models.PROTECT, related_name="changes"
+    )
+    date = models.DateField(help_text="planned or actual date of the change")
+    kind = models.CharField(max_length=20, choices=CHANGE_KINDS)
+    notified_on = models.DateField(null=True, blank=True)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["establishment", "date"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} on {self.date}"
+
+
+class Lateral(models.Model):
+    """The private sewer lateral from an FSE (or its parcel) to a public sewer segment."""
+
+    establishment = models.ForeignKey(
+        FoodServiceEstablishment, on_delete=models.PROTECT, related_name="laterals"
+    )
+    segment = models.ForeignKey(
+        SewerSegment, null=True, blank=True, on_delete=models.SET_NULL, related_name="laterals"
+    )
+    description = models.CharField(max_length=200, blank=True)
+    last_inspected_on = models.DateField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"lateral of {self.establishment} to {self.segment or 'unknown segment'}"
+
+
+class Hauler(models.Model):
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="haulers")
+    code = models.CharField(max_length=40)
+    name = models.CharField(max_length=200)
+    licence_number = models.CharField(max_length=60, blank=True)
+    licence_expires_on = models.DateField(null=True, blank=True)
+    licensed = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "code"], name="hauler_code_unique_per_agency")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GreaseControlDevice(models.Model):
+    establishment = models.ForeignKey(
+        FoodServiceEstablishment, on_delete=models.PROTECT, related_name="devices"
+    )
+    code = models.CharField(max_length=40, help_text="e.g. GI-1")
+    kind = models.CharField(max_length=20, choices=DEVICE_KINDS)
+    installed_on = models.DateField()
+    removed_on = models.DateField(null=True, blank=True)
+    location = models.CharField(max_length=200, blank=True)
+    capacity_gallons = models.DecimalField(max_digits=9, decimal_places=1, null=True, blank=True)
+    design_depth_inches = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
+    compartments = models.PositiveSmallIntegerField(null=True, blank=True)
+    manhole_diameter_inches = models.DecimalField(
+        max_digits=6, decimal_places=2, null=True, blank=True
+    )
+    service_frequency_days = models.PositiveIntegerField(
+        null=True, blank=True, help_text="overrides the permit's frequency"
+    )
+
+    class Meta:
+        verbose_name = "grease control device"
+        ordering = ["establishment", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment", "code"], name="device_code_unique_per_fse"
+            ),
+            models.CheckConstraint(
+                condition=Q(capacity_gallons__isnull=True) | Q(capacity_gallons__gte=0),
+                name="device_capacity_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(design_depth_inches__isnull=True) | Q(design_depth_inches__gt=0),
+                name="device_depth_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(manhole_diameter_inches__isnull=True)
+                | Q(manhole_diameter_inches__gt=0),
+                name="device_manhole_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(service_frequency_days__isnull=True) | Q(service_frequency_days__gt=0),
+                name="device_frequency_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(removed_on__isnull=True) | Q(removed_on__gte=F("installed_on")),
+                name="device_removed_after_installed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.get_kind_display()}) at {self.establishment.name}"
