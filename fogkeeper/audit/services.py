@@ -1,0 +1,55 @@
+"""Writing the audit trail. Call `audit_record` inside the transaction of the change."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db import models
+
+from .models import AuditEvent
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, models.Model):
+        return value.pk
+    return value
+
+
+def snapshot(obj: models.Model | None) -> dict[str, Any] | None:
+    """The field values of a record, as JSON-able data (foreign keys as ids)."""
+    if obj is None:
+        return None
+    return {f.attname: _plain(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
+
+
+def audit_record(
+    *,
+    action: str,
+    obj: models.Model,
+    actor: Any = None,
+    agency: Any = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    reason: str = "",
+) -> AuditEvent:
+    """One audit row: who (`actor`, a user or None for the system) did `action` to `obj`."""
+    if agency is None:
+        agency = getattr(obj, "agency", None)
+        if agency is None and hasattr(obj, "establishment"):
+            agency = obj.establishment.agency
+    return AuditEvent.objects.create(
+        action=action,
+        object_type=obj._meta.label_lower,
+        object_id=str(obj.pk),
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        agency=agency,
+        before=before,
+        after=after if after is not None else snapshot(obj),
+        reason=reason,
+    )
