@@ -24,7 +24,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo --if-empty
 	@echo "fogkeeper is starting at http://$(HOST):$(PORT)/  (sign in as shown above)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	FOGKEEPER_DEBUG=$${FOGKEEPER_DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
