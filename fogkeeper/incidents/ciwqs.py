@@ -1,0 +1,395 @@
+"""Importing the State Water Board's CIWQS private lateral sewage discharge (PLSD) export.
+
+The file is taken as the Board publishes it: Latin-1 text, its own column names, Oracle
+timestamps (`15-SEP-07 05.00.00.000000 PM`) beside US ones (`09/15/2007 18:00`), blank and
+odd volumes, thirty spellings of the cause. Each spill becomes an Incident (code = SPILL_ID,
+kind "spill", source "ciwqs", the row kept in `source_record`); one that mentions grease or
+FOG is `fog_caused`; one whose address matches an establishment of the agency is linked to
+it, and `attributed` when it is also FOG-caused. Rows without a spill id or a readable date
+are skipped and counted, never fatal. A spill already imported is left as it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from pathlib import Path
+
+from django.db import transaction
+
+from fogkeeper.audit.services import audit_record
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
+
+from .models import Incident
+
+REQUIRED = ("SPILL_ID", "START_DT", "SPILL_VOL", "ADDRESS", "CITY", "SPILL_CAUSE")
+DATE_COLUMNS = ("START_DT", "AGENCY_NOTIFY_DT", "OPRTOR_ARRVL_DT")
+KIND = "spill"
+
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_ORACLE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})(?:\s|$)")
+_US = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:\s|$)")
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[\sT]|$)")
+_VOLUME = re.compile(
+    r"^(?:approx(?:imately|\.)?|about|est\.?|~)?\s*(\d[\d,]*(?:\.\d*)?|\.\d+)\s*(?:gal(?:lon)?s?\.?)?$",
+    re.I,
+)
+_SPILL_ID = re.compile(r"^(\d+)\.0+$")
+_FOG = re.compile(r"\bgrease|\bfog\b|\bf\.o\.g\b|\bfats?,? oils?\b", re.I)
+_NOT_FOG = re.compile(r"\b(?:not|non)[\s-]+(?:fog|f\.o\.g|grease)\w*", re.I)
+_DIRECTIONS = {"n", "s", "e", "w", "ne", "nw", "se", "sw"}
+_STREET_TYPES = {
+    "st", "ave", "av", "blvd", "rd", "dr", "ln", "ct", "pl", "hwy", "pkwy", "way", "cir",
+    "circle", "ter", "terrace", "trl", "trail", "sq", "loop", "aly", "alley", "plz", "plaza",
+    "cv", "pt", "row", "walk", "str", "wy", "crt",
+}  # fmt: skip
+_ORDINALS = {
+    "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th",
+    "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
+    "eleventh": "11th", "twelfth": "12th",
+}  # fmt: skip
+
+Progress = Callable[[str], None]
+
+
+class CiwqsFileError(Exception):
+    """The file is not a CIWQS PLSD export that can be read; nothing was written."""
+
+
+@dataclass
+class CiwqsImport:
+    file: str
+    rows: int = 0
+    created: int = 0
+    already_present: int = 0
+    fog_caused: int = 0
+    attributed: int = 0
+    matched: Counter = field(default_factory=Counter)
+    unmatched: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)
+    skipped_rows: list[str] = field(default_factory=list)
+    notes: Counter = field(default_factory=Counter)
+
+    def counts(self) -> dict:
+        return {
+            "file": self.file,
+            "rows": self.rows,
+            "created": self.created,
+            "already_present": self.already_present,
+            "fog_caused": self.fog_caused,
+            "attributed": self.attributed,
+            "matched": sum(self.matched.values()),
+            "unmatched": sum(self.unmatched.values()),
+            "skipped": sum(self.skipped.values()),
+            "matched_by": dict(self.matched),
+            "unmatched_because": dict(self.unmatched),
+            "skipped_because": dict(self.skipped),
+        }
+
+    def summary(self) -> list[str]:
+        lines = [
+            f"{self.file}: {self.rows} rows read",
+            f"  incidents created: {self.created}",
+            f"  already present: {self.already_present}",
+            f"  FOG-caused: {self.fog_caused}",
+            f"  matched to an establishment: {sum(self.matched.values())}{_why(self.matched)}",
+            f"  unmatched: {sum(self.unmatched.values())}{_why(self.unmatched)}",
+            f"  attributed (matched and FOG-caused): {self.attributed}",
+            f"  skipped: {sum(self.skipped.values())}{_why(self.skipped)}",
+        ]
+        lines += [f"    {line}" for line in self.skipped_rows]
+        if self.notes:
+            lines.append(f"  notes:{_why(self.notes)}")
+        return lines
+
+
+def _why(counter: Counter) -> str:
+    if not counter:
+        return ""
+    return " (" + ", ".join(f"{reason}: {n}" for reason, n in counter.most_common()) + ")"
+
+
+def ciwqs_import(
+    *, agency: Agency, path: str | Path, actor=None, progress: Progress | None = None
+) -> CiwqsImport:
+    """Turn every readable spill of the export at `path` into an incident of `agency`, in one
+    transaction with one audit row. Counts of what was matched, created and skipped come
+    back; FOG-caused, matched and unmatched count the incidents created by this import."""
+    path = Path(path)
+    header, records = _read(path)
+    result = CiwqsImport(file=path.name, rows=len(records))
+    establishments = _Establishments(agency)
+    codes_in_file = {_spill_id(dict(zip(header, r, strict=False))) for r in records}
+    present = set(
+        Incident.objects.filter(agency=agency, code__in=codes_in_file - {""}).values_list(
+            "code", flat=True
+        )
+    )
+    seen: dict[str, int] = {}
+    new: list[Incident] = []
+    step = max(1, -(-len(records) // 10))
+    for index, values in enumerate(records, 1):
+        number = index + 1
+        incident = _incident(agency, header, values, number, seen, present, result)
+        if incident is not None:
+            _match(incident, establishments, result)
+            new.append(incident)
+        if progress and (index % step == 0 or index == len(records)):
+            progress(f"read {index}/{len(records)} rows ({index * 100 // len(records)}%)")
+    with transaction.atomic():
+        Incident.objects.bulk_create(new, batch_size=500)
+        result.created = len(new)
+        if new:
+            audit_record(
+                action="ciwqs.import",
+                obj=agency,
+                actor=actor,
+                agency=agency,
+                after=result.counts(),
+                reason=f"import of {path.name}",
+            )
+    return result
+
+
+def _read(path: Path) -> tuple[list[str], list[list[str]]]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CiwqsFileError(f"cannot read {path}: {exc.strerror}") from exc
+    if b"\x00" in data:
+        raise CiwqsFileError(
+            f"{path.name} is not a text CSV file: it holds NUL bytes (UTF-16 or binary?); "
+            "expected the CIWQS export as Latin-1 text"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        records = [r for r in reader if any(v.strip() for v in r)]
+    except csv.Error as exc:
+        raise CiwqsFileError(f"{path.name} is not a readable CSV file: {exc}") from exc
+    if header is None:
+        raise CiwqsFileError(f"{path.name} is empty: expected the CIWQS header row")
+    header = [h.strip() for h in header]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise CiwqsFileError(
+            f"{path.name} is not a CIWQS private lateral spill export: missing column"
+            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            f"(the first row reads {', '.join(header[:6])!r}...)"
+        )
+    return header, records
+
+
+def _incident(
+    agency: Agency,
+    header: list[str],
+    values: list[str],
+    number: int,
+    seen: dict[str, int],
+    present: set[str],
+    result: CiwqsImport,
+) -> Incident | None:
+    def skip(reason: str, detail: str) -> None:
+        result.skipped[reason] += 1
+        result.skipped_rows.append(f"row {number}: {reason}{detail}")
+
+    if len(values) != len(header):
+        skip("wrong number of values", f" ({len(values)}, the header has {len(header)})")
+        return None
+    row = dict(zip(header, values, strict=True))
+    code = _spill_id(row)
+    if not code:
+        skip("no spill id", f" (SPILL_ID {row['SPILL_ID']!r})")
+        return None
+    if code in seen:
+        skip("spill id repeated in the file", f" (spill {code}, first in row {seen[code]})")
+        return None
+    seen[code] = number
+    when = None
+    for column in DATE_COLUMNS:
+        when = _date(row.get(column, ""))
+        if when is not None:
+            if column != "START_DT":
+                result.notes[f"date taken from {column}"] += 1
+            break
+    if when is None:
+        shown = ", ".join(f"{c} {row.get(c, '')!r}" for c in DATE_COLUMNS if c in row)
+        skip("no usable date", f" (spill {code}: {shown})")
+        return None
+    if code in present:
+        result.already_present += 1
+        return None
+    gallons = _gallons(row["SPILL_VOL"])
+    if gallons is None:
+        result.notes["volume blank" if not row["SPILL_VOL"].strip() else "volume unreadable"] += 1
+    address = _address(row)
+    fog = _fog_caused(row)
+    result.fog_caused += fog
+    return Incident(
+        agency=agency,
+        code=code,
+        date=when,
+        kind=KIND,
+        fog_caused=fog,
+        gallons=gallons,
+        address=address[:200],
+        normalised_address=normalise_address(address)[:200],
+        cause=_cause(row),
+        source="ciwqs",
+        source_record=row,
+    )
+
+
+def _spill_id(row: dict[str, str]) -> str:
+    code = (row.get("SPILL_ID") or "").strip()
+    m = _SPILL_ID.match(code)
+    return (m.group(1) if m else code)[:60]
+
+
+def _date(text: str) -> date | None:
+    """The day of a CIWQS timestamp: `15-SEP-07 05.00.00.000000 PM`, `09/15/2007 18:00`,
+    `11-26-2008 14:00`, `2007-09-15`; None for blanks and anything else."""
+    text = (text or "").strip()
+    try:
+        m = _ORACLE.match(text)
+        if m:
+            day, month, year = int(m[1]), _MONTHS.get(m[2].lower()), int(m[3])
+            if month is None:
+                return None
+            if year < 100:
+                year += 2000 if year < 70 else 1900
+            return date(year, month, day)
+        m = _US.match(text)
+        if m:
+            return date(int(m[3]), int(m[1]), int(m[2]))
+        m = _ISO.match(text)
+        if m:
+            return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+    return None
+
+
+def _gallons(text: str) -> Decimal | None:
+    m = _VOLUME.match((text or "").strip())
+    if not m:
+        return None
+    try:
+        value = Decimal(m[1].replace(",", ""))
+    except InvalidOperation:
+        return None
+    if value >= Decimal("1e11"):
+        return None
+    return value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def _address(row: dict[str, str]) -> str:
+    """ADDRESS (street number and name, often without the suffix); when it is blank, the
+    spill location's name if that reads as a street address."""
+    address = " ".join(row["ADDRESS"].split())
+    if address:
+        return address
+    name = " ".join(row.get("SPILL_LOC_NAME", "").split())
+    return name if name[:1].isdigit() else ""
+
+
+def _fog_caused(row: dict[str, str]) -> bool:
+    text = f"{row['SPILL_CAUSE']} {row.get('SPILL_CAUSE_EXPLAIN', '')}"
+    return bool(_FOG.search(_NOT_FOG.sub(" ", text)))
+
+
+def _cause(row: dict[str, str]) -> str:
+    cause = " ".join(row["SPILL_CAUSE"].split())
+    explain = " ".join(row.get("SPILL_CAUSE_EXPLAIN", "").split())
+    text = f"{cause}: {explain}" if cause and explain else cause or explain
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def street_key(normalised: str) -> tuple[str, str] | None:
+    """House number and street name without direction or street type, for addresses the
+    export gives without their suffix ('1061 hallen' and '1061 hallen dr' -> ('1061',
+    'hallen')); None when the address does not start with a house number."""
+    words = normalised.split()
+    if len(words) < 2 or not words[0].isdigit():
+        return None
+    number, rest = words[0], [_ORDINALS.get(w, w) for w in words[1:]]
+    if len(rest) > 1 and rest[0] in _DIRECTIONS:
+        rest = rest[1:]
+    name = []
+    for word in rest:
+        if name and word in _STREET_TYPES:
+            break
+        name.append(word)
+    while len(name) > 1 and name[-1] in _DIRECTIONS:
+        name.pop()
+    return (number, " ".join(name)) if name else None
+
+
+def _city(text: str) -> str:
+    return " ".join((text or "").lower().split())
+
+
+class _Establishments:
+    """The agency's establishments by normalised address and by house number + street name."""
+
+    def __init__(self, agency: Agency):
+        self.exact: dict[str, list[FoodServiceEstablishment]] = defaultdict(list)
+        self.street: dict[tuple[str, str], list[FoodServiceEstablishment]] = defaultdict(list)
+        for fse in FoodServiceEstablishment.objects.filter(agency=agency).only(
+            "id", "normalised_address", "city", "opened_on", "closed_on"
+        ):
+            if fse.normalised_address:
+                self.exact[fse.normalised_address].append(fse)
+                key = street_key(fse.normalised_address)
+                if key:
+                    self.street[key].append(fse)
+
+
+def _match(incident: Incident, establishments: _Establishments, result: CiwqsImport) -> None:
+    if not incident.normalised_address:
+        result.unmatched["no address"] += 1
+        return
+    city = _city(incident.source_record.get("CITY", ""))
+    found = establishments.exact.get(incident.normalised_address)
+    how = "exact address"
+    if not found:
+        key = street_key(incident.normalised_address)
+        found = establishments.street.get(key) if key else None
+        how = "street number and name"
+    if not found:
+        result.unmatched["no establishment at the address"] += 1
+        return
+    found = [f for f in found if not (city and f.city and _city(f.city) != city)]
+    if not found:
+        result.unmatched["establishment at that address in another city"] += 1
+        return
+    open_then = [
+        f
+        for f in found
+        if f.opened_on <= incident.date and (f.closed_on is None or f.closed_on >= incident.date)
+    ]
+    if not open_then:
+        result.unmatched["no establishment open there on the date"] += 1
+        return
+    if len(open_then) > 1:
+        result.unmatched["several establishments at the address"] += 1
+        return
+    incident.establishment = open_then[0]
+    incident.attributed = incident.fog_caused
+    result.attributed += incident.attributed
+    result.matched[how] += 1

@@ -1,0 +1,37 @@
+"""`manage.py import_ciwqs FILE --agency ID`: spills from the State Water Board's CIWQS
+private lateral sewage discharge export become incidents of the agency."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from fogkeeper.incidents.ciwqs import CiwqsFileError, ciwqs_import
+from fogkeeper.registry.models import Agency
+
+
+def find_agency(value: str) -> Agency:
+    agency = Agency.objects.filter(code=value).first()
+    if agency is None and value.isdigit():
+        agency = Agency.objects.filter(pk=int(value)).first()
+    if agency is None:
+        raise CommandError(f"no agency {value!r} (give its code or id)")
+    return agency
+
+
+class Command(BaseCommand):
+    help = (
+        "Import the CIWQS private lateral sewage discharge export (Latin-1 CSV, as the State "
+        "Water Board publishes it): spills become incidents, matched to establishments by "
+        "address. Rows without a spill id or a date are skipped and listed."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--agency", required=True, help="the agency's code or id")
+
+    def handle(self, *args, **options):
+        agency = find_agency(options["agency"])
+        try:
+            result = ciwqs_import(agency=agency, path=options["file"], progress=self.stdout.write)
+        except CiwqsFileError as exc:
+            raise CommandError(f"{exc}; nothing was imported") from exc
+        for line in result.summary():
+            self.stdout.write(line)

@@ -1,0 +1,427 @@
+"""Importing hauler pump-out manifests from a CSV file: every row is checked before anything
+is written, and a file with any bad row writes nothing.
+
+The columns (header names; order free):
+
+    hauler_code, manifest_number, establishment_code, device_code, service_date   required
+    full_pump_out, gallons_removed, fog_inches, solids_inches,
+    final_chamber_floating_oil, sludge_to_outlet_inches, notes                    optional
+
+A manifest already in the database with the same content is skipped, so importing a file
+twice adds nothing; one with different content is an error.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from django.db import IntegrityError, transaction
+
+from fogkeeper.audit.services import audit_record
+from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler
+
+from .models import Service
+
+REQUIRED = ("hauler_code", "manifest_number", "establishment_code", "device_code", "service_date")
+OPTIONAL = (
+    "full_pump_out",
+    "gallons_removed",
+    "fog_inches",
+    "solids_inches",
+    "final_chamber_floating_oil",
+    "sludge_to_outlet_inches",
+    "notes",
+)
+COLUMNS = REQUIRED + OPTIONAL
+
+# (column, decimal places, largest value): the Service fields' precision.
+_DECIMALS = {
+    "gallons_removed": (1, Decimal("99999999.9")),
+    "fog_inches": (2, Decimal("9999.99")),
+    "solids_inches": (2, Decimal("9999.99")),
+    "sludge_to_outlet_inches": (2, Decimal("9999.99")),
+}
+_TRUE = {"yes", "y", "true", "t", "1"}
+_FALSE = {"no", "n", "false", "f", "0"}
+_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+_THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d*)?$")
+_COMPARED = (
+    "device_id",
+    "date",
+    "full_pump_out",
+    "gallons_removed",
+    "fog_inches",
+    "solids_inches",
+    "final_chamber_floating_oil",
+    "sludge_to_outlet_inches",
+    "notes",
+)
+_LOOKUP_CHUNK = 1000
+_WRITE_BATCH = 1000
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class RowError:
+    row: int
+    column: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"row {self.row}, column {self.column}: {self.reason}"
+
+
+class ManifestImportError(Exception):
+    """The file was refused; nothing was written. `problems` holds one line per problem."""
+
+    def __init__(self, problems: list[str], rows: list[RowError] | None = None):
+        self.problems = problems
+        self.rows = rows or []
+        super().__init__("\n".join(problems))
+
+
+@dataclass
+class ManifestImport:
+    file: str
+    rows: int = 0
+    created: int = 0
+    already_imported: int = 0
+
+    def counts(self) -> dict:
+        return {
+            "file": self.file,
+            "rows": self.rows,
+            "created": self.created,
+            "already_imported": self.already_imported,
+        }
+
+
+@dataclass
+class _Row:
+    number: int
+    values: dict[str, str]
+    fields: dict = field(default_factory=dict)
+    hauler: Hauler | None = None
+
+
+def manifests_import(
+    *,
+    agency: Agency,
+    path: str | Path,
+    actor=None,
+    today: date | None = None,
+    progress: Progress | None = None,
+) -> ManifestImport:
+    """Check every row of the manifest file at `path` and, when all are good, add the new
+    services in one transaction with one audit row. Raises ManifestImportError otherwise."""
+    path = Path(path)
+    rows = _read(path)
+    errors: list[RowError] = []
+    report = _Reporter(progress, len(rows), "checked")
+    lookups = _Lookups(agency, rows)
+    seen: dict[tuple[int, str], int] = {}
+    for i, row in enumerate(rows, 1):
+        errors.extend(_check(row, lookups, seen, today))
+        report(i)
+    new: list[Service] = []
+    already = 0
+    for row in rows:
+        if row.hauler is None or "date" not in row.fields:
+            continue
+        existing = lookups.existing.get((row.hauler.pk, row.fields["manifest_number"]))
+        if existing is None:
+            new.append(Service(hauler=row.hauler, **row.fields))
+            continue
+        differences = _differences(existing, row.fields)
+        if differences:
+            errors.append(
+                RowError(
+                    row.number,
+                    "manifest_number",
+                    f"manifest {row.fields['manifest_number']!r} of hauler "
+                    f"{row.hauler.code!r} was already imported with different content "
+                    f"({'; '.join(differences)})",
+                )
+            )
+        else:
+            already += 1
+    if errors:
+        errors.sort(key=lambda e: (e.row, COLUMNS.index(e.column)))
+        raise ManifestImportError([str(e) for e in errors], errors)
+    result = ManifestImport(file=path.name, rows=len(rows), already_imported=already)
+    write = _Reporter(progress, len(new), "written")
+    try:
+        with transaction.atomic():
+            for start in range(0, len(new), _WRITE_BATCH):
+                Service.objects.bulk_create(new[start : start + _WRITE_BATCH])
+                write(min(start + _WRITE_BATCH, len(new)))
+            result.created = len(new)
+            if new:
+                audit_record(
+                    action="manifests.import",
+                    obj=agency,
+                    actor=actor,
+                    agency=agency,
+                    after=result.counts(),
+                    reason=f"import of {path.name}",
+                )
+    except IntegrityError as exc:
+        raise ManifestImportError(
+            [f"the database refused the import, nothing was written: {exc}"]
+        ) from exc
+    return result
+
+
+def _read(path: Path) -> list[_Row]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ManifestImportError([f"cannot read {path}: {exc.strerror}"]) from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ManifestImportError(
+            [f"{path.name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV"]
+        ) from exc
+    if "\x00" in text:
+        raise ManifestImportError([f"{path.name} is not a CSV text file (it holds NUL bytes)"])
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None:
+        raise ManifestImportError([f"{path.name} is empty: expected a header row"])
+    columns = [c.strip().lower() for c in header]
+    _check_header(columns)
+    rows = []
+    errors = []
+    for number, values in enumerate(reader, 2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(columns):
+            errors.append(
+                f"row {number}: has {len(values)} values, the header has {len(columns)} columns"
+            )
+            continue
+        rows.append(_Row(number, {c: v.strip() for c, v in zip(columns, values, strict=True)}))
+    if errors:
+        raise ManifestImportError(errors)
+    return rows
+
+
+def _check_header(columns: list[str]) -> None:
+    problems = []
+    unknown = [c for c in columns if c not in COLUMNS]
+    if unknown:
+        problems.append(
+            f"unknown column{'s' if len(unknown) > 1 else ''} {_names(unknown)} "
+            f"(the columns are: {', '.join(COLUMNS)})"
+        )
+    missing = [c for c in REQUIRED if c not in columns]
+    if missing:
+        problems.append(f"missing column{'s' if len(missing) > 1 else ''} {_names(missing)}")
+    repeated = sorted({c for c in columns if columns.count(c) > 1})
+    if repeated:
+        problems.append(f"repeated column{'s' if len(repeated) > 1 else ''} {_names(repeated)}")
+    if problems:
+        raise ManifestImportError(problems)
+
+
+def _names(columns: Iterable[str]) -> str:
+    return ", ".join(repr(c) for c in columns)
+
+
+class _Lookups:
+    """The agency's haulers, devices and the manifests already imported, read in bulk."""
+
+    def __init__(self, agency: Agency, rows: list[_Row]):
+        self.haulers = {h.code: h for h in Hauler.objects.filter(agency=agency)}
+        self.establishments: set[str] = set()
+        self.devices: dict[tuple[str, str], GreaseControlDevice] = {}
+        codes = {r.values["establishment_code"] for r in rows}
+        for device in GreaseControlDevice.objects.filter(
+            establishment__agency=agency, establishment__code__in=codes
+        ).select_related("establishment"):
+            self.devices[(device.establishment.code, device.code)] = device
+        self.establishments = set(
+            agency.establishments.filter(code__in=codes).values_list("code", flat=True)
+        )
+        self.existing: dict[tuple[int, str], Service] = {}
+        wanted = sorted(
+            {
+                (self.haulers[r.values["hauler_code"]].pk, r.values["manifest_number"])
+                for r in rows
+                if r.values["hauler_code"] in self.haulers
+            }
+        )
+        for start in range(0, len(wanted), _LOOKUP_CHUNK):
+            chunk = wanted[start : start + _LOOKUP_CHUNK]
+            for service in Service.objects.filter(
+                hauler_id__in={h for h, _ in chunk}, manifest_number__in={m for _, m in chunk}
+            ):
+                self.existing[(service.hauler_id, service.manifest_number)] = service
+
+
+def _check(
+    row: _Row, lookups: _Lookups, seen: dict[tuple[int, str], int], today: date | None
+) -> list[RowError]:
+    errors: list[RowError] = []
+    v = row.values
+
+    def bad(column: str, reason: str) -> None:
+        errors.append(RowError(row.number, column, reason))
+
+    for column in REQUIRED:
+        if not v[column]:
+            bad(column, "missing")
+
+    hauler = lookups.haulers.get(v["hauler_code"])
+    if v["hauler_code"] and hauler is None:
+        bad("hauler_code", f"no hauler {v['hauler_code']!r} in this agency")
+
+    manifest = v["manifest_number"]
+    if len(manifest) > 60:
+        bad("manifest_number", "longer than 60 characters")
+    elif hauler is not None and manifest:
+        first = seen.setdefault((hauler.pk, manifest), row.number)
+        if first != row.number:
+            bad(
+                "manifest_number",
+                f"manifest {manifest!r} of hauler {hauler.code!r} is already in row {first}",
+            )
+
+    device = None
+    fse = v["establishment_code"]
+    if fse and fse not in lookups.establishments:
+        bad("establishment_code", f"no establishment {fse!r} in this agency")
+    elif fse and v["device_code"]:
+        device = lookups.devices.get((fse, v["device_code"]))
+        if device is None:
+            bad("device_code", f"no device {v['device_code']!r} at establishment {fse!r}")
+
+    served = None
+    if v["service_date"]:
+        served = _date(v["service_date"])
+        if served is None:
+            bad(
+                "service_date",
+                f"not a date: {v['service_date']!r} (use YYYY-MM-DD or MM/DD/YYYY)",
+            )
+        elif today is not None and served > today:
+            bad("service_date", f"{served} is in the future")
+        elif device is not None and served < device.installed_on:
+            bad(
+                "service_date",
+                f"{served} is before the device was installed ({device.installed_on})",
+            )
+        elif device is not None and device.removed_on and served > device.removed_on:
+            bad("service_date", f"{served} is after the device was removed ({device.removed_on})")
+
+    fields: dict = {}
+    full = _yes_no(v.get("full_pump_out", ""), default=True)
+    if full is None:
+        bad("full_pump_out", f"not yes or no: {v['full_pump_out']!r}")
+    fields["full_pump_out"] = full
+    oil = _yes_no(v.get("final_chamber_floating_oil", ""), default=None)
+    if oil is None and v.get("final_chamber_floating_oil"):
+        bad("final_chamber_floating_oil", f"not yes or no: {v['final_chamber_floating_oil']!r}")
+    fields["final_chamber_floating_oil"] = oil
+    for column, (places, largest) in _DECIMALS.items():
+        value, reason = _decimal(v.get(column, ""), places, largest)
+        if reason:
+            bad(column, reason)
+        fields[column] = value
+    fields["notes"] = v.get("notes", "")
+
+    if not errors:
+        row.hauler = hauler
+        row.fields = {"device": device, "manifest_number": manifest, "date": served, **fields}
+    return errors
+
+
+def _date(text: str) -> date | None:
+    m = _ISO.match(text)
+    if m:
+        year, month, day = (int(g) for g in m.groups())
+    else:
+        m = _US.match(text)
+        if not m:
+            return None
+        month, day, year = (int(g) for g in m.groups())
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _yes_no(text: str, default: bool | None) -> bool | None:
+    word = text.strip().lower()
+    if not word:
+        return default
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    return None
+
+
+def _decimal(text: str, places: int, largest: Decimal) -> tuple[Decimal | None, str]:
+    text = text.strip()
+    if not text:
+        return None, ""
+    plain = text.replace(",", "") if _THOUSANDS.match(text) else text
+    try:
+        value = Decimal(plain)
+    except InvalidOperation:
+        return None, f"not a number: {text!r}"
+    if not value.is_finite():
+        return None, f"not a number: {text!r}"
+    if value < 0:
+        return None, f"must not be negative: {text}"
+    if value > largest:
+        return None, f"too large: {text} (at most {largest})"
+    if value != value.quantize(Decimal(1).scaleb(-places)):
+        return None, f"at most {places} decimal place{'s' if places > 1 else ''}: {text}"
+    return value, ""
+
+
+def _differences(existing: Service, fields: dict) -> list[str]:
+    wanted = {**fields, "device_id": fields["device"].pk}
+    out = []
+    for name in _COMPARED:
+        old, new = getattr(existing, name), wanted[name]
+        if old != new:
+            if name == "device_id":
+                name, old, new = "device", existing.device.code, fields["device"].code
+            out.append(f"{name}: {_show(old)} in the database, {_show(new)} in the file")
+    return out
+
+
+def _show(value) -> str:
+    if value is None or value == "":
+        return "blank"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+class _Reporter:
+    """Calls `progress` with a line at every tenth of `total` (and at the end)."""
+
+    def __init__(self, progress: Progress | None, total: int, verb: str):
+        self.progress, self.total, self.verb = progress, total, verb
+        self.step = max(1, -(-total // 10))
+        self.next = self.step
+
+    def __call__(self, done: int) -> None:
+        if not self.progress or not self.total or done < min(self.next, self.total):
+            return
+        self.next = (done // self.step + 1) * self.step
+        self.progress(f"{self.verb} {done}/{self.total} rows ({done * 100 // self.total}%)")

@@ -1,0 +1,195 @@
+"""`manage.py import_manifests`: hauler pump-out manifests from CSV, all or nothing."""
+
+from datetime import date
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.maintenance.manifests import ManifestImportError, manifests_import
+from fogkeeper.maintenance.models import Service
+from tests.records import make_agency, make_device, make_establishment, make_hauler, make_service
+
+pytestmark = pytest.mark.django_db
+
+HEADER = (
+    "hauler_code,manifest_number,establishment_code,device_code,service_date,full_pump_out,"
+    "gallons_removed,fog_inches,solids_inches,final_chamber_floating_oil,"
+    "sludge_to_outlet_inches,notes\n"
+)
+GOOD = HEADER + (
+    "H-1,M-100,FSE-1,GI-1,2025-01-15,yes,750,4.5,6,no,,\n"
+    'H-1,M-101,FSE-1,GI-1,02/20/2025,,"1,000",3,5.25,,2,"baffle ok, lid ok"\n'
+    "H-1,M-102,FSE-2,GT-1,2025-03-01,no,40,1,1,yes,,\n"
+)
+
+
+@pytest.fixture
+def agency():
+    agency = make_agency()
+    make_device(make_establishment(agency, code="FSE-1"), code="GI-1")
+    make_device(
+        make_establishment(agency, code="FSE-2", address="5 Calle Negocio"),
+        code="GT-1",
+        kind="trap",
+    )
+    make_hauler(agency, code="H-1")
+    return agency
+
+
+def run(agency, tmp_path, text):
+    path = tmp_path / "manifests.csv"
+    path.write_text(text, encoding="utf-8")
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("import_manifests", str(path), agency=agency.code, stdout=out, stderr=err)
+    except CommandError as exc:
+        return out.getvalue(), err.getvalue(), exc
+    return out.getvalue(), err.getvalue(), None
+
+
+def test_it_imports_a_good_file(agency, tmp_path):
+    out, _, error = run(agency, tmp_path, GOOD)
+    assert error is None
+    assert "3 rows, 3 services created, 0 already imported" in out
+    second = Service.objects.get(manifest_number="M-101")
+    assert second.date == date(2025, 2, 20)
+    assert second.gallons_removed == Decimal("1000")
+    assert second.full_pump_out is True
+    assert second.solids_inches == Decimal("5.25")
+    assert second.final_chamber_floating_oil is None
+    assert second.notes == "baffle ok, lid ok"
+    assert Service.objects.get(manifest_number="M-102").full_pump_out is False
+
+
+def test_it_writes_one_audit_row_per_import(agency, tmp_path):
+    run(agency, tmp_path, GOOD)
+    event = AuditEvent.objects.get(action="manifests.import")
+    assert event.agency == agency
+    assert event.after == {"file": "manifests.csv", "rows": 3, "created": 3, "already_imported": 0}
+
+
+def test_it_adds_nothing_when_the_same_file_is_imported_twice(agency, tmp_path):
+    run(agency, tmp_path, GOOD)
+    out, _, error = run(agency, tmp_path, GOOD)
+    assert error is None
+    assert "0 services created, 3 already imported" in out
+    assert Service.objects.count() == 3
+    assert AuditEvent.objects.filter(action="manifests.import").count() == 1
+
+
+def test_it_prints_progress(agency, tmp_path):
+    out, _, _ = run(agency, tmp_path, GOOD)
+    assert "checked 3/3 rows (100%)" in out
+    assert "written 3/3 rows (100%)" in out
+
+
+def test_a_file_with_one_bad_row_changes_nothing_and_names_it(agency, tmp_path):
+    text = GOOD + "H-1,M-103,FSE-1,GI-1,2025-02-30,yes,10,1,1,,,\n"
+    _, err, error = run(agency, tmp_path, text)
+    assert "nothing was imported" in str(error)
+    assert err.splitlines() == [
+        "row 5, column service_date: not a date: '2025-02-30' (use YYYY-MM-DD or MM/DD/YYYY)"
+    ]
+    assert Service.objects.count() == 0
+    assert not AuditEvent.objects.exists()
+
+
+def test_it_lists_every_bad_row(agency, tmp_path):
+    text = HEADER + (
+        "H-9,M-1,FSE-1,GI-1,2025-01-15,yes,10,1,1,,,\n"
+        "H-1,M-2,FSE-9,GI-1,2025-01-15,yes,10,1,1,,,\n"
+        "H-1,M-3,FSE-1,GI-7,2025-01-15,yes,10,1,1,,,\n"
+        "H-1,M-4,FSE-1,GI-1,2025-01-15,maybe,10,-2,1,sometimes,,\n"
+        "H-1,M-4,FSE-1,GI-1,2025-01-16,yes,10.25,1,1,,,\n"
+        "H-1,,FSE-1,GI-1,,yes,ten,1,1,,,\n"
+    )
+    _, err, error = run(agency, tmp_path, text)
+    assert "11 problems" in str(error)
+    assert err.splitlines() == [
+        "row 2, column hauler_code: no hauler 'H-9' in this agency",
+        "row 3, column establishment_code: no establishment 'FSE-9' in this agency",
+        "row 4, column device_code: no device 'GI-7' at establishment 'FSE-1'",
+        "row 5, column full_pump_out: not yes or no: 'maybe'",
+        "row 5, column fog_inches: must not be negative: -2",
+        "row 5, column final_chamber_floating_oil: not yes or no: 'sometimes'",
+        "row 6, column manifest_number: manifest 'M-4' of hauler 'H-1' is already in row 5",
+        "row 6, column gallons_removed: at most 1 decimal place: 10.25",
+        "row 7, column manifest_number: missing",
+        "row 7, column service_date: missing",
+        "row 7, column gallons_removed: not a number: 'ten'",
+    ]
+    assert Service.objects.count() == 0
+
+
+def test_it_refuses_a_manifest_already_imported_with_different_content(agency, tmp_path):
+    device = make_device(agency.establishments.get(code="FSE-1"), code="GI-2")
+    make_service(device, "M-100", "2025-01-14", hauler=agency.haulers.get(), fog_inches=4)
+    _, err, error = run(agency, tmp_path, GOOD)
+    assert error is not None
+    assert err.splitlines() == [
+        "row 2, column manifest_number: manifest 'M-100' of hauler 'H-1' was already imported "
+        "with different content (device: GI-2 in the database, GI-1 in the file; "
+        "date: 2025-01-14 in the database, 2025-01-15 in the file; "
+        "gallons_removed: blank in the database, 750 in the file; "
+        "fog_inches: 4.00 in the database, 4.5 in the file; "
+        "solids_inches: blank in the database, 6 in the file; "
+        "final_chamber_floating_oil: blank in the database, no in the file)"
+    ]
+    assert Service.objects.count() == 1
+
+
+def test_it_names_unknown_and_missing_columns(agency, tmp_path):
+    text = "hauler_code,manifest,establishment_code,device_code,service_date,colour\n"
+    _, err, error = run(agency, tmp_path, text + "H-1,M-1,FSE-1,GI-1,2025-01-15,red\n")
+    assert error is not None
+    lines = err.splitlines()
+    assert lines[0].startswith("unknown columns 'manifest', 'colour' (the columns are: ")
+    assert lines[1] == "missing column 'manifest_number'"
+    assert Service.objects.count() == 0
+
+
+def test_it_accepts_a_file_without_the_optional_columns(agency, tmp_path):
+    text = "service_date,device_code,establishment_code,manifest_number,hauler_code\n"
+    _, _, error = run(agency, tmp_path, text + "2025-01-15,GI-1,FSE-1,M-1,H-1\n")
+    assert error is None
+    service = Service.objects.get()
+    assert service.full_pump_out is True
+    assert service.fog_inches is None
+
+
+def test_it_refuses_a_service_date_in_the_future(agency, tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text(GOOD, encoding="utf-8")
+    with pytest.raises(ManifestImportError) as caught:
+        manifests_import(agency=agency, path=path, today=date(2025, 2, 28))
+    assert caught.value.problems == ["row 4, column service_date: 2025-03-01 is in the future"]
+
+
+def test_it_refuses_a_date_before_the_device_was_installed(agency, tmp_path):
+    text = HEADER + "H-1,M-1,FSE-1,GI-1,2004-12-31,yes,10,1,1,,,\n"
+    _, err, _ = run(agency, tmp_path, text)
+    assert err.splitlines() == [
+        "row 2, column service_date: 2004-12-31 is before the device was installed (2005-01-01)"
+    ]
+
+
+def test_it_refuses_a_row_with_too_many_values(agency, tmp_path):
+    _, err, _ = run(agency, tmp_path, GOOD + "H-1,M-9,FSE-1,GI-1,2025-01-15,yes,1,1,1,,,,extra\n")
+    assert err.splitlines() == ["row 5: has 13 values, the header has 12 columns"]
+
+
+def test_it_refuses_a_file_that_is_not_utf8(agency, tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_bytes((GOOD + "H-1,M-9,FSE-1,GI-1,2025-01-15,yes,1,1,1,,,Café\n").encode("cp1252"))
+    with pytest.raises(ManifestImportError, match="not UTF-8 text"):
+        manifests_import(agency=agency, path=path)
+
+
+def test_it_refuses_an_unknown_agency(agency, tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text(GOOD, encoding="utf-8")
+    with pytest.raises(CommandError, match="no agency 'nowhere'"):
+        call_command("import_manifests", str(path), agency="nowhere", stdout=StringIO())
