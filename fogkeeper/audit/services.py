@@ -28,6 +28,9 @@ def snapshot(obj: models.Model | None) -> dict[str, Any] | None:
     return {f.attname: _plain(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
 
 
+_SNAPSHOT = object()
+
+
 def audit_record(
     *,
     action: str,
@@ -35,10 +38,11 @@ def audit_record(
     actor: Any = None,
     agency: Any = None,
     before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
+    after: Any = _SNAPSHOT,
     reason: str = "",
 ) -> AuditEvent:
-    """One audit row: who (`actor`, a user or None for the system) did `action` to `obj`."""
+    """One audit row: who (`actor`, a user or None for the system) did `action` to `obj`.
+    `after` defaults to the record as it is now; pass None for a deletion."""
     if agency is None:
         agency = getattr(obj, "agency", None)
         if agency is None and hasattr(obj, "establishment"):
@@ -50,6 +54,6 @@ def audit_record(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         agency=agency,
         before=before,
-        after=after if after is not None else snapshot(obj),
+        after=snapshot(obj) if after is _SNAPSHOT else after,
         reason=reason,
     )

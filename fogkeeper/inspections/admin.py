@@ -1,0 +1,60 @@
+from django.contrib import admin
+
+from fogkeeper.registry.admin import RecordAdmin, RecordInline
+
+from .models import ChecklistAnswer, Inspection, Measurement
+
+
+class MeasurementInline(RecordInline):
+    model = Measurement
+    fields = [
+        "device",
+        "fog_inches",
+        "solids_inches",
+        "final_chamber_floating_oil",
+        "sludge_to_outlet_inches",
+    ]
+    autocomplete_fields = ["device"]
+
+
+class ChecklistAnswerInline(RecordInline):
+    model = ChecklistAnswer
+    fields = ["item", "device", "compliant", "note"]
+    autocomplete_fields = ["device"]
+
+
+@admin.register(Inspection)
+class InspectionAdmin(RecordAdmin):
+    list_display = ["code", "date", "establishment", "inspector"]
+    list_filter = ["establishment__agency"]
+    search_fields = ["code", "establishment__code", "establishment__name", "notes"]
+    list_select_related = ["establishment", "inspector"]
+    autocomplete_fields = ["establishment"]
+    raw_id_fields = ["inspector"]
+    date_hierarchy = "date"
+    inlines = [MeasurementInline, ChecklistAnswerInline]
+
+
+@admin.register(Measurement)
+class MeasurementAdmin(RecordAdmin):
+    list_display = [
+        "inspection",
+        "device",
+        "fog_inches",
+        "solids_inches",
+        "final_chamber_floating_oil",
+        "sludge_to_outlet_inches",
+    ]
+    list_filter = ["inspection__establishment__agency"]
+    search_fields = ["inspection__code", "device__code", "inspection__establishment__name"]
+    list_select_related = ["inspection", "device__establishment"]
+    autocomplete_fields = ["inspection", "device"]
+
+
+@admin.register(ChecklistAnswer)
+class ChecklistAnswerAdmin(RecordAdmin):
+    list_display = ["inspection", "item", "device", "compliant"]
+    list_filter = ["inspection__establishment__agency", "compliant"]
+    search_fields = ["item", "inspection__code", "inspection__establishment__name", "note"]
+    list_select_related = ["inspection", "device__establishment"]
+    autocomplete_fields = ["inspection", "device"]

@@ -1,0 +1,141 @@
+"""Writes of inspections with their measurements and checklist answers (see registry.services
+for the conventions)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from fogkeeper.audit.services import snapshot
+from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
+from fogkeeper.registry.services import (
+    Actor,
+    Errors,
+    add_error,
+    audit,
+    check_model,
+    check_not_negative,
+    refuse,
+)
+
+from .models import ChecklistAnswer, Inspection, Measurement
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to one item of the pack's checklist, for one device or the whole FSE."""
+
+    item: str
+    compliant: bool
+    device: GreaseControlDevice | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the inspector measured in one device."""
+
+    device: GreaseControlDevice
+    fog_inches: Decimal | None = None
+    solids_inches: Decimal | None = None
+    final_chamber_floating_oil: bool | None = None
+    sludge_to_outlet_inches: Decimal | None = None
+
+
+def _check_device(
+    errors: Errors, key: str, device: GreaseControlDevice | None, fse, on: date
+) -> None:
+    if device is None:
+        return
+    if device.establishment_id != fse.pk:
+        add_error(errors, key, f"{device.code} is not a device of {fse}.")
+    elif device.installed_on > on or (device.removed_on is not None and device.removed_on < on):
+        add_error(errors, key, f"{device.code} was not installed on {on}.")
+
+
+def inspection_record(
+    *,
+    establishment: FoodServiceEstablishment,
+    code: str,
+    date: date,
+    answers: Sequence[Answer] = (),
+    measurements: Sequence[Reading] = (),
+    inspector: AbstractBaseUser | None = None,
+    notes: str = "",
+    actor: Actor = None,
+) -> Inspection:
+    """An inspection: answers to items of the agency's checklist and measurements of the
+    establishment's devices."""
+    checklist = establishment.agency.get_pack().checklist
+    inspection = Inspection(
+        establishment=establishment, code=code, date=date, inspector=inspector, notes=notes
+    )
+    errors: Errors = {}
+    check_model(inspection, errors)
+    answered: set[tuple[str, int | None]] = set()
+    for i, a in enumerate(answers):
+        key = f"answers[{i}]"
+        if a.item not in checklist:
+            add_error(errors, key, f"{a.item!r} is not on the checklist of {establishment.agency}.")
+        _check_device(errors, key, a.device, establishment, date)
+        which = (a.item, a.device.pk if a.device else None)
+        if which in answered:
+            add_error(errors, key, f"{a.item!r} is answered twice.")
+        answered.add(which)
+    measured: set[int] = set()
+    for i, r in enumerate(measurements):
+        key = f"measurements[{i}]"
+        _check_device(errors, key, r.device, establishment, date)
+        if r.device.pk in measured:
+            add_error(errors, key, f"{r.device.code} is measured twice.")
+        measured.add(r.device.pk)
+        field_errors: Errors = {}
+        check_not_negative(
+            field_errors,
+            fog_inches=r.fog_inches,
+            solids_inches=r.solids_inches,
+            sludge_to_outlet_inches=r.sludge_to_outlet_inches,
+        )
+        for field, messages in field_errors.items():
+            for m in messages:
+                add_error(errors, key, f"{field}: {m}")
+    refuse(errors)
+    with transaction.atomic():
+        inspection.save()
+        rows = [
+            ChecklistAnswer(
+                inspection=inspection,
+                item=a.item,
+                compliant=a.compliant,
+                device=a.device,
+                note=a.note,
+            )
+            for a in answers
+        ]
+        readings = [
+            Measurement(
+                inspection=inspection,
+                device=r.device,
+                fog_inches=r.fog_inches,
+                solids_inches=r.solids_inches,
+                final_chamber_floating_oil=r.final_chamber_floating_oil,
+                sludge_to_outlet_inches=r.sludge_to_outlet_inches,
+            )
+            for r in measurements
+        ]
+        for row in [*rows, *readings]:
+            row_errors: Errors = {}
+            check_model(row, row_errors)
+            refuse(row_errors)
+        ChecklistAnswer.objects.bulk_create(rows)
+        Measurement.objects.bulk_create(readings)
+        after = snapshot(inspection)
+        after["answers"] = [snapshot(a) for a in rows]
+        after["measurements"] = [snapshot(m) for m in readings]
+        audit("inspection.record", inspection, actor, after=after)
+    return inspection

@@ -1,0 +1,113 @@
+"""Writes of employee rosters and BMP trainings (see registry.services for the conventions)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import date
+
+from django.db import transaction
+
+from fogkeeper.audit.services import snapshot
+from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.registry.services import (
+    Actor,
+    Errors,
+    add_error,
+    audit,
+    check_model,
+    check_order,
+    refuse,
+)
+
+from .models import Attendance, Employee, Training
+
+
+def employee_hire(
+    *,
+    establishment: FoodServiceEstablishment,
+    code: str,
+    name: str,
+    hired_on: date,
+    kitchen_duties: bool = True,
+    contractor: bool = False,
+    actor: Actor = None,
+) -> Employee:
+    employee = Employee(
+        establishment=establishment,
+        code=code,
+        name=name,
+        hired_on=hired_on,
+        kitchen_duties=kitchen_duties,
+        contractor=contractor,
+    )
+    errors: Errors = {}
+    check_model(employee, errors)
+    refuse(errors)
+    with transaction.atomic():
+        employee.save()
+        audit("employee.hire", employee, actor)
+    return employee
+
+
+def employee_leave(
+    *, employee: Employee, left_on: date, actor: Actor = None, reason: str = ""
+) -> Employee:
+    """`left_on` is the first day the employee no longer works there."""
+    errors: Errors = {}
+    if employee.left_on is not None:
+        add_error(errors, "left_on", f"{employee} left on {employee.left_on}.")
+    check_order(errors, "left_on", left_on, employee.hired_on, "the hiring")
+    refuse(errors)
+    with transaction.atomic():
+        before = snapshot(employee)
+        employee.left_on = left_on
+        employee.full_clean()
+        employee.save()
+        audit("employee.leave", employee, actor, before=before, reason=reason)
+    return employee
+
+
+def training_record(
+    *,
+    establishment: FoodServiceEstablishment,
+    code: str,
+    date: date,
+    attendees: Sequence[Employee],
+    unsigned: Collection[Employee] = (),
+    topic: str = "",
+    trainer: str = "",
+    actor: Actor = None,
+) -> Training:
+    """A training session and who attended it; every attendee signed the log except those in
+    `unsigned`. Attendees are employees of the establishment, employed on the day."""
+    training = Training(establishment=establishment, code=code, date=date, trainer=trainer)
+    if topic:
+        training.topic = topic
+    errors: Errors = {}
+    if not attendees:
+        add_error(errors, "attendees", "A training needs at least one attendee.")
+    seen: set[int] = set()
+    for e in attendees:
+        if e.establishment_id != establishment.pk:
+            add_error(errors, "attendees", f"{e} is not an employee of {establishment}.")
+        elif e.hired_on > date or (e.left_on is not None and e.left_on <= date):
+            add_error(errors, "attendees", f"{e} was not employed on {date}.")
+        if e.pk in seen:
+            add_error(errors, "attendees", f"{e} is listed twice.")
+        seen.add(e.pk)
+    for e in unsigned:
+        if e.pk not in seen:
+            add_error(errors, "unsigned", f"{e} is not among the attendees.")
+    check_model(training, errors)
+    refuse(errors)
+    unsigned_ids = {e.pk for e in unsigned}
+    with transaction.atomic():
+        training.save()
+        rows = Attendance.objects.bulk_create(
+            Attendance(training=training, employee=e, signed=e.pk not in unsigned_ids)
+            for e in attendees
+        )
+        after = snapshot(training)
+        after["attendance"] = [{"employee_id": a.employee_id, "signed": a.signed} for a in rows]
+        audit("training.record", training, actor, after=after)
+    return training
