@@ -43,6 +43,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
+	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info

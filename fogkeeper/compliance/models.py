@@ -13,7 +13,13 @@ class SweepRun(models.Model):
     opened = models.PositiveIntegerField(default=0, help_text="findings newly open")
     closed = models.PositiveIntegerField(default=0, help_text="findings closed")
     changed = models.PositiveIntegerField(default=0, help_text="findings otherwise changed")
-    errors = models.JSONField(default=list, blank=True)
+    errors = models.JSONField(
+        default=list, blank=True, help_text="case files that failed validation: code and problems"
+    )
+    timings = models.JSONField(
+        default=dict, blank=True, help_text="seconds spent loading, evaluating and storing"
+    )
+    queries = models.PositiveIntegerField(default=0, help_text="database queries the sweep ran")
 
     class Meta:
         ordering = ["-started_at"]
@@ -23,18 +29,24 @@ class SweepRun(models.Model):
 
 
 class ComplianceStatus(models.Model):
-    """The establishment's report from its last sweep."""
+    """The establishment's report from its last sweep (`as_of`). The sweep leaves it as it was
+    when the establishment's case file fails validation (see SweepRun.errors)."""
 
     establishment = models.OneToOneField(
         "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="compliance"
     )
     as_of = models.DateField()
     status = models.CharField(max_length=20, db_index=True)
+    status_citation = models.CharField(
+        max_length=200, blank=True, help_text="the provision that makes it exempt"
+    )
     open_violations = models.PositiveIntegerField(default=0)
     schedule = models.JSONField(default=list)
     deadlines = models.JSONField(default=list)
     accruals = models.JSONField(default=list)
-    next_due = models.DateField(null=True, blank=True, db_index=True)
+    next_due = models.DateField(
+        null=True, blank=True, db_index=True, help_text="earliest due date of the schedule"
+    )
 
     class Meta:
         verbose_name_plural = "compliance statuses"
@@ -44,7 +56,14 @@ class ComplianceStatus(models.Model):
 
 
 class Finding(models.Model):
-    """One finding of the engine, kept while the sweep keeps reporting it."""
+    """One finding of the engine, kept while the sweep keeps reporting it.
+
+    A row is written only when something about it changes, so an unchanged finding costs
+    nothing to sweep again. `last_seen_on` is therefore the as_of of the last sweep that
+    changed it; an open finding has also been seen by every later sweep of its establishment,
+    up to `establishment.compliance.as_of`. When a finding closes because it is no longer
+    reported, `last_seen_on` is the as_of of the sweep before, the last one that saw it open.
+    """
 
     establishment = models.ForeignKey(
         "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="findings"
@@ -60,7 +79,9 @@ class Finding(models.Model):
     message = models.TextField()
     evidence = models.JSONField(default=dict, blank=True)
     first_seen_on = models.DateField(help_text="as_of of the first sweep that reported it")
-    last_seen_on = models.DateField(help_text="as_of of the last sweep that reported it")
+    last_seen_on = models.DateField(
+        help_text="as_of of the last sweep that changed it; open ones are seen by every sweep"
+    )
     closed_on = models.DateField(
         null=True, blank=True, help_text="when it stopped being open (resolved or no longer found)"
     )

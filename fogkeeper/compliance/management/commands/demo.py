@@ -1,0 +1,109 @@
+"""`manage.py demo [--if-empty] [--as-of DATE]`: the demo program of both jurisdictions and
+a staff login (fogkeeper/compliance/demo.py), then a sweep of each agency."""
+
+from collections import Counter
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from django.core.management.base import BaseCommand, CommandError
+
+from fogkeeper.compliance import demo
+from fogkeeper.registry.models import Agency
+
+PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
+
+
+def _as_of(value: str | None) -> date:
+    if value is None:
+        return datetime.now(PROGRAM_TIMEZONE).date()
+    try:
+        as_of = date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"--as-of: not a date (YYYY-MM-DD): {value!r}") from None
+    if as_of < demo.EARLIEST_AS_OF:
+        raise CommandError(f"--as-of: the demo needs a date on or after {demo.EARLIEST_AS_OF}")
+    return as_of
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a demo FOG program for San Clemente and for the Town (about 40 establishments "
+        "each, with years of history dated back from --as-of) and a staff login, then sweep "
+        "both agencies."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="do nothing if the database already holds an agency",
+        )
+        parser.add_argument(
+            "--as-of", metavar="YYYY-MM-DD", help="the day the histories lead up to (default today)"
+        )
+        parser.add_argument(
+            "--no-sweep", action="store_true", help="load only; do not sweep afterwards"
+        )
+
+    def handle(self, *args, **options):
+        as_of = _as_of(options["as_of"])
+        existing = Agency.objects.count()
+        if existing and options["if_empty"]:
+            self.stdout.write(
+                f"The database already holds {existing} agenc{'y' if existing == 1 else 'ies'}: "
+                "the demo is not loaded."
+            )
+            self._login_reminder()
+            return
+        taken = Agency.objects.filter(code__in=[a["code"] for a in demo.AGENCIES.values()])
+        if taken.exists():
+            codes = ", ".join(taken.values_list("code", flat=True))
+            raise CommandError(f"agency {codes} already exists: the demo is loaded once")
+
+        agencies = demo.load_demo(as_of=as_of)
+        for agency in agencies:
+            self.stdout.write(
+                f"Loaded {agency.name} ({agency.code}, pack {agency.pack}): "
+                f"{agency.establishments.count()} establishments, histories up to {as_of}"
+            )
+        if not options["no_sweep"]:
+            self._sweep(agencies, as_of)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Staff login: username {demo.STAFF_USERNAME!r}, password {demo.STAFF_PASSWORD!r}"
+            )
+        )
+
+    def _sweep(self, agencies, as_of: date) -> None:
+        try:
+            from fogkeeper.compliance.sweep import sweep_agency
+        except ImportError:
+            self.stdout.write("The sweep is not available: no findings stored yet.")
+            return
+        from fogkeeper.compliance.models import ComplianceStatus, Finding
+
+        for agency in agencies:
+            result = sweep_agency(agency, as_of=as_of)
+            statuses = Counter(
+                ComplianceStatus.objects.filter(establishment__agency=agency).values_list(
+                    "status", flat=True
+                )
+            )
+            counts = ", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))
+            findings = Counter(
+                Finding.objects.filter(establishment__agency=agency).values_list("open", flat=True)
+            )
+            self.stdout.write(
+                f"Swept {agency.code} as of {as_of}: {counts}; "
+                f"findings: {findings[True]} open, {findings[False]} closed"
+                + (f"; {len(result.errors)} case files with errors" if result.errors else "")
+            )
+
+    def _login_reminder(self) -> None:
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.filter(username=demo.STAFF_USERNAME).first()
+        if user is not None and user.check_password(demo.STAFF_PASSWORD):
+            self.stdout.write(
+                f"Staff login: username {demo.STAFF_USERNAME!r}, password {demo.STAFF_PASSWORD!r}"
+            )

@@ -1,0 +1,130 @@
+"""`manage.py demo`: a believable program for each jurisdiction, and a staff login."""
+
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import CommandError, call_command
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.demo import build_programs
+from fogkeeper.compliance.models import Finding, SweepRun
+from fogkeeper.maintenance.models import Service
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment, Hauler, Parcel
+from fogkeeper.rules import evaluate
+from fogkeeper.rules.packs import default_registry
+
+AS_OF = date(2026, 11, 30)
+
+
+def load(*args: str) -> str:
+    out = StringIO()
+    call_command("demo", "--as-of", AS_OF.isoformat(), *args, stdout=out)
+    return out.getvalue()
+
+
+def rules_of_sections_3_to_9(pack) -> set[str]:
+    """Every rule id of the pack and every checklist item, less enforcement and fees."""
+    rules = {r for r in pack.rules if not r.startswith(("enforcement.", "fees."))}
+    return rules | set(pack.checklist)
+
+
+def sizes() -> dict[str, int]:
+    return {
+        a.code: FoodServiceEstablishment.objects.filter(agency=a).count()
+        for a in Agency.objects.all()
+    }
+
+
+@pytest.mark.django_db
+def test_it_loads_both_agencies_with_about_forty_establishments():
+    load("--no-sweep")
+    agencies = {a.code: a for a in Agency.objects.all()}
+    assert {code: a.pack for code, a in agencies.items()} == {
+        "san-clemente": "san-clemente",
+        "town": "town-10-02",
+    }
+    assert agencies["san-clemente"].name == "City of San Clemente"
+    assert all(35 <= n <= 45 for n in sizes().values())
+
+
+@pytest.mark.django_db
+def test_it_creates_the_staff_login_and_prints_it():
+    out = load("--no-sweep")
+    user = authenticate(username="staff", password="fogkeeper-demo")
+    assert user is not None and user.is_staff and user.is_superuser
+    assert "'staff'" in out and "'fogkeeper-demo'" in out
+
+
+@pytest.mark.django_db
+def test_it_gives_the_program_years_of_history():
+    load("--no-sweep")
+    first = Service.objects.order_by("date").values_list("date", flat=True).first()
+    assert (AS_OF - first).days > 3 * 365
+    assert not Service.objects.filter(date__gt=AS_OF).exists()
+    assert Parcel.objects.filter(multi_tenant=True, establishments__isnull=False).exists()
+    assert Hauler.objects.filter(licensed=False).exists()
+
+
+@pytest.mark.django_db
+def test_it_writes_one_audit_row_per_agency():
+    load("--no-sweep")
+    events = AuditEvent.objects.filter(action="demo.load")
+    assert sorted(e.agency.code for e in events) == ["san-clemente", "town"]
+
+
+@pytest.mark.django_db
+def test_it_does_nothing_the_second_time_with_if_empty():
+    load("--no-sweep")
+    before = sizes()
+    out = load("--if-empty")
+    assert "not loaded" in out
+    assert sizes() == before
+    assert AuditEvent.objects.filter(action="demo.load").count() == 2
+
+
+@pytest.mark.django_db
+def test_it_refuses_to_load_the_demo_twice():
+    load("--no-sweep")
+    with pytest.raises(CommandError, match="already exists"):
+        load("--no-sweep")
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_date_too_early_for_the_towns_history():
+    out = StringIO()
+    with pytest.raises(CommandError, match="on or after 2025-01-01"):
+        call_command("demo", "--as-of", "2024-06-01", stdout=out)
+
+
+def test_it_is_the_same_program_every_time_for_one_date():
+    first = [p.case_files() for p in build_programs(AS_OF)]
+    assert first == [p.case_files() for p in build_programs(AS_OF)]
+
+
+@pytest.mark.parametrize("as_of", [AS_OF, date(2025, 1, 1), date(2028, 2, 29)])
+def test_every_rule_fires_in_the_engine_on_the_demo_case_files(as_of):
+    for program in build_programs(as_of):
+        fired = set()
+        for case in program.case_files():
+            fired |= {f.rule for f in evaluate(case).findings}
+        assert fired == rules_of_sections_3_to_9(default_registry().get(program.pack_id))
+
+
+@pytest.mark.django_db
+def test_the_sweep_stores_a_finding_of_every_rule_for_each_agency():
+    load()
+    for agency in Agency.objects.all():
+        stored = set(
+            Finding.objects.filter(establishment__agency=agency).values_list("rule", flat=True)
+        )
+        assert stored == rules_of_sections_3_to_9(agency.get_pack()), agency.code
+
+
+@pytest.mark.django_db
+def test_the_sweep_reads_every_demo_case_file_and_prints_the_statuses():
+    out = load()
+    assert [run.errors for run in SweepRun.objects.all()] == [[], []]
+    assert "Swept san-clemente as of 2026-11-30: " in out
+    assert " compliant, " in out and " non_compliant;" in out

@@ -1,0 +1,94 @@
+"""`manage.py generate`: a synthetic program at a city's proportions."""
+
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.inspections.models import Inspection
+from fogkeeper.maintenance.models import Service
+from fogkeeper.permits.models import Permit
+from fogkeeper.registry.models import Agency, GreaseControlDevice
+from fogkeeper.training.models import Attendance, Employee
+
+pytestmark = pytest.mark.django_db
+
+AS_OF = date(2026, 11, 30)
+
+
+def generate(n: int = 50, years: int = 2, code: str = "synthetic", **kw) -> Agency:
+    out = StringIO()
+    call_command(
+        "generate",
+        establishments=n,
+        years=years,
+        as_of=AS_OF.isoformat(),
+        agency_code=code,
+        stdout=out,
+        **kw,
+    )
+    assert f"/{n:,} establishments" in out.getvalue()
+    return Agency.objects.get(code=code)
+
+
+def test_it_makes_the_establishments_asked_for():
+    agency = generate()
+    assert agency.establishments.count() == 50
+    assert agency.pack == "san-clemente"
+
+
+def test_it_makes_about_one_and_a_half_devices_per_establishment():
+    agency = generate()
+    devices = GreaseControlDevice.objects.filter(establishment__agency=agency).count()
+    assert 1.1 <= devices / 50 <= 1.7
+
+
+def test_it_pumps_the_devices_out_every_30_to_180_days():
+    agency = generate()
+    devices = GreaseControlDevice.objects.filter(establishment__agency=agency)
+    services = Service.objects.filter(device__in=devices)
+    per_device_year = services.count() / devices.count() / 2
+    assert 2 <= per_device_year <= 12
+    assert not services.filter(date__gt=AS_OF).exists()
+    frequencies = set(devices.values_list("service_frequency_days", flat=True))
+    frequencies |= set(Permit.objects.values_list("service_frequency_days", flat=True))
+    assert frequencies - {None} <= {30, 60, 90, 120, 180}
+
+
+def test_it_gives_about_ten_employees_four_inspections_and_trainings_each():
+    agency = generate()
+    assert 8 <= Employee.objects.filter(establishment__agency=agency).count() / 50 <= 12
+    assert 2 <= Inspection.objects.filter(establishment__agency=agency).count() / 50 <= 6
+    assert Attendance.objects.filter(employee__establishment__agency=agency).exists()
+
+
+def test_it_is_the_same_program_for_the_same_seed():
+    a, b = generate(code="one"), generate(code="two")
+
+    def program(agency):
+        return list(agency.establishments.order_by("code").values_list("code", "name", "opened_on"))
+
+    assert program(a) == program(b)
+    assert program(a) != program(generate(code="three", seed=2))
+
+
+def test_it_writes_an_audit_row():
+    agency = generate()
+    event = AuditEvent.objects.get(action="generate.load")
+    assert event.agency == agency and event.after["establishments"] == 50
+
+
+def test_it_refuses_an_agency_code_already_taken():
+    generate()
+    with pytest.raises(CommandError, match="already exists"):
+        generate()
+
+
+def test_it_makes_case_files_the_sweep_reads_without_errors():
+    from fogkeeper.compliance.sweep import sweep_agency
+
+    result = sweep_agency(generate(pack="town-10-02"), as_of=AS_OF)
+    assert result.establishments == 50
+    assert result.errors == []
