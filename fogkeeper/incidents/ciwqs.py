@@ -15,7 +15,7 @@ import csv
 import io
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -71,6 +71,7 @@ class CiwqsFileError(Exception):
 class CiwqsImport:
     file: str
     rows: int = 0
+    other_systems: int = 0
     created: int = 0
     already_present: int = 0
     fog_caused: int = 0
@@ -85,6 +86,7 @@ class CiwqsImport:
         return {
             "file": self.file,
             "rows": self.rows,
+            "other_systems": self.other_systems,
             "created": self.created,
             "already_present": self.already_present,
             "fog_caused": self.fog_caused,
@@ -100,6 +102,11 @@ class CiwqsImport:
     def summary(self) -> list[str]:
         lines = [
             f"{self.file}: {self.rows} rows read",
+            *(
+                [f"  of other sewer systems (WDID), left out: {self.other_systems}"]
+                if self.other_systems
+                else []
+            ),
             f"  incidents created: {self.created}",
             f"  already present: {self.already_present}",
             f"  FOG-caused: {self.fog_caused}",
@@ -121,14 +128,28 @@ def _why(counter: Counter) -> str:
 
 
 def ciwqs_import(
-    *, agency: Agency, path: str | Path, actor=None, progress: Progress | None = None
+    *,
+    agency: Agency,
+    path: str | Path,
+    actor=None,
+    progress: Progress | None = None,
+    wdids: Collection[str] = (),
 ) -> CiwqsImport:
     """Turn every readable spill of the export at `path` into an incident of `agency`, in one
     transaction with one audit row. Counts of what was matched, created and skipped come
-    back; FOG-caused, matched and unmatched count the incidents created by this import."""
+    back; FOG-caused, matched and unmatched count the incidents created by this import.
+    With `wdids`, only the spills of those sewer systems (the export's WDID) are taken."""
     path = Path(path)
     header, records = _read(path)
     result = CiwqsImport(file=path.name, rows=len(records))
+    if wdids:
+        column = header.index("WDID") if "WDID" in header else None
+        if column is None:
+            raise CiwqsFileError(f"{path.name} has no WDID column to filter on")
+        wanted = {w.strip() for w in wdids}
+        kept = [r for r in records if len(r) > column and r[column].strip() in wanted]
+        result.other_systems = len(records) - len(kept)
+        records = kept
     establishments = _Establishments(agency)
     codes_in_file = {_spill_id(dict(zip(header, r, strict=False))) for r in records}
     present = set(

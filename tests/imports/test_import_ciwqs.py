@@ -221,3 +221,12 @@ def test_a_street_key_drops_the_direction_and_the_street_type():
     assert street_key("124 n i st") == ("124", "i")
     assert street_key("1038 tenth") == street_key("1038 10th st") == ("1038", "10th")
     assert street_key("main st") is None
+
+
+def test_it_takes_only_the_spills_of_the_agencys_sewer_system(agency):
+    out = StringIO()
+    call_command("import_ciwqs", str(REAL), agency=agency.code, wdid=["1SSO10001"], stdout=out)
+    taken = Incident.objects.filter(agency=agency)
+    assert taken.exists()
+    assert {i.source_record["WDID"] for i in taken} == {"1SSO10001"}
+    assert "of other sewer systems (WDID), left out: " in out.getvalue()

@@ -26,11 +26,22 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file")
         parser.add_argument("--agency", required=True, help="the agency's code or id")
+        parser.add_argument(
+            "--wdid",
+            action="append",
+            default=[],
+            help="only spills of this sewer system (the export's WDID column; repeatable)",
+        )
 
     def handle(self, *args, **options):
         agency = find_agency(options["agency"])
         try:
-            result = ciwqs_import(agency=agency, path=options["file"], progress=self.stdout.write)
+            result = ciwqs_import(
+                agency=agency,
+                path=options["file"],
+                progress=self.stdout.write,
+                wdids=options["wdid"],
+            )
         except CiwqsFileError as exc:
             raise CommandError(f"{exc}; nothing was imported") from exc
         for line in result.summary():
