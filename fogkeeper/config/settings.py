@@ -29,7 +29,9 @@ INSTALLED_APPS = [
     "fogkeeper.training",
     "fogkeeper.inspections",
     "fogkeeper.incidents",
+    "fogkeeper.billing",
     "fogkeeper.compliance",
+    "fogkeeper.enforcement",
 ]
 
 MIDDLEWARE = [
