@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "fogkeeper.training",
     "fogkeeper.inspections",
     "fogkeeper.incidents",
+    "fogkeeper.billing",
     "fogkeeper.compliance",
 ]
 

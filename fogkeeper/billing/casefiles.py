@@ -1,0 +1,80 @@
+"""Invoices as the engine reads them: case-file enforcement actions of type `invoice`
+(RULES.md section 10), for a batch of establishments in two queries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from .models import Invoice, Payment
+
+
+def _invoices(ids: list[int], as_of: date) -> tuple[list[tuple], dict[int, date]]:
+    """Rows (pk, establishment pk, code, kind, noticed_on, action, total) of the invoices of
+    the establishments, and the date each was paid in full by `as_of`, if it was."""
+    rows = list(
+        Invoice.objects.filter(establishment_id__in=ids)
+        .annotate(total=Sum("lines__amount"))
+        .order_by("establishment_id", "noticed_on", "code")
+        .values_list(
+            "pk", "establishment_id", "code", "kind", "noticed_on", "enforcement_action", "total"
+        )
+    )
+    totals = {row[0]: row[6] or Decimal(0) for row in rows}
+    paid: dict[int, Decimal] = defaultdict(Decimal)
+    paid_on: dict[int, date] = {}
+    for invoice_id, day, amount in (
+        Payment.objects.filter(invoice_id__in=totals, paid_on__lte=as_of)
+        .order_by("invoice_id", "paid_on", "pk")
+        .values_list("invoice_id", "paid_on", "amount")
+    ):
+        paid[invoice_id] += amount
+        if invoice_id not in paid_on and paid[invoice_id] >= totals[invoice_id]:
+            paid_on[invoice_id] = day
+    return rows, paid_on
+
+
+def invoice_actions(establishment_ids: Iterable[int], as_of: date) -> dict[int, list[dict]]:
+    """Per establishment pk (every one asked for), its invoices as `invoice` actions:
+    `{id, type, noticed_on, amount, paid_on?}`, JSON-ready (amount a float of dollars), with
+    `paid_on` the day the invoice was paid in full, left out when it was not by `as_of`.
+    Two queries, however many establishments."""
+    ids = sorted(set(establishment_ids))
+    out: dict[int, list[dict]] = {pk: [] for pk in ids}
+    if not ids:
+        return out
+    rows, paid_on = _invoices(ids, as_of)
+    for pk, est_id, code, _kind, noticed_on, _action, total in rows:
+        action = {
+            "id": code,
+            "type": "invoice",
+            "noticed_on": noticed_on.isoformat(),
+            "amount": float(total or 0),
+        }
+        if pk in paid_on:
+            action["paid_on"] = paid_on[pk].isoformat()
+        out[est_id].append(action)
+    return out
+
+
+def penalties_paid_on(establishment_ids: Iterable[int], as_of: date) -> dict[int, dict[str, str]]:
+    """Per establishment pk, the penalty orders (by action code) whose penalty invoices were
+    all paid in full by `as_of`, with the day the last of them was: the `paid_on` of a
+    `penalty_order` action, from which the engine decides lien eligibility. Two queries."""
+    ids = sorted(set(establishment_ids))
+    out: dict[int, dict[str, str]] = {pk: {} for pk in ids}
+    if not ids:
+        return out
+    rows, paid_on = _invoices(ids, as_of)
+    by_action: dict[tuple[int, str], list[date | None]] = defaultdict(list)
+    for pk, est_id, _code, kind, _noticed_on, action, _total in rows:
+        if kind == "penalty":
+            by_action[est_id, action].append(paid_on.get(pk))
+    for (est_id, action), days in by_action.items():
+        if None not in days:
+            out[est_id][action] = max(d for d in days if d is not None).isoformat()
+    return out

@@ -1,0 +1,160 @@
+"""Money: the fee schedule an agency's council sets by resolution (San Clemente 13.30.050(M),
+(N); Town 10.02.360), invoices and the payments against them. Amounts are `Decimal` dollars.
+
+Invoices and payments are never edited or deleted: a correction is a new record."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import models
+from django.db.models import Q, Sum
+
+BASES = [
+    ("annual", "Annual"),
+    ("quarterly", "Quarterly"),
+    ("per_occurrence", "Per occurrence"),
+    ("actual_cost", "Actual cost"),
+]
+INVOICE_KINDS = [
+    ("fee", "Fee"),
+    ("penalty", "Penalty"),
+    ("cost_recovery", "Cost recovery"),
+    ("noncompliance", "Noncompliance charges"),
+]
+PAYMENT_METHODS = [
+    ("check", "Check"),
+    ("cash", "Cash"),
+    ("card", "Card"),
+    ("transfer", "Bank transfer"),
+    ("other", "Other"),
+]
+ZERO = Decimal("0.00")
+
+
+def _money(**kw) -> models.DecimalField:
+    return models.DecimalField(max_digits=12, decimal_places=2, **kw)
+
+
+class FeeSchedule(models.Model):
+    """The fees an agency charges from `effective_on` until the next schedule takes effect."""
+
+    agency = models.ForeignKey(
+        "registry.Agency", on_delete=models.PROTECT, related_name="fee_schedules"
+    )
+    effective_on = models.DateField()
+    resolution = models.CharField(max_length=120, blank=True, help_text="e.g. Res. 2025-14")
+
+    class Meta:
+        ordering = ["agency", "-effective_on"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agency", "effective_on"], name="fee_schedule_one_per_date"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agency} fees from {self.effective_on}"
+
+
+class FeeItem(models.Model):
+    schedule = models.ForeignKey(FeeSchedule, on_delete=models.PROTECT, related_name="items")
+    code = models.CharField(max_length=40)
+    description = models.CharField(max_length=200)
+    amount = _money(null=True, blank=True, help_text="empty for a charge at actual cost")
+    basis = models.CharField(max_length=20, choices=BASES)
+    citation = models.CharField(max_length=120)
+
+    class Meta:
+        ordering = ["schedule", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["schedule", "code"], name="fee_item_code_unique"),
+            models.CheckConstraint(
+                condition=(Q(basis="actual_cost") & Q(amount__isnull=True))
+                | (~Q(basis="actual_cost") & Q(amount__gte=0)),
+                name="fee_item_amount_unless_actual_cost",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.description}"
+
+
+class Invoice(models.Model):
+    agency = models.ForeignKey("registry.Agency", on_delete=models.PROTECT, related_name="invoices")
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="invoices"
+    )
+    code = models.CharField(max_length=40)
+    kind = models.CharField(max_length=20, choices=INVOICE_KINDS)
+    noticed_on = models.DateField(db_index=True, help_text="the date of notice (mailed)")
+    description = models.CharField(max_length=200, blank=True)
+    incident = models.ForeignKey(
+        "incidents.Incident",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="invoices",
+        help_text="the overflow whose costs are recovered",
+    )
+    enforcement_action = models.CharField(
+        max_length=60, blank=True, help_text="code of the penalty order invoiced"
+    )
+
+    class Meta:
+        ordering = ["establishment", "noticed_on", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "code"], name="invoice_code_unique"),
+            models.CheckConstraint(
+                condition=~Q(kind="cost_recovery") | Q(incident__isnull=False),
+                name="invoice_cost_recovery_has_incident",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="penalty") | ~Q(enforcement_action=""),
+                name="invoice_penalty_has_action",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invoice {self.code}"
+
+    def total(self) -> Decimal:
+        return self.lines.aggregate(t=Sum("amount"))["t"] or ZERO
+
+
+class InvoiceLine(models.Model):
+    invoice = models.ForeignKey(Invoice, on_delete=models.PROTECT, related_name="lines")
+    position = models.PositiveSmallIntegerField()
+    fee_item = models.ForeignKey(
+        FeeItem, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    description = models.CharField(max_length=200)
+    amount = _money()
+    citation = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["invoice", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["invoice", "position"], name="invoice_line_position"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="invoice_line_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.description}: ${self.amount}"
+
+
+class Payment(models.Model):
+    invoice = models.ForeignKey(Invoice, on_delete=models.PROTECT, related_name="payments")
+    paid_on = models.DateField()
+    amount = _money()
+    method = models.CharField(max_length=20, choices=PAYMENT_METHODS)
+    reference = models.CharField(max_length=80, blank=True, help_text="check or receipt number")
+
+    class Meta:
+        ordering = ["invoice", "paid_on", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"${self.amount} on {self.paid_on} for {self.invoice}"

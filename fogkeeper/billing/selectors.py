@@ -1,0 +1,201 @@
+"""Reads of money: the fee in force, what an establishment owes, its statement, and what the
+engine decides about its invoices (due dates, delinquency, the Town's business license
+block). The payment rules themselves are the engine's (RULES.md section 10): this module
+builds an invoice-only case file and reads the report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.rules import evaluate, parse_case
+from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.report import Finding
+
+from .casefiles import invoice_actions
+from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceLine, Payment
+
+DELINQUENT = "fees.delinquent"
+COST_RECOVERY_PERIOD = "incident.cost_recovery_period"
+
+
+def fee_schedule_in_force(*, agency: Agency, on: date) -> FeeSchedule | None:
+    """The schedule that took effect last on or before `on`."""
+    return (
+        FeeSchedule.objects.filter(agency=agency, effective_on__lte=on)
+        .order_by("-effective_on")
+        .first()
+    )
+
+
+def fee_in_force(*, agency: Agency, code: str, on: date) -> FeeItem | None:
+    """The fee `code` as the schedule in force on `on` sets it (None if it lists no such fee)."""
+    schedule = fee_schedule_in_force(agency=agency, on=on)
+    if schedule is None:
+        return None
+    return schedule.items.filter(code=code).first()
+
+
+def invoice_due_on(invoice: Invoice) -> date | None:
+    """The last day to pay, for display: the pack's payment period after the notice, rolled
+    forward past a weekend or holiday, as the engine computes it. A cost recovery invoice
+    uses the pack's cost recovery period (Town 10.02.280). None where the ordinance sets no
+    payment deadline (San Clemente)."""
+    pack = invoice.agency.get_pack()
+    spec = pack.actions.get("invoice")
+    deadline = next((d for d in spec.deadlines if d.name == "payment"), None) if spec else None
+    if deadline is None or deadline.add is None:
+        return None
+    period, roll = deadline.add, deadline.roll
+    if invoice.kind == "cost_recovery" and COST_RECOVERY_PERIOD in pack.parameters:
+        period = COST_RECOVERY_PERIOD
+    try:
+        duration = pack.params_on(invoice.noticed_on).duration(period)
+    except ParameterNotInForce:
+        return None
+    return pack.calendar.add(invoice.noticed_on, duration, roll)
+
+
+def invoice_balance(invoice: Invoice, on: date) -> Decimal:
+    """What is still owed on `invoice` after the payments made by `on`."""
+    paid = invoice.payments.filter(paid_on__lte=on).aggregate(t=Sum("amount"))["t"] or ZERO
+    return invoice.total() - paid
+
+
+def account_balance(establishment: FoodServiceEstablishment, on: date) -> Decimal:
+    """What the establishment owes on `on`: invoices noticed by then less payments made by
+    then."""
+    charged = InvoiceLine.objects.filter(
+        invoice__establishment=establishment, invoice__noticed_on__lte=on
+    ).aggregate(t=Sum("amount"))["t"]
+    paid = Payment.objects.filter(invoice__establishment=establishment, paid_on__lte=on).aggregate(
+        t=Sum("amount")
+    )["t"]
+    return (charged or ZERO) - (paid or ZERO)
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    date: date
+    kind: str  # "invoice" or "payment"
+    invoice: str  # the invoice code
+    description: str
+    charge: Decimal
+    credit: Decimal
+    balance: Decimal  # the running balance after this line
+    due_on: date | None = None  # invoices only
+    reference: str = ""  # payments only: check or receipt number
+
+
+def account_statement(establishment: FoodServiceEstablishment, on: date) -> list[StatementLine]:
+    """The establishment's account up to `on`: its invoices and payments by date (an invoice
+    before a payment of the same day), each with the running balance."""
+    invoices = list(
+        Invoice.objects.filter(establishment=establishment, noticed_on__lte=on)
+        .select_related("agency")
+        .annotate(amount=Sum("lines__amount"))
+    )
+    payments = Payment.objects.filter(
+        invoice__establishment=establishment, paid_on__lte=on
+    ).select_related("invoice")
+    entries = [
+        (i.noticed_on, 0, i.code, "invoice", i.description or i.get_kind_display(), i)
+        for i in invoices
+    ]
+    entries += [
+        (p.paid_on, 1, p.invoice.code, "payment", f"Payment ({p.get_method_display()})", p)
+        for p in payments
+    ]
+    entries.sort(key=lambda e: (e[0], e[1], e[2], e[5].pk))
+    balance = ZERO
+    lines = []
+    for day, _, code, kind, description, obj in entries:
+        if kind == "invoice":
+            balance += obj.amount or ZERO
+            line = StatementLine(
+                day, kind, code, description, obj.amount or ZERO, ZERO, balance, invoice_due_on(obj)
+            )
+        else:
+            balance -= obj.amount
+            line = StatementLine(
+                day, kind, code, description, ZERO, obj.amount, balance, reference=obj.reference
+            )
+        lines.append(line)
+    return lines
+
+
+def _invoice_findings(establishment: FoodServiceEstablishment, on: date) -> list[Finding]:
+    """The engine's `fees.*` findings on the establishment's invoices on `on`.
+
+    The case file holds the invoices and only what a case file requires besides; the
+    establishment's closing is left out, since money outlives a closing (RULES.md section 2)
+    and the engine reports no findings for an inactive establishment."""
+    pack = establishment.agency.get_pack()
+    if on < pack.effective:
+        return []
+    actions = invoice_actions([establishment.pk], on)[establishment.pk]
+    if not actions:
+        return []
+    case = {
+        "jurisdiction": pack.id,
+        "as_of": on,
+        "establishment": {
+            "id": establishment.code,
+            "opened_on": establishment.opened_on,
+            "operator": {"name": establishment.name, "since": establishment.opened_on},
+        },
+        "enforcement": actions,
+    }
+    report = evaluate(parse_case(case), on)
+    return [f for f in report.findings if f.rule.startswith("fees.")]
+
+
+@dataclass(frozen=True, slots=True)
+class Delinquency:
+    invoice: str
+    due: date | None
+    since: date
+    citation: str
+    message: str
+
+
+def delinquent_invoices(establishment: FoodServiceEstablishment, on: date) -> list[Delinquency]:
+    """The invoices the engine finds delinquent on `on` (Town 10.02.360: unpaid after the
+    payment deadline)."""
+    return [
+        Delinquency(f.subject, f.due, f.since, f.citation, f.message)
+        for f in _invoice_findings(establishment, on)
+        if f.rule == DELINQUENT and f.open
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class RenewalBlock:
+    """Whether the business license may not be renewed, and why; true when blocked."""
+
+    blocked: bool
+    reason: str = ""
+    invoices: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.blocked
+
+
+def business_licence_renewal_blocked(
+    establishment: FoodServiceEstablishment, on: date
+) -> RenewalBlock:
+    """The Town's block: no business license is issued or renewed while a fee, charge or
+    penalty is delinquent (10.02.360(B)). Truthy when blocked, with the reason."""
+    late = delinquent_invoices(establishment, on)
+    if not late:
+        return RenewalBlock(False)
+    listed = "; ".join(f"invoice {d.invoice} delinquent since {d.since}" for d in late)
+    reason = (
+        f"Delinquent ({late[0].citation}): {listed}. The business license is not issued or "
+        "renewed until the debt is paid in full."
+    )
+    return RenewalBlock(True, reason, tuple(d.invoice for d in late))

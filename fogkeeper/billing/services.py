@@ -1,0 +1,243 @@
+"""Writes of money: fee schedules, invoices, payments. Each validates everything first and
+raises one `ValidationError` keyed by field, then saves with its audit rows in one
+transaction: a refused write changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+
+from fogkeeper.audit.services import audit_record, snapshot
+from fogkeeper.incidents.models import Incident
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.registry.services import Actor, Errors, add_error, check_model, check_order, refuse
+
+from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceLine, Payment
+from .selectors import fee_in_force
+
+ITEM_FIELDS = {"code", "description", "amount", "basis", "citation"}
+LINE_FIELDS = {"description", "amount", "citation"}
+
+
+def _audit(action: str, obj: Any, actor: Actor, agency: Agency, **kw: Any) -> None:
+    audit_record(action=action, obj=obj, actor=actor, agency=agency, **kw)
+
+
+def _check_money(errors: Errors, field: str, value: Any) -> None:
+    """Money is a `Decimal` (or a whole number): a float is refused, since 0.1 + 0.2 is not
+    0.3 in binary."""
+    if isinstance(value, bool) or not isinstance(value, Decimal | int):
+        add_error(errors, field, f"An amount of money is a Decimal, not {type(value).__name__}.")
+    elif not Decimal(value).is_finite():
+        add_error(errors, field, f"Not an amount of money: {value}.")
+
+
+def fee_schedule_set(
+    *,
+    agency: Agency,
+    effective_on: date,
+    items: Sequence[dict[str, Any]],
+    resolution: str = "",
+    actor: Actor = None,
+) -> FeeSchedule:
+    """The agency's fees from `effective_on` on: a new schedule, which replaces the one in
+    force for dates from then. `items`: dicts of `code`, `description`, `amount` (a Decimal;
+    None for a charge at actual cost), `basis` and `citation`."""
+    schedule = FeeSchedule(agency=agency, effective_on=effective_on, resolution=resolution)
+    errors: Errors = {}
+    check_model(schedule, errors)
+    if not items:
+        add_error(errors, "items", "A fee schedule lists at least one fee.")
+    fees: list[FeeItem] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(items):
+        where = f"items[{i}]"
+        unknown = set(raw) - ITEM_FIELDS
+        if unknown:
+            add_error(errors, where, f"unknown fields: {', '.join(sorted(unknown))}.")
+            continue
+        item = FeeItem(schedule=schedule, **raw)
+        if item.code in seen:
+            add_error(errors, where, f"code: {item.code} is listed twice.")
+        seen.add(item.code)
+        if item.amount is None:
+            if item.basis != "actual_cost":
+                add_error(errors, where, "amount: required unless charged at actual cost.")
+        elif item.basis == "actual_cost":
+            add_error(errors, where, "amount: a charge at actual cost has no fixed amount.")
+        else:
+            _check_money(errors, where, item.amount)
+            if not errors.get(where) and item.amount < 0:
+                add_error(errors, where, f"amount: cannot be negative (got {item.amount}).")
+        check_model(item, errors, exclude=["schedule"], prefix=where)
+        fees.append(item)
+    refuse(errors)
+    with transaction.atomic():
+        schedule.save()
+        for item in fees:
+            item.schedule = schedule
+            item.save()
+        after = {
+            "effective_on": effective_on.isoformat(),
+            "resolution": resolution,
+            "items": [
+                {
+                    "code": f.code,
+                    "description": f.description,
+                    "amount": None if f.amount is None else str(f.amount),
+                    "basis": f.basis,
+                    "citation": f.citation,
+                }
+                for f in fees
+            ],
+        }
+        _audit("fee_schedule.set", schedule, actor, agency, after=after)
+    return schedule
+
+
+def invoice_issue(
+    *,
+    establishment: FoodServiceEstablishment,
+    code: str,
+    kind: str,
+    noticed_on: date,
+    fees: Sequence[str] = (),
+    lines: Sequence[dict[str, Any]] = (),
+    description: str = "",
+    incident: Incident | None = None,
+    enforcement_action: str = "",
+    actor: Actor = None,
+) -> Invoice:
+    """An invoice noticed on `noticed_on`: one line for each code in `fees` (the fee in force
+    that day, from the agency's schedule), then the explicit `lines` (dicts of `description`,
+    `amount` as a Decimal, and optionally `citation`), e.g. costs at actual cost.
+
+    A cost recovery invoice names the `incident` (Town 10.02.280); a penalty invoice the
+    `enforcement_action` code of the penalty order."""
+    agency = establishment.agency
+    invoice = Invoice(
+        agency=agency,
+        establishment=establishment,
+        code=code,
+        kind=kind,
+        noticed_on=noticed_on,
+        description=description,
+        incident=incident,
+        enforcement_action=enforcement_action,
+    )
+    errors: Errors = {}
+    check_model(invoice, errors)
+    new_lines: list[InvoiceLine] = []
+    for i, fee_code in enumerate(fees):
+        item = fee_in_force(agency=agency, code=fee_code, on=noticed_on)
+        if item is None:
+            add_error(
+                errors, f"fees[{i}]", f"{agency} has no fee {fee_code} in force on {noticed_on}."
+            )
+        elif item.amount is None:
+            add_error(
+                errors,
+                f"fees[{i}]",
+                f"{fee_code} is charged at actual cost: give the amount as a line.",
+            )
+        else:
+            new_lines.append(
+                InvoiceLine(
+                    fee_item=item,
+                    description=item.description,
+                    amount=item.amount,
+                    citation=item.citation,
+                )
+            )
+    for i, raw in enumerate(lines):
+        where = f"lines[{i}]"
+        unknown = set(raw) - LINE_FIELDS
+        if unknown:
+            add_error(errors, where, f"unknown fields: {', '.join(sorted(unknown))}.")
+            continue
+        _check_money(errors, where, raw.get("amount"))
+        if errors.get(where):
+            continue
+        line = InvoiceLine(**raw)
+        if line.amount < 0:
+            add_error(errors, where, f"amount: cannot be negative (got {line.amount}).")
+        check_model(line, errors, exclude=["invoice", "position"], prefix=where)
+        new_lines.append(line)
+    if not fees and not lines:
+        add_error(errors, "lines", "An invoice has at least one line.")
+    elif not errors and sum((line.amount for line in new_lines), ZERO) <= 0:
+        add_error(errors, "lines", "An invoice is for more than $0.")
+
+    if kind == "cost_recovery" and incident is None:
+        add_error(errors, "incident", "A cost recovery invoice names the overflow it recovers.")
+    if kind != "cost_recovery" and incident is not None:
+        add_error(errors, "incident", "Only a cost recovery invoice names an incident.")
+    if incident is not None:
+        if incident.establishment_id != establishment.pk:
+            add_error(errors, "incident", f"{incident} is not attributed to {establishment}.")
+        check_order(errors, "noticed_on", noticed_on, incident.date, f"incident {incident.code}")
+    if kind == "penalty" and not enforcement_action:
+        add_error(errors, "enforcement_action", "A penalty invoice names the penalty order.")
+    if kind != "penalty" and enforcement_action:
+        add_error(errors, "enforcement_action", "Only a penalty invoice names a penalty order.")
+    refuse(errors)
+
+    with transaction.atomic():
+        invoice.save()
+        for position, line in enumerate(new_lines, start=1):
+            line.invoice = invoice
+            line.position = position
+            line.save()
+        after = {
+            **snapshot(invoice),
+            "lines": [
+                {"description": li.description, "amount": str(li.amount), "citation": li.citation}
+                for li in new_lines
+            ],
+        }
+        _audit("invoice.issue", invoice, actor, agency, after=after)
+    return invoice
+
+
+def payment_record(
+    *,
+    invoice: Invoice,
+    paid_on: date,
+    amount: Decimal,
+    method: str,
+    reference: str = "",
+    actor: Actor = None,
+) -> Payment:
+    """A payment of `amount` against `invoice`, in part or in full. A payment above what is
+    still owed is refused."""
+    payment = Payment(
+        invoice=invoice, paid_on=paid_on, amount=amount, method=method, reference=reference
+    )
+    errors: Errors = {}
+    _check_money(errors, "amount", amount)
+    if not errors and amount <= 0:
+        add_error(errors, "amount", f"Must be more than 0 (got {amount}).")
+    check_model(payment, errors, exclude=["amount"] if errors else ())
+    check_order(errors, "paid_on", paid_on, invoice.noticed_on, f"the notice of {invoice}")
+    refuse(errors)
+    with transaction.atomic():
+        # The invoice row is locked so that two payments cannot both pass the balance check.
+        Invoice.objects.select_for_update().filter(pk=invoice.pk).first()
+        paid = invoice.payments.aggregate(t=Sum("amount"))["t"] or ZERO
+        owed = invoice.total() - paid
+        if amount > owed:
+            add_error(
+                errors,
+                "amount",
+                f"${amount} is more than the ${owed} still owed on {invoice}: "
+                "an overpayment is refused.",
+            )
+            refuse(errors)
+        payment.save()
+        _audit("payment.record", payment, actor, invoice.agency)
+    return payment
