@@ -38,17 +38,27 @@ def _invoices(ids: list[int], as_of: date) -> tuple[list[tuple], dict[int, date]
     return rows, paid_on
 
 
-def invoice_actions(establishment_ids: Iterable[int], as_of: date) -> dict[int, list[dict]]:
-    """Per establishment pk (every one asked for), its invoices as `invoice` actions:
-    `{id, type, noticed_on, amount, paid_on?}`, JSON-ready (amount a float of dollars), with
-    `paid_on` the day the invoice was paid in full, left out when it was not by `as_of`.
-    Two queries, however many establishments."""
+def money_actions(
+    establishment_ids: Iterable[int], as_of: date
+) -> tuple[dict[int, list[dict]], dict[int, dict[str, str]]]:
+    """What the engine needs of billing, per establishment pk (every one asked for), in two
+    queries: the invoices as `invoice` actions, `{id, type, noticed_on, amount, paid_on?}`,
+    JSON-ready, with `paid_on` the day the invoice was paid in full (left out when it was not
+    by `as_of`); and the penalty orders (by action code) whose penalty invoices were all paid
+    in full by `as_of`, with the day the last of them was (a penalty order's `paid_on`, from
+    which the engine decides lien eligibility). Penalty invoices are not `invoice` actions:
+    the penalty order carries its own payment deadline."""
     ids = sorted(set(establishment_ids))
-    out: dict[int, list[dict]] = {pk: [] for pk in ids}
+    invoices: dict[int, list[dict]] = {pk: [] for pk in ids}
+    penalties: dict[int, dict[str, str]] = {pk: {} for pk in ids}
     if not ids:
-        return out
+        return invoices, penalties
     rows, paid_on = _invoices(ids, as_of)
-    for pk, est_id, code, _kind, noticed_on, _action, total in rows:
+    by_action: dict[tuple[int, str], list[date | None]] = defaultdict(list)
+    for pk, est_id, code, kind, noticed_on, action_code, total in rows:
+        if kind == "penalty":
+            by_action[est_id, action_code].append(paid_on.get(pk))
+            continue
         action = {
             "id": code,
             "type": "invoice",
@@ -57,24 +67,18 @@ def invoice_actions(establishment_ids: Iterable[int], as_of: date) -> dict[int, 
         }
         if pk in paid_on:
             action["paid_on"] = paid_on[pk].isoformat()
-        out[est_id].append(action)
-    return out
+        invoices[est_id].append(action)
+    for (est_id, action_code), days in by_action.items():
+        if None not in days:
+            penalties[est_id][action_code] = max(d for d in days if d is not None).isoformat()
+    return invoices, penalties
+
+
+def invoice_actions(establishment_ids: Iterable[int], as_of: date) -> dict[int, list[dict]]:
+    """The invoices of `money_actions`."""
+    return money_actions(establishment_ids, as_of)[0]
 
 
 def penalties_paid_on(establishment_ids: Iterable[int], as_of: date) -> dict[int, dict[str, str]]:
-    """Per establishment pk, the penalty orders (by action code) whose penalty invoices were
-    all paid in full by `as_of`, with the day the last of them was: the `paid_on` of a
-    `penalty_order` action, from which the engine decides lien eligibility. Two queries."""
-    ids = sorted(set(establishment_ids))
-    out: dict[int, dict[str, str]] = {pk: {} for pk in ids}
-    if not ids:
-        return out
-    rows, paid_on = _invoices(ids, as_of)
-    by_action: dict[tuple[int, str], list[date | None]] = defaultdict(list)
-    for pk, est_id, _code, kind, _noticed_on, action, _total in rows:
-        if kind == "penalty":
-            by_action[est_id, action].append(paid_on.get(pk))
-    for (est_id, action), days in by_action.items():
-        if None not in days:
-            out[est_id][action] = max(d for d in days if d is not None).isoformat()
-    return out
+    """The penalty orders paid in full, of `money_actions`."""
+    return money_actions(establishment_ids, as_of)[1]

@@ -1,6 +1,7 @@
 """Case files (CASEFILE.md) built from the database, a batch of establishments at a time.
 
-`build_case_files` runs the same fifteen queries whatever the size of the batch (and one or
+`build_case_files` runs the same queries whatever the size of the batch (fifteen for the records,
+two for the enforcement actions and their facts, and the billing app's for invoices; one or
 two more when a record refers by mistake to another establishment's device or employee): each
 reads plain rows (`values_list`, no model instances) for every establishment of the batch at
 once, and the rows are dealt out to the establishments in Python. The result is JSON-ready: dates
@@ -30,6 +31,7 @@ from django.db.models import FloatField
 from django.db.models.expressions import BaseExpression
 from django.db.models.functions import Cast
 
+from fogkeeper.enforcement.selectors import enforcement_entries
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
 from fogkeeper.maintenance.models import Service, YellowGreasePickup
@@ -453,6 +455,25 @@ def build_case_files(
         _put(incident, "clearance_inspection_on", _day(cleared_on))
         incidents[est_id].append(incident)
 
+    # Enforcement: the actions taken with their later facts (two queries); then, when the
+    # billing app is installed, its invoices.
+    enforcement = enforcement_entries(agency, ids)
+    try:
+        from fogkeeper.billing import casefiles as billing
+    except ModuleNotFoundError as e:
+        if e.name not in ("fogkeeper.billing", "fogkeeper.billing.casefiles"):
+            raise
+        billing = None
+    if billing is not None:
+        invoices, penalties_paid = billing.money_actions(ids, as_of)
+        for est_id, items in invoices.items():
+            if est_id in establishments:
+                enforcement[est_id].extend(items)
+        for est_id, paid in penalties_paid.items():
+            for action in enforcement.get(est_id, ()) if paid else ():
+                if action["type"] == "penalty_order" and action["id"] in paid:
+                    action.setdefault("paid_on", paid[action["id"]])
+
     jurisdiction, day = agency.pack, as_of.isoformat()
     cases: dict[int, dict] = {}
     for est_id, est in establishments.items():
@@ -468,6 +489,6 @@ def build_case_files(
         case["trainings"] = trainings.get(est_id, [])
         case["inspections"] = inspections.get(est_id, [])
         case["incidents"] = incidents.get(est_id, [])
-        case["enforcement"] = []
+        case["enforcement"] = enforcement.get(est_id, [])
         cases[est_id] = case
     return cases

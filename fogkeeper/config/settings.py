@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "fogkeeper.incidents",
     "fogkeeper.billing",
     "fogkeeper.compliance",
+    "fogkeeper.enforcement",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EnforcementConfig(AppConfig):
+    name = "fogkeeper.enforcement"
+    verbose_name = "Enforcement cases"

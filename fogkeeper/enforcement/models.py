@@ -1,0 +1,161 @@
+"""Enforcement cases: an establishment's violations and the actions taken on them.
+
+Enforcement records are never edited or deleted: a later fact about an action (a correction
+date, a concluded hearing, a payment) is a new `ActionFact`, and an action's effective fields
+are its own fields overlaid with its facts in the order they were recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+# App-level steps that are not engine actions (they never enter a case file themselves).
+HEARING, APPEAL, COURT_JUDGMENT = "hearing", "appeal", "court_judgment"
+STEPS = (HEARING, APPEAL, COURT_JUDGMENT)
+DELIVERY = [("mail", "Mailed (certified)"), ("personal", "Personally delivered"), ("", "—")]
+
+
+class Immutable(models.Model):
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError(f"{self._meta.verbose_name} records are never changed; add a new one")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError(f"{self._meta.verbose_name} records are never deleted")
+
+
+class EnforcementCase(Immutable):
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="cases"
+    )
+    code = models.CharField(max_length=40)
+    opened_on = models.DateField()
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "code"], name="case_code_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class CaseViolation(Immutable):
+    """A violation the case is about: an engine finding (rule, subject, since)."""
+
+    case = models.ForeignKey(EnforcementCase, on_delete=models.PROTECT, related_name="violations")
+    code = models.CharField(max_length=40)
+    rule = models.CharField(max_length=80)
+    subject = models.CharField(max_length=80)
+    since = models.DateField()
+    citation = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["case", "code"], name="violation_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.rule} {self.subject}"
+
+
+class EnforcementAction(Immutable):
+    """One action or step: a pack action type (`notice_of_noncompliance`, `penalty_order`…) or
+    an app-level step (`hearing`, `appeal`, `court_judgment`). `fields` holds the action's
+    fields as the case file spells them (dates ISO, money as strings)."""
+
+    case = models.ForeignKey(EnforcementCase, on_delete=models.PROTECT, related_name="actions")
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="+"
+    )
+    code = models.CharField(max_length=40, help_text="the action id in the case file")
+    type = models.CharField(max_length=40)
+    level = models.CharField(max_length=40, help_text="who acts: inspector, manager, council…")
+    taken_on = models.DateField()
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    delivery = models.CharField(max_length=10, choices=DELIVERY, blank=True)
+    certified_mail_number = models.CharField(max_length=40, blank=True)
+    cites = models.CharField(max_length=200)
+    fields = models.JSONField(default=dict, blank=True)
+    refers_to = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text="the notice a hearing is on, the action appealed, the appeal decided",
+    )  # fmt: skip
+    violation = models.ForeignKey(
+        CaseViolation, null=True, blank=True, on_delete=models.PROTECT, related_name="actions"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["taken_on", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "code"], name="action_code_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(delivery="mail") | ~models.Q(certified_mail_number=""),
+                name="mailed_has_certified_number",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.type}"
+
+    def effective_fields(self, facts: list[ActionFact] | None = None) -> dict[str, Any]:
+        """The action's fields overlaid with its facts, in the order they were recorded."""
+        if facts is None:
+            facts = list(self.facts.order_by("recorded_at", "pk"))
+        return overlay(self.fields, [(f.field, f.value) for f in facts])
+
+
+def overlay(fields: dict[str, Any], facts: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`fields` with `facts` applied; `milestones.<id>.<field>` sets a milestone's field."""
+    out = dict(fields)
+    for name, value in facts:
+        parts = name.split(".")
+        if len(parts) == 3 and parts[0] == "milestones":
+            out["milestones"] = [
+                {**m, parts[2]: value} if m.get("id") == parts[1] else m
+                for m in out.get("milestones", [])
+            ]
+        else:
+            out[name] = value
+    return out
+
+
+class ActionFact(Immutable):
+    action = models.ForeignKey(EnforcementAction, on_delete=models.PROTECT, related_name="facts")
+    field = models.CharField(max_length=80)
+    value = models.JSONField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["recorded_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action.code}.{self.field} = {self.value}"
+
+
+class Letter(Immutable):
+    """The PDF sent for an action, kept byte for byte."""
+
+    action = models.ForeignKey(EnforcementAction, on_delete=models.PROTECT, related_name="letters")
+    pdf = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"letter for {self.action.code}"

@@ -1,0 +1,202 @@
+"""One establishment in each jurisdiction taken through the whole sequence, on the dates the
+ordinance gives, every deadline and amount read from the engine through the case file."""
+
+from decimal import Decimal
+
+import pytest
+
+from fogkeeper.compliance.models import Finding
+from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.enforcement.models import Letter
+from fogkeeper.enforcement.services import (
+    action_fact_record,
+    action_take,
+    appeal_file,
+    hearing_conclude,
+    hearing_schedule,
+)
+
+from .steps import accruals, d, deadlines, findings, open_case
+
+pytestmark = pytest.mark.django_db
+
+
+def letters_sent(case) -> list[str]:
+    return sorted(Letter.objects.filter(action__case=case).values_list("action__code", flat=True))
+
+
+def test_san_clemente_from_notice_to_lien():
+    fse, case, violation = open_case("san-clemente", rule="permit.missing")
+    # The violation is the engine's: operating without a Discharge Permit.
+    assert findings(fse, "2025-03-01", "permit.missing")[0][2] is True
+
+    # Notice of Non-Compliance, mailed certified: appeal to the Utilities Manager in 10 days.
+    notice = action_take(
+        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
+        delivery="mail", certified_mail_number="7019 0700 0000 1111 2222",
+    )  # fmt: skip
+    assert notice.cites == "13.30.080(D)(1), (E)"
+    assert deadlines(fse, "2025-03-04")[("NNC-1", "appeal", "deadline")] == "2025-03-13"
+
+    # Not corrected by March 31: $600 a day from April 1.
+    assert accruals(fse, "2025-03-31") == []
+    assert accruals(fse, "2025-04-10") == [("NNC-1", 10, "6000.00")]
+    action_fact_record(action=notice, field="corrected_on", value=d("2025-04-15"))
+    assert accruals(fse, "2025-04-30") == [("NNC-1", 14, "8400.00")]
+
+    # A compliance schedule (nothing owed), its milestone missed.
+    schedule = action_take(
+        case=case, type="compliance_schedule", code="CS-1",
+        fields={"entered_on": d("2025-04-15"), "payment_arrangement": False,
+                "milestones": [{"id": "M-1", "due": d("2025-05-15")}]},
+    )  # fmt: skip
+    assert Decimal(schedule.fields["balance_due"]) == 0
+    assert findings(fse, "2025-05-15", "enforcement.schedule_missed") == []
+    assert findings(fse, "2025-05-20", "enforcement.schedule_missed") == [
+        ("CS-1", "2025-05-16", True)
+    ]
+
+    # Suspension notice: the hearing no sooner than 10 days after mailing.
+    suspension = action_take(
+        case=case, type="suspension_notice", code="SN-1", fields={"mailed_on": d("2025-05-20")},
+        delivery="mail", certified_mail_number="7019 0700 0000 1111 3333",
+    )  # fmt: skip
+    assert deadlines(fse, "2025-05-21")[("SN-1", "hearing", "earliest")] == "2025-05-30"
+    hearing = hearing_schedule(
+        notice=suspension, code="H-1", hearing_on=d("2025-06-02"), noticed_on=d("2025-05-20")
+    )
+    hearing_conclude(hearing=hearing, concluded_on=d("2025-06-02"))
+    assert findings(fse, "2025-06-03", "enforcement.hearing_date_invalid") == []
+
+    # The Utilities Manager's decision; Council review requested within 10 days (June 15 is a
+    # Sunday: the deadline rolls to Monday).
+    decision = action_take(
+        case=case, type="manager_decision", code="MD-1", refers_to=hearing,
+        fields={"delivered_on": d("2025-06-05")}, delivery="personal",
+    )  # fmt: skip
+    assert deadlines(fse, "2025-06-06")[("MD-1", "council_review_request", "deadline")] == (
+        "2025-06-16"
+    )
+    appeal = appeal_file(appealed=decision, code="A-1", filed_on=d("2025-06-16"), to="council")
+    assert appeal.cites == "13.30.080(D)(2)"
+
+    # The Council's final decision: judicial review within 90 days.
+    action_take(
+        case=case, type="final_decision", code="FD-1", refers_to=appeal,
+        fields={"final_on": d("2025-07-01")}, delivery="mail", certified_mail_number="7019-4444",
+    )  # fmt: skip
+    assert deadlines(fse, "2025-07-02")[("FD-1", "judicial_review", "deadline")] == "2025-09-29"
+
+    # The Council's penalty order ($5,000 a day × 10 days, at the cap): final on issuance,
+    # review within 30 days, a lien 60 days after final while unpaid.
+    order = action_take(
+        case=case, type="penalty_order", code="PO-1", refers_to=appeal, violation=violation,
+        fields={"issued_by": "council", "issued_on": d("2025-07-01"),
+                "served_on": d("2025-07-02"), "amount": Decimal("50000"), "class": "permit",
+                "days": 10},
+        delivery="mail", certified_mail_number="7019-5555",
+    )  # fmt: skip
+    due = deadlines(fse, "2025-09-01")
+    assert due[("PO-1", "final", "event")] == "2025-07-01"
+    assert due[("PO-1", "judicial_review", "deadline")] == "2025-07-31"
+    assert due[("PO-1", "lien_eligible", "event")] == "2025-08-30"
+
+    # Paid late (after the lien date): still lien-eligible.
+    action_fact_record(action=order, field="paid_on", value=d("2025-09-05"))
+    assert deadlines(fse, "2025-09-10")[("PO-1", "lien_eligible", "event")] == "2025-08-30"
+
+    # The nightly sweep sees the same case file: the missed milestone is stored.
+    sweep_agency(fse.agency, as_of=d("2025-09-10"))
+    stored = Finding.objects.get(establishment=fse, rule="enforcement.schedule_missed")
+    assert (stored.subject, stored.since) == ("CS-1", d("2025-05-16"))
+    # Each notice, hearing notice, decision and order went out with its letter.
+    assert letters_sent(case) == ["FD-1", "H-1", "MD-1", "NNC-1", "PO-1", "SN-1"]
+
+
+def test_town_from_hearing_decision_to_lien():
+    fse, case, violation = open_case("town-10-02", rule="permit.missing")
+    assert findings(fse, "2025-03-01", "permit.missing")[0][2] is True
+
+    # The hearing officer's decision: appeal to the Town Council within 15 days.
+    action_take(
+        case=case, type="hearing_decision", code="HD-1", violation=violation,
+        fields={"noticed_on": d("2025-03-03")}, delivery="mail", certified_mail_number="7019-1",
+    )  # fmt: skip
+    assert deadlines(fse, "2025-03-04")[("HD-1", "council_appeal", "deadline")] == "2025-03-18"
+    assert accruals(fse, "2025-04-30") == []  # no daily fine in the Town
+
+    action_take(
+        case=case, type="compliance_schedule", code="CS-1",
+        fields={"entered_on": d("2025-04-01"), "payment_arrangement": False,
+                "milestones": [{"id": "M-1", "due": d("2025-05-01")}]},
+    )  # fmt: skip
+    assert findings(fse, "2025-05-05", "enforcement.schedule_missed") == [
+        ("CS-1", "2025-05-02", True)
+    ]
+
+    # Suspension notice: hearing not sooner than 15 days nor later than 45 days after mailing.
+    suspension = action_take(
+        case=case, type="suspension_notice", code="SN-1", fields={"mailed_on": d("2025-05-01")},
+        delivery="mail", certified_mail_number="7019-2",
+    )  # fmt: skip
+    due = deadlines(fse, "2025-05-02")
+    assert due[("SN-1", "hearing", "earliest")] == "2025-05-16"
+    assert due[("SN-1", "hearing", "deadline")] == "2025-06-15"
+
+    # A hearing, continued; the decision within 30 days of its close (June 19 is Juneteenth).
+    first = hearing_schedule(
+        notice=suspension, code="H-1", hearing_on=d("2025-05-16"), noticed_on=d("2025-05-01")
+    )
+    second = hearing_schedule(
+        notice=suspension, code="H-2", hearing_on=d("2025-05-20"), noticed_on=d("2025-05-16"),
+        continued_from=first,
+    )  # fmt: skip
+    hearing_conclude(hearing=second, concluded_on=d("2025-05-20"))
+    assert deadlines(fse, "2025-05-21")[("SN-1", "decision", "deadline")] == "2025-06-20"
+
+    # The decision; appeal to the Council in 15 days (June 28 is a Saturday).
+    decision = action_take(
+        case=case, type="hearing_decision", code="HD-2", refers_to=second,
+        fields={"noticed_on": d("2025-06-13")}, delivery="mail", certified_mail_number="7019-3",
+    )  # fmt: skip
+    assert deadlines(fse, "2025-06-14")[("HD-2", "council_appeal", "deadline")] == "2025-06-30"
+    appeal = appeal_file(appealed=decision, code="A-1", filed_on=d("2025-06-30"), to="council")
+
+    # The Council's penalty order (2 overflows × $5,000): payable in 30 days, a lien 60 days
+    # after that while unpaid.
+    action_take(
+        case=case, type="penalty_order", code="PO-1", refers_to=appeal, violation=violation,
+        fields={"issued_by": "council", "issued_on": d("2025-07-15"),
+                "served_on": d("2025-07-16"), "amount": Decimal("10000"), "class": "overflow",
+                "occurrences": 2},
+        delivery="mail", certified_mail_number="7019-4",
+    )  # fmt: skip
+    due = deadlines(fse, "2025-08-20")
+    assert due[("PO-1", "final", "event")] == "2025-07-15"
+    assert due[("PO-1", "payment", "deadline")] == "2025-08-14"
+    assert due[("PO-1", "lien_eligible", "event")] == "2025-10-13"
+    assert letters_sent(case) == ["H-1", "H-2", "HD-1", "HD-2", "PO-1", "SN-1"]
+
+
+def test_a_penalty_paid_before_the_lien_date_is_not_lien_eligible():
+    fse, case, violation = open_case("town-10-02")
+    order = action_take(
+        case=case, type="penalty_order", code="PO-1", violation=violation,
+        fields={"issued_by": "hearing_officer", "issued_on": d("2025-07-15"),
+                "served_on": d("2025-07-16"), "amount": Decimal("1000"), "class": "records",
+                "days": 1},
+    )  # fmt: skip
+    action_fact_record(action=order, field="paid_on", value=d("2025-08-14"))
+
+    assert ("PO-1", "lien_eligible", "event") not in deadlines(fse, "2025-12-31")
+
+
+def test_sc_emergency_suspension_sets_its_hearing_within_48_hours():
+    fse, case, _ = open_case("san-clemente")
+    action_take(
+        case=case, type="emergency_suspension", code="ES-1",
+        fields={"ordered_at": "2025-07-01T10:00:00"},
+    )  # fmt: skip
+
+    assert deadlines(fse, "2025-07-01")[("ES-1", "hearing", "deadline")] == "2025-07-03T10:00:00"
