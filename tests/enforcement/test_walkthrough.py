@@ -5,6 +5,8 @@ from decimal import Decimal
 
 import pytest
 
+from fogkeeper.billing.selectors import account_balance, business_licence_renewal_blocked
+from fogkeeper.billing.services import invoice_issue, payment_record
 from fogkeeper.compliance.models import Finding
 from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.enforcement.models import Letter
@@ -177,6 +179,26 @@ def test_town_from_hearing_decision_to_lien():
     assert due[("PO-1", "payment", "deadline")] == "2025-08-14"
     assert due[("PO-1", "lien_eligible", "event")] == "2025-10-13"
     assert letters_sent(case) == ["H-1", "H-2", "HD-1", "HD-2", "PO-1", "SN-1"]
+
+    # The penalty is invoiced; the Town's permit fee invoice goes unpaid: delinquent 45 days
+    # after notice (Sept 1 + 45 = Oct 16), and the business license may not be renewed.
+    penalty = invoice_issue(
+        establishment=fse, code="INV-P1", kind="penalty", noticed_on=d("2025-07-16"),
+        enforcement_action="PO-1", lines=[{"description": "Penalty", "amount": Decimal("10000")}],
+    )  # fmt: skip
+    invoice_issue(
+        establishment=fse, code="INV-F1", kind="fee", noticed_on=d("2025-09-01"),
+        lines=[{"description": "FOG Permit fee", "amount": Decimal("428.00")}],
+    )  # fmt: skip
+    assert findings(fse, "2025-10-16", "fees.delinquent") == []
+    assert findings(fse, "2025-10-17", "fees.delinquent") == [("INV-F1", "2025-10-17", True)]
+    assert business_licence_renewal_blocked(fse, d("2025-10-17"))
+    assert account_balance(fse, d("2025-10-17")) == Decimal("10428.00")
+
+    # The penalty paid in full through billing on Oct 1, before the lien date: no lien.
+    payment_record(invoice=penalty, paid_on=d("2025-10-01"), amount=Decimal("10000"),
+                   method="check")  # fmt: skip
+    assert ("PO-1", "lien_eligible", "event") not in deadlines(fse, "2025-10-20")
 
 
 def test_a_penalty_paid_before_the_lien_date_is_not_lien_eligible():
