@@ -1,7 +1,8 @@
 """Enforcement letters: an action rendered as a PDF from its jurisdiction pack's templates.
 
 render_letter() picks `letters/<action_type>.html` in the pack folder (else
-`letters/default.html`), renders it with Django's template engine and converts it with
+`letters/default.html`), on the shared layout `letter_layout/base.html` unless the pack
+has its own, renders it with Django's template engine and converts it with
 WeasyPrint. Nothing is fetched from the network: only `data:` URLs and files inside the
 pack's letters folder can be loaded. The caller stores the bytes with the action; the
 stored bytes are the letter as sent.
@@ -71,6 +72,9 @@ def render_letter(
     return _pdf(html, folder)
 
 
+LAYOUT = Path(__file__).resolve().parent / "letter_layout"
+
+
 def render_letter_html(
     *,
     agency: Any,
@@ -89,7 +93,7 @@ def render_letter_html(
     pack = agency.get_pack()
     folder = Path(pack.source) / "letters"
     engine = Engine(
-        dirs=[str(folder)],
+        dirs=[str(folder), str(LAYOUT)],  # a pack may override the shared layout
         autoescape=True,
         builtins=["fogkeeper.enforcement.letters"],
         string_if_invalid="",
