@@ -37,36 +37,6 @@ from .models import (
 )
 from .selectors import engine_entry
 
-# Who acts, in the order a matter moves up (RULES.md 10; SC 13.30.080(D), 13.30.090;
-# Town 10.02.330(C)).
-SEQUENCE = {
-    "san-clemente": ("inspector", "manager", "council", "court"),
-    "town-10-02": ("hearing_officer", "council", "court"),
-}
-# The level each action type is taken at (a penalty order: its `issued_by`).
-LEVEL = {
-    "san-clemente": {
-        "notice_of_noncompliance": "inspector",
-        "manager_decision": "manager",
-        "suspension_notice": "manager",
-        "revocation_notice": "manager",
-        "emergency_suspension": "manager",
-        "emergency_decision": "manager",
-        "administrative_complaint": "manager",
-        "compliance_schedule": "manager",
-        "final_decision": "council",
-    },
-    "town-10-02": {
-        "hearing_decision": "hearing_officer",
-        "suspension_notice": "hearing_officer",
-        "revocation_notice": "hearing_officer",
-        "emergency_suspension": "hearing_officer",
-        "administrative_complaint": "hearing_officer",
-        "compliance_schedule": "hearing_officer",
-    },
-}
-# Actions that decide an appeal: they must refer to an appeal to their level.
-ON_APPEAL = {"manager_decision", "final_decision"}
 # The engine deadline by which each kind of appeal is filed, and where it goes
 # (None: to the next level of the sequence).
 APPEAL_DEADLINES = {
@@ -76,8 +46,6 @@ APPEAL_DEADLINES = {
     "city_manager_appeal": "city_manager",
     "judicial_review": "court",
 }
-# No administrative penalty for a violation already penalised in court.
-JUDICIAL_BAR = {"san-clemente": "13.30.080(I)(8)", "town-10-02": "10.02.330(J)"}
 HEARD = ("suspension_notice", "revocation_notice", "administrative_complaint")
 LETTER_TYPES = {
     "notice_of_noncompliance",
@@ -305,7 +273,7 @@ def action_take(
     if type == "penalty_order":
         level = fields.get("issued_by")
     else:
-        level = LEVEL.get(pack.id, {}).get(type, "")
+        level = pack.procedure.get("levels", {}).get(type, "")
 
     if type == "compliance_schedule":
         entered = fields.get("entered_on")
@@ -331,7 +299,7 @@ def action_take(
             add_error(errors, problem.path.rsplit(".", 1)[-1], problem.message)
     refuse(errors)
 
-    if type in ON_APPEAL:
+    if type in pack.procedure.get("on_appeal", ()):
         _check_appeal_reached(errors, case, refers_to, level, spec.title)
     if type == "penalty_order":
         if level == "council":
@@ -344,7 +312,7 @@ def action_take(
             add_error(
                 errors,
                 "violation",
-                f"{JUDICIAL_BAR.get(pack.id, pack.id)}: no administrative penalty for "
+                f"{pack.procedure.get('judicial_bar') or pack.id}: no administrative penalty for "
                 f"{violation.code}, already penalised in court.",
             )
     if violation is not None and violation.case_id != case.pk:
@@ -512,7 +480,7 @@ def appeal_file(
         add_error(errors, "appealed", f"Out of sequence: a {appealed.type} is not appealed.")
         refuse(errors)
     deadlines = _engine_deadlines(establishment, _entry(appealed, pack), filed_on)
-    levels = SEQUENCE.get(pack.id, ())
+    levels = pack.procedure.get("sequence", ())
     routes = {}
     for d in deadlines:
         if d.action == appealed.code and d.name in APPEAL_DEADLINES:

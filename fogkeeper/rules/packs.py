@@ -182,6 +182,7 @@ class Pack:
     checklist: dict[str, ChecklistItem]
     actions: dict[str, ActionSpec]
     source: Path
+    procedure: dict[str, Any] = field(default_factory=dict)
     _durations: dict[str, Duration] = field(default_factory=dict)
     _paramsets: dict[date, ParamSet] = field(default_factory=dict)
     _in_force: dict[int, dict[str, ParameterValue]] = field(default_factory=dict)
@@ -386,6 +387,29 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
     return actions
 
 
+def _load_procedure(where: str, data: Any) -> dict[str, Any]:
+    """The enforcement procedure: who acts in what order (used by the enforcement app)."""
+    if not data:
+        return {}
+    here = f"{where}: procedure"
+    _cited(here, data, "citation")
+    sequence = data.get("sequence") or []
+    levels = data.get("levels") or {}
+    for action, level in levels.items():
+        if level not in sequence:
+            raise PackError(f"{here}.levels.{action}: {level!r} is not in the sequence")
+    bar = data.get("judicial_bar")
+    if bar is not None:
+        _cited(f"{here}.judicial_bar", bar, "citation")
+    return {
+        "citation": data["citation"],
+        "sequence": tuple(sequence),
+        "levels": dict(levels),
+        "on_appeal": frozenset(data.get("on_appeal") or ()),
+        "judicial_bar": bar["citation"] if bar else None,
+    }
+
+
 def load_pack(folder: Path | str) -> Pack:
     """Load and check one pack folder."""
     folder = Path(folder)
@@ -428,6 +452,7 @@ def load_pack(folder: Path | str) -> Pack:
         checklist=_load_checklist(f"{where}/checklist.yaml", part("checklist.yaml")),
         actions=_load_actions(f"{where}/enforcement.yaml", enforcement.get("actions"), params),
         source=folder,
+        procedure=_load_procedure(f"{where}/enforcement.yaml", enforcement.get("procedure")),
     )
     for name in pack.parameters:
         value = pack.parameters[name].values[-1].value

@@ -222,3 +222,21 @@ def test_it_lists_the_towns_own_titles():
     town = default_registry().get("town-10-02")
     assert town.titles["permit"] == "FOG Permit"
     assert town.titles["manager"] == "FOG Manager"
+
+
+def test_it_reads_the_enforcement_procedure_of_each_pack(sc):
+    town = load_pack(PACKS_DIR / "town-10-02")
+    assert sc.procedure["sequence"] == ("inspector", "manager", "council", "court")
+    assert town.procedure["levels"]["hearing_decision"] == "hearing_officer"
+    assert (sc.procedure["judicial_bar"], town.procedure["judicial_bar"]) == (
+        "13.30.080(I)(8)",
+        "10.02.330(J)",
+    )
+
+
+def test_it_rejects_a_procedure_level_outside_the_sequence(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "enforcement.yaml"
+    path.write_text(path.read_text().replace("final_decision: council", "final_decision: mayor"))
+    with pytest.raises(PackError, match="final_decision: 'mayor' is not in the sequence"):
+        load_pack(folder)
