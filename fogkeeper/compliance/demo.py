@@ -1314,9 +1314,14 @@ def load_demo(*, as_of: date, seed: int = SEED) -> list:
     if as_of < EARLIEST_AS_OF:
         raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
     programs = build_programs(as_of, seed)
+    from .demo_enforcement import load_enforcement
+
     with transaction.atomic():
         staff = staff_user()
-        return [_load(p, staff, seed) for p in programs]
+        agencies = [_load(p, staff, seed) for p in programs]
+        for agency in agencies:
+            load_enforcement(agency, as_of=as_of, staff=staff)
+        return agencies
 
 
 def _load(program: Program, staff, seed: int):
