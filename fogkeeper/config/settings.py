@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "fogkeeper.billing",
     "fogkeeper.compliance",
     "fogkeeper.enforcement",
+    "fogkeeper.web",
 ]
 
 MIDDLEWARE = [
@@ -57,6 +58,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "fogkeeper.web.context_processors.agency",
             ],
         },
     },
@@ -78,4 +80,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
 STATIC_ROOT = BASE_DIR / "var" / "static"

@@ -1,6 +1,5 @@
 from django.contrib import admin
-from django.urls import path
-from django.views.generic import RedirectView
+from django.urls import include, path
 
 admin.site.site_header = "fogkeeper"
 admin.site.site_title = "fogkeeper"
@@ -8,5 +7,5 @@ admin.site.index_title = "FOG program records"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("", include("fogkeeper.web.urls")),
 ]

@@ -1,0 +1,8 @@
+def agency(request):
+    """The agency the page acts for, its pack's titles, and the agencies one may switch to."""
+    current = getattr(request, "agency", None)
+    return {
+        "agency": current,
+        "agencies": getattr(request, "agencies", []),
+        "titles": current.get_pack().titles if current is not None else {},
+    }

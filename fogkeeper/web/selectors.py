@@ -1,0 +1,378 @@
+"""Reads for the staff pages, each in a fixed number of queries whatever the agency's size."""
+
+from __future__ import annotations
+
+import calendar
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.http import Http404
+
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
+from fogkeeper.incidents.models import Incident
+from fogkeeper.inspections.models import Inspection, Measurement
+from fogkeeper.maintenance.models import Service
+from fogkeeper.permits.models import Permit
+from fogkeeper.registry.models import (
+    Agency,
+    FoodServiceEstablishment,
+    GreaseControlDevice,
+    Lateral,
+)
+from fogkeeper.training.models import Training
+
+SORTS = {
+    "name": ("name", "code"),
+    "code": ("code",),
+    "status": ("compliance__status", "name"),
+    "next_due": ("compliance__next_due", "name"),
+    "violations": ("compliance__open_violations", "name"),
+}
+FILTERS = (
+    "q",
+    "status",
+    "rule",
+    "device",
+    "segment",
+    "due_by",
+    "obligation",
+    "due_from",
+    "due_to",
+    "overflow_since",
+)
+RECENT_OVERFLOW_DAYS = 30
+
+
+def _date(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def month_end(day: date) -> date:
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+def establishment_list(*, agency: Agency, params: dict[str, str]):
+    """The agency's establishments filtered and sorted as `params` ask (see FILTERS, SORTS),
+    each with its compliance status and the number of its permit in force."""
+    active_permit = Permit.objects.filter(establishment=OuterRef("pk"), status="active").order_by(
+        "-issued_on", "-id"
+    )
+    qs = (
+        FoodServiceEstablishment.objects.filter(agency=agency)
+        .select_related("compliance")
+        .annotate(permit_number=Subquery(active_permit.values("number")[:1]))
+    )
+    if q := params.get("q", "").strip():
+        qs = qs.filter(
+            Q(name__icontains=q)
+            | Q(code__icontains=q)
+            | Q(address__icontains=q)
+            | Exists(Permit.objects.filter(establishment=OuterRef("pk"), number__icontains=q))
+        )
+    if status := params.get("status"):
+        qs = qs.filter(compliance__status=status)
+    if rule := params.get("rule"):
+        qs = qs.filter(
+            Exists(Finding.objects.filter(establishment=OuterRef("pk"), open=True, rule=rule))
+        )
+    if kind := params.get("device"):
+        devices = GreaseControlDevice.objects.filter(
+            establishment=OuterRef("pk"), kind=kind, removed_on__isnull=True
+        )
+        qs = qs.filter(Exists(devices))
+    if segment := params.get("segment"):
+        laterals = Lateral.objects.filter(establishment=OuterRef("pk"), segment__code=segment)
+        qs = qs.filter(Exists(laterals))
+    if due_by := _date(params.get("due_by")):
+        qs = qs.filter(compliance__next_due__lte=due_by)
+    if since := _date(params.get("overflow_since")):
+        overflows = Incident.objects.filter(establishment=OuterRef("pk"), date__gte=since)
+        qs = qs.filter(Exists(overflows))
+    if obligation := params.get("obligation"):
+        qs = qs.filter(
+            pk__in=_scheduled(
+                agency,
+                obligation,
+                _date(params.get("due_from")) or date.min,
+                _date(params.get("due_to")) or date.max,
+            )
+        )
+    sort = params.get("sort", "name")
+    fields = SORTS.get(sort.removeprefix("-"), SORTS["name"])
+    if sort.startswith("-"):
+        return qs.order_by(*(f"-{f}" for f in fields))
+    return qs.order_by(*fields)
+
+
+def _scheduled(agency: Agency, obligation: str, start: date, end: date) -> list[int]:
+    """Establishments with `obligation` due from `start` through `end` in their schedule."""
+    rows = ComplianceStatus.objects.filter(establishment__agency=agency).values_list(
+        "establishment_id", "schedule"
+    )
+    return [
+        est_id
+        for est_id, schedule in rows
+        if any(
+            item.get("obligation") == obligation and start <= date.fromisoformat(item["due"]) <= end
+            for item in schedule or []
+        )
+    ]
+
+
+def rule_title(pack, rule: str) -> str:
+    """The pack's title of a rule or the question of a checklist item."""
+    if rule in pack.rules:
+        return pack.rules[rule].title
+    if rule in pack.checklist:
+        return pack.checklist[rule].question
+    return rule
+
+
+def filter_choices(*, agency: Agency) -> dict[str, list]:
+    pack = agency.get_pack()
+    return {
+        "statuses": list(
+            ComplianceStatus.objects.filter(establishment__agency=agency)
+            .values_list("status", flat=True)
+            .distinct()
+            .order_by("status")
+        ),
+        "rules": sorted(
+            ((rule, rule_title(pack, rule)) for rule in [*pack.rules, *pack.checklist]),
+            key=lambda pair: pair[1],
+        ),
+        "segments": list(agency.sewer_segments.values_list("code", flat=True)),
+    }
+
+
+@dataclass
+class Dashboard:
+    as_of: date
+    overdue_pump_outs: int
+    violations_by_rule: list[dict[str, Any]]
+    permits_expired: int
+    permits_to_renew: int
+    renew_by: date
+    inspections_due: int
+    month_start: date
+    month_end: date
+    calendar: list[dict[str, Any]]
+    overflows: list[Incident]
+    overflow_since: date
+    compliance_rate: list[dict[str, Any]] = field(default_factory=list)
+
+
+def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
+    from fogkeeper.enforcement.selectors import agency_calendar
+
+    pack = agency.get_pack()
+    by_rule = Counter()
+    pairs = (
+        Finding.objects.filter(establishment__agency=agency, open=True, severity="violation")
+        .order_by()
+        .values_list("rule", "establishment_id")
+        .distinct()
+    )
+    for rule, _ in pairs:
+        by_rule[rule] += 1
+    violations = [
+        {"rule": rule, "title": rule_title(pack, rule), "count": n}
+        for rule, n in sorted(by_rule.items())
+    ]
+    start = as_of.replace(day=1)
+    end = month_end(as_of)
+    renew_by = month_end(end + timedelta(days=1))
+    overflow_since = as_of - timedelta(days=RECENT_OVERFLOW_DAYS)
+    schedules = ComplianceStatus.objects.filter(establishment__agency=agency).values_list(
+        "schedule", flat=True
+    )
+    inspections_due = permits_to_renew = 0
+    for schedule in schedules:
+        items = [(i.get("obligation"), date.fromisoformat(i["due"])) for i in schedule or []]
+        inspections_due += any(o == "inspection.annual" and start <= d <= end for o, d in items)
+        permits_to_renew += any(
+            o == "permit.renewal_application" and d <= renew_by for o, d in items
+        )
+    return Dashboard(
+        as_of=as_of,
+        overdue_pump_outs=by_rule.get("gcd.service_overdue", 0),
+        violations_by_rule=violations,
+        permits_expired=by_rule.get("permit.expired", 0),
+        permits_to_renew=permits_to_renew,
+        renew_by=renew_by,
+        inspections_due=inspections_due,
+        month_start=start,
+        month_end=end,
+        calendar=_with_codes(agency, agency_calendar(agency=agency, as_of=as_of, weeks=1)),
+        overflows=list(
+            Incident.objects.filter(agency=agency, date__gte=overflow_since, date__lte=as_of)
+            .select_related("establishment")
+            .order_by("-date", "code")
+        ),
+        overflow_since=overflow_since,
+        compliance_rate=compliance_rate(agency=agency, as_of=as_of),
+    )
+
+
+def _with_codes(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Calendar entries name the establishment by its code (the case file's id): add its name."""
+    codes = {i["establishment"] for i in items}
+    names = dict(
+        FoodServiceEstablishment.objects.filter(agency=agency, code__in=codes).values_list(
+            "code", "name"
+        )
+    )
+    for item in items:
+        item["code"] = item["establishment"]
+        item["fse_name"] = names.get(item["establishment"], "")
+    return items
+
+
+def compliance_rate(*, agency: Agency, as_of: date, months: int = 12) -> list[dict[str, Any]]:
+    """For each of the last `months` month ends (the last one `as_of`): the share of open
+    establishments without an open violation that day, from the stored findings."""
+    establishments = list(
+        FoodServiceEstablishment.objects.filter(agency=agency).values_list(
+            "pk", "opened_on", "closed_on"
+        )
+    )
+    findings = list(
+        Finding.objects.filter(establishment__agency=agency, severity="violation").values_list(
+            "establishment_id", "since", "closed_on"
+        )
+    )
+    days = []
+    day = as_of
+    for _ in range(months):
+        days.append(day)
+        day = day.replace(day=1) - timedelta(days=1)
+    out = []
+    for day in reversed(days):
+        active = {
+            pk
+            for pk, opened, closed in establishments
+            if opened <= day and (not closed or closed > day)
+        }
+        violating = {
+            pk
+            for pk, since, closed in findings
+            if pk in active and since <= day and (closed is None or closed > day)
+        }
+        rate = round(100 * (len(active) - len(violating)) / len(active), 1) if active else None
+        out.append({"date": day, "rate": rate, "active": len(active)})
+    return out
+
+
+@dataclass
+class EstablishmentPage:
+    establishment: FoodServiceEstablishment
+    compliance: ComplianceStatus | None
+    findings: list[dict[str, Any]]
+    permit: Permit | None
+    devices: list[dict[str, Any]]
+    timeline: list[dict[str, Any]]
+    cases: list[EnforcementCase]
+    actions: list[EnforcementAction]
+    letters: list[Letter]
+
+
+def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
+    """One establishment of `agency` (404 for any other agency's) with what its page shows."""
+    fse = (
+        FoodServiceEstablishment.objects.filter(agency=agency, code=code)
+        .select_related("compliance")
+        .first()
+    )
+    if fse is None:
+        raise Http404("no such establishment")
+    pack = agency.get_pack()
+    findings = [
+        {"finding": f, "title": rule_title(pack, f.rule)}
+        for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
+    ]
+    devices = list(GreaseControlDevice.objects.filter(establishment=fse).order_by("code"))
+    services = list(
+        Service.objects.filter(device__establishment=fse).select_related("hauler", "device")
+    )
+    measurements = list(
+        Measurement.objects.filter(device__establishment=fse).select_related("inspection")
+    )
+    readings: dict[int, list[dict[str, Any]]] = {d.pk: [] for d in devices}
+    for s in services:
+        readings[s.device_id].append(
+            {"date": s.date, "source": f"Service, manifest {s.manifest_number}",
+             "fog": s.fog_inches, "solids": s.solids_inches}
+        )  # fmt: skip
+    for m in measurements:
+        readings[m.device_id].append(
+            {"date": m.inspection.date, "source": f"Inspection {m.inspection.code}",
+             "fog": m.fog_inches, "solids": m.solids_inches}
+        )  # fmt: skip
+    for rows in readings.values():
+        rows.sort(key=lambda r: r["date"], reverse=True)
+    actions = list(
+        EnforcementAction.objects.filter(establishment=fse)
+        .select_related("case")
+        .order_by("taken_on", "pk")
+    )
+    letters = list(
+        Letter.objects.filter(action__establishment=fse)
+        .select_related("action")
+        .defer("pdf")
+        .order_by("created_at")
+    )
+    timeline = _timeline(fse, services, actions)
+    try:
+        compliance = fse.compliance
+    except ComplianceStatus.DoesNotExist:
+        compliance = None
+    return EstablishmentPage(
+        establishment=fse,
+        compliance=compliance,
+        findings=findings,
+        permit=Permit.objects.filter(establishment=fse, status="active")
+        .order_by("-issued_on", "-id")
+        .first(),
+        devices=[{"device": d, "readings": readings[d.pk]} for d in devices],
+        timeline=timeline,
+        cases=list(EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")),
+        actions=actions,
+        letters=letters,
+    )
+
+
+def _timeline(fse, services, actions) -> list[dict[str, Any]]:
+    items = [
+        {"date": s.date, "kind": "Service", "text": f"{s.device.code} pumped out, manifest "
+         f"{s.manifest_number}" + (f" by {s.hauler.name}" if s.hauler else "")}
+        for s in services
+    ]  # fmt: skip
+    items += [
+        {"date": i.date, "kind": "Inspection", "text": f"Inspection {i.code}"}
+        for i in Inspection.objects.filter(establishment=fse)
+    ]
+    items += [
+        {"date": i.date, "kind": "Incident", "text": f"{i.kind.capitalize()} {i.code}"}
+        for i in Incident.objects.filter(establishment=fse)
+    ]
+    items += [
+        {"date": p.issued_on, "kind": "Permit", "text": f"Permit {p.number} issued to {p.holder}"}
+        for p in Permit.objects.filter(establishment=fse)
+    ]
+    items += [
+        {"date": t.date, "kind": "Training", "text": f"Training {t.code}"}
+        for t in Training.objects.filter(establishment=fse)
+    ]
+    items += [
+        {"date": a.taken_on, "kind": "Enforcement", "text": f"{a.type.replace('_', ' ')} "
+         f"({a.code}, case {a.case.code})"}
+        for a in actions
+    ]  # fmt: skip
+    return sorted(items, key=lambda x: x["date"], reverse=True)

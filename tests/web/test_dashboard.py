@@ -1,0 +1,79 @@
+import pytest
+
+from fogkeeper.compliance.sweep import sweep_agency
+from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.web.people import make_user, two_agencies
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice(client):
+    """Alice works for San Clemente (Pier Taqueria); the Town has its own troubled FSE."""
+    sc, town = two_agencies()
+    make_pier_taqueria(sc)
+    make_pier_taqueria(town, code="T-0042")
+    sweep_agency(sc, as_of=AS_OF)
+    sweep_agency(town, as_of=AS_OF)
+    client.force_login(make_user("alice", sc))
+    return client
+
+
+def count(html: str, element_id: str) -> str:
+    return html.split(f'id="{element_id}">', 1)[1].split("<", 1)[0]
+
+
+def test_it_counts_overdue_pump_outs_per_establishment_with_a_link(alice):
+    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    assert count(html, "overdue-pump-outs") == "1"  # two devices, one establishment
+    assert 'href="/establishments/?rule=gcd.service_overdue"' in html
+
+
+def test_it_lists_open_violations_by_rule_in_the_packs_words(alice):
+    response = alice.get(f"/?as_of={AS_OF}")
+    rows = [(v["rule"], v["count"]) for v in response.context["board"].violations_by_rule]
+    assert rows == [
+        ("bmp.drain_screens", 1),
+        ("gcd.service_overdue", 1),
+        ("gcd.trap_condition", 1),
+        ("gcd.trap_prohibited", 1),
+        ("permit.new_operator", 1),
+    ]
+    assert "Pump-out overdue" in response.content.decode()
+
+
+def test_it_follows_a_number_to_the_establishments_behind_it(alice):
+    response = alice.get("/establishments/?rule=gcd.service_overdue")
+    assert [fse.code for fse in response.context["page"].object_list] == ["FSE-0042"]
+
+
+def test_it_counts_inspections_due_this_month_from_the_schedule(alice):
+    html = alice.get("/?as_of=2026-02-05").content.decode()
+    assert count(html, "inspections-due") == "1"
+    link = (
+        "/establishments/?obligation=inspection.annual"
+        "&amp;due_from=2026-02-01&amp;due_to=2026-02-28"
+    )
+    assert link in html
+    listed = alice.get(link.replace("&amp;", "&")).context["page"].object_list
+    assert [fse.code for fse in listed] == ["FSE-0042"]
+
+
+def test_it_shows_recent_overflows_of_the_agency_only(alice):
+    response = alice.get("/?as_of=2025-04-15")
+    codes = [i.code for i in response.context["board"].overflows]
+    assert codes == ["FSE-0042-SSO-X", "FSE-0042-SSO-3"]  # none of the Town's T-0042
+    assert count(response.content.decode(), "recent-overflows") == "2"
+
+
+def test_it_charts_twelve_months_of_compliance(alice):
+    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    assert '<script id="compliance-data" type="application/json">' in html
+    assert "/static/web/vendor/chart.umd.min.js" in html
+    assert html.count('<th scope="row">2025-') == 6 and html.count('<th scope="row">2024-') == 6
+
+
+def test_it_names_the_agency_and_its_permit(alice):
+    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    assert "What needs doing, City of San Clemente" in html
+    assert "Discharge Permits to renew" in html
