@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test lint format bench clean browser
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,7 +34,17 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: lint
+# The browser tests (tests/browser) drive Debian's chromium; `playwright install` is not used.
+browser:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+	else \
+	  echo "make browser: chromium is not installed and this is not root, so it cannot be installed;" >&2; \
+	  echo "  run 'sudo apt-get install chromium' (the browser tests in tests/browser FAIL without it)" >&2; \
+	fi
+
+test: lint browser
 	@if [ -f $(SHARED)/tools/conformance.py ]; then \
 	  echo "conformance cases in $(SHARED)/spec/cases:"; \
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \

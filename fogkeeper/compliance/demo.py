@@ -18,6 +18,7 @@ the ORM (`load_demo`).
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -1370,6 +1371,9 @@ def _load(program: Program, staff, seed: int):
     }
     Parcel.objects.bulk_create(parcels.values())
     segments = {s["code"]: SewerSegment(agency=agency, **s) for s in program.segments}
+    for segment in segments.values():
+        lat, lon = _segment_at(program.pack_id, segment.code)
+        segment.path = [[float(lat), float(lon - STEP * 15)], [float(lat), float(lon + STEP * 15)]]
     SewerSegment.objects.bulk_create(segments.values())
     haulers = {
         h["id"]: Hauler(
@@ -1417,6 +1421,7 @@ def _load(program: Program, staff, seed: int):
                 variance_granted=e["variance_granted"],
                 interceptor_exception=e["interceptor_exception"] or "",
                 interceptor_plans_submitted_on=e["interceptor_plans_submitted_on"],
+                **_fse_at(program.pack_id, rec["_segment"], e["id"]),
             )
         )
     Operator.objects.bulk_create(operators.values())
@@ -1611,6 +1616,8 @@ def _load(program: Program, staff, seed: int):
             rows["incidents"].append(_incident(Incident, agency, fse, inc, rec["_address"]))
     for inc in program.unmatched_incidents:
         rows["incidents"].append(_incident(Incident, agency, None, inc, inc["_address"]))
+    for incident in rows["incidents"]:
+        _place_incident(program.pack_id, incident)
 
     Service.objects.bulk_create(services, batch_size=2000)
     YellowGreasePickup.objects.bulk_create(rows["pickups"])
@@ -1649,6 +1656,45 @@ def _load(program: Program, staff, seed: int):
         reason="python manage.py demo",
     )
     return agency
+
+
+# Where the demo puts things on the map: made-up but fixed places near each city's centre,
+# derived from the codes (not from the random generator, so the records stay as they were).
+CENTRES = {
+    "san-clemente": (Decimal("33.4270"), Decimal("-117.6120")),
+    "town-10-02": (Decimal("34.1100"), Decimal("-116.4300")),
+}
+STEP = Decimal("0.0001")  # about 11 m
+
+
+def _offsets(key: str, spread: int) -> tuple[int, int]:
+    h = zlib.crc32(key.encode())
+    return (h % (2 * spread + 1)) - spread, ((h >> 16) % (2 * spread + 1)) - spread
+
+
+def _segment_at(pack_id: str, code: str) -> tuple[Decimal, Decimal]:
+    lat, lon = CENTRES.get(pack_id, CENTRES["san-clemente"])
+    dy, dx = _offsets(f"{pack_id}/{code}", 120)
+    return lat + dy * STEP, lon + dx * STEP
+
+
+def _fse_at(pack_id: str, segment: str, code: str) -> dict:
+    """Beside the segment it drains to, off the street."""
+    lat, lon = _segment_at(pack_id, segment)
+    dy, dx = _offsets(code, 14)
+    side = 3 if dy >= 0 else -3
+    return {"latitude": lat + (side + dy // 5) * STEP, "longitude": lon + dx * STEP}
+
+
+def _place_incident(pack_id: str, incident) -> None:
+    """At its establishment when matched, else somewhere near the centre."""
+    dy, dx = _offsets(incident.code, 2)
+    if incident.establishment is not None:
+        lat, lon = incident.establishment.latitude, incident.establishment.longitude
+    else:
+        lat, lon = CENTRES.get(pack_id, CENTRES["san-clemente"])
+        dy, dx = _offsets(incident.code, 100)
+    incident.latitude, incident.longitude = lat + dy * STEP, lon + dx * STEP
 
 
 def _incident(model, agency, fse, inc: dict, address: str):

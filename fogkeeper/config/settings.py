@@ -80,7 +80,14 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+MEDIA_URL = "media/"
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+
+# The map's background tiles, e.g. https://tile.example.org/{z}/{x}/{y}.png (empty: no tiles;
+# the establishments, sewer segments and overflows still show).
+FOGKEEPER_MAP_TILES = env.str("FOGKEEPER_MAP_TILES", default="")
+FOGKEEPER_MAP_ATTRIBUTION = env.str("FOGKEEPER_MAP_ATTRIBUTION", default="")

@@ -270,6 +270,8 @@ def _incident(
         gallons=gallons,
         address=address[:200],
         normalised_address=normalise_address(address)[:200],
+        latitude=_degrees(row.get("LATTITUDE_DECIMAL_DEGREES", ""), 90),
+        longitude=_degrees(row.get("LONGITUDE_DECIMAL_DEGREES", ""), 180),
         cause=_cause(row),
         source="ciwqs",
         source_record=row,
@@ -317,6 +319,18 @@ def _gallons(text: str) -> Decimal | None:
     if value >= Decimal("1e11"):
         return None
     return value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def _degrees(text: str, limit: int) -> Decimal | None:
+    """A coordinate in decimal degrees (CIWQS spells the latitude column LATTITUDE_...);
+    None when blank, unreadable, zero or out of range."""
+    try:
+        value = Decimal((text or "").strip())
+    except InvalidOperation:
+        return None
+    if not value.is_finite() or value == 0 or abs(value) > limit:
+        return None
+    return value.quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP)
 
 
 def _address(row: dict[str, str]) -> str:

@@ -26,6 +26,8 @@ class Incident(models.Model):
     gallons = models.DecimalField(max_digits=12, decimal_places=1, null=True, blank=True)
     address = models.CharField(max_length=200, blank=True)
     normalised_address = models.CharField(max_length=200, blank=True, db_index=True)
+    latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
+    longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     cause = models.CharField(max_length=200, blank=True)
     written_report_on = models.DateField(null=True, blank=True)
     clearance_inspection_on = models.DateField(null=True, blank=True)

@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from fogkeeper.registry.admin import RecordAdmin, RecordInline
 
-from .models import ChecklistAnswer, Inspection, Measurement
+from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement
 
 
 class MeasurementInline(RecordInline):
@@ -58,3 +58,12 @@ class ChecklistAnswerAdmin(RecordAdmin):
     search_fields = ["item", "inspection__code", "inspection__establishment__name", "note"]
     list_select_related = ["inspection", "device__establishment"]
     autocomplete_fields = ["inspection", "device"]
+
+
+@admin.register(InspectionPhoto)
+class InspectionPhotoAdmin(RecordAdmin):
+    list_display = ["inspection", "image", "caption"]
+    list_filter = ["inspection__establishment__agency"]
+    search_fields = ["inspection__code", "inspection__establishment__name", "caption"]
+    list_select_related = ["inspection__establishment"]
+    autocomplete_fields = ["inspection"]

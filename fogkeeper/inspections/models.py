@@ -77,3 +77,17 @@ class ChecklistAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.item}: {'compliant' if self.compliant else 'NOT compliant'}"
+
+
+class InspectionPhoto(models.Model):
+    """A photo taken during an inspection (in the field, from the phone's camera)."""
+
+    inspection = models.ForeignKey(Inspection, on_delete=models.PROTECT, related_name="photos")
+    image = models.ImageField(upload_to="inspections/%Y/%m/")
+    caption = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["inspection", "pk"]
+
+    def __str__(self) -> str:
+        return f"photo {self.pk} of {self.inspection}"

@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.files import File
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
@@ -23,7 +24,7 @@ from fogkeeper.registry.services import (
     refuse,
 )
 
-from .models import ChecklistAnswer, Inspection, Measurement
+from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement
 
 
 @dataclass(frozen=True)
@@ -139,3 +140,18 @@ def inspection_record(
         after["measurements"] = [snapshot(m) for m in readings]
         audit("inspection.record", inspection, actor, after=after)
     return inspection
+
+
+def inspection_photo_add(
+    *, inspection: Inspection, image: File, caption: str = "", actor: Actor = None
+) -> InspectionPhoto:
+    """A photo stored with `inspection`."""
+    photo = InspectionPhoto(inspection=inspection, image=image, caption=caption)
+    errors: Errors = {}
+    check_model(photo, errors)
+    refuse(errors)
+    with transaction.atomic():
+        photo.save()
+        after = {"inspection": inspection.pk, "image": photo.image.name, "caption": caption}
+        audit("inspection.photo_add", photo, actor, after=after)
+    return photo

@@ -122,6 +122,9 @@ class SewerSegment(models.Model):
     description = models.CharField(max_length=200, blank=True)
     prone_to_blockage = models.BooleanField(default=False)
     cleaning_frequency_days = models.PositiveIntegerField(null=True, blank=True)
+    path = models.JSONField(
+        null=True, blank=True, help_text="the reach as a list of [latitude, longitude] points"
+    )
 
     class Meta:
         ordering = ["code"]
@@ -176,6 +179,8 @@ class FoodServiceEstablishment(models.Model):
         max_length=10, choices=INTERCEPTOR_EXCEPTIONS, blank=True, help_text="Town 10.02.130(F)(6)"
     )
     interceptor_plans_submitted_on = models.DateField(null=True, blank=True)
+    latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
+    longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
 
     class Meta:
         verbose_name = "food service establishment"

@@ -5,6 +5,7 @@ of an agency one may not read answers 404, as if it did not exist."""
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from fogkeeper.registry.models import Agency
@@ -37,3 +38,27 @@ def choose_agency(request, code: str) -> Agency:
         raise Http404("no such agency")
     request.session[SESSION_KEY] = agency.pk
     return agency
+
+
+# What each agency role may write on the staff pages (ACCESS.md); a superuser writes all.
+WRITES = {
+    "manager": {"service", "training", "inspection", "incident", "permit", "operator_change"},
+    "inspector": {"service", "training", "inspection", "incident", "operator_change"},
+    "clerk": set(),
+    "auditor": set(),
+}
+
+
+def may_write(user, agency: Agency, kind: str) -> bool:
+    """Whether `user`, acting for `agency`, may record a `kind` (a key of WRITES' sets)."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    roles = user.memberships.filter(agency=agency).values_list("role", flat=True)
+    return any(kind in WRITES.get(role, ()) for role in roles)
+
+
+def require_write(user, agency: Agency, kind: str) -> None:
+    if not may_write(user, agency, kind):
+        raise PermissionDenied(f"your role at {agency} may not record this")

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import field, map, views
 
 app_name = "web"
 
@@ -16,4 +16,29 @@ urlpatterns = [
     path("agency/switch/", views.agency_switch, name="agency_switch"),
     path("establishments/", views.establishment_list, name="establishments"),
     path("establishments/<str:code>/", views.establishment_detail, name="establishment"),
+    path("map/", map.map_page, name="map"),
+    path("map/data.json", map.map_data, name="map_data"),
+    path("establishments/<str:code>/record/service/", views.record_service, name="record_service"),
+    path(
+        "establishments/<str:code>/record/inspection/",
+        views.record_inspection,
+        name="record_inspection",
+    ),
+    path(
+        "establishments/<str:code>/record/training/",
+        views.record_training,
+        name="record_training",
+    ),
+    path(
+        "establishments/<str:code>/record/incident/",
+        views.record_incident,
+        name="record_incident",
+    ),
+    path("establishments/<str:code>/record/permit/", views.record_permit, name="record_permit"),
+    path(
+        "establishments/<str:code>/record/operator-change/",
+        views.record_operator_change,
+        name="record_operator_change",
+    ),
+    path("inspections/field/", field.field_page, name="field"),
 ]

@@ -6,18 +6,52 @@ import csv
 from datetime import date
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.incidents.services import incident_report
+from fogkeeper.inspections.services import (
+    Answer,
+    Reading,
+    inspection_photo_add,
+    inspection_record,
+)
+from fogkeeper.maintenance.services import service_record
+from fogkeeper.permits.services import permit_issue
+from fogkeeper.registry.models import FoodServiceEstablishment, Operator
+from fogkeeper.registry.services import operator_change
+from fogkeeper.training.services import training_record
+
 from . import policy, selectors
+from .forms import (
+    IncidentForm,
+    InspectionForm,
+    OperatorChangeForm,
+    PermitForm,
+    ServiceForm,
+    TrainingForm,
+    put_errors,
+)
 
 PAGE_SIZE = 25
+RECORDS = (
+    "service",
+    "inspection",
+    "training",
+    "incident",
+    "permit",
+    "operator_change",
+)  # what the establishment page links to a form for
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_COLUMNS = [
     "code",
@@ -136,4 +170,169 @@ def _xlsx(agency, rows) -> HttpResponse:
 @agency_page
 def establishment_detail(request, code: str):
     page = selectors.establishment_page(agency=request.agency, code=code)
-    return render(request, "web/establishment.html", {"p": page})
+    may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]
+    return render(request, "web/establishment.html", {"p": page, "may_record": may_record})
+
+
+# -- recording work -------------------------------------------------------------------------
+
+
+def record_page(kind: str):
+    """An agency page that records a `kind` for one of the agency's establishments: 404 for
+    another agency's, 403 when the person's role may not record it (policy.may_write)."""
+
+    def decorate(view):
+        @agency_page
+        @wraps(view)
+        def wrapper(request, code: str):
+            fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
+            policy.require_write(request.user, request.agency, kind)
+            return view(request, fse)
+
+        return wrapper
+
+    return decorate
+
+
+def _recorded(request, fse):
+    """Evaluate the establishment again at once and show its page."""
+    sweep_establishment(fse, as_of=_as_of(request))
+    messages.success(request, "Recorded; the establishment was evaluated again.")
+    return redirect("web:establishment", code=fse.code)
+
+
+def _form_page(request, fse, form, title: str):
+    context = {"fse": fse, "form": form, "title": title}
+    return render(request, "web/record_form.html", context, status=400 if form.is_bound else 200)
+
+
+@record_page("service")
+def record_service(request, fse):
+    form = ServiceForm(request.POST or None, establishment=fse)
+    if form.is_valid():
+        try:
+            service_record(**form.cleaned_data, agency=request.agency, actor=request.user)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _recorded(request, fse)
+    return _form_page(request, fse, form, "Record a pump-out")
+
+
+@record_page("inspection")
+def record_inspection(request, fse):
+    pack = request.agency.get_pack()
+    form = InspectionForm(
+        request.POST or None, request.FILES or None, establishment=fse, checklist=pack.checklist
+    )
+    if form.is_valid():
+        try:
+            _inspection_save(request, fse, form)
+        except ValidationError as e:
+            put_errors(form, e, _inspection_error_fields(form))
+        else:
+            return _recorded(request, fse)
+    limit = pack.param("gcd.accumulation_limit", _as_of(request))
+    context = {"fse": fse, "form": form, "title": "Record an inspection", "limit": limit}
+    status = 400 if form.is_bound else 200
+    return render(request, "web/record_inspection.html", context, status=status)
+
+
+def _inspection_save(request, fse, form) -> None:
+    data = form.cleaned_data
+    answers = [Answer(item=item, compliant=ok, note=note) for item, ok, note in form.answers()]
+    readings = [Reading(device=d, fog_inches=f, solids_inches=s) for d, f, s in form.readings()]
+    with transaction.atomic():
+        inspection = inspection_record(
+            establishment=fse,
+            code=data["code"],
+            date=data["date"],
+            answers=answers,
+            measurements=readings,
+            inspector=request.user,
+            notes=data["notes"],
+            actor=request.user,
+        )
+        for photo in data["photos"]:
+            inspection_photo_add(inspection=inspection, image=photo, actor=request.user)
+
+
+def _inspection_error_fields(form) -> dict[str, str]:
+    """The service's keys (answers[i], measurements[i]) -> the form's fields they are about."""
+    names = {row["item"].item: row["field"].name for row in form.items}
+    fields = {f"answers[{i}]": names[item] for i, (item, _, _) in enumerate(form.answers())}
+    for i, (device, _, _) in enumerate(form.readings()):
+        fields[f"measurements[{i}]"] = f"fog_{device.pk}"
+    return fields
+
+
+@record_page("training")
+def record_training(request, fse):
+    form = TrainingForm(request.POST or None, establishment=fse)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            training_record(
+                establishment=fse,
+                code=data["code"],
+                date=data["date"],
+                attendees=list(data["attendees"]),
+                unsigned=form.unsigned(),
+                topic=data["topic"],
+                trainer=data["trainer"],
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _recorded(request, fse)
+    return _form_page(request, fse, form, "Record a training")
+
+
+@record_page("incident")
+def record_incident(request, fse):
+    form = IncidentForm(request.POST or None)
+    if form.is_valid():
+        try:
+            incident_report(
+                agency=request.agency, establishment=fse, **form.cleaned_data, actor=request.user
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _recorded(request, fse)
+    return _form_page(request, fse, form, "Record an incident")
+
+
+@record_page("permit")
+def record_permit(request, fse):
+    form = PermitForm(request.POST or None)
+    if form.is_valid():
+        try:
+            permit_issue(establishment=fse, **form.cleaned_data, actor=request.user)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _recorded(request, fse)
+    return _form_page(request, fse, form, "Issue a permit")
+
+
+@record_page("operator_change")
+def record_operator_change(request, fse):
+    form = OperatorChangeForm(request.POST or None)
+    if form.is_valid():
+        data = form.cleaned_data
+        known = Operator.objects.filter(agency=request.agency, name=data["operator"]).first()
+        try:
+            operator_change(
+                establishment=fse,
+                operator=known or data["operator"],
+                on=data["on"],
+                reason=data["reason"],
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _recorded(request, fse)
+    return _form_page(request, fse, form, "Record a change of operator")

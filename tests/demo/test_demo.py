@@ -51,6 +51,24 @@ def test_it_loads_both_agencies_with_about_forty_establishments():
 
 
 @pytest.mark.django_db
+def test_it_places_everything_on_the_map_near_each_city():
+    from fogkeeper.incidents.models import Incident
+    from fogkeeper.registry.models import SewerSegment
+
+    load("--no-sweep")
+    near = {"san-clemente": (33.42, -117.61), "town": (34.11, -116.43)}
+    for code, (lat, lon) in near.items():
+        fses = FoodServiceEstablishment.objects.filter(agency__code=code)
+        assert all(abs(float(f.latitude) - lat) < 0.03 for f in fses)
+        assert all(abs(float(f.longitude) - lon) < 0.03 for f in fses)
+        assert len({(f.latitude, f.longitude) for f in fses}) > len(fses) * 0.9
+        segments = SewerSegment.objects.filter(agency__code=code)
+        assert segments and all(len(s.path) == 2 for s in segments)
+        incidents = Incident.objects.filter(agency__code=code)
+        assert not incidents.filter(latitude__isnull=True).exists()
+
+
+@pytest.mark.django_db
 def test_it_creates_the_staff_login_and_prints_it():
     out = load("--no-sweep")
     user = authenticate(username="staff", password="fogkeeper-demo")

@@ -58,6 +58,14 @@ def test_it_reads_the_spill(agency):
     assert incident.fog_caused is True
 
 
+def test_it_reads_the_spills_coordinates_and_leaves_zeros_empty(agency):
+    run(agency, SAMPLE)
+    incident = Incident.objects.get(code="785379")
+    assert (incident.latitude, incident.longitude) == (Decimal("38.400833"), Decimal("-122.823056"))
+    incident = Incident.objects.get(code="806103")
+    assert (incident.latitude, incident.longitude) == (None, None)
+
+
 def test_it_takes_the_date_from_the_notification_when_the_start_is_blank(agency):
     run(agency, SAMPLE)
     incident = Incident.objects.get(code="731906")

@@ -1,0 +1,20 @@
+"""One establishment evaluated again at once, after a write: the sweep's storage for a batch
+of one, so that its status and findings are what the next sweep of its agency would store."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from fogkeeper.registry.models import FoodServiceEstablishment
+
+from .models import SweepRun
+from .sweep import SweepResult, _sweep_batch
+
+
+def sweep_establishment(establishment: FoodServiceEstablishment, *, as_of: date) -> SweepResult:
+    """Evaluate `establishment` on `as_of` and store what changed (no SweepRun is saved: the
+    agency's sweep runs are its full sweeps)."""
+    agency = establishment.agency
+    result = SweepResult(run=SweepRun(agency=agency, as_of=as_of))
+    _sweep_batch(agency, [establishment.pk], as_of, result)
+    return result

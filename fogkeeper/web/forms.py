@@ -1,0 +1,222 @@
+"""Forms of the staff pages: they read and label what a person types; the services validate
+the records and their messages are put back on the fields they name."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice, Hauler
+from fogkeeper.training.models import Employee
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class PhotosInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class PhotosField(forms.ImageField):
+    """Several photos, each checked to be an image; none is fine."""
+
+    def __init__(self, **kwargs):
+        attrs = {"accept": "image/*", "capture": "environment"}
+        kwargs.setdefault("widget", PhotosInput(attrs=attrs))
+        super().__init__(required=False, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(d, initial) for d in data if d]
+        return [single(data, initial)] if data else []
+
+
+def put_errors(form: forms.Form, error: ValidationError, fields: dict[str, str] | None = None):
+    """Put a service's ValidationError on the form's fields (`fields` maps a service's key to
+    a form field where their names differ); what matches no field is a form error."""
+    fields = fields or {}
+    messages = error.message_dict if hasattr(error, "error_dict") else {None: error.messages}
+    for key, texts in messages.items():
+        name = fields.get(key, key)
+        form.add_error(name if name in form.fields else None, texts)
+
+
+YES_NO_UNKNOWN = [("", "Not observed"), ("true", "Yes"), ("false", "No")]
+
+
+class ServiceForm(forms.Form):
+    """A pump-out of one of the establishment's devices, with its manifest."""
+
+    device = forms.ModelChoiceField(queryset=GreaseControlDevice.objects.none(), label="Device")
+    hauler = forms.ModelChoiceField(queryset=Hauler.objects.none(), required=False, label="Hauler")
+    manifest_number = forms.CharField(max_length=60, label="Manifest number")
+    date = forms.DateField(label="Date of the pump-out", widget=DateInput)
+    full_pump_out = forms.BooleanField(required=False, initial=True, label="Full pump-out")
+    gallons_removed = forms.DecimalField(required=False, min_value=0, label="Gallons removed")
+    fog_inches = forms.DecimalField(required=False, min_value=0, label="FOG depth before (in)")
+    solids_inches = forms.DecimalField(
+        required=False, min_value=0, label="Solids depth before (in)"
+    )
+    final_chamber_floating_oil = forms.NullBooleanField(
+        required=False,
+        label="Floating oil in the final chamber",
+        widget=forms.Select(choices=YES_NO_UNKNOWN),
+    )
+    sludge_to_outlet_inches = forms.DecimalField(
+        required=False, min_value=0, label="Sludge to outlet elbow (in)"
+    )
+    notes = forms.CharField(required=False, label="Notes", widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["device"].queryset = GreaseControlDevice.objects.filter(
+            establishment=establishment, removed_on__isnull=True
+        ).order_by("code")
+        self.fields["hauler"].queryset = Hauler.objects.filter(agency=establishment.agency)
+
+
+CHECK_CHOICES = [("yes", "Compliant"), ("no", "Not compliant")]
+
+
+class InspectionForm(forms.Form):
+    """An inspection: the pack's checklist (each item answered with one tap, or left
+    unanswered), the accumulation measured in each device, and photos."""
+
+    code = forms.CharField(max_length=40, label="Inspection number")
+    date = forms.DateField(label="Date of the inspection", widget=DateInput)
+    notes = forms.CharField(required=False, label="Notes", widget=forms.Textarea(attrs={"rows": 3}))
+    photos = PhotosField(label="Photos")
+
+    def __init__(self, *args, establishment: FoodServiceEstablishment, checklist, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.items = []
+        for i, item in enumerate(checklist.values()):
+            name = f"item_{i}"
+            self.fields[name] = forms.ChoiceField(
+                choices=CHECK_CHOICES,
+                required=False,
+                label=item.question,
+                widget=forms.RadioSelect,
+            )
+            self.fields[f"{name}_note"] = forms.CharField(
+                required=False, max_length=500, label=f"Note on {item.item}"
+            )
+            self.items.append({"item": item, "field": self[name], "note": self[f"{name}_note"]})
+        self.devices = []
+        devices = GreaseControlDevice.objects.filter(
+            establishment=establishment, removed_on__isnull=True
+        ).order_by("code")
+        for device in devices:
+            depth = {"data-depth": device.design_depth_inches or "", "data-device": device.code}
+            for part, what in (("fog", "FOG"), ("solids", "Solids")):
+                self.fields[f"{part}_{device.pk}"] = forms.DecimalField(
+                    required=False,
+                    min_value=0,
+                    label=f"{what} depth in {device.code} (in)",
+                    widget=forms.NumberInput(
+                        attrs={"step": "0.01", "inputmode": "decimal", f"data-{part}": "", **depth}
+                    ),
+                )
+            self.devices.append(
+                {
+                    "device": device,
+                    "fog": self[f"fog_{device.pk}"],
+                    "solids": self[f"solids_{device.pk}"],
+                }
+            )
+
+    def answers(self):
+        """(checklist item, compliant, note) of each item answered."""
+        for i, row in enumerate(self.items):
+            value = self.cleaned_data.get(f"item_{i}")
+            if value:
+                yield row["item"].item, value == "yes", self.cleaned_data.get(f"item_{i}_note", "")
+
+    def readings(self):
+        """(device, fog, solids) of each device with a depth typed in."""
+        for row in self.devices:
+            pk = row["device"].pk
+            fog, solids = self.cleaned_data.get(f"fog_{pk}"), self.cleaned_data.get(f"solids_{pk}")
+            if fog is not None or solids is not None:
+                yield row["device"], fog, solids
+
+
+class TrainingForm(forms.Form):
+    """A training session, who attended and who signed the attendance log."""
+
+    code = forms.CharField(max_length=40, label="Training number")
+    date = forms.DateField(label="Date of the training", widget=DateInput)
+    topic = forms.CharField(max_length=200, required=False, label="Topic")
+    trainer = forms.CharField(max_length=200, required=False, label="Trainer")
+    attendees = forms.ModelMultipleChoiceField(
+        queryset=Employee.objects.none(), label="Attendees", widget=forms.CheckboxSelectMultiple
+    )
+    signed = forms.ModelMultipleChoiceField(
+        queryset=Employee.objects.none(),
+        required=False,
+        label="Signed the attendance log",
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        employees = Employee.objects.filter(establishment=establishment).order_by("name")
+        self.fields["attendees"].queryset = employees
+        self.fields["signed"].queryset = employees
+
+    def unsigned(self) -> list[Employee]:
+        signed = set(self.cleaned_data["signed"])
+        return [e for e in self.cleaned_data["attendees"] if e not in signed]
+
+
+INCIDENT_KINDS = [("overflow", "Overflow"), ("spill", "Spill"), ("blockage", "Blockage")]
+
+
+class IncidentForm(forms.Form):
+    """An overflow, spill or blockage attributed to the establishment."""
+
+    code = forms.CharField(max_length=40, label="Incident number")
+    date = forms.DateField(label="Date of the incident", widget=DateInput)
+    kind = forms.ChoiceField(choices=INCIDENT_KINDS, label="Kind")
+    attributed = forms.BooleanField(
+        required=False, initial=True, label="Attributed to this establishment"
+    )
+    fog_caused = forms.BooleanField(required=False, label="Caused by FOG")
+    gallons = forms.DecimalField(required=False, min_value=0, label="Gallons spilled")
+    address = forms.CharField(max_length=200, required=False, label="Address or location")
+    cause = forms.CharField(required=False, label="Cause", widget=forms.Textarea(attrs={"rows": 3}))
+    written_report_on = forms.DateField(
+        required=False, label="Written report received on", widget=DateInput
+    )
+
+
+class PermitForm(forms.Form):
+    """A new permit to the establishment (its title, e.g. "Discharge Permit", is the pack's)."""
+
+    number = forms.CharField(max_length=60, label="Permit number")
+    issued_on = forms.DateField(label="Issued on", widget=DateInput)
+    expires_on = forms.DateField(label="Expires on", widget=DateInput)
+    holder = forms.CharField(
+        max_length=200, required=False, label="Holder (empty: the current operator)"
+    )
+    service_frequency_days = forms.IntegerField(
+        required=False, min_value=1, label="Pump-out frequency (days)"
+    )
+    yellow_grease_frequency_days = forms.IntegerField(
+        required=False, min_value=1, label="Waste cooking oil pickup frequency (days)"
+    )
+    conditions = forms.CharField(
+        required=False, label="Conditions", widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class OperatorChangeForm(forms.Form):
+    """A new operator takes over the establishment (the permit in force then ends)."""
+
+    operator = forms.CharField(max_length=200, label="New operator")
+    on = forms.DateField(label="Takes over on", widget=DateInput)
+    reason = forms.CharField(
+        required=False, label="Reason or source", widget=forms.Textarea(attrs={"rows": 2})
+    )

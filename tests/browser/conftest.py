@@ -1,0 +1,71 @@
+"""Browser tests: Playwright drives Debian's chromium (`playwright install` cannot download a
+browser here) against pytest-django's live server. `make test` installs chromium first when
+it runs as root; without it these tests fail, they do not skip."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.web.people import PASSWORD
+
+# Playwright's sync API runs an event loop in the test's thread; the ORM calls of the tests
+# (making users and records) are ordinary blocking calls, not async ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path(os.environ.get("FOGKEEPER_CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not CHROMIUM.is_file():
+        pytest.fail(
+            f"the browser tests need Debian's chromium at {CHROMIUM}: run `make browser` as "
+            "root, or `apt-get install chromium`",
+            pytrace=False,
+        )
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": CHROMIUM_ARGS,
+        "headless": True,
+    }
+
+
+@pytest.fixture
+def screenshot():
+    """Saves a full-page screenshot of a key page to var/screenshots/NAME.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def sign_in(live_server):
+    """Signs `username` in through the login form, as a new inspector would."""
+
+    def go(page, username: str) -> None:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url(f"{live_server.url}/")
+
+    return go

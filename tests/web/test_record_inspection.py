@@ -1,0 +1,95 @@
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.inspections.models import Inspection, InspectionPhoto
+from fogkeeper.registry.models import GreaseControlDevice
+from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.records import make_establishment
+from tests.web.people import make_user, two_agencies
+
+pytestmark = pytest.mark.django_db
+
+URL = "/establishments/FSE-0042/record/inspection/?as_of=2025-06-30"
+
+
+@pytest.fixture
+def agencies(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    sc, town = two_agencies()
+    make_pier_taqueria(sc)
+    sweep_agency(sc, as_of=AS_OF)
+    return sc, town
+
+
+def item_field(response, item: str) -> str:
+    form = response.context["form"]
+    return next(row["field"].name for row in form.items if row["item"].item == item)
+
+
+def photo() -> SimpleUploadedFile:
+    buf = io.BytesIO()
+    Image.new("RGB", (2, 2)).save(buf, "PNG")
+    return SimpleUploadedFile("trap.png", buf.getvalue(), content_type="image/png")
+
+
+def test_it_renders_the_checklist_with_citations_and_measurements_with_labels(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    html = client.get(URL).content.decode()
+    assert "Is a spill kit kept on site and stocked?" in html
+    assert "(13.30.050(H)(4)(i))" in html
+    assert ">FOG depth in GI-1 (in):</label>" in html
+    assert 'data-depth="48.00"' in html and 'data-limit="0.25"' in html
+    assert 'capture="environment"' in html and 'accept="image/*"' in html
+    assert "web/inspection.js" in html
+
+
+def test_it_records_a_failed_item_and_the_page_shows_the_violation_with_its_citation(
+    client, agencies
+):
+    alice = make_user("alice", agencies[0])
+    client.force_login(alice)
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    gi = GreaseControlDevice.objects.get(code="GI-1")
+    data = {"code": "I-77", "date": "2025-06-25", spill_kit: "no",
+            f"fog_{gi.pk}": "2", f"solids_{gi.pk}": "3", "photos": [photo()]}  # fmt: skip
+    response = client.post(URL, data, follow=True)
+    inspection = Inspection.objects.get(code="I-77")
+    assert inspection.answers.get().item == "bmp.spill_kit"
+    assert inspection.measurements.get().fog_inches == 2
+    assert InspectionPhoto.objects.filter(inspection=inspection).count() == 1
+    assert AuditEvent.objects.filter(action="inspection.record", actor=alice).exists()
+    findings = response.content.decode().split('id="findings"', 1)[1].split("</table>", 1)[0]
+    assert "<td>2025-06-25</td><td>13.30.050(H)(4)(i)</td>" in findings
+
+
+def test_it_shows_the_services_message_and_records_nothing_for_a_code_already_used(
+    client, agencies
+):
+    client.force_login(make_user("alice", agencies[0]))
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    data = {"code": "I-55", "date": "2025-06-25", spill_kit: "no"}
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert "already exists" in response.content.decode()
+    assert Inspection.objects.count() == 1
+    assert not AuditEvent.objects.filter(action="inspection.record").exists()
+
+
+def test_it_answers_404_for_another_agencys_establishment(client, agencies):
+    sc, town = agencies
+    make_establishment(town, code="T-1", name="Town Diner")
+    client.force_login(make_user("alice", sc))
+    assert client.get("/establishments/T-1/record/inspection/").status_code == 404
+
+
+def test_it_forbids_an_auditor_and_a_clerk(client, agencies):
+    client.force_login(make_user("audrey", agencies[0], role="auditor"))
+    assert client.post(URL, {"code": "I-77", "date": "2025-06-25"}).status_code == 403
+    client.force_login(make_user("carol", agencies[0], role="clerk"))
+    assert client.post(URL, {"code": "I-77", "date": "2025-06-25"}).status_code == 403
+    assert not Inspection.objects.filter(code="I-77").exists()
