@@ -1,0 +1,276 @@
+"""Page benchmark: the staff pages of a city-sized program under load, on the database in
+DATABASE_URL (PostgreSQL under `make bench`, through scripts/with-postgres).
+
+    python -m bench.pages [--establishments 25000] [--years 10] [--users 20] [--seconds 60]
+
+Migrates, generates a synthetic program (not timed), sweeps it, creates a superuser, starts
+gunicorn (2 workers, FOGKEEPER_DEBUG=false) on 127.0.0.1, and runs locust headless
+(bench/locustfile.py) against it: each user signs in once, then requests the dashboard, the
+filtered list, an establishment page and the inspection list in turn. Prints, per page, the
+requests, errors, p50 and p95 next to the target. The server is stopped whatever happens.
+Nothing is asserted: the figures are printed only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import platform
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from datetime import date
+from pathlib import Path
+
+TARGET_MS = 200.0
+AGENCY = "bench"
+USERNAME = "bench"
+PAGES = ["dashboard", "filtered list", "establishment", "inspection list"]
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fogkeeper.config.settings")
+    import django
+
+    django.setup()
+
+
+def _prepare(args) -> tuple[str, list[str]]:
+    """Migrate, generate and sweep; return the superuser's password and some FSE codes."""
+    _setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from fogkeeper.compliance.generate import generate_program
+    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.registry.models import Agency
+
+    as_of = date.today()
+    vendor = connection.vendor
+    if vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            vendor = f"PostgreSQL {cursor.fetchone()[0]}"
+    print(f"Page benchmark on {vendor}, Python {platform.python_version()}, {os.cpu_count()} CPUs")
+    if connection.vendor != "postgresql":
+        print("  (not PostgreSQL: `make bench` runs this under scripts/with-postgres)")
+    call_command("migrate", verbosity=0, interactive=False)
+
+    agency = Agency.objects.filter(code=AGENCY).first()
+    if agency is not None:
+        n = agency.establishments.count()
+        print(f"Reusing agency {AGENCY!r} ({n:,} establishments) already in the database")
+    else:
+        print(
+            f"Generating {args.establishments:,} establishments, {args.years} years up to "
+            f"{as_of} (not part of the figures)"
+        )
+        result = generate_program(
+            establishments=args.establishments,
+            years=args.years,
+            as_of=as_of,
+            agency_code=AGENCY,
+            pack=args.pack,
+            seed=args.seed,
+        )
+        c = result.counts
+        print(
+            f"Generated in {result.seconds:.1f} s: " + ", ".join(f"{v:,} {k}" for k, v in c.items())
+        )
+        agency = Agency.objects.get(code=AGENCY)
+    started = time.perf_counter()
+    sweep = sweep_agency(agency, as_of=as_of)
+    print(
+        f"Swept in {time.perf_counter() - started:.1f} s: {sweep.opened:,} findings opened "
+        "(not part of the figures)"
+    )
+
+    password = secrets.token_urlsafe(16)
+    User = get_user_model()
+    user = User.objects.filter(username=USERNAME).first()
+    if user is None:
+        user = User.objects.create_superuser(USERNAME, "bench@example.invalid", password)
+    else:
+        user.set_password(password)
+        user.is_superuser = user.is_staff = user.is_active = True
+        user.save()
+    codes = list(agency.establishments.order_by("?").values_list("code", flat=True)[: args.sample])
+    connection.close()
+    return password, codes
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_ready(url: str, server: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with status {server.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"gunicorn did not answer {url} within {timeout:.0f} s")
+
+
+def _stop(server: subprocess.Popen) -> None:
+    if server.poll() is not None:
+        return
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=5)
+
+
+def _read_stats(path: Path) -> dict[str, dict]:
+    rows = {}
+    with path.open(newline="") as f:
+        for row in csv.DictReader(f):
+            rows[row["Name"]] = row
+    return rows
+
+
+def _report(stats: dict[str, dict], args) -> None:
+    print(
+        f"\n{args.users} users for {args.seconds} s (think time {args.wait:g} s), "
+        f"gunicorn {args.workers} workers on 127.0.0.1"
+    )
+    print(f"  {'page':<16} {'requests':>9} {'errors':>7} {'p50 ms':>7} {'p95 ms':>7}   target")
+    for name in PAGES:
+        row = stats.get(name)
+        if row is None:
+            print(f"  {name:<16} {'-':>9} {'-':>7} {'-':>7} {'-':>7}   no requests")
+            continue
+        requests, errors = int(row["Request Count"]), int(row["Failure Count"])
+        p50, p95 = row["50%"], row["95%"]
+        ok = p95 not in ("", "N/A") and float(p95) < TARGET_MS and errors == 0
+        verdict = "within target" if ok else "OVER target" if errors == 0 else "ERRORS"
+        print(
+            f"  {name:<16} {requests:>9,} {errors:>7,} {p50:>7} {p95:>7}   "
+            f"p95 < {TARGET_MS:.0f} ms, no errors: {verdict}"
+        )
+    for name, row in stats.items():
+        if name not in PAGES and name != "Aggregated" and int(row["Failure Count"]):
+            print(f"  ({name}: {row['Failure Count']} errors of {row['Request Count']})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.pages", description=__doc__)
+    parser.add_argument("--establishments", type=int, default=25_000)
+    parser.add_argument("--years", type=int, default=10)
+    parser.add_argument("--users", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--wait", type=float, default=0.0, help="think time per round (s)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pack", default="san-clemente")
+    parser.add_argument("--sample", type=int, default=500, help="establishment codes to visit")
+    args = parser.parse_args(argv)
+
+    password, codes = _prepare(args)
+    port = _free_port()
+    host = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, FOGKEEPER_DEBUG="false", PYTHONUNBUFFERED="1")
+    with tempfile.TemporaryDirectory(prefix="fogkeeper-bench-") as tmp:
+        log = open(Path(tmp) / "gunicorn.log", "w")  # noqa: SIM115 - closed below
+        server = subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "fogkeeper.config.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(args.workers),
+                "--access-logfile",
+                "-",
+                "--error-logfile",
+                "-",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            _wait_ready(f"{host}/accounts/login/", server)
+            print(f"gunicorn ({args.workers} workers) answering at {host}; running locust")
+            prefix = Path(tmp) / "locust"
+            locust_env = dict(
+                env,
+                BENCH_USERNAME=USERNAME,
+                BENCH_PASSWORD=password,
+                BENCH_AGENCY=AGENCY,
+                BENCH_CODES=",".join(codes),
+                BENCH_WAIT=str(args.wait),
+            )
+            run = subprocess.run(
+                [
+                    str(BIN / "locust"),
+                    "-f",
+                    str(ROOT / "bench" / "locustfile.py"),
+                    "--headless",
+                    "--host",
+                    host,
+                    "--users",
+                    str(args.users),
+                    "--spawn-rate",
+                    str(args.users),
+                    "--run-time",
+                    f"{args.seconds}s",
+                    "--stop-timeout",
+                    "10",
+                    "--csv",
+                    str(prefix),
+                    "--only-summary",
+                    "--loglevel",
+                    "WARNING",
+                ],
+                cwd=ROOT,
+                env=locust_env,
+                capture_output=True,
+                text=True,
+                timeout=args.seconds + 120,
+            )
+            stats_file = Path(f"{prefix}_stats.csv")
+            if not stats_file.exists():
+                print(run.stdout[-3000:], run.stderr[-3000:], sep="\n", file=sys.stderr)
+                raise RuntimeError(f"locust wrote no statistics (exit status {run.returncode})")
+            _report(_read_stats(stats_file), args)
+            failures = Path(f"{prefix}_failures.csv")
+            if failures.exists():
+                lines = failures.read_text().splitlines()[1:]
+                for line in lines[:10]:
+                    print(f"  failure: {line}")
+        except BaseException:
+            log.flush()
+            tail = (Path(tmp) / "gunicorn.log").read_text().splitlines()[-30:]
+            print("gunicorn log (last lines):", *tail, sep="\n  ", file=sys.stderr)
+            raise
+        finally:
+            _stop(server)
+            log.close()
+            print("gunicorn stopped")
+
+
+if __name__ == "__main__":
+    main()
