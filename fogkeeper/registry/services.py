@@ -328,20 +328,41 @@ def device_install(
     return device
 
 
+def record_end(
+    obj: models.Model,
+    *,
+    field: str,
+    on: date,
+    started_on: date,
+    started: str,
+    ended: str,
+    action: str,
+    actor: Actor,
+    reason: str = "",
+) -> None:
+    """Set the date a record ends (a device removed, an employee gone), once, not before it
+    started; the change is audited."""
+    errors: Errors = {}
+    if getattr(obj, field) is not None:
+        add_error(errors, field, f"{obj} {ended} on {getattr(obj, field)}.")
+    check_order(errors, field, on, started_on, started)
+    refuse(errors)
+    with transaction.atomic():
+        before = snapshot(obj)
+        setattr(obj, field, on)
+        obj.full_clean()
+        obj.save()
+        audit(action, obj, actor, before=before, reason=reason)
+
+
 def device_remove(
     *, device: GreaseControlDevice, removed_on: date, actor: Actor = None, reason: str = ""
 ) -> GreaseControlDevice:
-    errors: Errors = {}
-    if device.removed_on is not None:
-        add_error(errors, "removed_on", f"{device.code} was removed on {device.removed_on}.")
-    check_order(errors, "removed_on", removed_on, device.installed_on, "its installation")
-    refuse(errors)
-    with transaction.atomic():
-        before = snapshot(device)
-        device.removed_on = removed_on
-        device.full_clean()
-        device.save()
-        audit("device.remove", device, actor, before=before, reason=reason)
+    record_end(
+        device, field="removed_on", on=removed_on, started_on=device.installed_on,
+        started="its installation", ended="was removed", action="device.remove",
+        actor=actor, reason=reason,
+    )  # fmt: skip
     return device
 
 

@@ -15,7 +15,7 @@ from fogkeeper.registry.services import (
     add_error,
     audit,
     check_model,
-    check_order,
+    record_end,
     refuse,
 )
 
@@ -53,17 +53,10 @@ def employee_leave(
     *, employee: Employee, left_on: date, actor: Actor = None, reason: str = ""
 ) -> Employee:
     """`left_on` is the first day the employee no longer works there."""
-    errors: Errors = {}
-    if employee.left_on is not None:
-        add_error(errors, "left_on", f"{employee} left on {employee.left_on}.")
-    check_order(errors, "left_on", left_on, employee.hired_on, "the hiring")
-    refuse(errors)
-    with transaction.atomic():
-        before = snapshot(employee)
-        employee.left_on = left_on
-        employee.full_clean()
-        employee.save()
-        audit("employee.leave", employee, actor, before=before, reason=reason)
+    record_end(
+        employee, field="left_on", on=left_on, started_on=employee.hired_on,
+        started="the hiring", ended="left", action="employee.leave", actor=actor, reason=reason,
+    )  # fmt: skip
     return employee
 
 
