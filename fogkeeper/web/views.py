@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -66,7 +66,8 @@ CSV_COLUMNS = [
 
 
 def agency_page(view):
-    """Login required, and the request acts for one readable agency (request.agency)."""
+    """Login required, and the request acts for one readable agency (request.agency) in which
+    the person has a staff role; anyone else is answered as if the page did not exist."""
 
     @login_required
     @wraps(view)
@@ -75,6 +76,8 @@ def agency_page(view):
         request.agency = policy.current_agency(request)
         if request.agency is None:
             return render(request, "web/no_agency.html", status=403)
+        if not policy.is_staff(request.user, request.agency):
+            raise Http404("the staff pages are for the agency's staff")
         return view(request, *args, **kwargs)
 
     return wrapper
