@@ -7,5 +7,6 @@ admin.site.index_title = "FOG program records"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("portal/", include("fogkeeper.portal.urls")),
     path("", include("fogkeeper.web.urls")),
 ]

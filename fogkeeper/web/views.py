@@ -42,6 +42,7 @@ from .forms import (
     TrainingForm,
     put_errors,
 )
+from .models import STAFF_ROLES
 
 PAGE_SIZE = 25
 RECORDS = (
@@ -76,7 +77,8 @@ def agency_page(view):
         request.agency = policy.current_agency(request)
         if request.agency is None:
             return render(request, "web/no_agency.html", status=403)
-        if not policy.is_staff(request.user, request.agency):
+        request.membership = policy.membership(request.user, request.agency)
+        if not request.membership.is_staff_role:
             raise Http404("the staff pages are for the agency's staff")
         return view(request, *args, **kwargs)
 
@@ -90,6 +92,21 @@ def _as_of(request) -> date:
         return timezone.localdate()
 
 
+def _outsiders_to_their_portal(view):
+    """The dashboard is where everyone lands after signing in: send an operator, hauler or
+    owner on to their portal instead."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        agency = policy.current_agency(request)
+        if agency is not None and policy.role(request.user, agency) not in STAFF_ROLES:
+            return redirect("portal:home")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@_outsiders_to_their_portal
 @agency_page
 def dashboard(request):
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
@@ -97,12 +114,16 @@ def dashboard(request):
 
 
 @require_POST
-@agency_page
+@login_required
 def agency_switch(request):
-    policy.choose_agency(request, request.POST.get("agency", ""))
+    """Act for another of one's agencies; back to the page one was on when one is staff
+    there, otherwise to one's portal."""
+    agency = policy.choose_agency(request, request.POST.get("agency", ""))
     next_url = request.POST.get("next", "/")
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = "/"
+    if not policy.is_staff(request.user, agency):
+        return redirect("portal:home")
     return redirect(next_url)
 
 

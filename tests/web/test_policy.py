@@ -129,5 +129,14 @@ def test_it_keeps_outside_roles_off_the_staff_pages(client):
     sc, _, mine, *_ = _world()
     _member("olive", sc, "operator", operator=mine.current_tenure().operator)
     client.login(username="olive", password=PASSWORD)
-    assert client.get("/").status_code == 404
+    assert client.get("/establishments/").status_code == 404
     assert client.get("/establishments/FSE-1/").status_code == 404
+
+
+def test_it_sends_an_operator_from_the_dashboard_to_its_portal(client):
+    sc, _, mine, *_ = _world()
+    _member("olive", sc, "operator", operator=mine.current_tenure().operator)
+    client.login(username="olive", password=PASSWORD)
+    response = client.get("/", follow=True)
+    assert response.redirect_chain[-1][0] == "/portal/operator/"
+    assert b"Pier Taqueria" in response.content
