@@ -22,7 +22,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from .world import ROLES, build_world
+from .world import PASSWORD, ROLES, build_world
 
 pytestmark = pytest.mark.django_db
 
@@ -166,3 +166,17 @@ def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says():
             check(row, f"{role} of B", client, url, expected)
         check(row, "anonymous", Client(), url, row["anonymous"])
     assert wrong == [], "\n".join(wrong)
+
+
+def test_it_keeps_the_admin_from_agency_staff_even_with_django_staff_status(client):
+    from django.contrib.auth.models import User
+
+    from fogkeeper.web.models import Membership
+    from tests.records import make_agency
+
+    user = User.objects.create_user("mia", password=PASSWORD, is_staff=True)
+    Membership.objects.create(user=user, agency=make_agency(), role="manager")
+    client.force_login(user)
+    response = client.get("/admin/registry/foodserviceestablishment/")
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith(ADMIN_LOGIN)
