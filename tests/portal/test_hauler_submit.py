@@ -40,7 +40,7 @@ def test_it_writes_an_audit_row_naming_the_hauler_login(client, world):
     assert (event.actor, event.agency) == (world.hank, world.sc)
 
 
-def test_it_clears_the_overdue_finding_and_shows_on_the_staff_page(client, world):
+def test_it_clears_the_overdue_finding_and_shows_on_the_staff_page_as_the_haulers(client, world):
     assert trap_overdue(world.pier)
     client.force_login(world.hank)
     client.post(SUBMIT, pump_out(world.trap))
@@ -49,6 +49,7 @@ def test_it_clears_the_overdue_finding_and_shows_on_the_staff_page(client, world
     client.force_login(staff_user("ines", world.sc))
     html = client.get("/establishments/FSE-0042/").content.decode()
     assert "GT-2 pumped out, manifest CP-900 by Coastal Pumping" in html
+    assert "submitted by the hauler (form)" in html
     assert '<th scope="row">Pump-out overdue</th><td>GT-2</td>' not in html
 
 
