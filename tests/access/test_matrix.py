@@ -22,6 +22,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from fogkeeper.maintenance.models import Service
+
 from .world import PASSWORD, ROLES, build_world
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +55,14 @@ portal:home                 GET   ok   ok   ok   ok   portal portal portal own  
 portal:hauler               GET   404  404  404  404  404    ok     404    own  login
 portal:operator             GET   404  404  404  404  ok     404    404    own  login
 portal:owner                GET   404  404  404  404  404    404    ok     own  login
+portal:hauler_customer      GET   404  404  404  404  404    ok     404    404  login
+portal:hauler_submit        GET   404  404  404  404  404    ok     404    404  login
+portal:hauler_submit        POST  404  404  404  404  404    ok     404    404  login
+portal:hauler_upload        GET   404  404  404  404  404    ok     404    own  login
+portal:hauler_upload        POST  404  404  404  404  404    ok     404    own  login
+portal:hauler_submissions   GET   404  404  404  404  404    ok     404    own  login
+web:service_dispute         GET   ok   ok   403  403  404    404    404    404  login
+web:service_dispute         POST  ok   ok   403  403  404    404    404    404  login
 admin:index                 GET   login login login login login login login login login
 """
 # The admin is for the deployment's superusers (Django's is_staff), none of whom is a role
@@ -88,28 +98,30 @@ def url_parameters() -> dict[str, set[str]]:
     return names
 
 
-# How each URL parameter is filled from agency A for a role: (record it reaches, one it does not).
-def _code(side, role):
-    other = side.not_mine(role)
-    return side.mine(role).code, other.code if other else None
+# The URL parameters of a route, from one of agency A's establishments.
+def _service(fse) -> int:
+    return Service.objects.filter(device__establishment=fse).order_by("pk").first().pk
 
 
-PARAMETERS = {"code": _code}
+KWARGS = {
+    "code": lambda fse: fse.code,
+    "pk": _service,
+}
 # What is posted, when not an empty form.
 POSTED = {"web:agency_switch": lambda side: {"agency": side.agency.code}}
 
 
 def build(name: str, side, role: str) -> tuple[str, str | None]:
     """The URL of `name` with A's records `role` reaches, and with ones it does not (None when
-    the URL has no record in it)."""
+    the URL has no record in it, or the role reaches every establishment)."""
     params = url_parameters()[name]
     if not params:
         return reverse(name), None
-    pairs = {p: PARAMETERS[p](side, role) for p in params}
-    mine = reverse(name, kwargs={p: pair[0] for p, pair in pairs.items()})
-    if any(pair[1] is None for pair in pairs.values()):
+    mine = reverse(name, kwargs={p: KWARGS[p](side.mine(role)) for p in params})
+    other = side.not_mine(role)
+    if other is None:
         return mine, None
-    return mine, reverse(name, kwargs={p: pair[1] for p, pair in pairs.items()})
+    return mine, reverse(name, kwargs={p: KWARGS[p](other) for p in params})
 
 
 def outcome(response, admin: bool) -> str:

@@ -29,17 +29,19 @@ class Side:
     reach: dict[str, set[str]] = field(default_factory=dict)
 
     def mine(self, role: str) -> FoodServiceEstablishment:
-        """An establishment `role` reaches (for staff: any)."""
-        code = sorted(self.reach[role])[0]
-        return FoodServiceEstablishment.objects.get(agency=self.agency, code=code)
+        """An establishment `role` reaches (for staff: any), with pump-outs on record."""
+        return self._serviced().filter(code__in=self.reach[role]).first()
 
-    def not_mine(self, role: str) -> FoodServiceEstablishment:
-        """An establishment of the agency that `role` does not reach."""
+    def not_mine(self, role: str) -> FoodServiceEstablishment | None:
+        """An establishment of the agency that `role` does not reach, with pump-outs."""
+        return self._serviced().exclude(code__in=self.reach[role]).first()
+
+    def _serviced(self):
         return (
             FoodServiceEstablishment.objects.filter(agency=self.agency)
-            .exclude(code__in=self.reach[role])
+            .filter(devices__services__isnull=False)
+            .distinct()
             .order_by("code")
-            .first()
         )
 
 
