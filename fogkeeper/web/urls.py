@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import field, map, views
+from . import cases, field, map, views
 
 app_name = "web"
 
@@ -41,4 +41,7 @@ urlpatterns = [
         name="record_operator_change",
     ),
     path("inspections/field/", field.field_page, name="field"),
+    path("cases/", cases.case_list_page, name="cases"),
+    path("cases/<str:establishment>/<str:code>/", cases.case_detail, name="case"),
+    path("letters/<int:pk>.pdf", cases.letter_pdf, name="letter"),
 ]

@@ -89,7 +89,10 @@ def _as_of(request) -> date:
 
 @agency_page
 def dashboard(request):
+    from .cases import with_cases  # cases.py builds its views on agency_page, defined here
+
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
+    board.calendar = with_cases(request.agency, board.calendar)
     return render(request, "web/dashboard.html", {"board": board})
 
 

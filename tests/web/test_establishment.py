@@ -1,8 +1,11 @@
 import pytest
 
 from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.enforcement.models import Letter
+from fogkeeper.registry.models import FoodServiceEstablishment
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment
+from tests.web.enforcement import san_clemente_case
 from tests.web.people import make_user, two_agencies
 
 pytestmark = pytest.mark.django_db
@@ -46,3 +49,14 @@ def test_it_answers_404_for_another_agencys_establishment(client, agencies):
 def test_it_answers_404_for_an_unknown_code(client, agencies):
     client.force_login(make_user("alice", agencies[0]))
     assert client.get("/establishments/NOPE/").status_code == 404
+
+
+def test_it_links_the_cases_and_their_letters(client, agencies):
+    san_clemente_case(FoodServiceEstablishment.objects.get(code="FSE-0042"))
+    client.force_login(make_user("alice", agencies[0]))
+    html = client.get("/establishments/FSE-0042/").content.decode()
+    assert '<li><a href="/cases/FSE-0042/EC-7/">Case EC-7</a>, opened 2025-03-01.</li>' in html
+    letter = Letter.objects.get(action__code="NNC-1")
+    assert (
+        f'<a href="/letters/{letter.pk}.pdf" download>Notice of noncompliance (NNC-1), PDF' in html
+    )
