@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import cases, field, map, views
+from . import cases, field, map, photos, views
 
 app_name = "web"
 
@@ -44,4 +44,6 @@ urlpatterns = [
     path("cases/", cases.case_list_page, name="cases"),
     path("cases/<str:establishment>/<str:code>/", cases.case_detail, name="case"),
     path("letters/<int:pk>.pdf", cases.letter_pdf, name="letter"),
+    path("photos/<int:pk>/", photos.photo, name="photo"),
+    path("photos/<int:pk>/thumbnail.jpg", photos.thumbnail, name="photo_thumbnail"),
 ]
