@@ -347,9 +347,10 @@ def _invoices(fse, codes: set[str], as_of: date) -> list[dict[str, Any]]:
 
 
 @agency_page
-def case_detail(request, establishment: str, code: str):
+def case_detail(request, code: str, case: str):
+    """Case `case` of the establishment `code` (case codes are unique per establishment)."""
     as_of = max(_as_of(request), request.agency.get_pack().effective)
-    page = case_page(agency=request.agency, establishment=establishment, code=code, as_of=as_of)
+    page = case_page(agency=request.agency, establishment=code, code=case, as_of=as_of)
     return render(request, "web/case.html", {"c": page})
 
 
@@ -357,11 +358,11 @@ def case_detail(request, establishment: str, code: str):
 
 
 @agency_page
-def letter_pdf(request, pk: int):
+def letter_pdf(request, letter: int):
     """The letter of an action exactly as it was sent (the stored bytes)."""
     letter = get_object_or_404(
         Letter.objects.select_related("action__establishment"),
-        pk=pk,
+        pk=letter,
         action__establishment__agency=request.agency,
     )
     action = letter.action

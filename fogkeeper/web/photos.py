@@ -33,9 +33,9 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 
 @agency_page
-def photo(request, pk: int):
+def photo(request, photo: int):
     """The photo as it was taken."""
-    found = _photo(request, pk)
+    found = _photo(request, photo)
     content_type = mimetypes.guess_type(found.image.name)[0]
     if content_type not in IMAGE_TYPES:
         content_type = "application/octet-stream"
@@ -47,9 +47,9 @@ def photo(request, pk: int):
 
 
 @agency_page
-def thumbnail(request, pk: int):
+def thumbnail(request, photo: int):
     """A small JPEG of the photo, turned upright, for the establishment page."""
-    found = _photo(request, pk)
+    found = _photo(request, photo)
     try:
         with found.image.open("rb") as stream, Image.open(stream) as image:
             image.draft("RGB", THUMBNAIL)  # a JPEG decodes at a fraction of its size

@@ -42,8 +42,8 @@ urlpatterns = [
     ),
     path("inspections/field/", field.field_page, name="field"),
     path("cases/", cases.case_list_page, name="cases"),
-    path("cases/<str:establishment>/<str:code>/", cases.case_detail, name="case"),
-    path("letters/<int:pk>.pdf", cases.letter_pdf, name="letter"),
-    path("photos/<int:pk>/", photos.photo, name="photo"),
-    path("photos/<int:pk>/thumbnail.jpg", photos.thumbnail, name="photo_thumbnail"),
+    path("cases/<str:code>/<str:case>/", cases.case_detail, name="case"),
+    path("letters/<int:letter>.pdf", cases.letter_pdf, name="letter"),
+    path("photos/<int:photo>/", photos.photo, name="photo"),
+    path("photos/<int:photo>/thumbnail.jpg", photos.thumbnail, name="photo_thumbnail"),
 ]
