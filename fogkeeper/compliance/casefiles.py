@@ -14,7 +14,8 @@ What the database keeps over time is read as of the sweep's date:
 - the permit is the one issued last on or before `as_of`, whatever its status (a permit
   that ended with its holder is how the engine learns of a new operator);
 - a device removed on or before `as_of` is left out, with its pump-outs, its readings and
-  the checklist answers about it.
+  the checklist answers about it;
+- a pump-out under a dispute open on `as_of` is left out: staff doubt it happened as told.
 
 Everything else is listed whatever its date: the engine ignores what has not happened yet
 on `as_of`, and a planned change of operation must be seen before its date.
@@ -27,14 +28,14 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from django.db.models import FloatField
+from django.db.models import Exists, FloatField, OuterRef, Q
 from django.db.models.expressions import BaseExpression
 from django.db.models.functions import Cast
 
 from fogkeeper.enforcement.selectors import enforcement_entries
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
-from fogkeeper.maintenance.models import Service, YellowGreasePickup
+from fogkeeper.maintenance.models import Service, ServiceDispute, YellowGreasePickup
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import (
     Agency,
@@ -267,8 +268,12 @@ def build_case_files(
     hauler_ids: dict[int, set] = defaultdict(set)
     services: dict[int, list] = defaultdict(list)
     # The biggest table by far: sorted here, which is cheaper than a sort spilling to disk.
+    disputed = ServiceDispute.objects.filter(service=OuterRef("pk"), raised_on__lte=as_of).filter(
+        Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gt=as_of)
+    )
     rows = list(
         Service.objects.filter(device__establishment_id__in=ids)
+        .exclude(Exists(disputed))
         .order_by()
         .values_list(
             "date",

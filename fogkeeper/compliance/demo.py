@@ -1316,12 +1316,14 @@ def load_demo(*, as_of: date, seed: int = SEED) -> list:
         raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
     programs = build_programs(as_of, seed)
     from .demo_enforcement import load_enforcement
+    from .demo_people import load_people
 
     with transaction.atomic():
         staff = staff_user()
         agencies = [_load(p, staff, seed) for p in programs]
         for agency in agencies:
             load_enforcement(agency, as_of=as_of, staff=staff)
+        load_people(agencies, staff)
         return agencies
 
 

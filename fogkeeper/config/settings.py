@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "fogkeeper.compliance",
     "fogkeeper.enforcement",
     "fogkeeper.web",
+    "fogkeeper.portal",
 ]
 
 MIDDLEWARE = [

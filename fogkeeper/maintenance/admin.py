@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from fogkeeper.registry.admin import RecordAdmin
 
-from .models import Service, YellowGreasePickup
+from .models import Service, ServiceDispute, YellowGreasePickup
 
 
 @admin.register(Service)
@@ -16,8 +16,9 @@ class ServiceAdmin(RecordAdmin):
         "gallons_removed",
         "fog_inches",
         "solids_inches",
+        "source",
     ]
-    list_filter = ["device__establishment__agency", "full_pump_out", "hauler"]
+    list_filter = ["device__establishment__agency", "source", "full_pump_out", "hauler"]
     search_fields = [
         "manifest_number",
         "device__code",
@@ -28,6 +29,19 @@ class ServiceAdmin(RecordAdmin):
     list_select_related = ["device__establishment", "hauler"]
     autocomplete_fields = ["device", "hauler"]
     date_hierarchy = "date"
+
+
+@admin.register(ServiceDispute)
+class ServiceDisputeAdmin(RecordAdmin):
+    list_display = ["service", "raised_on", "raised_by", "withdrawn_on"]
+    list_filter = [
+        "service__device__establishment__agency",
+        ("withdrawn_on", admin.EmptyFieldListFilter),
+    ]
+    search_fields = ["service__manifest_number", "service__device__establishment__code", "reason"]
+    list_select_related = ["service", "raised_by"]
+    autocomplete_fields = ["service"]
+    date_hierarchy = "raised_on"
 
 
 @admin.register(YellowGreasePickup)

@@ -139,7 +139,7 @@ def manifests_import(
             continue
         existing = lookups.existing.get((row.hauler.pk, row.fields["manifest_number"]))
         if existing is None:
-            new.append(Service(hauler=row.hauler, **row.fields))
+            new.append(Service(hauler=row.hauler, source="import", **row.fields))
             continue
         differences = _differences(existing, row.fields)
         if differences:

@@ -1,7 +1,17 @@
 """Pump-outs (services, each with its hauler's manifest) and waste cooking oil pickups."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+SOURCES = [
+    ("staff", "Recorded by staff"),
+    ("import", "Manifest file import"),
+    ("hauler_form", "Submitted by the hauler (form)"),
+    ("hauler_csv", "Submitted by the hauler (file)"),
+    ("hauler_api", "Submitted by the hauler (API)"),
+]
+HAULER_SOURCES = {"hauler_form", "hauler_csv", "hauler_api"}
 
 
 def _not_negative(field: str, name: str) -> models.CheckConstraint:
@@ -30,6 +40,20 @@ class Service(models.Model):
         max_digits=6, decimal_places=2, null=True, blank=True
     )
     notes = models.TextField(blank=True)
+    source = models.CharField(
+        max_length=20,
+        choices=SOURCES,
+        default="staff",
+        help_text="who put it in fogkeeper: staff, a file import, or the hauler itself",
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the hauler's login that submitted it",
+    )
 
     class Meta:
         ordering = ["-date"]
@@ -45,6 +69,38 @@ class Service(models.Model):
 
     def __str__(self) -> str:
         return f"manifest {self.manifest_number} ({self.date})"
+
+
+class ServiceDispute(models.Model):
+    """Staff's doubt about a pump-out, usually a hauler's submission. The service is kept; while
+    a dispute is open the service does not count towards compliance. Withdrawing it is a
+    date on this row, so the dispute itself stays on record."""
+
+    service = models.ForeignKey(Service, on_delete=models.PROTECT, related_name="disputes")
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    raised_on = models.DateField()
+    reason = models.TextField()
+    withdrawn_on = models.DateField(null=True, blank=True)
+    withdrawn_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-raised_on", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["service"],
+                condition=Q(withdrawn_on__isnull=True),
+                name="one_open_dispute_per_service",
+            ),
+            models.CheckConstraint(
+                condition=Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gte=models.F("raised_on")),
+                name="dispute_withdrawn_after_raised",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute of {self.service} raised {self.raised_on}"
 
 
 class YellowGreasePickup(models.Model):

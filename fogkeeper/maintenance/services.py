@@ -7,8 +7,16 @@ from datetime import date
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Q
 
-from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
+from fogkeeper.audit.services import snapshot
+from fogkeeper.registry.models import (
+    Agency,
+    FoodServiceEstablishment,
+    GreaseControlDevice,
+    Hauler,
+    ServiceContract,
+)
 from fogkeeper.registry.services import (
     Actor,
     Errors,
@@ -21,7 +29,7 @@ from fogkeeper.registry.services import (
     refuse,
 )
 
-from .models import Service, YellowGreasePickup
+from .models import HAULER_SOURCES, Service, ServiceDispute, YellowGreasePickup
 
 
 def service_record(
@@ -38,6 +46,8 @@ def service_record(
     final_chamber_floating_oil: bool | None = None,
     sludge_to_outlet_inches: Decimal | None = None,
     notes: str = "",
+    source: str = "staff",
+    submitted_by=None,
     actor: Actor = None,
 ) -> Service:
     """A pump-out of `device` with its manifest and the depths measured before it. `agency`,
@@ -54,6 +64,8 @@ def service_record(
         final_chamber_floating_oil=final_chamber_floating_oil,
         sludge_to_outlet_inches=sludge_to_outlet_inches,
         notes=notes,
+        source=source,
+        submitted_by=submitted_by,
     )
     errors: Errors = {}
     device_agency = device.establishment.agency
@@ -131,3 +143,112 @@ def pickup_record(
         pickup.save()
         audit("pickup.record", pickup, actor)
     return pickup
+
+
+# The fields a resubmission of the same manifest is compared on.
+_SUBMITTED = (
+    "device_id",
+    "date",
+    "full_pump_out",
+    "gallons_removed",
+    "fog_inches",
+    "solids_inches",
+    "final_chamber_floating_oil",
+    "sludge_to_outlet_inches",
+)
+
+
+def service_submit(
+    *,
+    hauler: Hauler,
+    device: GreaseControlDevice,
+    manifest_number: str,
+    date: date,
+    source: str,
+    today: date,
+    actor: Actor = None,
+    **readings,
+) -> tuple[Service, bool]:
+    """A hauler's own pump-out of a customer's device. Idempotent on the manifest number:
+    the same manifest with the same content returns the stored service and False; with other
+    content it is refused. Returns (service, created)."""
+    if source not in HAULER_SOURCES:
+        raise ValueError(f"not a hauler's source: {source}")
+    errors: Errors = {}
+    if not manifest_number or not manifest_number.strip():
+        add_error(errors, "manifest_number", "The manifest number is required.")
+    if date > today:
+        add_error(errors, "date", f"{date} is in the future.")
+    fse = device.establishment
+    if not ServiceContract.objects.filter(
+        Q(until__isnull=True) | Q(until__gte=date),
+        hauler=hauler,
+        establishment=fse,
+        since__lte=date,
+    ).exists():
+        add_error(errors, "device", f"{fse.name} was not a customer of {hauler} on {date}.")
+    refuse(errors)
+    earlier = Service.objects.filter(hauler=hauler, manifest_number=manifest_number).first()
+    if earlier is not None:
+        wanted = {"device_id": device.pk, "date": date, "full_pump_out": True, **readings}
+        different = [
+            name for name in _SUBMITTED if name in wanted and getattr(earlier, name) != wanted[name]
+        ]
+        if different:
+            refuse(
+                {
+                    "manifest_number": [
+                        f"Manifest {manifest_number} was already submitted with other "
+                        f"{', '.join(different)}."
+                    ]
+                }
+            )
+        return earlier, False
+    service = service_record(
+        device=device,
+        hauler=hauler,
+        agency=hauler.agency,
+        manifest_number=manifest_number,
+        date=date,
+        actor=actor,
+        source=source,
+        submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
+        **readings,
+    )
+    return service, True
+
+
+def service_dispute(
+    *, service: Service, reason: str, raised_on: date, actor: Actor
+) -> ServiceDispute:
+    """Staff doubt `service`: it is kept, and no longer counts until the dispute is withdrawn."""
+    errors: Errors = {}
+    if not reason.strip():
+        add_error(errors, "reason", "Say why the pump-out is disputed.")
+    if service.disputes.filter(withdrawn_on__isnull=True).exists():
+        add_error(errors, "service", f"{service} is already disputed.")
+    refuse(errors)
+    dispute = ServiceDispute(
+        service=service, raised_by=actor, raised_on=raised_on, reason=reason.strip()
+    )
+    with transaction.atomic():
+        dispute.save()
+        audit("service.dispute", dispute, actor)
+    return dispute
+
+
+def service_dispute_withdraw(
+    *, dispute: ServiceDispute, reason: str, withdrawn_on: date, actor: Actor
+) -> ServiceDispute:
+    errors: Errors = {}
+    if dispute.withdrawn_on is not None:
+        add_error(errors, "dispute", f"It was withdrawn on {dispute.withdrawn_on}.")
+    elif withdrawn_on < dispute.raised_on:
+        add_error(errors, "withdrawn_on", f"{withdrawn_on} is before it was raised.")
+    refuse(errors)
+    before = snapshot(dispute)
+    dispute.withdrawn_on, dispute.withdrawn_reason = withdrawn_on, reason.strip()
+    with transaction.atomic():
+        dispute.save(update_fields=["withdrawn_on", "withdrawn_reason"])
+        audit("service.dispute_withdraw", dispute, actor, before=before)
+    return dispute

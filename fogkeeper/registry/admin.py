@@ -26,6 +26,7 @@ from .models import (
     OperatorTenure,
     Parcel,
     PropertyOwner,
+    ServiceContract,
     SewerSegment,
 )
 from .services import audit, record_delete, record_delete_check
@@ -225,6 +226,15 @@ class HaulerAdmin(RecordAdmin):
     list_filter = ["agency", "licensed"]
     search_fields = ["code", "name", "licence_number"]
     list_select_related = ["agency"]
+
+
+@admin.register(ServiceContract)
+class ServiceContractAdmin(RecordAdmin):
+    list_display = ["establishment", "hauler", "since", "until"]
+    list_filter = ["establishment__agency", ("until", admin.EmptyFieldListFilter)]
+    search_fields = ["establishment__code", "establishment__name", "hauler__name"]
+    list_select_related = ["establishment", "hauler"]
+    autocomplete_fields = ["establishment", "hauler"]
 
 
 @admin.register(GreaseControlDevice)

@@ -284,6 +284,39 @@ class Hauler(models.Model):
         return self.name
 
 
+class ServiceContract(models.Model):
+    """An establishment's contract with a hauler to pump out its devices: while it runs, the
+    establishment is the hauler's customer, which is what a hauler reaches (ACCESS.md)."""
+
+    hauler = models.ForeignKey(Hauler, on_delete=models.PROTECT, related_name="contracts")
+    establishment = models.ForeignKey(
+        FoodServiceEstablishment, on_delete=models.PROTECT, related_name="contracts"
+    )
+    since = models.DateField()
+    until = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["establishment", "-since"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hauler", "establishment"],
+                condition=Q(until__isnull=True),
+                name="one_open_contract_per_hauler_and_fse",
+            ),
+            models.CheckConstraint(
+                condition=Q(until__isnull=True) | Q(until__gte=F("since")),
+                name="contract_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hauler} serves {self.establishment} since {self.since}"
+
+    def clean(self) -> None:
+        if self.hauler.agency_id != self.establishment.agency_id:
+            raise ValidationError("the hauler is not approved by the establishment's agency")
+
+
 class GreaseControlDevice(models.Model):
     establishment = models.ForeignKey(
         FoodServiceEstablishment, on_delete=models.PROTECT, related_name="devices"

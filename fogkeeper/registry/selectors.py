@@ -6,7 +6,7 @@ from django.db import models
 
 from .models import Agency, FoodServiceEstablishment, Operator
 
-_TOWARDS_AGENCY = ("agency", "establishment", "device", "inspection", "training")
+_TOWARDS_AGENCY = ("agency", "establishment", "device", "inspection", "training", "service")
 
 
 def record_agency(obj: models.Model) -> Agency | None:

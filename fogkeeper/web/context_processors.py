@@ -4,5 +4,6 @@ def agency(request):
     return {
         "agency": current,
         "agencies": getattr(request, "agencies", []),
+        "membership": getattr(request, "membership", None),
         "titles": current.get_pack().titles if current is not None else {},
     }

@@ -1,24 +1,72 @@
-"""Who may read which agency's records: decided here, for every page (ACCESS.md).
+"""Who may read and write what, for which agency: decided here and only here (ACCESS.md).
 
-A superuser reads every agency; anyone else reads the agencies of their memberships. A record
-of an agency one may not read answers 404, as if it did not exist."""
+The staff pages, the portals and the API all ask this module. A person acts for an agency
+through a membership naming the agency and a role; a superuser acts as a manager of every
+agency. A record one may not reach answers 404, as if it did not exist, so ids reveal nothing.
+"""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from datetime import date
 
-from fogkeeper.registry.models import Agency
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+
+from .models import STAFF_ROLES, Membership
 
 SESSION_KEY = "fogkeeper_agency"
 
+# What each role may write (ACCESS.md "may write"). Staff roles write for the whole agency;
+# an operator for its establishments, a hauler for its customers' devices.
+WRITES = {
+    "manager": {
+        "establishment", "device", "service", "training", "inspection", "incident", "permit",
+        "operator_change", "frequency", "fees", "notice", "hearing", "decision", "appeal",
+        "penalty", "invoice", "payment", "membership", "dispute",
+    },
+    "inspector": {
+        "establishment", "device", "service", "training", "inspection", "incident",
+        "operator_change", "notice", "dispute",
+    },
+    "clerk": {"hearing", "decision", "appeal", "penalty", "invoice", "payment"},
+    "auditor": set(),
+    "operator": {
+        "training", "yellow_grease", "permit_application", "notice_answer", "contact",
+    },
+    "hauler": {"service"},
+    "owner": set(),
+}  # fmt: skip
 
-def readable_agencies(user):
-    if not user.is_authenticated or not user.is_active:
+# What each role may read of the establishments it reaches (ACCESS.md "may read").
+EVERYTHING = "*"
+READS = {
+    "manager": {EVERYTHING},
+    "inspector": {EVERYTHING},
+    "clerk": {EVERYTHING},
+    "auditor": {EVERYTHING},
+    "operator": {
+        "establishment", "permit", "status", "findings", "schedule", "devices", "services",
+        "trainings", "inspection_results", "letters", "invoices",
+    },
+    "hauler": {"establishment", "devices", "schedule", "own_services"},
+    "owner": {"establishment", "status", "findings", "schedule", "permit"},
+}  # fmt: skip
+
+
+def _active(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active)
+
+
+def readable_agencies(user) -> QuerySet[Agency]:
+    if not _active(user):
         return Agency.objects.none()
     if user.is_superuser:
         return Agency.objects.order_by("name")
-    return Agency.objects.filter(memberships__user=user).order_by("name")
+    return Agency.objects.filter(memberships__user=user).distinct().order_by("name")
 
 
 def current_agency(request) -> Agency | None:
@@ -40,25 +88,73 @@ def choose_agency(request, code: str) -> Agency:
     return agency
 
 
-# What each agency role may write on the staff pages (ACCESS.md); a superuser writes all.
-WRITES = {
-    "manager": {"service", "training", "inspection", "incident", "permit", "operator_change"},
-    "inspector": {"service", "training", "inspection", "incident", "operator_change"},
-    "clerk": set(),
-    "auditor": set(),
-}
-
-
-def may_write(user, agency: Agency, kind: str) -> bool:
-    """Whether `user`, acting for `agency`, may record a `kind` (a key of WRITES' sets)."""
-    if not user.is_authenticated or not user.is_active:
-        return False
+def membership(user, agency: Agency | None) -> Membership | None:
+    """The person's membership of `agency` (a superuser's is an unsaved manager one)."""
+    if not _active(user) or agency is None:
+        return None
     if user.is_superuser:
-        return True
-    roles = user.memberships.filter(agency=agency).values_list("role", flat=True)
-    return any(kind in WRITES.get(role, ()) for role in roles)
+        return Membership(user=user, agency=agency, role="manager")
+    return (
+        Membership.objects.filter(user=user, agency=agency)
+        .select_related("operator", "hauler", "owner")
+        .first()
+    )
 
 
-def require_write(user, agency: Agency, kind: str) -> None:
+def role(user, agency: Agency | None) -> str | None:
+    found = membership(user, agency)
+    return found.role if found else None
+
+
+def is_staff(user, agency: Agency | None) -> bool:
+    return role(user, agency) in STAFF_ROLES
+
+
+def establishments(user, agency: Agency | None, *, on: date | None = None) -> QuerySet:
+    """The establishments of `agency` the person reaches: all of them for staff; an
+    operator's current ones; a hauler's current customers; an owner's on its parcels."""
+    found = membership(user, agency)
+    qs = FoodServiceEstablishment.objects.filter(agency=agency)
+    if found is None:
+        return qs.none()
+    if found.role in STAFF_ROLES:
+        return qs
+    on = on or timezone.localdate()
+    if found.role == "operator":
+        current = Q(tenures__since__lte=on) & (
+            Q(tenures__until__isnull=True) | Q(tenures__until__gte=on)
+        )
+        return qs.filter(current, tenures__operator=found.operator_id).distinct()
+    if found.role == "hauler":
+        current = Q(contracts__since__lte=on) & (
+            Q(contracts__until__isnull=True) | Q(contracts__until__gte=on)
+        )
+        return qs.filter(current, contracts__hauler=found.hauler_id).distinct()
+    if found.role == "owner":
+        return qs.filter(parcel__owner=found.owner_id)
+    return qs.none()
+
+
+def reachable(user, agency: Agency | None, code: str) -> FoodServiceEstablishment:
+    """The establishment `code` if the person reaches it, else 404."""
+    fse = establishments(user, agency).filter(code=code).first()
+    if fse is None:
+        raise Http404("no such establishment")
+    return fse
+
+
+def may_read(user, agency: Agency | None, what: str) -> bool:
+    """Whether the person may read `what` (a key of READS' sets) of what they reach."""
+    allowed = READS.get(role(user, agency) or "", set())
+    return EVERYTHING in allowed or what in allowed
+
+
+def may_write(user, agency: Agency | None, kind: str) -> bool:
+    """Whether the person, acting for `agency`, may record a `kind` (a key of WRITES' sets)
+    for the establishments they reach."""
+    return kind in WRITES.get(role(user, agency) or "", set())
+
+
+def require_write(user, agency: Agency | None, kind: str) -> None:
     if not may_write(user, agency, kind):
         raise PermissionDenied(f"your role at {agency} may not record this")

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -43,6 +43,7 @@ from .forms import (
     TrainingForm,
     put_errors,
 )
+from .models import STAFF_ROLES
 
 PAGE_SIZE = 25
 RECORDS = (
@@ -67,7 +68,8 @@ CSV_COLUMNS = [
 
 
 def agency_page(view):
-    """Login required, and the request acts for one readable agency (request.agency)."""
+    """Login required, and the request acts for one readable agency (request.agency) in which
+    the person has a staff role; anyone else is answered as if the page did not exist."""
 
     @login_required
     @wraps(view)
@@ -76,6 +78,9 @@ def agency_page(view):
         request.agency = policy.current_agency(request)
         if request.agency is None:
             return render(request, "web/no_agency.html", status=403)
+        request.membership = policy.membership(request.user, request.agency)
+        if not request.membership.is_staff_role:
+            raise Http404("the staff pages are for the agency's staff")
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -88,6 +93,21 @@ def _as_of(request) -> date:
         return timezone.localdate()
 
 
+def _outsiders_to_their_portal(view):
+    """The dashboard is where everyone lands after signing in: send an operator, hauler or
+    owner on to their portal instead."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        agency = policy.current_agency(request)
+        if agency is not None and policy.role(request.user, agency) not in STAFF_ROLES:
+            return redirect("portal:home")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@_outsiders_to_their_portal
 @agency_page
 def dashboard(request):
     from .cases import with_cases  # cases.py builds its views on agency_page, defined here
@@ -98,12 +118,16 @@ def dashboard(request):
 
 
 @require_POST
-@agency_page
+@login_required
 def agency_switch(request):
-    policy.choose_agency(request, request.POST.get("agency", ""))
+    """Act for another of one's agencies; back to the page one was on when one is staff
+    there, otherwise to one's portal."""
+    agency = policy.choose_agency(request, request.POST.get("agency", ""))
     next_url = request.POST.get("next", "/")
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = "/"
+    if not policy.is_staff(request.user, agency):
+        return redirect("portal:home")
     return redirect(next_url)
 
 

@@ -146,11 +146,11 @@ def test_it_lists_in_a_fixed_number_of_queries(
         make_permit(fse, f"DP-{i}")
         make_device(fse, "GI-1")
         status(fse, "compliant", "2025-07-01")
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):
         alice.get("/establishments/?device=interceptor&sort=-next_due")
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         alice.get("/establishments/?export=csv")
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         alice.get("/establishments/?export=xlsx")
 
 

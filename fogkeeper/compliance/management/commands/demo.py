@@ -73,6 +73,11 @@ class Command(BaseCommand):
                 f"Staff login: username {demo.STAFF_USERNAME!r}, password {demo.STAFF_PASSWORD!r}"
             )
         )
+        self.stdout.write(
+            "Other logins, same password: manager, inspector, clerk, auditor (staff of both "
+            "agencies); operator, hauler, owner (an operator, a hauler and a property owner "
+            "of each agency)"
+        )
 
     def _sweep(self, agencies, as_of: date) -> None:
         try:

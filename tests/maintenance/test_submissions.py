@@ -1,0 +1,108 @@
+"""A hauler's own pump-outs (idempotent on the manifest) and staff's disputes of them."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.casefiles import build_case_file
+from fogkeeper.maintenance.models import Service
+from fogkeeper.maintenance.services import (
+    service_dispute,
+    service_dispute_withdraw,
+    service_submit,
+)
+from fogkeeper.registry.models import ServiceContract
+from tests.records import d, make_agency, make_device, make_establishment, make_hauler
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    agency = make_agency("san-clemente")
+    fse = make_establishment(agency)
+    device = make_device(fse, installed_on=d("2010-01-01"))
+    hauler = make_hauler(agency)
+    ServiceContract.objects.create(hauler=hauler, establishment=fse, since=d("2020-01-01"))
+    user = User.objects.create_user("hank")
+    return agency, fse, device, hauler, user
+
+
+def _submit(world, **kw):
+    _, _, device, hauler, user = world
+    fields = {
+        "hauler": hauler,
+        "device": device,
+        "manifest_number": "M-100",
+        "date": d("2026-11-02"),
+        "source": "hauler_api",
+        "today": d("2026-11-30"),
+        "actor": user,
+        "fog_inches": Decimal("3.50"),
+    }
+    return service_submit(**{**fields, **kw})
+
+
+def test_it_stores_a_submission_marked_as_the_haulers(world):
+    service, created = _submit(world)
+    assert created
+    assert service.source == "hauler_api"
+    assert service.submitted_by.username == "hank"
+    assert AuditEvent.objects.filter(action="service.record", actor__username="hank").count() == 1
+
+
+def test_it_adds_nothing_when_the_same_manifest_comes_twice(world):
+    first, _ = _submit(world)
+    again, created = _submit(world)
+    assert not created
+    assert again.pk == first.pk
+    assert Service.objects.count() == 1
+
+
+def test_it_refuses_the_same_manifest_with_other_content(world):
+    _submit(world)
+    with pytest.raises(ValidationError, match="already submitted with other fog_inches"):
+        _submit(world, fog_inches=Decimal("4.00"))
+    assert Service.objects.count() == 1
+
+
+def test_it_refuses_a_device_of_a_non_customer(world):
+    agency, *_ = world
+    stranger = make_device(make_establishment(agency, code="FSE-2"), installed_on=d("2010-01-01"))
+    with pytest.raises(ValidationError, match="was not a customer"):
+        _submit(world, device=stranger)
+    assert Service.objects.count() == 0
+
+
+def test_it_refuses_a_date_in_the_future(world):
+    with pytest.raises(ValidationError, match="in the future"):
+        _submit(world, date=d("2026-12-01"))
+
+
+def test_it_leaves_a_disputed_pump_out_out_of_the_case_file_and_keeps_it(world):
+    _, fse, _, _, user = world
+    service, _ = _submit(world)
+    dispute = service_dispute(
+        service=service, reason="No truck seen", raised_on=d("2026-11-10"), actor=user
+    )
+    assert build_case_file(fse, d("2026-11-09"))["services"]
+    assert build_case_file(fse, d("2026-11-12"))["services"] == []
+    service_dispute_withdraw(
+        dispute=dispute, reason="Video found", withdrawn_on=d("2026-11-20"), actor=user
+    )
+    assert build_case_file(fse, d("2026-11-21"))["services"]
+    assert Service.objects.filter(pk=service.pk).exists()
+    assert AuditEvent.objects.filter(action__startswith="service.dispute").count() == 2
+
+
+def test_it_refuses_a_second_open_dispute(world):
+    _, _, _, _, user = world
+    service, _ = _submit(world)
+    service_dispute(service=service, reason="Doubt", raised_on=d("2026-11-10"), actor=user)
+    with pytest.raises(ValidationError, match="already disputed"):
+        service_dispute(service=service, reason="Again", raised_on=d("2026-11-11"), actor=user)
