@@ -1,6 +1,7 @@
 """Jurisdiction packs: an ordinance as data.
 
-A pack is a folder holding `pack.yaml` (who, when, titles, holidays, rules),
+A pack is a folder holding `pack.yaml` (who, when, titles, holidays, rules, and the titles
+of the obligations the engine schedules),
 `parameters.yaml` (every number of the ordinance, keyed by the date it took
 effect, each with its reference), `checklist.yaml` and `enforcement.yaml`
 (action types, their fields and the deadlines they set). Loading rejects a
@@ -183,6 +184,7 @@ class Pack:
     actions: dict[str, ActionSpec]
     source: Path
     procedure: dict[str, Any] = field(default_factory=dict)
+    obligations: dict[str, str] = field(default_factory=dict)
     _durations: dict[str, Duration] = field(default_factory=dict)
     _paramsets: dict[date, ParamSet] = field(default_factory=dict)
     _in_force: dict[int, dict[str, ParameterValue]] = field(default_factory=dict)
@@ -301,6 +303,18 @@ def _load_rules(where: str, data: Any) -> dict[str, RuleSpec]:
             rule_id, severity, _cited(here, entry, "citation"), str(entry.get("title", rule_id))
         )
     return rules
+
+
+def _load_obligations(where: str, data: Any) -> dict[str, str]:
+    """The pack's title of each obligation of the schedule (`gcd.service`: "Pump-out")."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PackError(f"{where}: obligations: expected a mapping of obligation ids to titles")
+    for obligation, title in data.items():
+        if not isinstance(title, str) or not title.strip():
+            raise PackError(f"{where}: obligations.{obligation}: expected a title")
+    return {str(k): v.strip() for k, v in data.items()}
 
 
 def _load_checklist(where: str, data: Any) -> dict[str, ChecklistItem]:
@@ -453,6 +467,7 @@ def load_pack(folder: Path | str) -> Pack:
         actions=_load_actions(f"{where}/enforcement.yaml", enforcement.get("actions"), params),
         source=folder,
         procedure=_load_procedure(f"{where}/enforcement.yaml", enforcement.get("procedure")),
+        obligations=_load_obligations(f"{where}/pack.yaml", meta.get("obligations")),
     )
     for name in pack.parameters:
         value = pack.parameters[name].values[-1].value

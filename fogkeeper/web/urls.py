@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import disputes, field, map, views
+from . import cases, disputes, field, map, photos, views
 
 app_name = "web"
 
@@ -46,4 +46,9 @@ urlpatterns = [
         disputes.service_dispute_page,
         name="service_dispute",
     ),
+    path("cases/", cases.case_list_page, name="cases"),
+    path("cases/<str:code>/<str:case>/", cases.case_detail, name="case"),
+    path("letters/<int:letter>.pdf", cases.letter_pdf, name="letter"),
+    path("photos/<int:photo>/", photos.photo, name="photo"),
+    path("photos/<int:photo>/thumbnail.jpg", photos.thumbnail, name="photo_thumbnail"),
 ]

@@ -33,6 +33,7 @@ from fogkeeper.registry.services import operator_change
 from fogkeeper.training.services import training_record
 
 from . import policy, selectors
+from .establishment import page_extras
 from .forms import (
     IncidentForm,
     InspectionForm,
@@ -110,7 +111,10 @@ def _outsiders_to_their_portal(view):
 @_outsiders_to_their_portal
 @agency_page
 def dashboard(request):
+    from .cases import with_cases  # cases.py builds its views on agency_page, defined here
+
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
+    board.calendar = with_cases(request.agency, board.calendar)
     return render(request, "web/dashboard.html", {"board": board})
 
 
@@ -196,7 +200,9 @@ def _xlsx(agency, rows) -> HttpResponse:
 def establishment_detail(request, code: str):
     page = selectors.establishment_page(agency=request.agency, code=code)
     may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]
-    return render(request, "web/establishment.html", {"p": page, "may_record": may_record})
+    extras = page_extras(page=page, pack=request.agency.get_pack(), as_of=_as_of(request))
+    context = {"p": page, "may_record": may_record, **extras}
+    return render(request, "web/establishment.html", context)
 
 
 # -- recording work -------------------------------------------------------------------------

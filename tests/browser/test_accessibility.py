@@ -13,6 +13,7 @@ from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import Hauler, Lateral, ServiceContract, SewerSegment
 from fogkeeper.web.models import Membership
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.web.enforcement import san_clemente_case
 from tests.web.people import PASSWORD, make_user, two_agencies
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,6 +32,7 @@ def san_clemente():
         agency=sc, code="S-12", path=[[33.4205, -117.6125], [33.4215, -117.6110]]
     )
     Lateral.objects.create(establishment=fse, segment=segment)
+    san_clemente_case(fse)
     sweep_agency(sc, as_of=AS_OF)
     make_user("ines", sc)
     return sc
@@ -63,6 +65,8 @@ def test_the_sign_in_page_has_no_serious_violations(page, live_server):
         "/establishments/FSE-0042/record/inspection/",
         "/inspections/field/",
         "/map/",
+        "/cases/",
+        "/cases/FSE-0042/EC-7/",
     ],
 )
 def test_a_signed_in_page_has_no_serious_violations(page, live_server, san_clemente, sign_in, path):

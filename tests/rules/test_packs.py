@@ -224,6 +224,51 @@ def test_it_lists_the_towns_own_titles():
     assert town.titles["manager"] == "FOG Manager"
 
 
+# What the engine schedules, and the rule that enforces each (the schedule's citation).
+OBLIGATION_RULES = {
+    "permit.renewal_application": "permit.renewal_late",
+    "permit.expiry": "permit.expired",
+    "gcd.service": "gcd.service_overdue",
+    "inspection.annual": "inspection.annual_due",
+    "yellow_grease.collection": "yellow_grease.collection_overdue",
+    "training.new_hire": "training.new_hire_overdue",
+    "training.refresher": "training.refresher_overdue",
+    "incident.written_report": "incident.written_report_late",
+}
+
+
+def test_it_knows_every_obligation_the_engine_schedules():
+    planned = {
+        match
+        for f in RULES_DIR.rglob("*.py")
+        for match in re.findall(r'\.plan\(\s*"([\w.]+)"', f.read_text())
+    }
+    assert planned == set(OBLIGATION_RULES)
+
+
+def test_it_titles_every_obligation_its_rules_schedule(pack):
+    scheduled = {o for o, rule in OBLIGATION_RULES.items() if pack.has(rule)}
+    assert set(pack.obligations) == scheduled
+    assert all(title.strip() for title in pack.obligations.values())
+
+
+def test_it_names_obligations_in_each_ordinances_words(sc):
+    town = default_registry().get("town-10-02")
+    assert sc.obligations["inspection.annual"] == "Annual Restaurant Grease Inspection"
+    assert town.obligations["gcd.service"] == "Cleaning of the grease control device"
+
+
+def test_it_rejects_an_obligation_without_a_title(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "pack.yaml"
+    text = path.read_text().replace(
+        'gcd.service: "Pump-out of the grease control device"', "gcd.service: "
+    )
+    path.write_text(text)
+    with pytest.raises(PackError, match="obligations.gcd.service: expected a title"):
+        load_pack(folder)
+
+
 def test_it_reads_the_enforcement_procedure_of_each_pack(sc):
     town = load_pack(PACKS_DIR / "town-10-02")
     assert sc.procedure["sequence"] == ("inspector", "manager", "council", "court")

@@ -1,7 +1,9 @@
 import pytest
 
 from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.registry.models import FoodServiceEstablishment
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.web.enforcement import san_clemente_case
 from tests.web.people import make_user, two_agencies
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +79,11 @@ def test_it_names_the_agency_and_its_permit(alice):
     html = alice.get(f"/?as_of={AS_OF}").content.decode()
     assert "What needs doing, City of San Clemente" in html
     assert "Discharge Permits to renew" in html
+
+
+def test_it_links_this_weeks_deadlines_to_their_case(alice):
+    san_clemente_case(FoodServiceEstablishment.objects.get(code="FSE-0042"))
+    html = alice.get("/?as_of=2025-06-10").content.decode()
+    week = html.split('id="week-heading"', 1)[1].split("</section>", 1)[0]
+    assert ('<a href="/cases/FSE-0042/EC-7/">Council review request (MD-1, case EC-7)</a>') in week
+    assert "<td>13.30.080(D)(2)</td>" in week

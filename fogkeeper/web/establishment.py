@@ -1,0 +1,87 @@
+"""What the establishment page shows beyond selectors.establishment_page: the schedule in the
+pack's words, each device's accumulation against the pack's limit, and the inspections with
+their photos."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from fogkeeper.compliance.models import ComplianceStatus
+from fogkeeper.inspections.models import Inspection, InspectionPhoto
+from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.packs import Pack
+
+from .selectors import EstablishmentPage
+
+RULE = "gcd.accumulation_over_limit"
+LIMIT = "gcd.accumulation_limit"
+LIMIT_KINDS = "gcd.accumulation_device_kinds"
+
+
+def obligation_title(pack: Pack, obligation: str) -> str:
+    """The pack's title of an obligation of the schedule, else the obligation in words."""
+    title = pack.obligations.get(obligation)
+    return title or obligation.replace("_", " ").replace(".", " ").capitalize()
+
+
+def schedule(pack: Pack, compliance: ComplianceStatus | None) -> list[dict[str, Any]]:
+    """The engine's schedule of the last evaluation, each obligation with its pack title."""
+    items = compliance.schedule if compliance is not None else []
+    return [{**item, "title": obligation_title(pack, item["obligation"])} for item in items or []]
+
+
+def accumulation(pack: Pack, device, readings: list[dict[str, Any]], as_of: date) -> dict | None:
+    """FOG plus solids as a percentage of the device's design depth at each reading (oldest
+    first), and the pack's limit in force on `as_of` where the limit applies to this kind of
+    device. None without a design depth or a reading of both layers."""
+    depth = device.design_depth_inches
+    points = [
+        {"date": r["date"].isoformat(), "source": r["source"],
+         "percent": float(round(100 * (r["fog"] + r["solids"]) / depth, 1))}
+        for r in sorted(readings, key=lambda r: r["date"])
+        if depth and r["fog"] is not None and r["solids"] is not None
+    ]  # fmt: skip
+    if not points:
+        return None
+    on = max(as_of, pack.effective)
+    chart: dict[str, Any] = {"id": f"accumulation-{device.pk}", "device": device.code,
+                             "points": points, "limit": None, "citation": ""}  # fmt: skip
+    try:
+        applies = pack.has(RULE) and device.kind in pack.param(LIMIT_KINDS, on)
+        limit = pack.parameters[LIMIT].value_on(on) if applies else None
+    except ParameterNotInForce:
+        limit = None
+    if limit is not None:
+        chart["limit"] = float(Decimal(str(limit.value)) * 100)
+        chart["citation"] = limit.reference
+    return chart
+
+
+def inspections_with_photos(establishment) -> list[Inspection]:
+    """The establishment's inspections, newest first, each with its photos (`photo_list`)."""
+    inspections = list(
+        Inspection.objects.filter(establishment=establishment)
+        .select_related("inspector")
+        .order_by("-date", "-pk")
+    )
+    photos: dict[int, list[InspectionPhoto]] = {i.pk: [] for i in inspections}
+    for photo in InspectionPhoto.objects.filter(inspection__in=inspections).order_by("pk"):
+        photos[photo.inspection_id].append(photo)
+    for inspection in inspections:
+        inspection.photo_list = photos[inspection.pk]
+    return inspections
+
+
+def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str, Any]:
+    devices = [
+        {**row, "chart": accumulation(pack, row["device"], row["readings"], as_of)}
+        for row in page.devices
+    ]
+    return {
+        "schedule": schedule(pack, page.compliance),
+        "devices": devices,
+        "charts": [row["chart"] for row in devices if row["chart"]],
+        "inspections": inspections_with_photos(page.establishment),
+    }
