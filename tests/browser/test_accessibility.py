@@ -96,3 +96,44 @@ def test_the_sign_in_form_works_with_the_keyboard(page, live_server, san_clement
     page.keyboard.press("Enter")
     page.wait_for_url(f"{live_server.url}/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("What needs doing")
+
+
+@pytest.fixture
+def portal_people(san_clemente):
+    """olive runs Pier Taqueria (FSE-0042); dora owns its parcel."""
+    from fogkeeper.registry.models import FoodServiceEstablishment, Operator, Parcel, PropertyOwner
+    from tests.portal.conftest import member
+
+    operator = Operator.objects.get(agency=san_clemente, name="Harbor Eats Inc")
+    member("olive", san_clemente, "operator", operator=operator)
+    owner = PropertyOwner.objects.create(agency=san_clemente, name="Del Mar Holdings")
+    parcel = Parcel.objects.create(
+        agency=san_clemente, apn="692-01", address="101 Avenida Del Mar", owner=owner
+    )
+    FoodServiceEstablishment.objects.filter(code="FSE-0042").update(parcel=parcel)
+    member("dora", san_clemente, "owner", owner=owner)
+
+
+@pytest.mark.parametrize(
+    ("username", "path"),
+    [
+        ("olive", "/portal/operator/"),
+        ("olive", "/portal/operator/FSE-0042/"),
+        ("olive", "/portal/operator/FSE-0042/training/"),
+        ("olive", "/portal/operator/FSE-0042/yellow-grease/"),
+        ("olive", "/portal/operator/FSE-0042/permit-application/"),
+        ("olive", "/portal/operator/contact/"),
+        ("dora", "/portal/owner/"),
+        ("dora", "/portal/owner/FSE-0042/"),
+    ],
+)
+def test_a_portal_page_has_no_serious_violations(page, live_server, portal_people, username, path):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{live_server.url}/portal/*/")
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_load_state("networkidle")
+    found = serious_violations(page)
+    assert found == [], f"{path}:\n" + "\n".join(found)

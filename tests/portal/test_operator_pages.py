@@ -28,7 +28,7 @@ def test_it_shows_the_open_findings_with_the_packs_titles_citations_and_dates(as
     html = as_olive.get(PIER).content.decode()
     assert "Permit ended by a new Operator" in html  # the pack's title of permit.new_operator
     assert "13.30.050(A), (E)" in html
-    assert "<td>2025-02-01</td>" in html  # since the new operator took over
+    assert '<td class="date">2025-02-01</td>' in html  # since the new operator took over
 
 
 def test_it_shows_what_comes_due_with_the_packs_titles_and_citations(as_olive):

@@ -29,7 +29,10 @@ class TrainingUploadForm(forms.Form):
 
     date = forms.DateField(label="Date of the training", widget=DateInput)
     topic = forms.CharField(
-        max_length=200, required=False, label="Topic", help_text="Empty: kitchen BMPs and FOG."
+        max_length=200,
+        required=False,
+        label="Topic",
+        help_text="Leave empty for “Kitchen BMPs and FOG control”.",
     )
     trainer = forms.CharField(max_length=200, required=False, label="Trainer")
     attendees = forms.ModelMultipleChoiceField(

@@ -69,16 +69,19 @@ def obligation_text(pack, obligation: str, subject: str, names: dict[str, str]) 
     return text.format(subject=names.get(subject, subject), permit=permit)
 
 
-def schedule_rows(pack, schedule: list[dict[str, Any]], names: dict[str, str]) -> list[dict]:
-    """The stored schedule in the operator's words: what, when, the pack's title of the rule
-    broken if it is missed, and its citation."""
+def schedule_rows(
+    pack, schedule: list[dict[str, Any]], names: dict[str, str], as_of: date | None = None
+) -> list[dict]:
+    """The stored schedule in the operator's words: what, when (and whether that was before
+    `as_of`), the pack's title of the rule broken if it is missed, and its citation."""
     rows = []
     for item in schedule or []:
         obligation = item.get("obligation", "")
         rule = OBLIGATIONS.get(obligation, ("", ""))[1]
         rows.append(
             {
-                "due": date.fromisoformat(item["due"]),
+                "due": (due := date.fromisoformat(item["due"])),
+                "overdue": as_of is not None and due < as_of,
                 "obligation": obligation,
                 "subject": item.get("subject", ""),
                 "text": obligation_text(pack, obligation, item.get("subject", ""), names),
@@ -135,7 +138,7 @@ def overview(
             for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
         ]
     if "schedule" in sections and out.compliance is not None:
-        out.schedule = schedule_rows(pack, out.compliance.schedule, names)
+        out.schedule = schedule_rows(pack, out.compliance.schedule, names, out.compliance.as_of)
     if "devices" in sections:
         out.devices = _devices(fse, pack, as_of)
     if "services" in sections:
@@ -189,7 +192,12 @@ def _devices(fse, pack, as_of: date) -> list[dict[str, Any]]:
     except ParameterNotInForce:
         by_kind = {}
     return [
-        {"device": d, "frequency": d.service_frequency_days or by_permit or by_kind.get(d.kind)}
+        {
+            "device": d,
+            "frequency": None
+            if d.removed_on
+            else d.service_frequency_days or by_permit or by_kind.get(d.kind),
+        }
         for d in GreaseControlDevice.objects.filter(establishment=fse).order_by(
             "removed_on", "code"
         )
