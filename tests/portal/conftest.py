@@ -1,7 +1,7 @@
 """The portals' people and places (ACCESS.md). On 2025-06-30 in San Clemente, olive acts for
 Harbor Eats Inc, the current operator of Pier Taqueria (FSE-0042); Harbor Grill (FSE-2) is
 another operator's; Pier Foods LLC, Pier Taqueria's former operator, is oscar's business;
-the Town has an establishment of its own (T-1). Tests run with the clock on that day."""
+the Town has an establishment of its own (T-1). The world's clock shows that day."""
 
 from __future__ import annotations
 
@@ -29,14 +29,14 @@ def member(username: str, agency, role: str, **links) -> User:
     return user
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def today():
     with time_machine.travel("2025-06-30 12:00 -07:00", tick=False):
         yield AS_OF
 
 
 @pytest.fixture
-def world(db):
+def world(db, today):
     sc, town = two_agencies()
     pier = make_pier_taqueria(sc)
     grill = make_establishment(sc, code="FSE-2", name="Harbor Grill", operator="Harbor Grill Inc")
