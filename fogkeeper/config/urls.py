@@ -5,6 +5,15 @@ admin.site.site_header = "fogkeeper"
 admin.site.site_title = "fogkeeper"
 admin.site.index_title = "FOG program records"
 
+
+def _superusers_only(request) -> bool:
+    """The admin reaches every agency's records, so it is the deployment's superusers' alone;
+    agency staff work in the staff pages, where policy keeps agencies apart (ACCESS.md)."""
+    return request.user.is_active and request.user.is_superuser
+
+
+admin.site.has_permission = _superusers_only
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("portal/", include("fogkeeper.portal.urls")),

@@ -9,6 +9,11 @@ The columns (header names; order free):
 
 A manifest already in the database with the same content is skipped, so importing a file
 twice adds nothing; one with different content is an error.
+
+A hauler's own upload (the hauler portal) is the same file checked for one more thing: every
+row names that hauler's code and a device of one of its current customers, on a date its
+contract covered; anything else reads as unknown, so a file reveals nothing of another hauler
+or a non-customer.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from pathlib import Path
 from django.db import IntegrityError, transaction
 
 from fogkeeper.audit.services import audit_record
-from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler
+from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler, ServiceContract
 
 from .models import Service
 
@@ -95,6 +100,7 @@ class ManifestImport:
     rows: int = 0
     created: int = 0
     already_imported: int = 0
+    establishments: set[int] = field(default_factory=set)  # those with a service created
 
     def counts(self) -> dict:
         return {
@@ -116,30 +122,49 @@ class _Row:
 def manifests_import(
     *,
     agency: Agency,
-    path: str | Path,
+    path: str | Path | None = None,
+    data: bytes | None = None,
+    name: str = "",
     actor=None,
     today: date | None = None,
     progress: Progress | None = None,
+    hauler: Hauler | None = None,
 ) -> ManifestImport:
-    """Check every row of the manifest file at `path` and, when all are good, add the new
-    services in one transaction with one audit row. Raises ManifestImportError otherwise."""
-    path = Path(path)
-    rows = _read(path)
+    """Check every row of the manifest file (at `path`, or its bytes `data` named `name`) and,
+    when all are good, add the new services in one transaction with one audit row. Raises
+    ManifestImportError otherwise.
+
+    With `hauler`, the file is that hauler's own submission: each row must be its manifest of
+    a device of one of its customers on `today` (required then), and the services are marked
+    source "hauler_csv", submitted by `actor`."""
+    if data is None:
+        if path is None:
+            raise ValueError("give the file's path or its data")
+        path = Path(path)
+        name, data = path.name, _load(path)
+    if hauler is not None and (today is None or hauler.agency_id != agency.pk):
+        raise ValueError("a hauler's upload is checked against its agency's customers today")
+    name = name or "the file"
+    rows = _read(data, name)
     errors: list[RowError] = []
     report = _Reporter(progress, len(rows), "checked")
-    lookups = _Lookups(agency, rows)
+    lookups = _Lookups(agency, rows, hauler=hauler, today=today)
     seen: dict[tuple[int, str], int] = {}
     for i, row in enumerate(rows, 1):
         errors.extend(_check(row, lookups, seen, today))
         report(i)
     new: list[Service] = []
     already = 0
+    marks = {"source": "import"}
+    if hauler is not None:
+        submitter = actor if getattr(actor, "is_authenticated", False) else None
+        marks = {"source": "hauler_csv", "submitted_by": submitter}
     for row in rows:
         if row.hauler is None or "date" not in row.fields:
             continue
         existing = lookups.existing.get((row.hauler.pk, row.fields["manifest_number"]))
         if existing is None:
-            new.append(Service(hauler=row.hauler, source="import", **row.fields))
+            new.append(Service(hauler=row.hauler, **marks, **row.fields))
             continue
         differences = _differences(existing, row.fields)
         if differences:
@@ -157,7 +182,7 @@ def manifests_import(
     if errors:
         errors.sort(key=lambda e: (e.row, COLUMNS.index(e.column)))
         raise ManifestImportError([str(e) for e in errors], errors)
-    result = ManifestImport(file=path.name, rows=len(rows), already_imported=already)
+    result = ManifestImport(file=name, rows=len(rows), already_imported=already)
     write = _Reporter(progress, len(new), "written")
     try:
         with transaction.atomic():
@@ -165,14 +190,18 @@ def manifests_import(
                 Service.objects.bulk_create(new[start : start + _WRITE_BATCH])
                 write(min(start + _WRITE_BATCH, len(new)))
             result.created = len(new)
+            result.establishments = {s.device.establishment_id for s in new}
             if new:
+                after = result.counts()
+                if hauler is not None:
+                    after |= {"hauler": hauler.code, "manifests": [s.manifest_number for s in new]}
                 audit_record(
                     action="manifests.import",
-                    obj=agency,
+                    obj=hauler or agency,
                     actor=actor,
                     agency=agency,
-                    after=result.counts(),
-                    reason=f"import of {path.name}",
+                    after=after,
+                    reason=f"import of {name}",
                 )
     except IntegrityError as exc:
         raise ManifestImportError(
@@ -181,23 +210,26 @@ def manifests_import(
     return result
 
 
-def _read(path: Path) -> list[_Row]:
+def _load(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise ManifestImportError([f"cannot read {path}: {exc.strerror}"]) from exc
+
+
+def _read(data: bytes, name: str) -> list[_Row]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ManifestImportError(
-            [f"{path.name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV"]
+            [f"{name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV"]
         ) from exc
     if "\x00" in text:
-        raise ManifestImportError([f"{path.name} is not a CSV text file (it holds NUL bytes)"])
+        raise ManifestImportError([f"{name} is not a CSV text file (it holds NUL bytes)"])
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)
     if header is None:
-        raise ManifestImportError([f"{path.name} is empty: expected a header row"])
+        raise ManifestImportError([f"{name} is empty: expected a header row"])
     columns = [c.strip().lower() for c in header]
     _check_header(columns)
     rows = []
@@ -239,19 +271,38 @@ def _names(columns: Iterable[str]) -> str:
 
 
 class _Lookups:
-    """The agency's haulers, devices and the manifests already imported, read in bulk."""
+    """The agency's haulers, devices and the manifests already imported, read in bulk. For a
+    hauler's own upload: that hauler only, and only its current customers' devices."""
 
-    def __init__(self, agency: Agency, rows: list[_Row]):
-        self.haulers = {h.code: h for h in Hauler.objects.filter(agency=agency)}
-        self.establishments: set[str] = set()
+    def __init__(
+        self, agency: Agency, rows: list[_Row], *, hauler: Hauler | None, today: date | None
+    ):
+        self.hauler = hauler
+        establishments = agency.establishments.all()
+        # For a hauler's upload: each customer's contract periods with it.
+        self.contracts: dict[int, list[tuple[date, date | None]]] = {}
+        if hauler is None:
+            self.haulers = {h.code: h for h in Hauler.objects.filter(agency=agency)}
+        else:
+            self.haulers = {hauler.code: hauler}
+            for fse_id, since, until in ServiceContract.objects.filter(hauler=hauler).values_list(
+                "establishment_id", "since", "until"
+            ):
+                self.contracts.setdefault(fse_id, []).append((since, until))
+            current = [
+                fse_id
+                for fse_id, periods in self.contracts.items()
+                if any(_covers(period, today) for period in periods)
+            ]
+            establishments = establishments.filter(pk__in=current)
         self.devices: dict[tuple[str, str], GreaseControlDevice] = {}
         codes = {r.values["establishment_code"] for r in rows}
         for device in GreaseControlDevice.objects.filter(
-            establishment__agency=agency, establishment__code__in=codes
+            establishment__in=establishments, establishment__code__in=codes
         ).select_related("establishment"):
             self.devices[(device.establishment.code, device.code)] = device
-        self.establishments = set(
-            agency.establishments.filter(code__in=codes).values_list("code", flat=True)
+        self.establishments: set[str] = set(
+            establishments.filter(code__in=codes).values_list("code", flat=True)
         )
         self.existing: dict[tuple[int, str], Service] = {}
         wanted = sorted(
@@ -283,7 +334,13 @@ def _check(
             bad(column, "missing")
 
     hauler = lookups.haulers.get(v["hauler_code"])
-    if v["hauler_code"] and hauler is None:
+    if v["hauler_code"] and hauler is None and lookups.hauler is not None:
+        bad(
+            "hauler_code",
+            f"{v['hauler_code']!r} is not your hauler code ({lookups.hauler.code!r}): "
+            "upload only your own manifests",
+        )
+    elif v["hauler_code"] and hauler is None:
         bad("hauler_code", f"no hauler {v['hauler_code']!r} in this agency")
 
     manifest = v["manifest_number"]
@@ -299,7 +356,9 @@ def _check(
 
     device = None
     fse = v["establishment_code"]
-    if fse and fse not in lookups.establishments:
+    if fse and fse not in lookups.establishments and lookups.hauler is not None:
+        bad("establishment_code", f"{fse!r} is not one of your customers")
+    elif fse and fse not in lookups.establishments:
         bad("establishment_code", f"no establishment {fse!r} in this agency")
     elif fse and v["device_code"]:
         device = lookups.devices.get((fse, v["device_code"]))
@@ -323,6 +382,10 @@ def _check(
             )
         elif device is not None and device.removed_on and served > device.removed_on:
             bad("service_date", f"{served} is after the device was removed ({device.removed_on})")
+        elif device is not None and lookups.hauler is not None:
+            periods = lookups.contracts.get(device.establishment_id, [])
+            if not any(_covers(period, served) for period in periods):
+                bad("service_date", f"{fse!r} was not your customer on {served}")
 
     fields: dict = {}
     full = _yes_no(v.get("full_pump_out", ""), default=True)
@@ -344,6 +407,11 @@ def _check(
         row.hauler = hauler
         row.fields = {"device": device, "manifest_number": manifest, "date": served, **fields}
     return errors
+
+
+def _covers(period: tuple[date, date | None], day: date) -> bool:
+    since, until = period
+    return since <= day and (until is None or day <= until)
 
 
 def _date(text: str) -> date | None:

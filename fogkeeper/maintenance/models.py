@@ -70,6 +70,10 @@ class Service(models.Model):
     def __str__(self) -> str:
         return f"manifest {self.manifest_number} ({self.date})"
 
+    @property
+    def is_hauler_submitted(self) -> bool:
+        return self.source in HAULER_SOURCES
+
 
 class ServiceDispute(models.Model):
     """Staff's doubt about a pump-out, usually a hauler's submission. The service is kept; while

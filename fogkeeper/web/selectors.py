@@ -15,7 +15,7 @@ from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection, Measurement
-from fogkeeper.maintenance.models import Service
+from fogkeeper.maintenance.models import Service, ServiceDispute
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import (
     Agency,
@@ -298,8 +298,11 @@ def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
         for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
     ]
     devices = list(GreaseControlDevice.objects.filter(establishment=fse).order_by("code"))
+    open_dispute = ServiceDispute.objects.filter(service=OuterRef("pk"), withdrawn_on=None)
     services = list(
-        Service.objects.filter(device__establishment=fse).select_related("hauler", "device")
+        Service.objects.filter(device__establishment=fse)
+        .select_related("hauler", "device")
+        .annotate(disputed_on=Subquery(open_dispute.values("raised_on")[:1]))
     )
     measurements = list(
         Measurement.objects.filter(device__establishment=fse).select_related("inspection")
@@ -352,7 +355,7 @@ def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
 def _timeline(fse, services, actions) -> list[dict[str, Any]]:
     items = [
         {"date": s.date, "kind": "Service", "text": f"{s.device.code} pumped out, manifest "
-         f"{s.manifest_number}" + (f" by {s.hauler.name}" if s.hauler else "")}
+         f"{s.manifest_number}" + (f" by {s.hauler.name}" if s.hauler else ""), "service": s}
         for s in services
     ]  # fmt: skip
     items += [

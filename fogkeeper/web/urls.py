@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import field, map, views
+from . import disputes, field, map, views
 
 app_name = "web"
 
@@ -41,4 +41,9 @@ urlpatterns = [
         name="record_operator_change",
     ),
     path("inspections/field/", field.field_page, name="field"),
+    path(
+        "establishments/<str:code>/services/<int:pk>/dispute/",
+        disputes.service_dispute_page,
+        name="service_dispute",
+    ),
 ]

@@ -52,6 +52,7 @@ RECORDS = (
     "incident",
     "permit",
     "operator_change",
+    "dispute",
 )  # what the establishment page links to a form for
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_COLUMNS = [

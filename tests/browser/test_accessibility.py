@@ -1,6 +1,7 @@
 """Accessibility of the staff pages: axe-core (vendored from npm, tests only) finds no serious
 or critical violation on the key pages, and the sign-in form works with the keyboard alone."""
 
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -8,8 +9,20 @@ import pytest
 from playwright.sync_api import expect
 
 from fogkeeper.compliance.sweep import sweep_agency
-from fogkeeper.registry.models import Lateral, SewerSegment
+from fogkeeper.maintenance.models import Service
+from fogkeeper.registry.models import (
+    FoodServiceEstablishment,
+    Hauler,
+    Lateral,
+    Operator,
+    Parcel,
+    PropertyOwner,
+    ServiceContract,
+    SewerSegment,
+)
+from fogkeeper.web.models import Membership
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.portal.conftest import member
 from tests.web.people import PASSWORD, make_user, two_agencies
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,12 +111,44 @@ def test_the_sign_in_form_works_with_the_keyboard(page, live_server, san_clement
     expect(page.get_by_role("heading", level=1)).to_contain_text("What needs doing")
 
 
+HAULER_PAGES = [
+    "/portal/hauler/",
+    "/portal/hauler/customers/FSE-0042/",
+    "/portal/hauler/customers/FSE-0042/pump-out/",
+    "/portal/hauler/upload/",
+    "/portal/hauler/submissions/",
+]
+
+
+@pytest.mark.parametrize("path", HAULER_PAGES)
+def test_a_hauler_portal_page_has_no_serious_violations(page, live_server, san_clemente, path):
+    coastal = Hauler.objects.get(code="FSE-0042-H1")
+    pier = san_clemente.establishments.get(code="FSE-0042")
+    ServiceContract.objects.create(hauler=coastal, establishment=pier, since=date(2011, 1, 1))
+    hank = make_user("hank")
+    Membership.objects.create(user=hank, agency=san_clemente, role="hauler", hauler=coastal)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("hank")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{live_server.url}/portal/hauler/")
+    page.goto(f"{live_server.url}{path}")
+    found = serious_violations(page)
+    assert found == [], f"{path}:\n" + "\n".join(found)
+
+
+def test_the_dispute_page_has_no_serious_violations(page, live_server, san_clemente, sign_in):
+    service = Service.objects.get(manifest_number="FSE-0042-M1")
+    sign_in(page, "ines")
+    page.goto(f"{live_server.url}/establishments/FSE-0042/services/{service.pk}/dispute/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Dispute a pump-out")
+    found = serious_violations(page)
+    assert found == [], "\n".join(found)
+
+
 @pytest.fixture
 def portal_people(san_clemente):
     """olive runs Pier Taqueria (FSE-0042); dora owns its parcel."""
-    from fogkeeper.registry.models import FoodServiceEstablishment, Operator, Parcel, PropertyOwner
-    from tests.portal.conftest import member
-
     operator = Operator.objects.get(agency=san_clemente, name="Harbor Eats Inc")
     member("olive", san_clemente, "operator", operator=operator)
     owner = PropertyOwner.objects.create(agency=san_clemente, name="Del Mar Holdings")

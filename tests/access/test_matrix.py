@@ -1,0 +1,194 @@
+"""Every URL of the application, requested for reading and writing as each role of agency A,
+each role of agency B, and anonymously (ACCESS.md). The table says what each must get:
+
+    ok      the page or action (200; a redirect elsewhere than the sign-in; 400 when the
+            empty form posted is refused for its content, which proves the role got through)
+    portal  sent on to the person's portal
+    login   sent to the sign-in page (anonymous)
+    404     as if it did not exist: another agency's or another establishment's record, or a
+            page not meant for the role
+    403     the role reaches the record but may not do this
+    405     the method is not offered
+    own     (agency B's roles on a page without a record id) what the same role of A gets,
+            for their own agency, with no trace of agency A
+
+The URLs are built with agency A's records: for outside roles, a record their role reaches,
+and then again one it does not (which must be 404 for them).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from fogkeeper.maintenance.models import Service
+
+from .world import PASSWORD, ROLES, build_world
+
+pytestmark = pytest.mark.django_db
+
+COLUMNS = ("name", "method", *ROLES, "B", "anonymous")
+TABLE = """
+web:login                   GET   ok   ok   ok   ok   ok     ok     ok     ok   ok
+web:logout                  POST  login login login login login login login login login
+web:agency_switch           POST  ok   ok   ok   ok   portal portal portal 404  login
+web:dashboard               GET   ok   ok   ok   ok   portal portal portal own  login
+web:establishments          GET   ok   ok   ok   ok   404    404    404    own  login
+web:establishment           GET   ok   ok   ok   ok   404    404    404    404  login
+web:map                     GET   ok   ok   ok   ok   404    404    404    own  login
+web:map_data                GET   ok   ok   ok   ok   404    404    404    own  login
+web:field                   GET   ok   ok   ok   ok   404    404    404    own  login
+web:record_service          GET   ok   ok   403  403  404    404    404    404  login
+web:record_service          POST  ok   ok   403  403  404    404    404    404  login
+web:record_inspection       GET   ok   ok   403  403  404    404    404    404  login
+web:record_inspection       POST  ok   ok   403  403  404    404    404    404  login
+web:record_training         GET   ok   ok   403  403  404    404    404    404  login
+web:record_training         POST  ok   ok   403  403  404    404    404    404  login
+web:record_incident         GET   ok   ok   403  403  404    404    404    404  login
+web:record_incident         POST  ok   ok   403  403  404    404    404    404  login
+web:record_permit           GET   ok   403  403  403  404    404    404    404  login
+web:record_permit           POST  ok   403  403  403  404    404    404    404  login
+web:record_operator_change  GET   ok   ok   403  403  404    404    404    404  login
+web:record_operator_change  POST  ok   ok   403  403  404    404    404    404  login
+portal:home                 GET   ok   ok   ok   ok   portal portal portal own  login
+portal:hauler               GET   404  404  404  404  404    ok     404    own  login
+portal:operator             GET   404  404  404  404  ok     404    404    own  login
+portal:owner                GET   404  404  404  404  404    404    ok     own  login
+portal:hauler_customer      GET   404  404  404  404  404    ok     404    404  login
+portal:hauler_submit        GET   404  404  404  404  404    ok     404    404  login
+portal:hauler_submit        POST  404  404  404  404  404    ok     404    404  login
+portal:hauler_upload        GET   404  404  404  404  404    ok     404    own  login
+portal:hauler_upload        POST  404  404  404  404  404    ok     404    own  login
+portal:hauler_submissions   GET   404  404  404  404  404    ok     404    own  login
+web:service_dispute         GET   ok   ok   403  403  404    404    404    404  login
+web:service_dispute         POST  ok   ok   403  403  404    404    404    404  login
+admin:index                 GET   login login login login login login login login login
+"""
+# The admin is for the deployment's superusers (Django's is_staff), none of whom is a role
+# of ACCESS.md; its own sign-in is the "login" above.
+ADMIN_LOGIN = "/admin/login/"
+
+
+def rows() -> list[dict[str, str]]:
+    out = []
+    for line in TABLE.strip().splitlines():
+        cells = line.split()
+        assert len(cells) == len(COLUMNS), f"table row has {len(cells)} cells: {line}"
+        out.append(dict(zip(COLUMNS, cells, strict=True)))
+    return out
+
+
+def url_parameters() -> dict[str, set[str]]:
+    """Every named URL of the application with the names of its parameters (the admin's own
+    pages are one row, admin:index)."""
+    names: dict[str, set[str]] = {"admin:index": set()}
+
+    def walk(patterns, namespace: str | None, above: set[str]) -> None:
+        for p in patterns:
+            params = above | set(p.pattern.regex.groupindex)
+            if isinstance(p, URLResolver):
+                ns = p.namespace or namespace
+                if ns != "admin":
+                    walk(p.url_patterns, ns, params)
+            elif isinstance(p, URLPattern) and p.name:
+                names[f"{namespace}:{p.name}" if namespace else p.name] = params
+
+    walk(get_resolver().url_patterns, None, set())
+    return names
+
+
+# The URL parameters of a route, from one of agency A's establishments.
+def _service(fse) -> int:
+    return Service.objects.filter(device__establishment=fse).order_by("pk").first().pk
+
+
+KWARGS = {
+    "code": lambda fse: fse.code,
+    "pk": _service,
+}
+# What is posted, when not an empty form.
+POSTED = {"web:agency_switch": lambda side: {"agency": side.agency.code}}
+
+
+def build(name: str, side, role: str) -> tuple[str, str | None]:
+    """The URL of `name` with A's records `role` reaches, and with ones it does not (None when
+    the URL has no record in it, or the role reaches every establishment)."""
+    params = url_parameters()[name]
+    if not params:
+        return reverse(name), None
+    mine = reverse(name, kwargs={p: KWARGS[p](side.mine(role)) for p in params})
+    other = side.not_mine(role)
+    if other is None:
+        return mine, None
+    return mine, reverse(name, kwargs={p: KWARGS[p](other) for p in params})
+
+
+def outcome(response, admin: bool) -> str:
+    status = response.status_code
+    if status in (301, 302):
+        where = response.headers["Location"]
+        if where.startswith(ADMIN_LOGIN if admin else "/accounts/login/"):
+            return "login"
+        if where.startswith("/portal/"):
+            return "portal"
+        return "ok"
+    if status in (200, 400):
+        return "ok"
+    return str(status)
+
+
+def request(client: Client, row: dict[str, str], url: str, side):
+    if row["method"] == "GET":
+        return client.get(url)
+    return client.post(url, POSTED.get(row["name"], lambda side: {})(side))
+
+
+def test_it_has_a_row_for_every_url_of_the_application():
+    assert set(url_parameters()) - {r["name"] for r in rows()} == set()
+
+
+def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says():
+    world = build_world()
+    a, b = world["A"], world["B"]
+    marks = [a.mine("manager").name, a.agency.name]
+    wrong = []
+
+    def check(row, who: str, client: Client, url: str, expected: str) -> None:
+        response = request(client, row, url, a)
+        got = outcome(response, admin=row["name"].startswith("admin:"))
+        if expected.startswith("own "):
+            expected = expected.removeprefix("own ")
+            if any(m.encode() in response.content for m in marks):
+                wrong.append(f"{row['method']} {url} as {who}: shows agency A's records")
+        if got != expected:
+            wrong.append(f"{row['method']} {url} as {who}: {got}, expected {expected}")
+
+    for row in rows():
+        for role in ROLES:
+            client = Client()
+            client.force_login(a.users[role])
+            url, other = build(row["name"], a, role)
+            check(row, f"{role} of A", client, url, row[role])
+            if other is not None and role in ("operator", "hauler", "owner"):
+                check(row, f"{role} of A, another's record", client, other, "404")
+            client = Client()
+            client.force_login(b.users[role])
+            expected = f"own {row[role]}" if row["B"] == "own" else row["B"]
+            check(row, f"{role} of B", client, url, expected)
+        check(row, "anonymous", Client(), url, row["anonymous"])
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_it_keeps_the_admin_from_agency_staff_even_with_django_staff_status(client):
+    from django.contrib.auth.models import User
+
+    from fogkeeper.web.models import Membership
+    from tests.records import make_agency
+
+    user = User.objects.create_user("mia", password=PASSWORD, is_staff=True)
+    Membership.objects.create(user=user, agency=make_agency(), role="manager")
+    client.force_login(user)
+    response = client.get("/admin/registry/foodserviceestablishment/")
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith(ADMIN_LOGIN)

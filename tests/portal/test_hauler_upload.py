@@ -1,0 +1,106 @@
+"""A hauler uploads a manifest file: all its rows are checked, any bad row adds nothing."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.maintenance.models import Service
+
+from . import haulers
+from .haulers import SUBMISSIONS, UPLOAD, staff_user, trap_overdue
+
+pytestmark = pytest.mark.django_db
+clock, world = haulers.clock, haulers.world  # the fixtures
+
+HEADER = "hauler_code,manifest_number,establishment_code,device_code,service_date,gallons_removed\n"
+GOOD = (
+    "FSE-0042-H1,CP-1,FSE-0042,GT-2,2025-06-20,40\nFSE-0042-H1,CP-2,FSE-0042,GI-1,06/21/2025,950\n"
+)
+
+
+def upload(client, text: str, name: str = "june.csv"):
+    file = SimpleUploadedFile(name, text.encode(), content_type="text/csv")
+    return client.post(UPLOAD, {"file": file}, follow=True)
+
+
+def test_it_adds_the_pump_outs_marked_as_the_haulers_file(client, world):
+    client.force_login(world.hank)
+    response = upload(client, HEADER + GOOD)
+    assert response.redirect_chain == [(SUBMISSIONS, 302)]
+    assert "june.csv: 2 rows, 2 pump-outs added, 0 already recorded." in response.content.decode()
+    services = Service.objects.filter(manifest_number__in=["CP-1", "CP-2"])
+    assert {(s.source, s.submitted_by, s.hauler) for s in services} == {
+        ("hauler_csv", world.hank, world.coastal)
+    }
+
+
+def test_it_clears_the_overdue_findings_of_the_customers_it_touches(client, world):
+    assert trap_overdue(world.pier)
+    client.force_login(world.hank)
+    upload(client, HEADER + GOOD)
+    assert not trap_overdue(world.pier)
+
+
+def test_it_writes_an_audit_row_naming_the_hauler_login(client, world):
+    client.force_login(world.hank)
+    upload(client, HEADER + GOOD)
+    event = AuditEvent.objects.get(action="manifests.import")
+    assert (event.actor, event.agency) == (world.hank, world.sc)
+    assert event.after["manifests"] == ["CP-1", "CP-2"]
+
+
+def test_it_adds_nothing_when_the_same_file_comes_twice(client, world):
+    client.force_login(world.hank)
+    upload(client, HEADER + GOOD)
+    response = upload(client, HEADER + GOOD)
+    assert "2 rows, 0 pump-outs added, 2 already recorded." in response.content.decode()
+    assert Service.objects.filter(source="hauler_csv").count() == 2
+    assert AuditEvent.objects.filter(action="manifests.import").count() == 1
+
+
+def test_a_file_with_a_bad_row_changes_nothing_and_names_the_row(client, world):
+    client.force_login(world.hank)
+    response = upload(client, HEADER + GOOD + "FSE-0042-H1,CP-3,FSE-0042,GT-2,2025-02-30,40\n")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "The file was refused; nothing was added" in html
+    assert (
+        '<tr><th scope="row">4</th><td>service_date</td>'
+        "<td>not a date: &#x27;2025-02-30&#x27; (use YYYY-MM-DD or MM/DD/YYYY)</td></tr>"
+    ) in html
+    assert not Service.objects.filter(source="hauler_csv").exists()
+    assert trap_overdue(world.pier)
+    assert not AuditEvent.objects.exists()
+
+
+def test_it_refuses_another_haulers_manifest(client, world):
+    client.force_login(world.hank)
+    rogue_row = "FSE-0042-H2,RV-1,FSE-0042,GT-2,2025-06-20,40\n"
+    html = upload(client, HEADER + GOOD + rogue_row).content.decode()
+    assert "&#x27;FSE-0042-H2&#x27; is not your hauler code (&#x27;FSE-0042-H1&#x27;)" in html
+    assert not Service.objects.filter(manifest_number__in=["CP-1", "CP-2", "RV-1"]).exists()
+
+
+def test_it_refuses_a_non_customers_device_as_unknown(client, world):
+    client.force_login(world.hank)
+    html = upload(client, HEADER + "FSE-0042-H1,CP-9,FSE-7,GI-1,2025-06-20,40\n").content.decode()
+    assert "&#x27;FSE-7&#x27; is not one of your customers" in html
+    assert not Service.objects.filter(manifest_number="CP-9").exists()
+
+
+def test_it_names_a_missing_column(client, world):
+    client.force_login(world.hank)
+    html = upload(client, "hauler_code,manifest_number\nFSE-0042-H1,CP-1\n").content.decode()
+    assert "missing columns &#x27;establishment_code&#x27;" in html
+
+
+def test_it_asks_for_a_file(client, world):
+    client.force_login(world.hank)
+    response = client.post(UPLOAD, {})
+    assert response.status_code == 400
+    assert "This field is required." in response.content.decode()
+
+
+def test_it_is_not_a_page_for_staff(client, world):
+    client.force_login(staff_user("ines", world.sc))
+    assert client.get(UPLOAD).status_code == 404
