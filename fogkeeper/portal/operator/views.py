@@ -50,8 +50,8 @@ def _writes(request) -> set[str]:
     return {k for k in WRITES if policy.may_write(request.user, request.agency, k)}
 
 
-@require_safe
 @portal_page(ROLE)
+@require_safe
 def home(request):
     establishments = list(request.establishments.order_by("name", "code"))
     statuses = {
@@ -104,8 +104,8 @@ def writes(kind: str):
     return decorate
 
 
-@require_safe
 @establishment_page
+@require_safe
 def establishment(request, fse):
     sections = selectors.readable_sections(request.user, request.agency)
     page = selectors.overview(establishment=fse, sections=sections, as_of=_today())
@@ -114,14 +114,14 @@ def establishment(request, fse):
     )
 
 
-@require_safe
 @establishment_page
-def letter_pdf(request, fse, pk: int):
+@require_safe
+def letter_pdf(request, fse, letter: int):
     """A letter sent to the establishment, byte for byte as it was sent."""
     if not policy.may_read(request.user, request.agency, "letters"):
         raise Http404("no such letter")
     letter = get_object_or_404(
-        Letter.objects.select_related("action"), pk=pk, action__establishment=fse
+        Letter.objects.select_related("action"), pk=letter, action__establishment=fse
     )
     response = HttpResponse(bytes(letter.pdf), content_type="application/pdf")
     name = f"{fse.code}-{letter.action.code}-{letter.pk}.pdf"

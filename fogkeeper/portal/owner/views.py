@@ -1,8 +1,10 @@
 """The property owner's portal: the establishments on its parcels, read only (ACCESS.md:
-status, findings, schedule, permits). Every page answers GET alone; another parcel's
-establishment answers 404."""
+status, findings, schedule, permits). Every page answers GET alone (405 to the owner's
+POST); another parcel's establishment answers 404, and so does every page to anyone else."""
 
 from __future__ import annotations
+
+from functools import wraps
 
 from django.http import Http404
 from django.shortcuts import render
@@ -18,8 +20,8 @@ from ..operator import selectors
 ROLE = "owner"
 
 
-@require_safe
 @portal_page(ROLE)
+@require_safe
 def home(request):
     establishments = list(
         request.establishments.select_related("parcel").order_by("parcel__apn", "name", "code")
@@ -45,12 +47,23 @@ def home(request):
     return render(request, "portal/owner/home.html", {"rows": rows})
 
 
+def establishment_page(view):
+    """An owner page about an establishment on its parcels (`code`): 404 for any other."""
+
+    @portal_page(ROLE)
+    @wraps(view)
+    def wrapper(request, code: str):
+        fse = request.establishments.filter(code=code).select_related("agency", "parcel").first()
+        if fse is None:
+            raise Http404("no such establishment")
+        return view(request, fse)
+
+    return wrapper
+
+
+@establishment_page
 @require_safe
-@portal_page(ROLE)
-def establishment(request, code: str):
-    fse = request.establishments.filter(code=code).select_related("agency", "parcel").first()
-    if fse is None:
-        raise Http404("no such establishment")
+def establishment(request, fse):
     sections = selectors.readable_sections(request.user, request.agency)
     page = selectors.overview(establishment=fse, sections=sections, as_of=timezone.localdate())
     return render(request, "portal/owner/establishment.html", {"p": page})
