@@ -4,8 +4,9 @@ make establishments their customers. All share the staff login's password."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Min
+from django.db.models import Count, Exists, Min, OuterRef
 
+from fogkeeper.enforcement.models import EnforcementCase
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import (
     Agency,
@@ -61,7 +62,8 @@ def _user(username: str, first: str, last: str):
 def load_people(agencies: list[Agency], staff) -> list[tuple[str, str]]:
     """Memberships for the demo: the superuser `staff` manages every agency; `manager`,
     `inspector`, `clerk` and `auditor` hold their role in every agency; `operator`,
-    `hauler` and `owner` act for the busiest operator, hauler and owner of each agency.
+    `hauler` and `owner` act for the busiest operator (one with letters to read, when the
+    demo has an enforcement case), hauler and owner of each agency.
     Returns (username, what it shows) for the command to print."""
     shown = [("staff", "superuser, manager of every agency")]
     for agency in agencies:
@@ -70,10 +72,15 @@ def load_people(agencies: list[Agency], staff) -> list[tuple[str, str]]:
         for role in STAFF_ROLES:
             user = _user(role, role.capitalize(), "(demo)")
             Membership.objects.get_or_create(user=user, agency=agency, defaults={"role": role})
+        # The operator with letters to read (the demo's enforcement case), else the busiest.
+        cased = EnforcementCase.objects.filter(
+            establishment__tenures__operator=OuterRef("pk"),
+            establishment__tenures__until__isnull=True,
+        )
         operator = (
             Operator.objects.filter(agency=agency, tenures__until__isnull=True)
-            .annotate(n=Count("tenures"))
-            .order_by("-n", "name")
+            .annotate(n=Count("tenures"), cased=Exists(cased))
+            .order_by("-cased", "-n", "name")
             .first()
         )
         hauler = (

@@ -92,3 +92,15 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 # the establishments, sewer segments and overflows still show).
 FOGKEEPER_MAP_TILES = env.str("FOGKEEPER_MAP_TILES", default="")
 FOGKEEPER_MAP_ATTRIBUTION = env.str("FOGKEEPER_MAP_ATTRIBUTION", default="")
+
+# Mail (reminders to operators): printed on the console unless a backend is configured, e.g.
+# FOGKEEPER_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST...
+EMAIL_BACKEND = env.str(
+    "FOGKEEPER_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+DEFAULT_FROM_EMAIL = env.str("FOGKEEPER_FROM_EMAIL", default="fogkeeper@localhost")

@@ -6,7 +6,14 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 
-from .models import ActionFact, CaseViolation, EnforcementAction, EnforcementCase, Letter
+from .models import (
+    ActionFact,
+    CaseViolation,
+    EnforcementAction,
+    EnforcementCase,
+    Letter,
+    NoticeAnswer,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -63,6 +70,17 @@ class FactInline(admin.TabularInline):
         return False
 
 
+class AnswerInline(admin.TabularInline):
+    model = NoticeAnswer
+    extra = 0
+    can_delete = False
+    fields = ("answered_on", "answered_by", "text", "created_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(EnforcementAction)
 class EnforcementActionAdmin(ReadOnlyAdmin):
     list_display = ("code", "type", "level", "establishment", "taken_on", "delivery", "cites")
@@ -70,7 +88,7 @@ class EnforcementActionAdmin(ReadOnlyAdmin):
     search_fields = ("code", "establishment__code", "certified_mail_number")
     date_hierarchy = "taken_on"
     list_select_related = ("establishment",)
-    inlines = [FactInline]
+    inlines = [FactInline, AnswerInline]
 
 
 @admin.register(Letter)

@@ -159,3 +159,25 @@ class Letter(Immutable):
 
     def __str__(self) -> str:
         return f"letter for {self.action.code}"
+
+
+class NoticeAnswer(Immutable):
+    """The operator's written answer to an action sent to it (a notice, an order), as filed
+    through the portal. Answers are appended, never edited: a correction is a new answer."""
+
+    action = models.ForeignKey(EnforcementAction, on_delete=models.PROTECT, related_name="answers")
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    answered_on = models.DateField()
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["answered_on", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(text=""), name="notice_answer_not_empty")
+        ]
+
+    def __str__(self) -> str:
+        return f"answer to {self.action.code} on {self.answered_on}"

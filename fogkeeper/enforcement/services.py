@@ -33,6 +33,7 @@ from .models import (
     EnforcementAction,
     EnforcementCase,
     Letter,
+    NoticeAnswer,
     overlay,
 )
 from .selectors import engine_entry
@@ -543,3 +544,36 @@ def court_judgment_record(
     )  # fmt: skip
     _save_action(judgment, errors, actor, [])
     return judgment
+
+
+# -- answers of the operator --------------------------------------------------------------
+
+ANSWER_MAX = 10_000
+
+
+def notice_answer(
+    *, action: EnforcementAction, text: str, answered_on: date, actor: Actor = None
+) -> NoticeAnswer:
+    """The operator's written answer to `action`, appended to what was filed before."""
+    errors: Errors = {}
+    text = text.strip()
+    if not text:
+        add_error(errors, "text", "Write the answer.")
+    elif len(text) > ANSWER_MAX:
+        add_error(errors, "text", f"At most {ANSWER_MAX:,} characters (got {len(text):,}).")
+    if answered_on < action.taken_on:
+        add_error(
+            errors,
+            "answered_on",
+            f"{answered_on} is before {action.code} was taken ({action.taken_on}).",
+        )
+    refuse(errors)
+    answer = NoticeAnswer(action=action, text=text, answered_on=answered_on)
+    if getattr(actor, "is_authenticated", False):
+        answer.answered_by = actor
+    check_model(answer, errors)
+    refuse(errors)
+    with transaction.atomic():
+        answer.save()
+        _audit("notice_answer", answer, action.establishment, actor)
+    return answer

@@ -21,6 +21,7 @@ from fogkeeper.registry.services import (
 )
 
 from .models import Permit, PermitApplication
+from .requirements import DETAILS, application_spec
 from .selectors import establishment_current_permit
 
 _CLOSED = ("ended", "revoked", "superseded")
@@ -220,16 +221,29 @@ def permit_application_submit(
     kitchen_size_sq_ft: int | None = None,
     appliances_and_fixtures: str = "",
     other_information: str = "",
+    business_name: str = "",
+    emergency_contact_name: str = "",
+    emergency_contact_phone: str = "",
+    building_permit_reference: str = "",
+    require_complete: bool = False,
     actor: Actor = None,
 ) -> PermitApplication:
     """An application for a permit, or for the renewal of `renewal_of`, whose
-    `renewal_applied_on` it sets (the engine reads it for the renewal deadline)."""
+    `renewal_applied_on` it sets (the engine reads it for the renewal deadline).
+
+    With `require_complete` (an application the operator files itself), every field the
+    jurisdiction's application requires must be filled in (permits.requirements); staff
+    recording a paper application as received may leave gaps."""
     application = PermitApplication(
         establishment=establishment,
         renewal_of=renewal_of,
         submitted_on=submitted_on,
         applicant_name=applicant_name,
         applicant_address=applicant_address,
+        business_name=business_name,
+        emergency_contact_name=emergency_contact_name,
+        emergency_contact_phone=emergency_contact_phone,
+        building_permit_reference=building_permit_reference,
         wastewater_volume_gpd=wastewater_volume_gpd,
         wastewater_type=wastewater_type,
         food_preparation_hours=food_preparation_hours,
@@ -253,7 +267,11 @@ def permit_application_submit(
                 "renewal_of",
                 f"{renewal_of.number} is {renewal_of.get_status_display().lower()}.",
             )
-    check_model(application, errors)
+    if require_complete:
+        spec = application_spec(establishment.agency.get_pack())
+        for name, why in spec.missing(snapshot(application)).items():
+            add_error(errors, name, why)
+    check_model(application, errors, exclude=[n for n in errors if n in DETAILS])
     refuse(errors)
     with transaction.atomic():
         application.save()

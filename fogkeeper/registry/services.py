@@ -8,6 +8,7 @@ nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date, timedelta
 from decimal import Decimal
@@ -153,6 +154,38 @@ def operator_register(
         operator.save()
         audit("operator.register", operator, actor)
     return operator
+
+
+_PHONE = re.compile(r"^\+?[0-9 ().\-/]+((x|ext\.?)\s*[0-9]+)?$", re.IGNORECASE)
+
+
+def operator_contact_update(
+    *,
+    operator: Operator,
+    phone: str,
+    email: str,
+    mailing_address: str,
+    actor: Actor = None,
+) -> bool:
+    """The operator's phone, email and mailing address as given. Returns whether anything
+    changed (an unchanged form writes no audit row)."""
+    before = snapshot(operator)
+    operator.phone, operator.email = phone.strip(), email.strip()
+    operator.mailing_address = mailing_address.strip()
+    errors: Errors = {}
+    digits = sum(c.isdigit() for c in operator.phone)
+    if operator.phone and (not _PHONE.match(operator.phone) or digits < 7):
+        add_error(errors, "phone", f"{operator.phone!r} is not a phone number.")
+    check_model(operator, errors, exclude=["phone"] if "phone" in errors else ())
+    if errors:
+        operator.refresh_from_db()
+        refuse(errors)
+    if snapshot(operator) == before:
+        return False
+    with transaction.atomic():
+        operator.save(update_fields=["phone", "email", "mailing_address"])
+        audit("operator.contact", operator, actor, before=before)
+    return True
 
 
 def _operator(errors: Errors, operator: Operator | str, agency: Agency) -> Operator | None:

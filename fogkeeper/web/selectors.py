@@ -323,6 +323,7 @@ def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
     actions = list(
         EnforcementAction.objects.filter(establishment=fse)
         .select_related("case")
+        .prefetch_related("answers")
         .order_by("taken_on", "pk")
     )
     letters = list(

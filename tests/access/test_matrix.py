@@ -26,7 +26,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from PIL import Image
 
-from fogkeeper.enforcement.models import EnforcementCase, Letter
+from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.inspections.models import Inspection, InspectionPhoto
 from fogkeeper.inspections.services import inspection_photo_add
 from fogkeeper.maintenance.models import Service
@@ -75,6 +75,21 @@ portal:hauler_upload        POST  404  404  404  404  404    ok     404    own  
 portal:hauler_submissions   GET   404  404  404  404  404    ok     404    own  login
 web:service_dispute         GET   ok   ok   403  403  404    404    404    404  login
 web:service_dispute         POST  ok   ok   403  403  404    404    404    404  login
+portal:operator_establishment GET   404  404  404  404  ok     404    404    404  login
+portal:operator_establishment POST  404  404  404  404  405    404    404    404  login
+portal:operator_letter      GET   404  404  404  404  ok     404    404    404  login
+portal:operator_training    GET   404  404  404  404  ok     404    404    404  login
+portal:operator_training    POST  404  404  404  404  ok     404    404    404  login
+portal:operator_yellow_grease GET   404  404  404  404  ok     404    404    404  login
+portal:operator_yellow_grease POST  404  404  404  404  ok     404    404    404  login
+portal:operator_permit_application GET   404  404  404  404  ok     404    404    404  login
+portal:operator_permit_application POST  404  404  404  404  ok     404    404    404  login
+portal:operator_notice_answer GET   404  404  404  404  ok     404    404    404  login
+portal:operator_notice_answer POST  404  404  404  404  ok     404    404    404  login
+portal:operator_contact     GET   404  404  404  404  ok     404    404    own  login
+portal:operator_contact     POST  404  404  404  404  ok     404    404    own  login
+portal:owner_establishment  GET   404  404  404  404  404    404    ok     404  login
+portal:owner_establishment  POST  404  404  404  404  404    404    405    404  login
 admin:index                 GET   login login login login login login login login login
 """
 # The admin is for the deployment's superusers (Django's is_staff), none of whom is a role
@@ -115,9 +130,25 @@ def _service(fse) -> int:
     return Service.objects.filter(device__establishment=fse).order_by("pk").first().pk
 
 
+def _letter(fse) -> int:
+    """A letter sent to `fse`, else one of its agency's (which `fse`'s URL must refuse)."""
+    letters = Letter.objects.filter(action__establishment__agency=fse.agency).order_by("pk")
+    return (letters.filter(action__establishment=fse).first() or letters.first()).pk
+
+
+def _action(fse) -> str:
+    """An action sent to `fse` (with a letter), else one of its agency's."""
+    actions = EnforcementAction.objects.filter(
+        establishment__agency=fse.agency, letters__isnull=False
+    ).order_by("pk")
+    return (actions.filter(establishment=fse).first() or actions.first()).code
+
+
 KWARGS = {
     "code": lambda fse: fse.code,
     "pk": _service,
+    "letter": _letter,
+    "action": _action,
 }
 
 
@@ -128,7 +159,7 @@ def _case(side) -> dict:
     return {"code": case.establishment.code, "case": case.code}
 
 
-def _letter(side) -> dict:
+def _agency_letter(side) -> dict:
     letters = Letter.objects.filter(action__establishment__agency=side.agency)
     return {"letter": letters.earliest("pk").pk}
 
@@ -138,7 +169,7 @@ def _photo(side) -> dict:
     return {"photo": photos.earliest("pk").pk}
 
 
-RECORDS = {"web:case": _case, "web:letter": _letter, "web:photo": _photo,
+RECORDS = {"web:case": _case, "web:letter": _agency_letter, "web:photo": _photo,
            "web:photo_thumbnail": _photo}  # fmt: skip
 
 

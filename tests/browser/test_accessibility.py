@@ -10,9 +10,19 @@ from playwright.sync_api import expect
 
 from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.maintenance.models import Service
-from fogkeeper.registry.models import Hauler, Lateral, ServiceContract, SewerSegment
+from fogkeeper.registry.models import (
+    FoodServiceEstablishment,
+    Hauler,
+    Lateral,
+    Operator,
+    Parcel,
+    PropertyOwner,
+    ServiceContract,
+    SewerSegment,
+)
 from fogkeeper.web.models import Membership
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.portal.conftest import member
 from tests.web.enforcement import san_clemente_case
 from tests.web.people import PASSWORD, make_user, two_agencies
 
@@ -138,3 +148,41 @@ def test_the_dispute_page_has_no_serious_violations(page, live_server, san_cleme
     expect(page.get_by_role("heading", level=1)).to_have_text("Dispute a pump-out")
     found = serious_violations(page)
     assert found == [], "\n".join(found)
+
+
+@pytest.fixture
+def portal_people(san_clemente):
+    """olive runs Pier Taqueria (FSE-0042); dora owns its parcel."""
+    operator = Operator.objects.get(agency=san_clemente, name="Harbor Eats Inc")
+    member("olive", san_clemente, "operator", operator=operator)
+    owner = PropertyOwner.objects.create(agency=san_clemente, name="Del Mar Holdings")
+    parcel = Parcel.objects.create(
+        agency=san_clemente, apn="692-01", address="101 Avenida Del Mar", owner=owner
+    )
+    FoodServiceEstablishment.objects.filter(code="FSE-0042").update(parcel=parcel)
+    member("dora", san_clemente, "owner", owner=owner)
+
+
+@pytest.mark.parametrize(
+    ("username", "path"),
+    [
+        ("olive", "/portal/operator/"),
+        ("olive", "/portal/operator/FSE-0042/"),
+        ("olive", "/portal/operator/FSE-0042/training/"),
+        ("olive", "/portal/operator/FSE-0042/yellow-grease/"),
+        ("olive", "/portal/operator/FSE-0042/permit-application/"),
+        ("olive", "/portal/operator/contact/"),
+        ("dora", "/portal/owner/"),
+        ("dora", "/portal/owner/FSE-0042/"),
+    ],
+)
+def test_a_portal_page_has_no_serious_violations(page, live_server, portal_people, username, path):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{live_server.url}/portal/*/")
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_load_state("networkidle")
+    found = serious_violations(page)
+    assert found == [], f"{path}:\n" + "\n".join(found)

@@ -64,3 +64,48 @@ def test_it_refuses_a_decision_before_the_submission():
     assert "decided_on" in e.value.message_dict
     application.refresh_from_db()
     assert application.decided_on is None
+
+
+def test_it_refuses_an_incomplete_san_clemente_application_naming_the_emergency_contact():
+    fse = make_establishment(make_agency("san-clemente"))
+    with pytest.raises(ValidationError) as e:
+        submit(fse, emergency_contact_name="Rosa Diaz", require_complete=True)
+    assert e.value.message_dict == {"emergency_contact_phone": ["Required (13.30.080(H)(1))."]}
+    assert not PermitApplication.objects.exists()
+
+
+def test_it_accepts_a_complete_san_clemente_application():
+    fse = make_establishment(make_agency("san-clemente"))
+    application = submit(
+        fse, emergency_contact_name="Rosa Diaz", emergency_contact_phone="949-555-0101",
+        require_complete=True,
+    )  # fmt: skip
+    assert application.emergency_contact_phone == "949-555-0101"
+
+
+def test_it_asks_the_town_for_every_detail_of_10_02_050_a():
+    fse = make_establishment(make_agency("town-10-02"))
+    with pytest.raises(ValidationError) as e:
+        submit(fse, business_name="Chaparral BBQ", meals_per_day=200, require_complete=True)
+    errors = e.value.message_dict
+    assert "meals_per_day" not in errors and "business_name" not in errors
+    assert errors["kitchen_size_sq_ft"] == [
+        "Required (10.02.050(A)), unless the Building and Safety permit or documentation is "
+        "given (10.02.050(B))."
+    ]
+
+
+def test_it_takes_the_building_permit_in_lieu_of_the_towns_details():
+    fse = make_establishment(make_agency("town-10-02"))
+    application = submit(
+        fse, business_name="Chaparral BBQ", building_permit_reference="B&S 2024-0117",
+        require_complete=True,
+    )  # fmt: skip
+    assert application.building_permit_reference == "B&S 2024-0117"
+
+
+def test_it_still_needs_the_towns_business_name_with_a_building_permit():
+    fse = make_establishment(make_agency("town-10-02"))
+    with pytest.raises(ValidationError) as e:
+        submit(fse, building_permit_reference="B&S 2024-0117", require_complete=True)
+    assert e.value.message_dict == {"business_name": ["Required (10.02.040(A), (B))."]}

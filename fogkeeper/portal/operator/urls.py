@@ -4,4 +4,19 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="operator"),
+    path("contact/", views.contact, name="operator_contact"),
+    path("<str:code>/", views.establishment, name="operator_establishment"),
+    path("<str:code>/letters/<int:letter>.pdf", views.letter_pdf, name="operator_letter"),
+    path("<str:code>/training/", views.training_upload, name="operator_training"),
+    path("<str:code>/yellow-grease/", views.yellow_grease, name="operator_yellow_grease"),
+    path(
+        "<str:code>/permit-application/",
+        views.permit_application,
+        name="operator_permit_application",
+    ),
+    path(
+        "<str:code>/notices/<str:action>/answer/",
+        views.answer_notice,
+        name="operator_notice_answer",
+    ),
 ]

@@ -1,9 +1,329 @@
-from django.shortcuts import render
+"""The FSE operator's portal: its establishments as ACCESS.md lets it read them, and what it
+may file itself (trainings, waste cooking oil receipts, permit applications, answers to
+notices, its contact details). Another establishment's or agency's id answers 404."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.enforcement.models import EnforcementAction, Letter
+from fogkeeper.enforcement.services import notice_answer
+from fogkeeper.maintenance.services import pickup_record
+from fogkeeper.permits.models import PermitApplication
+from fogkeeper.permits.requirements import application_spec
+from fogkeeper.permits.selectors import establishment_current_permit
+from fogkeeper.permits.services import permit_application_submit
+from fogkeeper.registry.services import operator_contact_update
+from fogkeeper.training.models import Training
+from fogkeeper.training.services import training_record
+from fogkeeper.web import policy
+from fogkeeper.web.forms import put_errors
 
 from ..access import portal_page
+from . import selectors
+from .forms import (
+    ContactForm,
+    NoticeAnswerForm,
+    PermitApplicationForm,
+    PickupForm,
+    TrainingUploadForm,
+)
+
+ROLE = "operator"
+WRITES = ("training", "yellow_grease", "permit_application", "notice_answer", "contact")
 
 
-@portal_page("operator")
+def _today():
+    return timezone.localdate()
+
+
+def _writes(request) -> set[str]:
+    return {k for k in WRITES if policy.may_write(request.user, request.agency, k)}
+
+
+@portal_page(ROLE)
+@require_safe
 def home(request):
-    establishments = request.establishments.select_related("compliance").order_by("name")
-    return render(request, "portal/home.html", {"establishments": establishments})
+    establishments = list(request.establishments.order_by("name", "code"))
+    statuses = {
+        s.establishment_id: s
+        for s in ComplianceStatus.objects.filter(establishment__in=establishments)
+    }
+    open_findings = {}
+    for est_id in Finding.objects.filter(
+        establishment__in=establishments, open=True, severity="violation"
+    ).values_list("establishment_id", flat=True):
+        open_findings[est_id] = open_findings.get(est_id, 0) + 1
+    rows = [
+        {
+            "fse": fse,
+            "compliance": statuses.get(fse.pk),
+            "violations": open_findings.get(fse.pk, 0),
+            "permit": establishment_current_permit(establishment=fse),
+        }
+        for fse in establishments
+    ]
+    return render(request, "portal/operator/home.html", {"rows": rows})
+
+
+def establishment_page(view):
+    """An operator page about one of its establishments (`code`): 404 for any other."""
+
+    @portal_page(ROLE)
+    @wraps(view)
+    def wrapper(request, code: str, *args, **kwargs):
+        fse = request.establishments.filter(code=code).select_related("agency").first()
+        if fse is None:
+            raise Http404("no such establishment")
+        return view(request, fse, *args, **kwargs)
+
+    return wrapper
+
+
+def writes(kind: str):
+    """An operator page that files a `kind` (policy.WRITES) for one of its establishments."""
+
+    def decorate(view):
+        @establishment_page
+        @wraps(view)
+        def wrapper(request, fse, *args, **kwargs):
+            policy.require_write(request.user, request.agency, kind)
+            return view(request, fse, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+@establishment_page
+@require_safe
+def establishment(request, fse):
+    sections = selectors.readable_sections(request.user, request.agency)
+    page = selectors.overview(establishment=fse, sections=sections, as_of=_today())
+    return render(
+        request, "portal/operator/establishment.html", {"p": page, "may": _writes(request)}
+    )
+
+
+@establishment_page
+@require_safe
+def letter_pdf(request, fse, letter: int):
+    """A letter sent to the establishment, byte for byte as it was sent."""
+    if not policy.may_read(request.user, request.agency, "letters"):
+        raise Http404("no such letter")
+    letter = get_object_or_404(
+        Letter.objects.select_related("action"), pk=letter, action__establishment=fse
+    )
+    response = HttpResponse(bytes(letter.pdf), content_type="application/pdf")
+    name = f"{fse.code}-{letter.action.code}-{letter.pk}.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+# -- what the operator files ----------------------------------------------------------------
+
+
+def _filed(request, fse, what: str):
+    """Evaluate the establishment again at once and go back to its page."""
+    sweep_establishment(fse, as_of=_today())
+    messages.success(request, f"{what} Your establishment's status was evaluated again.")
+    return redirect("portal:operator_establishment", code=fse.code)
+
+
+def _form_page(request, fse, form, title: str, intro: str = "", template: str = "form.html"):
+    context = {"fse": fse, "form": form, "title": title, "intro": intro}
+    status = 400 if form.is_bound else 200
+    return render(request, f"portal/operator/{template}", context, status=status)
+
+
+def _training_code(fse, day) -> str:
+    base = f"T-{day.isoformat()}"
+    taken = set(
+        Training.objects.filter(establishment=fse, code__startswith=base).values_list(
+            "code", flat=True
+        )
+    )
+    n, code = 1, base
+    while code in taken:
+        n += 1
+        code = f"{base}-{n}"
+    return code
+
+
+@writes("training")
+def training_upload(request, fse):
+    form = TrainingUploadForm(request.POST or None, establishment=fse, today=_today())
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            training = training_record(
+                establishment=fse,
+                code=_training_code(fse, data["date"]),
+                date=data["date"],
+                attendees=list(data["attendees"]),
+                unsigned=form.unsigned(),
+                topic=data["topic"],
+                trainer=data["trainer"],
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            n = len(data["attendees"])
+            return _filed(request, fse, f"Training of {training.date} filed with {n} attendee(s).")
+    return _form_page(request, fse, form, "File a BMP training", template="training.html")
+
+
+@writes("yellow_grease")
+def yellow_grease(request, fse):
+    form = PickupForm(request.POST or None, establishment=fse, today=_today())
+    if form.is_valid():
+        try:
+            pickup = pickup_record(establishment=fse, **form.cleaned_data, actor=request.user)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _filed(request, fse, f"Waste cooking oil pickup of {pickup.date} filed.")
+    intro = "From the collector's receipt or manifest."
+    return _form_page(request, fse, form, "File a waste cooking oil pickup", intro)
+
+
+def _application_initial(fse, request) -> dict:
+    """What the last application of the establishment said, else what the registry knows."""
+    last = PermitApplication.objects.filter(establishment=fse).order_by("-submitted_on", "-pk")
+    last = last.first()
+    spec_names = application_spec(fse.agency.get_pack()).names
+    if last is not None:
+        return {name: getattr(last, name) for name in spec_names}
+    operator = request.membership.operator
+    return {
+        "applicant_name": operator.name,
+        "applicant_address": operator.mailing_address,
+        "business_name": fse.name,
+    }
+
+
+@writes("permit_application")
+def permit_application(request, fse):
+    pack = fse.agency.get_pack()
+    title = pack.titles.get("permit", "permit")
+    spec = application_spec(pack)
+    current = establishment_current_permit(establishment=fse)
+    pending = (
+        PermitApplication.objects.filter(establishment=fse, decided_on__isnull=True)
+        .order_by("-submitted_on")
+        .first()
+    )
+    form = PermitApplicationForm(
+        request.POST or None,
+        initial=None if request.method == "POST" else _application_initial(fse, request),
+        spec=spec,
+        permit_title=title,
+        current=current,
+    )
+    if form.is_valid():
+        if pending is not None:
+            form.add_error(
+                None,
+                f"Your application of {pending.submitted_on} is still being decided; the "
+                "agency will contact you if it needs more.",
+            )
+        else:
+            try:
+                permit_application_submit(
+                    establishment=fse,
+                    submitted_on=_today(),
+                    renewal_of=form.renewal_of(),
+                    **form.details(),
+                    require_complete=True,
+                    actor=request.user,
+                )
+            except ValidationError as e:
+                put_errors(form, e)
+            else:
+                what = "renewal application" if form.renewal_of() else "application"
+                return _filed(request, fse, f"Your {title} {what} was filed.")
+    intro = (
+        f"Applying for or renewing the {title}"
+        + (f" ({spec.reference})" if spec.reference else "")
+        + ". The agency reviews the application and may inspect before it decides."
+    )
+    context = {
+        "fse": fse,
+        "form": form,
+        "title": f"Apply for or renew the {title}",
+        "intro": intro,
+        "current": current,
+        "pending": pending,
+    }
+    status = 400 if form.is_bound else 200
+    return render(request, "portal/operator/permit_application.html", context, status=status)
+
+
+@writes("notice_answer")
+def answer_notice(request, fse, action: str):
+    """Answer an action sent to the establishment (one that has a letter)."""
+    found = get_object_or_404(
+        EnforcementAction.objects.filter(letters__isnull=False).distinct(),
+        establishment=fse,
+        code=action,
+    )
+    form = NoticeAnswerForm(request.POST or None)
+    if form.is_valid():
+        try:
+            notice_answer(
+                action=found, text=form.cleaned_data["text"], answered_on=_today(),
+                actor=request.user,
+            )  # fmt: skip
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _filed(request, fse, f"Your answer to {found.code} was filed.")
+    spec = fse.agency.get_pack().actions.get(found.type)
+    context = {
+        "fse": fse,
+        "form": form,
+        "action": found,
+        "action_title": spec.title if spec else found.type.replace("_", " "),
+        "answers": list(found.answers.all()),
+        "title": f"Answer {found.code}",
+    }
+    status = 400 if form.is_bound else 200
+    return render(request, "portal/operator/answer.html", context, status=status)
+
+
+@portal_page(ROLE)
+def contact(request):
+    """The operator's phone, email and mailing address, as the agency keeps them."""
+    policy.require_write(request.user, request.agency, "contact")
+    operator = request.membership.operator
+    initial = {
+        "phone": operator.phone,
+        "email": operator.email,
+        "mailing_address": operator.mailing_address,
+    }
+    form = ContactForm(request.POST or None, initial=initial)
+    if form.is_valid():
+        try:
+            changed = operator_contact_update(
+                operator=operator, **form.cleaned_data, actor=request.user
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            messages.success(
+                request, "Contact details saved." if changed else "Nothing was changed."
+            )
+            return redirect("portal:operator_contact")
+    context = {"form": form, "operator": operator}
+    status = 400 if form.is_bound else 200
+    return render(request, "portal/operator/contact.html", context, status=status)

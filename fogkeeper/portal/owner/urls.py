@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="owner"),
+    path("<str:code>/", views.establishment, name="owner_establishment"),
 ]

@@ -1,0 +1,18 @@
+from django.contrib import admin
+
+from .models import ReminderSent
+
+
+@admin.register(ReminderSent)
+class ReminderSentAdmin(admin.ModelAdmin):
+    list_display = ("establishment", "obligation", "subject", "due", "sent_on", "email")
+    list_filter = ("obligation", "establishment__agency")
+    search_fields = ("establishment__code", "establishment__name", "email")
+    list_select_related = ("establishment",)
+    date_hierarchy = "sent_on"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,261 @@
+"""Reads of the operator's and the owner's portals: one establishment as its outside reader may
+see it. What goes in is decided by policy.may_read (ACCESS.md's "may read"), section by
+section; a section the role may not read is not even queried."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Prefetch
+
+from fogkeeper.billing.models import ZERO, Invoice
+from fogkeeper.billing.selectors import invoice_due_on
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.enforcement.models import Letter
+from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
+from fogkeeper.maintenance.models import Service, YellowGreasePickup
+from fogkeeper.permits.models import Permit
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
+from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.training.models import Attendance, Employee, Training
+from fogkeeper.web import policy
+from fogkeeper.web.selectors import rule_title
+
+# The sections of an establishment's portal page, as policy.READS names them.
+SECTIONS = (
+    "permit",
+    "status",
+    "findings",
+    "schedule",
+    "devices",
+    "services",
+    "trainings",
+    "inspection_results",
+    "letters",
+    "invoices",
+)
+
+# Each obligation of the engine's schedule (RULES.md): how to say it, and the rule of the
+# pack that is broken when it is missed (its title and citation are the pack's).
+OBLIGATIONS = {
+    "gcd.service": ("Pump-out of {subject}", "gcd.service_overdue"),
+    "training.new_hire": ("New-hire BMP training of {subject}", "training.new_hire_overdue"),
+    "training.refresher": ("BMP refresher training of {subject}", "training.refresher_overdue"),
+    "permit.renewal_application": (
+        "Renewal application for {permit} {subject}",
+        "permit.renewal_late",
+    ),
+    "permit.expiry": ("{permit} {subject} expires", "permit.expired"),
+    "yellow_grease.collection": ("Waste cooking oil pickup", "yellow_grease.collection_overdue"),
+    "inspection.annual": ("Annual inspection by the agency", "inspection.annual_due"),
+    "incident.written_report": (
+        "Written report of overflow {subject}",
+        "incident.written_report_late",
+    ),
+}
+SEVERITIES = {"violation": "Violation", "task": "For the agency", "notice": "Notice"}
+
+
+def readable_sections(user, agency: Agency) -> set[str]:
+    return {s for s in SECTIONS if policy.may_read(user, agency, s)}
+
+
+def obligation_text(pack, obligation: str, subject: str, names: dict[str, str]) -> str:
+    text, _ = OBLIGATIONS.get(obligation, (obligation.replace("_", " ").replace(".", ": "), ""))
+    permit = pack.titles.get("permit", "permit")
+    return text.format(subject=names.get(subject, subject), permit=permit)
+
+
+def schedule_rows(
+    pack, schedule: list[dict[str, Any]], names: dict[str, str], as_of: date | None = None
+) -> list[dict]:
+    """The stored schedule in the operator's words: what, when (and whether that was before
+    `as_of`), the pack's title of the rule broken if it is missed, and its citation."""
+    rows = []
+    for item in schedule or []:
+        obligation = item.get("obligation", "")
+        rule = OBLIGATIONS.get(obligation, ("", ""))[1]
+        rows.append(
+            {
+                "due": (due := date.fromisoformat(item["due"])),
+                "overdue": as_of is not None and due < as_of,
+                "obligation": obligation,
+                "subject": item.get("subject", ""),
+                "text": obligation_text(pack, obligation, item.get("subject", ""), names),
+                "if_missed": rule_title(pack, rule) if rule else "",
+                "citation": item.get("citation", ""),
+            }
+        )
+    return sorted(rows, key=lambda r: (r["due"], r["text"]))
+
+
+def subject_names(establishment: FoodServiceEstablishment) -> dict[str, str]:
+    """The employees' codes (subjects of training findings and obligations) -> their names."""
+    return dict(Employee.objects.filter(establishment=establishment).values_list("code", "name"))
+
+
+@dataclass
+class Overview:
+    establishment: FoodServiceEstablishment
+    sections: set[str]
+    compliance: ComplianceStatus | None = None
+    permit: Permit | None = None
+    permits: list[Permit] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    schedule: list[dict[str, Any]] = field(default_factory=list)
+    devices: list[dict[str, Any]] = field(default_factory=list)
+    services: list[Service] = field(default_factory=list)
+    pickups: list[YellowGreasePickup] = field(default_factory=list)
+    trainings: list[Training] = field(default_factory=list)
+    inspections: list[dict[str, Any]] = field(default_factory=list)
+    letters: list[Letter] = field(default_factory=list)
+    invoices: list[dict[str, Any]] = field(default_factory=list)
+
+
+def overview(
+    *, establishment: FoodServiceEstablishment, sections: set[str], as_of: date
+) -> Overview:
+    fse = establishment
+    pack = fse.agency.get_pack()
+    out = Overview(establishment=fse, sections=sections)
+    names = subject_names(fse) if {"findings", "schedule"} & sections else {}
+    if {"status", "schedule"} & sections:
+        out.compliance = ComplianceStatus.objects.filter(establishment=fse).first()
+    if "permit" in sections:
+        out.permits = list(Permit.objects.filter(establishment=fse).order_by("-issued_on", "-id"))
+        out.permit = next((p for p in out.permits if p.status == "active"), None)
+    if "findings" in sections:
+        out.findings = [
+            {
+                "finding": f,
+                "title": rule_title(pack, f.rule),
+                "subject": names.get(f.subject, f.subject),
+                "severity": SEVERITIES.get(f.severity, f.severity),
+            }
+            for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
+        ]
+    if "schedule" in sections and out.compliance is not None:
+        out.schedule = schedule_rows(pack, out.compliance.schedule, names, out.compliance.as_of)
+    if "devices" in sections:
+        out.devices = _devices(fse, pack, as_of)
+    if "services" in sections:
+        out.services = list(
+            Service.objects.filter(device__establishment=fse)
+            .select_related("device")
+            .order_by("-date", "-pk")
+        )
+        out.pickups = list(
+            YellowGreasePickup.objects.filter(establishment=fse)
+            .select_related("hauler")
+            .order_by("-date", "-pk")
+        )
+    if "trainings" in sections:
+        attendance = Attendance.objects.select_related("employee").order_by("employee__name")
+        out.trainings = list(
+            Training.objects.filter(establishment=fse)
+            .prefetch_related(Prefetch("attendance", queryset=attendance))
+            .order_by("-date", "-pk")
+        )
+    if "inspection_results" in sections:
+        out.inspections = _inspections(fse, pack)
+    if "letters" in sections:
+        out.letters = list(
+            Letter.objects.filter(action__establishment=fse)
+            .select_related("action")
+            .prefetch_related("action__answers")
+            .defer("pdf")
+            .order_by("-created_at", "-pk")
+        )
+        for letter in out.letters:
+            spec = pack.actions.get(letter.action.type)
+            letter.title = spec.title if spec else letter.action.type.replace("_", " ")
+    if "invoices" in sections:
+        out.invoices = _invoices(fse, as_of)
+    return out
+
+
+def _devices(fse, pack, as_of: date) -> list[dict[str, Any]]:
+    """Each device with its service frequency as the engine takes it: the device's own, else
+    that of the permit issued last (the case file's, whatever its status), else the pack's
+    default for its kind (RULES.md 5)."""
+    permit = (
+        Permit.objects.filter(establishment=fse, issued_on__lte=as_of)
+        .order_by("-issued_on", "-id")
+        .first()
+    )
+    by_permit = permit.service_frequency_days if permit else None
+    try:
+        by_kind = pack.param("gcd.default_service_frequency_days", as_of) or {}
+    except ParameterNotInForce:
+        by_kind = {}
+    return [
+        {
+            "device": d,
+            "frequency": None
+            if d.removed_on
+            else d.service_frequency_days or by_permit or by_kind.get(d.kind),
+        }
+        for d in GreaseControlDevice.objects.filter(establishment=fse).order_by(
+            "removed_on", "code"
+        )
+    ]
+
+
+def _inspections(fse, pack) -> list[dict[str, Any]]:
+    """Each inspection's date and outcome: the items found not compliant (the pack's
+    questions) and the depths measured. Inspectors' notes stay with the agency."""
+    answers = ChecklistAnswer.objects.select_related("device").order_by("item", "pk")
+    measurements = Measurement.objects.select_related("device").order_by("device__code")
+    rows = []
+    for insp in (
+        Inspection.objects.filter(establishment=fse)
+        .prefetch_related(
+            Prefetch("answers", queryset=answers),
+            Prefetch("measurements", queryset=measurements),
+        )
+        .order_by("-date", "-pk")
+    ):
+        checked = list(insp.answers.all())
+        failed = [
+            {
+                "question": rule_title(pack, a.item),
+                "citation": pack.checklist[a.item].citation if a.item in pack.checklist else "",
+                "device": a.device.code if a.device else "",
+            }
+            for a in checked
+            if not a.compliant
+        ]
+        rows.append(
+            {
+                "inspection": insp,
+                "checked": len(checked),
+                "failed": failed,
+                "measurements": list(insp.measurements.all()),
+            }
+        )
+    return rows
+
+
+def _invoices(fse, as_of: date) -> list[dict[str, Any]]:
+    rows = []
+    for invoice in (
+        Invoice.objects.filter(establishment=fse, noticed_on__lte=as_of)
+        .select_related("agency")
+        .prefetch_related("lines", "payments")
+        .order_by("-noticed_on", "-pk")
+    ):
+        total = sum((line.amount for line in invoice.lines.all()), ZERO)
+        paid = sum((p.amount for p in invoice.payments.all() if p.paid_on <= as_of), ZERO)
+        rows.append(
+            {
+                "invoice": invoice,
+                "total": total,
+                "paid": paid,
+                "balance": max(total - paid, Decimal(0)),
+                "due_on": invoice_due_on(invoice),
+            }
+        )
+    return rows

@@ -1,0 +1,124 @@
+"""`manage.py send_reminders`: operators are emailed, once, what falls due soon."""
+
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.portal.models import ReminderSent
+from fogkeeper.registry.models import Operator
+from tests.records import (
+    make_agency,
+    make_device,
+    make_employee,
+    make_establishment,
+    make_permit,
+    make_service,
+)
+
+pytestmark = pytest.mark.django_db
+
+AS_OF = date(2025, 6, 30)
+
+
+def canyon_deli(agency, email="deli@example.org", code="FSE-9"):
+    """GI-1 pumped out on 2025-04-10 every 90 days (due 2025-07-09); the permit expires on
+    2025-09-15 (San Clemente's renewal application due 60 days before, 2025-07-17); Rosa
+    hired on 2025-06-20 (trained within a month in San Clemente, by 2025-07-20)."""
+    fse = make_establishment(agency, code=code, name="Canyon Deli", operator="Canyon Foods")
+    Operator.objects.filter(pk=fse.current_tenure().operator_id).update(email=email)
+    number = f"{code}-P1"
+    make_permit(fse, number, issued_on="2020-09-16", expires_on="2025-09-15",
+                service_frequency_days=90)  # fmt: skip
+    make_service(make_device(fse, "GI-1"), "M-1", "2025-04-10")
+    make_employee(fse, "E-1", "2025-06-20", name="Rosa Diaz")
+    sweep_agency(agency, as_of=AS_OF)
+    return fse
+
+
+def remind(*args) -> str:
+    out = StringIO()
+    call_command("send_reminders", "--as-of", "2025-06-30", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_it_emails_the_operator_the_pump_out_due_with_its_citation(mailoutbox):
+    canyon_deli(make_agency("san-clemente"))
+    remind("--days", "14")
+    (mail,) = mailoutbox
+    assert mail.to == ["deli@example.org"] and mail.subject == "Canyon Deli: due by 2025-07-09"
+    assert "By Wednesday, July 9, 2025: Pump-out of GI-1." in mail.body
+    assert "§ 13.30.050(H)(1)(b) (if missed: Pump-out overdue)" in mail.body
+
+
+def test_it_reminds_of_the_renewal_application_and_the_new_hire_training(mailoutbox):
+    canyon_deli(make_agency("san-clemente"))
+    remind("--days", "30")
+    body = mailoutbox[0].body
+    assert "By Thursday, July 17, 2025: Renewal application for Discharge Permit FSE-9-P1." in body
+    assert "New-hire BMP training of Rosa Diaz." in body and "13.30.050(H)(3)(a)" in body
+    assert "expires" not in body  # San Clemente's renewal date is the application's
+
+
+def test_it_reminds_the_town_of_the_permits_expiry(mailoutbox):
+    fse = canyon_deli(make_agency("town-10-02"))
+    fse.permits.update(expires_on=date(2025, 7, 10))
+    sweep_agency(fse.agency, as_of=AS_OF)
+    remind("--days", "14")
+    assert "FOG Permit FSE-9-P1 expires." in mailoutbox[0].body
+    assert "10.02.060(A)" in mailoutbox[0].body
+
+
+def test_it_sends_each_reminder_once(mailoutbox):
+    canyon_deli(make_agency("san-clemente"))
+    remind("--days", "14")
+    output = remind("--days", "14")
+    assert len(mailoutbox) == 1
+    assert "0 in 0 email(s); 1 sent before." in output
+    assert ReminderSent.objects.get().due == date(2025, 7, 9)
+
+
+def test_it_sends_later_only_what_was_not_sent_before(mailoutbox):
+    canyon_deli(make_agency("san-clemente"))
+    remind("--days", "14")
+    remind("--days", "30")
+    assert len(mailoutbox) == 2
+    assert "Pump-out" not in mailoutbox[1].body and "Rosa Diaz" in mailoutbox[1].body
+
+
+def test_it_does_not_remind_of_what_is_already_overdue(mailoutbox):
+    fse = canyon_deli(make_agency("san-clemente"))
+    fse.devices.update(service_frequency_days=30)  # due 2025-05-10: overdue, a finding
+    sweep_agency(fse.agency, as_of=AS_OF)
+    remind("--days", "14")
+    assert mailoutbox == []
+
+
+def test_it_names_the_establishments_whose_operator_has_no_email(mailoutbox):
+    canyon_deli(make_agency("san-clemente"), email="")
+    output = remind("--days", "14")
+    assert mailoutbox == [] and not ReminderSent.objects.exists()
+    assert "No operator email, not reminded: 1 (FSE-9)." in output
+
+
+def test_it_prints_a_summary(mailoutbox):
+    canyon_deli(make_agency("san-clemente"))
+    output = remind("--days", "30")
+    assert output.startswith(
+        "Reminders as of 2025-06-30 of what falls due by 2025-07-30: 3 in 1 email(s); "
+        "0 sent before."
+    )
+
+
+def test_it_reminds_only_the_agency_asked_for(mailoutbox):
+    canyon_deli(make_agency("san-clemente"))
+    canyon_deli(make_agency("town-10-02"), email="town@example.org")
+    remind("--days", "14", "--agency", "town-10-02")
+    assert [m.to for m in mailoutbox] == [["town@example.org"]]
+
+
+def test_it_refuses_a_negative_number_of_days():
+    with pytest.raises(CommandError, match="--days"):
+        remind("--days", "-1")
