@@ -4,11 +4,13 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
 from fogkeeper.web import policy
+from fogkeeper.web.views import reads_only
 
 HOMES = {"operator": "portal:operator", "hauler": "portal:hauler", "owner": "portal:owner"}
 
 
 @login_required
+@reads_only
 def home(request):
     agency = policy.current_agency(request)
     if agency is None:

@@ -35,7 +35,7 @@ from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Report
 
 from .selectors import rule_title
-from .views import PAGE_SIZE, _as_of, agency_page
+from .views import PAGE_SIZE, _as_of, agency_page, reads_only
 
 STATES = ("open", "closed")
 DEADLINE_KINDS = {"deadline": "Deadline", "earliest": "Earliest date", "event": "Takes effect"}
@@ -161,6 +161,7 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
 
 
 @agency_page
+@reads_only
 def case_list_page(request):
     params = request.GET.dict()
     rows = case_list(agency=request.agency, params=params, as_of=_as_of(request))
@@ -347,6 +348,7 @@ def _invoices(fse, codes: set[str], as_of: date) -> list[dict[str, Any]]:
 
 
 @agency_page
+@reads_only
 def case_detail(request, code: str, case: str):
     """Case `case` of the establishment `code` (case codes are unique per establishment)."""
     as_of = max(_as_of(request), request.agency.get_pack().effective)
@@ -358,6 +360,7 @@ def case_detail(request, code: str, case: str):
 
 
 @agency_page
+@reads_only
 def letter_pdf(request, letter: int):
     """The letter of an action exactly as it was sent (the stored bytes)."""
     letter = get_object_or_404(

@@ -15,7 +15,7 @@ from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
 from . import policy
-from .views import _as_of, agency_page
+from .views import _as_of, agency_page, reads_only
 
 WEEK = timedelta(days=6)
 OVERFLOW_WINDOW = timedelta(days=365)
@@ -103,6 +103,7 @@ def field_list(*, agency: Agency, as_of: date) -> tuple[list[FieldStop], list[Fi
 
 
 @agency_page
+@reads_only
 def field_page(request):
     as_of = _as_of(request)
     today, week = field_list(agency=request.agency, as_of=as_of)

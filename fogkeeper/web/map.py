@@ -11,10 +11,11 @@ from django.urls import reverse
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, SewerSegment
 
-from .views import agency_page
+from .views import agency_page, reads_only
 
 
 @agency_page
+@reads_only
 def map_page(request):
     context = {
         "tiles": settings.FOGKEEPER_MAP_TILES,
@@ -24,6 +25,7 @@ def map_page(request):
 
 
 @agency_page
+@reads_only
 def map_data(request):
     return JsonResponse(features(request.agency))
 

@@ -12,7 +12,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from fogkeeper.inspections.models import InspectionPhoto
 
-from .views import agency_page
+from .views import agency_page, reads_only
 
 THUMBNAIL = (320, 320)
 IMAGE_TYPES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
@@ -33,6 +33,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 
 @agency_page
+@reads_only
 def photo(request, photo: int):
     """The photo as it was taken."""
     found = _photo(request, photo)
@@ -47,6 +48,7 @@ def photo(request, photo: int):
 
 
 @agency_page
+@reads_only
 def thumbnail(request, photo: int):
     """A small JPEG of the photo, turned upright, for the establishment page."""
     found = _photo(request, photo)

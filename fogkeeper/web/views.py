@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -68,6 +68,21 @@ CSV_COLUMNS = [
 ]
 
 
+def reads_only(view):
+    """A page that only reads: any method but GET and HEAD is refused with 405, but only after
+    the view has looked up what the URL names, so that a record one may not reach answers 404
+    whatever the method (ACCESS.md). Running a read-only view for nothing is harmless."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseNotAllowed(["GET", "HEAD"])
+        return response
+
+    return wrapper
+
+
 def agency_page(view):
     """Login required, and the request acts for one readable agency (request.agency) in which
     the person has a staff role; anyone else is answered as if the page did not exist."""
@@ -110,6 +125,7 @@ def _outsiders_to_their_portal(view):
 
 @_outsiders_to_their_portal
 @agency_page
+@reads_only
 def dashboard(request):
     from .cases import with_cases  # cases.py builds its views on agency_page, defined here
 
@@ -133,6 +149,7 @@ def agency_switch(request):
 
 
 @agency_page
+@reads_only
 def establishment_list(request):
     params = request.GET.dict()
     rows = selectors.establishment_list(agency=request.agency, params=params)
@@ -197,6 +214,7 @@ def _xlsx(agency, rows) -> HttpResponse:
 
 
 @agency_page
+@reads_only
 def establishment_detail(request, code: str):
     page = selectors.establishment_page(agency=request.agency, code=code)
     may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]

@@ -8,12 +8,13 @@ each role of agency B, and anonymously (ACCESS.md). The table says what each mus
     404     as if it did not exist: another agency's or another establishment's record, or a
             page not meant for the role
     403     the role reaches the record but may not do this
-    405     the method is not offered
+    405     the method is not offered (after the record named is found: one the person may
+            not reach is 404 whatever the method)
     own     (agency B's roles on a page without a record id) what the same role of A gets,
             for their own agency, with no trace of agency A
 
 The URLs are built with agency A's records: for outside roles, a record their role reaches,
-and then again one it does not (which must be 404 for them).
+and then again one it does not (where what was "ok" or "405" must be 404 for them).
 """
 
 from __future__ import annotations
@@ -37,60 +38,81 @@ pytestmark = pytest.mark.django_db
 
 COLUMNS = ("name", "method", *ROLES, "B", "anonymous")
 TABLE = """
-web:login                   GET   ok   ok   ok   ok   ok     ok     ok     ok   ok
-web:logout                  POST  login login login login login login login login login
-web:agency_switch           POST  ok   ok   ok   ok   portal portal portal 404  login
-web:dashboard               GET   ok   ok   ok   ok   portal portal portal own  login
-web:establishments          GET   ok   ok   ok   ok   404    404    404    own  login
-web:establishment           GET   ok   ok   ok   ok   404    404    404    404  login
-web:map                     GET   ok   ok   ok   ok   404    404    404    own  login
-web:map_data                GET   ok   ok   ok   ok   404    404    404    own  login
-web:field                   GET   ok   ok   ok   ok   404    404    404    own  login
-web:cases                   GET   ok   ok   ok   ok   404    404    404    own  login
-web:case                    GET   ok   ok   ok   ok   404    404    404    404  login
-web:letter                  GET   ok   ok   ok   ok   404    404    404    404  login
-web:photo                   GET   ok   ok   ok   ok   404    404    404    404  login
-web:photo_thumbnail         GET   ok   ok   ok   ok   404    404    404    404  login
-web:record_service          GET   ok   ok   403  403  404    404    404    404  login
-web:record_service          POST  ok   ok   403  403  404    404    404    404  login
-web:record_inspection       GET   ok   ok   403  403  404    404    404    404  login
-web:record_inspection       POST  ok   ok   403  403  404    404    404    404  login
-web:record_training         GET   ok   ok   403  403  404    404    404    404  login
-web:record_training         POST  ok   ok   403  403  404    404    404    404  login
-web:record_incident         GET   ok   ok   403  403  404    404    404    404  login
-web:record_incident         POST  ok   ok   403  403  404    404    404    404  login
-web:record_permit           GET   ok   403  403  403  404    404    404    404  login
-web:record_permit           POST  ok   403  403  403  404    404    404    404  login
-web:record_operator_change  GET   ok   ok   403  403  404    404    404    404  login
-web:record_operator_change  POST  ok   ok   403  403  404    404    404    404  login
-portal:home                 GET   ok   ok   ok   ok   portal portal portal own  login
-portal:hauler               GET   404  404  404  404  404    ok     404    own  login
-portal:operator             GET   404  404  404  404  ok     404    404    own  login
-portal:owner                GET   404  404  404  404  404    404    ok     own  login
-portal:hauler_customer      GET   404  404  404  404  404    ok     404    404  login
-portal:hauler_submit        GET   404  404  404  404  404    ok     404    404  login
-portal:hauler_submit        POST  404  404  404  404  404    ok     404    404  login
-portal:hauler_upload        GET   404  404  404  404  404    ok     404    own  login
-portal:hauler_upload        POST  404  404  404  404  404    ok     404    own  login
-portal:hauler_submissions   GET   404  404  404  404  404    ok     404    own  login
-web:service_dispute         GET   ok   ok   403  403  404    404    404    404  login
-web:service_dispute         POST  ok   ok   403  403  404    404    404    404  login
-portal:operator_establishment GET   404  404  404  404  ok     404    404    404  login
-portal:operator_establishment POST  404  404  404  404  405    404    404    404  login
-portal:operator_letter      GET   404  404  404  404  ok     404    404    404  login
-portal:operator_training    GET   404  404  404  404  ok     404    404    404  login
-portal:operator_training    POST  404  404  404  404  ok     404    404    404  login
-portal:operator_yellow_grease GET   404  404  404  404  ok     404    404    404  login
-portal:operator_yellow_grease POST  404  404  404  404  ok     404    404    404  login
-portal:operator_permit_application GET   404  404  404  404  ok     404    404    404  login
-portal:operator_permit_application POST  404  404  404  404  ok     404    404    404  login
-portal:operator_notice_answer GET   404  404  404  404  ok     404    404    404  login
-portal:operator_notice_answer POST  404  404  404  404  ok     404    404    404  login
-portal:operator_contact     GET   404  404  404  404  ok     404    404    own  login
-portal:operator_contact     POST  404  404  404  404  ok     404    404    own  login
-portal:owner_establishment  GET   404  404  404  404  404    404    ok     404  login
-portal:owner_establishment  POST  404  404  404  404  404    404    405    404  login
-admin:index                 GET   login login login login login login login login login
+web:login                           GET   ok    ok    ok    ok    ok    ok    ok    ok    ok
+web:login                           POST  ok    ok    ok    ok    ok    ok    ok    ok    ok
+web:logout                          GET   405   405   405   405   405   405   405   405   405
+web:logout                          POST  login login login login login login login login login
+web:agency_switch                   GET   405   405   405   405   405   405   405   405   405
+web:agency_switch                   POST  ok    ok    ok    ok    portal portal portal 404   login
+web:dashboard                       GET   ok    ok    ok    ok    portal portal portal own   login
+web:dashboard                       POST  405   405   405   405   portal portal portal own   login
+web:establishments                  GET   ok    ok    ok    ok    404   404   404   own   login
+web:establishments                  POST  405   405   405   405   404   404   404   own   login
+web:establishment                   GET   ok    ok    ok    ok    404   404   404   404   login
+web:establishment                   POST  405   405   405   405   404   404   404   404   login
+web:map                             GET   ok    ok    ok    ok    404   404   404   own   login
+web:map                             POST  405   405   405   405   404   404   404   own   login
+web:map_data                        GET   ok    ok    ok    ok    404   404   404   own   login
+web:map_data                        POST  405   405   405   405   404   404   404   own   login
+web:field                           GET   ok    ok    ok    ok    404   404   404   own   login
+web:field                           POST  405   405   405   405   404   404   404   own   login
+web:cases                           GET   ok    ok    ok    ok    404   404   404   own   login
+web:cases                           POST  405   405   405   405   404   404   404   own   login
+web:case                            GET   ok    ok    ok    ok    404   404   404   404   login
+web:case                            POST  405   405   405   405   404   404   404   404   login
+web:letter                          GET   ok    ok    ok    ok    404   404   404   404   login
+web:letter                          POST  405   405   405   405   404   404   404   404   login
+web:photo                           GET   ok    ok    ok    ok    404   404   404   404   login
+web:photo                           POST  405   405   405   405   404   404   404   404   login
+web:photo_thumbnail                 GET   ok    ok    ok    ok    404   404   404   404   login
+web:photo_thumbnail                 POST  405   405   405   405   404   404   404   404   login
+web:record_service                  GET   ok    ok    403   403   404   404   404   404   login
+web:record_service                  POST  ok    ok    403   403   404   404   404   404   login
+web:record_inspection               GET   ok    ok    403   403   404   404   404   404   login
+web:record_inspection               POST  ok    ok    403   403   404   404   404   404   login
+web:record_training                 GET   ok    ok    403   403   404   404   404   404   login
+web:record_training                 POST  ok    ok    403   403   404   404   404   404   login
+web:record_incident                 GET   ok    ok    403   403   404   404   404   404   login
+web:record_incident                 POST  ok    ok    403   403   404   404   404   404   login
+web:record_permit                   GET   ok    403   403   403   404   404   404   404   login
+web:record_permit                   POST  ok    403   403   403   404   404   404   404   login
+web:record_operator_change          GET   ok    ok    403   403   404   404   404   404   login
+web:record_operator_change          POST  ok    ok    403   403   404   404   404   404   login
+portal:home                         GET   ok    ok    ok    ok    portal portal portal own   login
+portal:home                         POST  405   405   405   405   405   405   405   own   login
+portal:hauler                       GET   404   404   404   404   404   ok    404   own   login
+portal:hauler                       POST  404   404   404   404   404   405   404   own   login
+portal:operator                     GET   404   404   404   404   ok    404   404   own   login
+portal:operator                     POST  404   404   404   404   405   404   404   own   login
+portal:owner                        GET   404   404   404   404   404   404   ok    own   login
+portal:owner                        POST  404   404   404   404   404   404   405   own   login
+portal:hauler_customer              GET   404   404   404   404   404   ok    404   404   login
+portal:hauler_customer              POST  404   404   404   404   404   405   404   404   login
+portal:hauler_submit                GET   404   404   404   404   404   ok    404   404   login
+portal:hauler_submit                POST  404   404   404   404   404   ok    404   404   login
+portal:hauler_upload                GET   404   404   404   404   404   ok    404   own   login
+portal:hauler_upload                POST  404   404   404   404   404   ok    404   own   login
+portal:hauler_submissions           GET   404   404   404   404   404   ok    404   own   login
+portal:hauler_submissions           POST  404   404   404   404   404   405   404   own   login
+web:service_dispute                 GET   ok    ok    403   403   404   404   404   404   login
+web:service_dispute                 POST  ok    ok    403   403   404   404   404   404   login
+portal:operator_establishment       GET   404   404   404   404   ok    404   404   404   login
+portal:operator_establishment       POST  404   404   404   404   405   404   404   404   login
+portal:operator_letter              GET   404   404   404   404   ok    404   404   404   login
+portal:operator_letter              POST  404   404   404   404   405   404   404   404   login
+portal:operator_training            GET   404   404   404   404   ok    404   404   404   login
+portal:operator_training            POST  404   404   404   404   ok    404   404   404   login
+portal:operator_yellow_grease       GET   404   404   404   404   ok    404   404   404   login
+portal:operator_yellow_grease       POST  404   404   404   404   ok    404   404   404   login
+portal:operator_permit_application  GET   404   404   404   404   ok    404   404   404   login
+portal:operator_permit_application  POST  404   404   404   404   ok    404   404   404   login
+portal:operator_notice_answer       GET   404   404   404   404   ok    404   404   404   login
+portal:operator_notice_answer       POST  404   404   404   404   ok    404   404   404   login
+portal:operator_contact             GET   404   404   404   404   ok    404   404   own   login
+portal:operator_contact             POST  404   404   404   404   ok    404   404   own   login
+portal:owner_establishment          GET   404   404   404   404   404   404   ok    404   login
+portal:owner_establishment          POST  404   404   404   404   404   404   405   404   login
+admin:index                         GET   login login login login login login login login login
 """
 # The admin is for the deployment's superusers (Django's is_staff), none of whom is a role
 # of ACCESS.md; its own sign-in is the "login" above.
@@ -223,8 +245,10 @@ def request(client: Client, row: dict[str, str], url: str, side):
     return client.post(url, POSTED.get(row["name"], lambda side: {})(side))
 
 
-def test_it_has_a_row_for_every_url_of_the_application():
-    assert set(url_parameters()) - {r["name"] for r in rows()} == set()
+def test_it_has_a_row_for_reading_and_one_for_writing_for_every_url_of_the_application():
+    covered = {(r["name"], r["method"]) for r in rows()}
+    wanted = {(name, m) for name in url_parameters() for m in ("GET", "POST")}
+    assert wanted - covered - {("admin:index", "POST")} == set()
 
 
 def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says(settings, tmp_path):
@@ -252,7 +276,8 @@ def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says(settings,
             url, other = build(row["name"], a, role)
             check(row, f"{role} of A", client, url, row[role])
             if other is not None and role in ("operator", "hauler", "owner"):
-                check(row, f"{role} of A, another's record", client, other, "404")
+                expected = "404" if row[role] in ("ok", "405") else row[role]
+                check(row, f"{role} of A, another's record", client, other, expected)
             client = Client()
             client.force_login(b.users[role])
             expected = f"own {row[role]}" if row["B"] == "own" else row["B"]

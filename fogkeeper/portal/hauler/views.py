@@ -19,6 +19,7 @@ from fogkeeper.maintenance.services import service_submit
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.web import policy
 from fogkeeper.web.forms import put_errors
+from fogkeeper.web.views import reads_only
 
 from ..access import portal_page
 from . import selectors
@@ -42,6 +43,7 @@ def _customer(request, code: str) -> FoodServiceEstablishment:
 
 
 @portal_page("hauler")
+@reads_only
 def home(request):
     q = request.GET.get("q", "").strip()
     page, query = _page(request, selectors.customer_search(request.establishments, q))
@@ -56,6 +58,7 @@ def home(request):
 
 
 @portal_page("hauler")
+@reads_only
 def customer(request, code: str):
     fse = _customer(request, code)
     hauler = request.membership.hauler
@@ -148,6 +151,7 @@ def upload(request):
 
 
 @portal_page("hauler")
+@reads_only
 def submissions(request):
     q = request.GET.get("q", "").strip()
     rows = selectors.submissions(

@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_safe
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.compliance.resweep import sweep_establishment
@@ -27,6 +26,7 @@ from fogkeeper.training.models import Training
 from fogkeeper.training.services import training_record
 from fogkeeper.web import policy
 from fogkeeper.web.forms import put_errors
+from fogkeeper.web.views import reads_only
 
 from ..access import portal_page
 from . import selectors
@@ -51,7 +51,7 @@ def _writes(request) -> set[str]:
 
 
 @portal_page(ROLE)
-@require_safe
+@reads_only
 def home(request):
     establishments = list(request.establishments.order_by("name", "code"))
     statuses = {
@@ -105,7 +105,7 @@ def writes(kind: str):
 
 
 @establishment_page
-@require_safe
+@reads_only
 def establishment(request, fse):
     sections = selectors.readable_sections(request.user, request.agency)
     page = selectors.overview(establishment=fse, sections=sections, as_of=_today())
@@ -115,7 +115,7 @@ def establishment(request, fse):
 
 
 @establishment_page
-@require_safe
+@reads_only
 def letter_pdf(request, fse, letter: int):
     """A letter sent to the establishment, byte for byte as it was sent."""
     if not policy.may_read(request.user, request.agency, "letters"):

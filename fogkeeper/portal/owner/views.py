@@ -9,10 +9,10 @@ from functools import wraps
 from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
-from django.views.decorators.http import require_safe
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.permits.selectors import establishment_current_permit
+from fogkeeper.web.views import reads_only
 
 from ..access import portal_page
 from ..operator import selectors
@@ -21,7 +21,7 @@ ROLE = "owner"
 
 
 @portal_page(ROLE)
-@require_safe
+@reads_only
 def home(request):
     establishments = list(
         request.establishments.select_related("parcel").order_by("parcel__apn", "name", "code")
@@ -62,7 +62,7 @@ def establishment_page(view):
 
 
 @establishment_page
-@require_safe
+@reads_only
 def establishment(request, fse):
     sections = selectors.readable_sections(request.user, request.agency)
     page = selectors.overview(establishment=fse, sections=sections, as_of=timezone.localdate())
