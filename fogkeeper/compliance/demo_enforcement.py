@@ -30,6 +30,24 @@ def _subject(fse) -> str:
     return device.code if device is not None else fse.code
 
 
+def _overdue(fses, as_of: date, by: date):
+    """The first of `fses` whose pump-out the engine finds overdue on `as_of`, since `by` or
+    earlier, so that the case is about a violation the sweep finds: (establishment, device,
+    since)."""
+    from fogkeeper.rules import evaluate, parse_case
+
+    from .casefiles import build_case_files
+
+    if not fses:
+        return None
+    cases = build_case_files(fses[0].agency, [f.pk for f in fses], as_of)
+    for fse in fses:
+        for finding in evaluate(parse_case(cases[fse.pk])).open_violations():
+            if finding.rule == "gcd.service_overdue" and finding.since <= by:
+                return fse, finding.subject, finding.since
+    return None
+
+
 def load_enforcement(agency, *, as_of: date, staff) -> None:
     from fogkeeper.billing.services import fee_schedule_set, invoice_issue, payment_record
     from fogkeeper.enforcement.services import action_take, case_open, violation_add
@@ -39,27 +57,35 @@ def load_enforcement(agency, *, as_of: date, staff) -> None:
         agency=agency, effective_on=pack.effective, items=FEES[pack.id],
         resolution="Demo fee resolution", actor=staff,
     )  # fmt: skip
-    open_fses = agency.establishments.filter(
-        closed_on__isnull=True, on_public_sewer=True, category="full_service"
-    ).order_by("code")
-    fse, other = open_fses[0], open_fses[1]
+    open_fses = list(
+        agency.establishments.filter(
+            closed_on__isnull=True, on_public_sewer=True, category="full_service"
+        ).order_by("code")
+    )
     before = lambda days: as_of - timedelta(days=days)  # noqa: E731
-    case = case_open(establishment=fse, code="EC-1", opened_on=before(75), actor=staff)
+    fse, subject, since = _overdue(open_fses, as_of, before(10)) or (
+        open_fses[0],
+        _subject(open_fses[0]),
+        before(90),
+    )
+    other = next(f for f in open_fses if f != fse)
+    after = lambda days: min(since + timedelta(days=days), as_of)  # noqa: E731
+    case = case_open(establishment=fse, code="EC-1", opened_on=after(3), actor=staff)
     violation = violation_add(
-        case=case, code="V-1", rule="gcd.service_overdue", subject=_subject(fse),
-        since=before(90), actor=staff,
+        case=case, code="V-1", rule="gcd.service_overdue", subject=subject, since=since,
+        actor=staff,
     )  # fmt: skip
     if pack.id == "san-clemente":
         action_take(
             case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
-            fields={"delivered_on": before(70), "correct_by": before(40)},
+            fields={"delivered_on": after(5), "correct_by": after(5) + timedelta(days=30)},
             delivery="mail", certified_mail_number="7019 0700 0000 4412 0001", actor=staff,
         )  # fmt: skip
         fees = ["RGI"]
     else:
         action_take(
             case=case, type="hearing_decision", code="HD-1", violation=violation,
-            fields={"noticed_on": before(12)}, delivery="mail",
+            fields={"noticed_on": after(7)}, delivery="mail",
             certified_mail_number="7019 0700 0000 4412 0002", actor=staff,
         )  # fmt: skip
         fees = ["PERMIT"]
