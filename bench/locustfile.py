@@ -1,25 +1,23 @@
 """Locust users for `python -m bench.pages`: each signs in once, chooses the bench agency,
-then requests the four pages in turn. Settings come from the environment set by bench.pages:
-BENCH_USERNAME, BENCH_PASSWORD, BENCH_AGENCY, BENCH_CODES (establishment codes, comma
-separated), BENCH_WAIT (seconds of think time after each round of
-the four pages, default 0)."""
+then requests the pages in turn. Settings come from the environment set by bench.pages:
+BENCH_USERNAME, BENCH_PASSWORD, BENCH_AGENCY, BENCH_PAGES (JSON: name -> URL, `{code}` for
+an establishment's), BENCH_CODES (establishment codes, comma separated), BENCH_WAIT (think
+time after each page: a random time between half and one and a half times this many
+seconds; default 0, no wait)."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
 
-from locust import HttpUser, constant, task
+from locust import HttpUser, between, task
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 CODES = [c for c in os.environ.get("BENCH_CODES", "").split(",") if c]
-PAGES = {
-    "dashboard": "/",
-    "filtered list": "/establishments/?status=non_compliant",
-    "establishment": "/establishments/{code}/",
-    "inspection list": "/inspections/field/",
-}
+WAIT = float(os.environ.get("BENCH_WAIT", "0"))
+PAGES = json.loads(os.environ.get("BENCH_PAGES", "{}"))
 
 
 def _csrf(html: str) -> str:
@@ -30,7 +28,7 @@ def _csrf(html: str) -> str:
 
 
 class Staff(HttpUser):
-    wait_time = constant(float(os.environ.get("BENCH_WAIT", "0")))
+    wait_time = between(WAIT / 2, WAIT * 1.5)
 
     def on_start(self) -> None:
         page = self.client.get("/accounts/login/", name="login")
@@ -64,5 +62,8 @@ class Staff(HttpUser):
 
     @task
     def pages(self) -> None:
-        for name, url in PAGES.items():
+        """The four pages in turn, with a wait after each (the last one's is locust's)."""
+        for i, (name, url) in enumerate(PAGES.items()):
+            if i and WAIT:
+                self.wait()
             self._get(name, url.format(code=random.choice(CODES) if CODES else ""))
