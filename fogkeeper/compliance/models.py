@@ -108,6 +108,13 @@ class Finding(models.Model):
                 condition=models.Q(open=True, severity="violation"),
                 name="finding_open_violation",
             ),
+            # an establishment's open findings of a rule (the field list's overdue pump-outs,
+            # the establishments list's filter by rule)
+            models.Index(
+                fields=["establishment", "rule"],
+                condition=models.Q(open=True),
+                name="finding_open_by_establishment",
+            ),
             # the compliance rate on a day: violations open that day (open, or closed since)
             models.Index(
                 fields=["closed_on", "since"],

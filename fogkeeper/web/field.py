@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, FloatField, Func, IntegerField, OuterRef, Subquery, Value
+from django.db.models import (
+    Count,
+    F,
+    FloatField,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Cast, Coalesce
 from django.shortcuts import render
 
@@ -102,11 +112,7 @@ def ranked(*, agency: Agency, as_of: date):
     )
     days = Coalesce(DaysBetween(F("last_inspected"), Value(as_of)), NEVER_INSPECTED_DAYS)
     return (
-        FoodServiceEstablishment.objects.filter(
-            agency=agency,
-            closed_on__isnull=True,
-            compliance__next_inspection_due__lte=as_of + WEEK,
-        )
+        _due(agency, as_of)
         .select_related("compliance")
         .only(*STOP_FIELDS)
         .annotate(
@@ -126,11 +132,34 @@ def ranked(*, agency: Agency, as_of: date):
     )
 
 
+def _due(agency: Agency, as_of: date):
+    return FoodServiceEstablishment.objects.filter(
+        agency=agency, closed_on__isnull=True, compliance__next_inspection_due__lte=as_of + WEEK
+    )
+
+
 def field_list(*, agency: Agency, as_of: date):
     """(due today or overdue, due in the six days after), each ranked riskiest first: lazy
     querysets of establishments, for `stops` to make FieldStops of a page of them."""
     establishments = ranked(agency=agency, as_of=as_of)
     return establishments.filter(due__lte=as_of), establishments.filter(due__gt=as_of)
+
+
+def field_counts(*, agency: Agency, as_of: date) -> tuple[int, int]:
+    """How many establishments `field_list` has in each section, in one query."""
+    today = Q(compliance__next_inspection_due__lte=as_of)
+    counts = _due(agency, as_of).aggregate(
+        today=Count("pk", filter=today), week=Count("pk", filter=~today)
+    )
+    return counts["today"], counts["week"]
+
+
+class CountedPaginator(Paginator):
+    """A Paginator told its count, rather than running a COUNT of its own."""
+
+    def __init__(self, object_list, per_page, *, count: int):
+        super().__init__(object_list, per_page)
+        self.count = count
 
 
 def stops(establishments, as_of: date) -> list[FieldStop]:
@@ -158,9 +187,14 @@ def stops(establishments, as_of: date) -> list[FieldStop]:
 def field_page(request):
     as_of = _as_of(request)
     today, week = field_list(agency=request.agency, as_of=as_of)
+    n_today, n_week = field_counts(agency=request.agency, as_of=as_of)
     pages = {
-        "today": Paginator(today, PAGE_SIZE).get_page(request.GET.get("page")),
-        "week": Paginator(week, PAGE_SIZE).get_page(request.GET.get("week_page")),
+        "today": CountedPaginator(today, PAGE_SIZE, count=n_today).get_page(
+            request.GET.get("page")
+        ),
+        "week": CountedPaginator(week, PAGE_SIZE, count=n_week).get_page(
+            request.GET.get("week_page")
+        ),
     }
     context = {
         "as_of": as_of,
