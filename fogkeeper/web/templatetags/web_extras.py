@@ -1,5 +1,6 @@
+from html import escape
+
 from django import template
-from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -15,9 +16,9 @@ def words(value) -> str:
 def options(choices, selected) -> str:
     """<option>s of a select, `selected` chosen: `choices` are values or (value, label) pairs.
     Done in Python: a city has thousands of sewer segments, one template loop each is slow."""
-    pairs = [c if isinstance(c, list | tuple) else (c, c) for c in choices]
-    return format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        ((v, mark_safe(" selected") if v == selected else "", label) for v, label in pairs),
-    )
+    out = []
+    for choice in choices:
+        value, label = choice if isinstance(choice, list | tuple) else (choice, choice)
+        mark = " selected" if value == selected else ""
+        out.append(f'<option value="{escape(str(value))}"{mark}>{escape(str(label))}</option>')
+    return mark_safe("".join(out))
