@@ -76,6 +76,13 @@ class Finding(models.Model):
     establishment = models.ForeignKey(
         "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="findings"
     )
+    agency = models.ForeignKey(
+        "registry.Agency",
+        on_delete=models.CASCADE,
+        related_name="findings",
+        db_index=False,  # leads the partial indexes below
+        help_text="the establishment's, so that the agency's findings are counted without it",
+    )
     rule = models.CharField(max_length=80, db_index=True)
     subject = models.CharField(max_length=60)
     severity = models.CharField(max_length=20)
@@ -102,11 +109,11 @@ class Finding(models.Model):
             )
         ]
         indexes = [
-            # the dashboard's open violations by rule
+            # the dashboard's open violations by rule, from the index alone
             models.Index(
-                fields=["rule", "establishment"],
+                fields=["agency", "rule", "establishment"],
                 condition=models.Q(open=True, severity="violation"),
-                name="finding_open_violation",
+                name="finding_agency_open_violation",
             ),
             # an establishment's open findings of a rule (the field list's overdue pump-outs,
             # the establishments list's filter by rule)
@@ -117,9 +124,9 @@ class Finding(models.Model):
             ),
             # the compliance rate on a day: violations open that day (open, or closed since)
             models.Index(
-                fields=["closed_on", "since"],
+                fields=["agency", "closed_on", "since", "establishment"],
                 condition=models.Q(severity="violation"),
-                name="finding_violation_closed",
+                name="finding_agency_violation",
             ),
         ]
 
@@ -137,11 +144,23 @@ class ScheduleItem(models.Model):
         on_delete=models.CASCADE,
         related_name="schedule_items",
     )
+    agency = models.ForeignKey(
+        "registry.Agency",
+        on_delete=models.CASCADE,
+        related_name="schedule_items",
+        db_index=False,  # leads the index below
+        help_text="the establishment's",
+    )
     obligation = models.CharField(max_length=80)
     due = models.DateField()
 
     class Meta:
-        indexes = [models.Index(fields=["obligation", "due"], name="schedule_item_obligation")]
+        indexes = [
+            models.Index(
+                fields=["agency", "obligation", "due", "establishment"],
+                name="schedule_item_agency",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.obligation} due {self.due}"

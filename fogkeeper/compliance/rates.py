@@ -40,24 +40,27 @@ def rate_counts(*, agency: Agency, days: list[date]) -> dict[date, tuple[int, in
     if not days:
         return {}
 
-    def open_on(day: date, prefix: str = "") -> Q:
-        return Q(**{f"{prefix}opened_on__lte": day}) & (
-            Q(**{f"{prefix}closed_on__isnull": True}) | Q(**{f"{prefix}closed_on__gt": day})
-        )
+    def open_on(day: date) -> Q:
+        return Q(opened_on__lte=day) & (Q(closed_on__isnull=True) | Q(closed_on__gt=day))
+
+    establishments = FoodServiceEstablishment.objects.filter(agency=agency)
 
     def violating_on(day: date) -> Q:
+        # the agency's findings carry its id; those of establishments closed (or not open
+        # yet) that day are left out by the few such establishments' ids
+        not_open = establishments.exclude(open_on(day)).values("pk")
         return (
             Q(since__lte=day)
             & (Q(closed_on__isnull=True) | Q(closed_on__gt=day))
-            & open_on(day, "establishment__")
+            & ~Q(establishment__in=not_open)
         )
 
     keys = {f"d{i}": day for i, day in enumerate(days)}
-    active = FoodServiceEstablishment.objects.filter(agency=agency).aggregate(
+    active = establishments.aggregate(
         **{k: Count("pk", filter=open_on(day)) for k, day in keys.items()}
     )
     violating = (
-        Finding.objects.filter(establishment__agency=agency, severity="violation")
+        Finding.objects.filter(agency=agency, severity="violation")
         .filter(since__lte=max(days))
         .filter(Q(closed_on__isnull=True) | Q(closed_on__gt=min(days)))
         .aggregate(

@@ -15,7 +15,8 @@ What is stored (models.py):
   only has its `as_of` moved to the new date (one UPDATE for the batch, none when the date
   is the same).
 - `ScheduleItem`, one per obligation and due date of the schedule, rewritten (deleted and
-  inserted) for the establishments whose schedule changed.
+  inserted) for the establishments whose schedule changed. It and `Finding` carry the
+  establishment's agency, for the pages to count an agency's rows without a join.
 - `ComplianceRate`, at the end of an agency's sweep: the compliance rate on each of the
   last twelve month ends up to its date, from the findings as they now are (rates.py).
 - `Finding`, one row per (establishment, rule, subject, since): created the first time it
@@ -82,6 +83,7 @@ STATUS_FIELDS = (
     "next_inspection_due",
 )
 SCHEDULE = STATUS_FIELDS.index("schedule")
+SCHEDULE_ROW = ("agency", "establishment", "obligation", "due")
 FINDING_ROW = ("establishment", "rule", "subject", "since", *FINDING_FIELDS, *HISTORY_FIELDS)
 # Rows a query at most, where Django's bulk_create and bulk_update write them (not PostgreSQL).
 WRITE_BATCH = 500
@@ -189,7 +191,7 @@ def _sweep_batch(agency: Agency, ids: list[int], as_of: date, result: SweepResul
     evaluated = time.perf_counter()
     with transaction.atomic():
         list(Agency.objects.select_for_update().filter(pk=agency.pk).values_list("pk"))
-        _store(reports, as_of, result)
+        _store(agency, reports, as_of, result)
     stored = time.perf_counter()
     result.establishments += len(cases)
     result.timings["load"] += loaded - started
@@ -197,7 +199,7 @@ def _sweep_batch(agency: Agency, ids: list[int], as_of: date, result: SweepResul
     result.timings["store"] += stored - evaluated
 
 
-def _store(reports: dict[int, Report], as_of: date, result: SweepResult) -> None:
+def _store(agency: Agency, reports: dict[int, Report], as_of: date, result: SweepResult) -> None:
     if not reports:
         return
     ids = list(reports)
@@ -241,10 +243,11 @@ def _store(reports: dict[int, Report], as_of: date, result: SweepResult) -> None
         if stale := [est_id for est_id in rescheduled if est_id in statuses]:
             ScheduleItem.objects.filter(establishment_id__in=stale).delete()
         items = [row for est_id, r in rescheduled.items() for row in schedule_rows(est_id, r)]
-        _insert(ScheduleItem, ("establishment", "obligation", "due"), items, result)
+        _insert(ScheduleItem, SCHEDULE_ROW, [(agency.pk, *row) for row in items], result)
     if writes.gone:
         Finding.objects.filter(pk__in=writes.gone).delete()
-    _insert(Finding, FINDING_ROW, writes.new, result)
+    new = [(agency.pk, *row) for row in writes.new]
+    _insert(Finding, ("agency", *FINDING_ROW), new, result)
     _update(Finding, (*FINDING_FIELDS, *HISTORY_FIELDS), writes.changed, result)
 
 

@@ -93,7 +93,7 @@ def establishment_list(*, agency: Agency, params: dict[str, str]):
         qs = qs.filter(Exists(overflows))
     if obligation := params.get("obligation"):
         scheduled = _scheduled(
-            obligation, _date(params.get("due_from")), _date(params.get("due_to"))
+            agency, obligation, _date(params.get("due_from")), _date(params.get("due_to"))
         )
         qs = qs.filter(Exists(scheduled.filter(establishment=OuterRef("pk"))))
     sort = params.get("sort", "name")
@@ -103,9 +103,9 @@ def establishment_list(*, agency: Agency, params: dict[str, str]):
     return qs.order_by(*fields)
 
 
-def _scheduled(obligation: str, start: date | None, end: date | None):
+def _scheduled(agency: Agency, obligation: str, start: date | None, end: date | None):
     """Schedule items of `obligation` due from `start` through `end` (either open-ended)."""
-    items = ScheduleItem.objects.filter(obligation=obligation)
+    items = ScheduleItem.objects.filter(agency=agency, obligation=obligation)
     if start is not None:
         items = items.filter(due__gte=start)
     if end is not None:
@@ -160,7 +160,7 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
 
     pack = agency.get_pack()
     by_rule = dict(
-        Finding.objects.filter(establishment__agency=agency, open=True, severity="violation")
+        Finding.objects.filter(agency=agency, open=True, severity="violation")
         .order_by()
         .values_list("rule")
         .annotate(n=Count("establishment_id", distinct=True))
@@ -176,7 +176,7 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     inspections = Q(obligation="inspection.annual", due__gte=start, due__lte=end)
     renewals = Q(obligation="permit.renewal_application", due__lte=renew_by)
     due = (
-        ScheduleItem.objects.filter(establishment__agency=agency)
+        ScheduleItem.objects.filter(agency=agency)
         .filter(inspections | renewals)
         .aggregate(
             inspections=Count("establishment_id", distinct=True, filter=inspections),

@@ -2,14 +2,13 @@
 the pages to select in SQL; a single establishment's re-evaluation and the migration too."""
 
 from datetime import date, timedelta
-from importlib import import_module
 
 import pytest
-from django.apps import apps
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
-from fogkeeper.compliance.models import ComplianceStatus, ScheduleItem
+from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.maintenance.models import Service
@@ -73,14 +72,40 @@ def test_it_leaves_the_items_alone_when_the_schedule_is_unchanged(agency, pier):
     assert list(ScheduleItem.objects.order_by("pk").values_list("pk", flat=True)) == before
 
 
-def test_the_migration_fills_them_in_from_the_stored_schedules(agency, pier):
-    sweep_agency(agency, as_of=AS_OF)
-    swept = items(pier), ComplianceStatus.objects.get(establishment=pier).next_inspection_due
-    ScheduleItem.objects.all().delete()
-    ComplianceStatus.objects.update(next_inspection_due=None)
-
-    import_module("fogkeeper.compliance.migrations.0003_page_columns").backfill(apps, None)
-
-    assert (items(pier), ComplianceStatus.objects.get(establishment=pier).next_inspection_due) == (
-        swept
+@pytest.mark.django_db(transaction=True)
+def test_the_migrations_fill_them_in_from_the_stored_schedules():
+    executor = MigrationExecutor(connection)
+    executor.migrate([("compliance", "0002_sweep")])
+    old = executor.loader.project_state([("compliance", "0002_sweep")]).apps
+    agency = old.get_model("registry", "Agency").objects.create(code="sc", pack="san-clemente")
+    fse = old.get_model("registry", "FoodServiceEstablishment").objects.create(
+        agency=agency, code="FSE-1", name="Pier Taqueria", opened_on=date(2005, 1, 1)
     )
+    schedule = [
+        {"obligation": "gcd.service", "subject": "GI-1", "due": "2025-07-01", "citation": "a"},
+        {"obligation": "inspection.annual", "subject": "FSE-1", "due": "2025-09-01",
+         "citation": "b"},
+        {"obligation": "inspection.annual", "subject": "GI-1", "due": "2025-08-01",
+         "citation": "b"},
+    ]  # fmt: skip
+    old.get_model("compliance", "ComplianceStatus").objects.create(
+        establishment=fse, as_of=AS_OF, status="compliant", schedule=schedule
+    )
+    old.get_model("compliance", "Finding").objects.create(
+        establishment=fse, rule="gcd.service_overdue", subject="GI-1", severity="violation",
+        since=AS_OF, open=True, citation="a", message="m", first_seen_on=AS_OF,
+        last_seen_on=AS_OF,
+    )  # fmt: skip
+
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    status = ComplianceStatus.objects.get(establishment_id=fse.pk)
+    assert status.next_inspection_due == date(2025, 8, 1)
+    assert items(status.establishment) == [
+        ("gcd.service", date(2025, 7, 1)),
+        ("inspection.annual", date(2025, 8, 1)),
+        ("inspection.annual", date(2025, 9, 1)),
+    ]
+    assert set(ScheduleItem.objects.values_list("agency_id", flat=True)) == {agency.pk}
+    assert set(Finding.objects.values_list("agency_id", flat=True)) == {agency.pk}
