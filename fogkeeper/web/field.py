@@ -4,7 +4,8 @@ week ahead, riskiest first, a page of each at a time.
 The ranking is done by the database, so a page costs the same few queries however many
 inspections are due: the due date is the status's `next_inspection_due` (the earliest
 inspection of the schedule, stored by the sweep), the risk is computed in SQL from WEIGHTS
-(`risk_expression`), and `FieldStop.risk` says the same in Python."""
+(`ranked`), and `FieldStop.risk` says the same in Python. Both sections are counted in one
+query (`field_counts`)."""
 
 from __future__ import annotations
 
