@@ -62,14 +62,14 @@ def test_it_stores_the_month_ends_before_a_day_within_a_month(agency):
     assert max(stored(agency)) == date(2025, 5, 31) and len(stored(agency)) == 12
 
 
-def test_the_stored_rates_are_those_the_findings_give(agency):
+def test_it_stores_the_rates_the_findings_give(agency):
     sweep_agency(agency, as_of=AS_OF)
     assert stored(agency) == {day: counted_in_python(agency, day) for day in stored(agency)}
     assert stored(agency)[date(2024, 12, 31)][0] == 2  # New Place not open yet, Old still
     assert stored(agency)[AS_OF][0] == 2  # Old Place closed, New Place open
 
 
-def test_two_queries_count_any_number_of_days(agency, django_assert_num_queries):
+def test_it_counts_any_number_of_days_in_two_queries(agency, django_assert_num_queries):
     sweep_agency(agency, as_of=AS_OF)
     days = [date(2025, 1, 19), date(2025, 1, 20), date(2025, 3, 9), date(2025, 3, 10), AS_OF]
     with django_assert_num_queries(2):
@@ -77,7 +77,7 @@ def test_two_queries_count_any_number_of_days(agency, django_assert_num_queries)
     assert counts == {day: counted_in_python(agency, day) for day in days}
 
 
-def test_an_earlier_sweep_forgets_the_rates_after_its_day(agency):
+def test_it_forgets_the_rates_after_the_day_of_an_earlier_sweep(agency):
     sweep_agency(agency, as_of=AS_OF)
     sweep_agency(agency, as_of=date(2025, 3, 15))
     assert max(stored(agency)) == date(2025, 2, 28)

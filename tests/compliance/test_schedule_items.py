@@ -73,7 +73,7 @@ def test_it_leaves_the_items_alone_when_the_schedule_is_unchanged(agency, pier):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_migrations_fill_them_in_from_the_stored_schedules():
+def test_it_is_filled_in_by_the_migrations_from_the_stored_schedules():
     executor = MigrationExecutor(connection)
     executor.migrate([("compliance", "0002_sweep")])
     old = executor.loader.project_state([("compliance", "0002_sweep")]).apps
