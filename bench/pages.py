@@ -2,19 +2,31 @@
 DATABASE_URL (PostgreSQL under `make bench`, through scripts/with-postgres).
 
     python -m bench.pages [--establishments 25000] [--years 10] [--users 20] [--seconds 60]
+                          [--wait 0 --wait 5] [--workers 2] [--threads 1]
 
-Migrates, generates a synthetic program (not timed), sweeps it, creates a superuser, starts
-gunicorn (2 workers, FOGKEEPER_DEBUG=false) on 127.0.0.1, and runs locust headless
-(bench/locustfile.py) against it: each user signs in once, then requests the dashboard, the
-filtered list, an establishment page and the inspection list in turn. Prints, per page, the
-requests, errors, p50 and p95 next to the target. The server is stopped whatever happens.
-Nothing is asserted: the figures are printed only.
+Migrates, generates a synthetic program (not timed), sweeps it, and lets PostgreSQL's
+statistics and visibility map catch up (VACUUM ANALYZE, as autovacuum would soon after a
+nightly sweep). Prints the number of queries each page runs, then starts gunicorn
+(FOGKEEPER_DEBUG=false) on 127.0.0.1 and runs locust headless (bench/locustfile.py)
+against it once for each think time given with --wait: each user signs in once, then
+requests the dashboard, the filtered list, an establishment page and the inspection list
+in turn, waiting a random time between half and one and a half times the think time after
+each page. Think time 0 is a stress test (20 users at once on 2 workers: every request
+queues behind the others); 5 s is closer to people reading the pages. Prints, per run and
+page, the requests, errors, p50 and p95 next to the target. The server is stopped whatever
+happens. Nothing is asserted: the figures are printed only.
+
+Workers: gunicorn's sync workers, one request at a time each, as many as the machine's cores
+by default (the bench machine has 2): the pages are CPU-bound (Python, and PostgreSQL on the
+same cores), so more workers or threads only share the same cores; --workers and --threads
+(gthread) are there to try it.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import platform
 import secrets
@@ -32,7 +44,14 @@ from pathlib import Path
 TARGET_MS = 200.0
 AGENCY = "bench"
 USERNAME = "bench"
-PAGES = ["dashboard", "filtered list", "establishment", "inspection list"]
+# The pages each user requests in turn ({code}: one of a sample of establishments).
+URLS = {
+    "dashboard": "/",
+    "filtered list": "/establishments/?status=non_compliant",
+    "establishment": "/establishments/{code}/",
+    "inspection list": "/inspections/field/",
+}
+PAGES = list(URLS)
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -94,6 +113,9 @@ def _prepare(args) -> tuple[str, list[str]]:
         f"Swept in {time.perf_counter() - started:.1f} s: {sweep.opened:,} findings opened "
         "(not part of the figures)"
     )
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
 
     password = secrets.token_urlsafe(16)
     User = get_user_model()
@@ -105,8 +127,26 @@ def _prepare(args) -> tuple[str, list[str]]:
         user.is_superuser = user.is_staff = user.is_active = True
         user.save()
     codes = list(agency.establishments.order_by("?").values_list("code", flat=True)[: args.sample])
+    _print_queries(user, codes[0])
     connection.close()
     return password, codes
+
+
+def _print_queries(user, code: str) -> None:
+    """The number of queries of one request of each page, as the bench's users make them."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    client.post("/agency/switch/", {"agency": AGENCY, "next": "/"})
+    counts = []
+    for name, url in URLS.items():
+        with CaptureQueriesContext(connection) as queries:
+            status = client.get(url.format(code=code)).status_code
+        counts.append(f"{name} {len(queries)}" + ("" if status == 200 else f" (HTTP {status})"))
+    print("Queries per request: " + ", ".join(counts))
 
 
 def _free_port() -> int:
@@ -149,10 +189,12 @@ def _read_stats(path: Path) -> dict[str, dict]:
     return rows
 
 
-def _report(stats: dict[str, dict], args) -> None:
+def _report(stats: dict[str, dict], args, wait: float) -> None:
+    think = f"think time {wait / 2:g} to {wait * 1.5:g} s after each page" if wait else "no wait"
+    threads = f", {args.threads} threads each" if args.threads > 1 else ""
     print(
-        f"\n{args.users} users for {args.seconds} s (think time {args.wait:g} s), "
-        f"gunicorn {args.workers} workers on 127.0.0.1"
+        f"\n{args.users} users for {args.seconds} s ({think}), "
+        f"gunicorn {args.workers} workers{threads} on 127.0.0.1"
     )
     print(f"  {'page':<16} {'requests':>9} {'errors':>7} {'p50 ms':>7} {'p95 ms':>7}   target")
     for name in PAGES:
@@ -173,18 +215,77 @@ def _report(stats: dict[str, dict], args) -> None:
             print(f"  ({name}: {row['Failure Count']} errors of {row['Request Count']})")
 
 
+def _locust(args, host: str, password: str, codes, wait: float, prefix: Path, env) -> None:
+    """One headless locust run against `host`; prints its figures."""
+    locust_env = dict(
+        env,
+        BENCH_USERNAME=USERNAME,
+        BENCH_PASSWORD=password,
+        BENCH_AGENCY=AGENCY,
+        BENCH_CODES=",".join(codes),
+        BENCH_WAIT=str(wait),
+        BENCH_PAGES=json.dumps(URLS),
+    )
+    run = subprocess.run(
+        [
+            str(BIN / "locust"),
+            "-f",
+            str(ROOT / "bench" / "locustfile.py"),
+            "--headless",
+            "--host",
+            host,
+            "--users",
+            str(args.users),
+            "--spawn-rate",
+            str(args.users),
+            "--run-time",
+            f"{args.seconds}s",
+            "--stop-timeout",
+            str(int(10 + 2 * wait)),
+            "--csv",
+            str(prefix),
+            "--only-summary",
+            "--loglevel",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env=locust_env,
+        capture_output=True,
+        text=True,
+        timeout=args.seconds + 120 + 2 * wait,
+    )
+    stats_file = Path(f"{prefix}_stats.csv")
+    if not stats_file.exists():
+        print(run.stdout[-3000:], run.stderr[-3000:], sep="\n", file=sys.stderr)
+        raise RuntimeError(f"locust wrote no statistics (exit status {run.returncode})")
+    _report(_read_stats(stats_file), args, wait)
+    failures = Path(f"{prefix}_failures.csv")
+    if failures.exists():
+        lines = failures.read_text().splitlines()[1:]
+        for line in lines[:10]:
+            print(f"  failure: {line}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.pages", description=__doc__)
     parser.add_argument("--establishments", type=int, default=25_000)
     parser.add_argument("--years", type=int, default=10)
     parser.add_argument("--users", type=int, default=20)
     parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--wait", type=float, default=0.0, help="think time per round (s)")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--wait",
+        type=float,
+        action="append",
+        help="think time after each page (s), random from half to 1.5 times it; one run per "
+        "--wait (default: 0 and 5)",
+    )
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--threads", type=int, default=1, help="per worker (gthread when > 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pack", default="san-clemente")
     parser.add_argument("--sample", type=int, default=500, help="establishment codes to visit")
     args = parser.parse_args(argv)
+    args.wait = args.wait or [0.0, 5.0]
 
     password, codes = _prepare(args)
     port = _free_port()
@@ -200,6 +301,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(args.workers),
+                "--threads",
+                str(args.threads),
                 "--access-logfile",
                 "-",
                 "--error-logfile",
@@ -213,54 +316,9 @@ def main(argv: list[str] | None = None) -> None:
         )
         try:
             _wait_ready(f"{host}/accounts/login/", server)
-            print(f"gunicorn ({args.workers} workers) answering at {host}; running locust")
-            prefix = Path(tmp) / "locust"
-            locust_env = dict(
-                env,
-                BENCH_USERNAME=USERNAME,
-                BENCH_PASSWORD=password,
-                BENCH_AGENCY=AGENCY,
-                BENCH_CODES=",".join(codes),
-                BENCH_WAIT=str(args.wait),
-            )
-            run = subprocess.run(
-                [
-                    str(BIN / "locust"),
-                    "-f",
-                    str(ROOT / "bench" / "locustfile.py"),
-                    "--headless",
-                    "--host",
-                    host,
-                    "--users",
-                    str(args.users),
-                    "--spawn-rate",
-                    str(args.users),
-                    "--run-time",
-                    f"{args.seconds}s",
-                    "--stop-timeout",
-                    "10",
-                    "--csv",
-                    str(prefix),
-                    "--only-summary",
-                    "--loglevel",
-                    "WARNING",
-                ],
-                cwd=ROOT,
-                env=locust_env,
-                capture_output=True,
-                text=True,
-                timeout=args.seconds + 120,
-            )
-            stats_file = Path(f"{prefix}_stats.csv")
-            if not stats_file.exists():
-                print(run.stdout[-3000:], run.stderr[-3000:], sep="\n", file=sys.stderr)
-                raise RuntimeError(f"locust wrote no statistics (exit status {run.returncode})")
-            _report(_read_stats(stats_file), args)
-            failures = Path(f"{prefix}_failures.csv")
-            if failures.exists():
-                lines = failures.read_text().splitlines()[1:]
-                for line in lines[:10]:
-                    print(f"  failure: {line}")
+            print(f"gunicorn ({args.workers} workers) answering at {host}")
+            for wait in args.wait:
+                _locust(args, host, password, codes, wait, Path(tmp) / f"locust-{wait:g}", env)
         except BaseException:
             log.flush()
             tail = (Path(tmp) / "gunicorn.log").read_text().splitlines()[-30:]

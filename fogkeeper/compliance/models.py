@@ -36,7 +36,7 @@ class ComplianceStatus(models.Model):
         "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="compliance"
     )
     as_of = models.DateField()
-    status = models.CharField(max_length=20, db_index=True)
+    status = models.CharField(max_length=20)
     status_citation = models.CharField(
         max_length=200, blank=True, help_text="the provision that makes it exempt"
     )
@@ -47,9 +47,17 @@ class ComplianceStatus(models.Model):
     next_due = models.DateField(
         null=True, blank=True, db_index=True, help_text="earliest due date of the schedule"
     )
+    next_inspection_due = models.DateField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="earliest due date of an inspection in the schedule (the field list's)",
+    )
 
     class Meta:
         verbose_name_plural = "compliance statuses"
+        # the establishments list filtered by status: counted from the index alone
+        indexes = [models.Index(fields=["status", "establishment"], name="status_establishment")]
 
     def __str__(self) -> str:
         return f"{self.establishment}: {self.status} as of {self.as_of}"
@@ -67,6 +75,13 @@ class Finding(models.Model):
 
     establishment = models.ForeignKey(
         "registry.FoodServiceEstablishment", on_delete=models.CASCADE, related_name="findings"
+    )
+    agency = models.ForeignKey(
+        "registry.Agency",
+        on_delete=models.CASCADE,
+        related_name="findings",
+        db_index=False,  # leads the partial indexes below
+        help_text="the establishment's, so that the agency's findings are counted without it",
     )
     rule = models.CharField(max_length=80, db_index=True)
     subject = models.CharField(max_length=60)
@@ -93,6 +108,84 @@ class Finding(models.Model):
                 fields=["establishment", "rule", "subject", "since"], name="finding_identity"
             )
         ]
+        indexes = [
+            # the dashboard's open violations by rule, from the index alone
+            models.Index(
+                fields=["agency", "rule", "establishment"],
+                condition=models.Q(open=True, severity="violation"),
+                name="finding_agency_open_violation",
+            ),
+            # an establishment's open findings of a rule (the field list's overdue pump-outs,
+            # the establishments list's filter by rule)
+            models.Index(
+                fields=["establishment", "rule"],
+                condition=models.Q(open=True),
+                name="finding_open_by_establishment",
+            ),
+            # the compliance rate on a day: violations open that day (open, or closed since)
+            models.Index(
+                fields=["agency", "closed_on", "since", "establishment"],
+                condition=models.Q(severity="violation"),
+                name="finding_agency_violation",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.rule} {self.subject} since {self.since}"
+
+
+class ScheduleItem(models.Model):
+    """An obligation of an establishment's schedule (`ComplianceStatus.schedule`) and its due
+    date, one row each, written with the status so that the pages can select by obligation
+    and due date in the database. Subjects and citations stay in the schedule."""
+
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment",
+        on_delete=models.CASCADE,
+        related_name="schedule_items",
+    )
+    agency = models.ForeignKey(
+        "registry.Agency",
+        on_delete=models.CASCADE,
+        related_name="schedule_items",
+        db_index=False,  # leads the index below
+        help_text="the establishment's",
+    )
+    obligation = models.CharField(max_length=80)
+    due = models.DateField()
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["agency", "obligation", "due", "establishment"],
+                name="schedule_item_agency",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.obligation} due {self.due}"
+
+
+class ComplianceRate(models.Model):
+    """The agency's compliance rate on a month end, as its last sweep on or after that day
+    found it: `compliant` of the `active` (open) establishments had no open violation. The
+    dashboard's chart reads these and computes a missing day from the findings."""
+
+    agency = models.ForeignKey(
+        "registry.Agency", on_delete=models.CASCADE, related_name="compliance_rates"
+    )
+    date = models.DateField()
+    active = models.PositiveIntegerField()
+    compliant = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "date"], name="compliance_rate_per_day"),
+            models.CheckConstraint(
+                condition=models.Q(compliant__lte=models.F("active")),
+                name="compliance_rate_compliant_of_active",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agency} on {self.date}: {self.compliant} of {self.active}"

@@ -10,9 +10,15 @@ so that two sweeps of one agency at once take turns rather than both create a fi
 What is stored (models.py):
 
 - `ComplianceStatus`, one per establishment: the report's status, schedule, deadlines and
-  accruals; `next_due` is the earliest due date of the schedule (overdue ones included). A
-  row whose content is unchanged only has its `as_of` moved to the new date (one UPDATE for
-  the batch, none when the date is the same).
+  accruals; `next_due` is the earliest due date of the schedule (overdue ones included),
+  `next_inspection_due` the earliest of its inspections. A row whose content is unchanged
+  only has its `as_of` moved to the new date (one UPDATE for the batch, none when the date
+  is the same).
+- `ScheduleItem`, one per obligation and due date of the schedule, rewritten (deleted and
+  inserted) for the establishments whose schedule changed. It and `Finding` carry the
+  establishment's agency, for the pages to count an agency's rows without a join.
+- `ComplianceRate`, at the end of an agency's sweep: the compliance rate on each of the
+  last twelve month ends up to its date, from the findings as they now are (rates.py).
 - `Finding`, one row per (establishment, rule, subject, since): created the first time it
   is reported (`first_seen_on` = `last_seen_on` = as_of); rewritten only when the report
   says something else about it (`last_seen_on` then moves to as_of); closed when the report
@@ -49,8 +55,9 @@ from django.utils import timezone
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import CaseFileError, Report, evaluate, parse_case
 
+from . import rates
 from .casefiles import build_case_files
-from .models import ComplianceStatus, Finding, SweepRun
+from .models import ComplianceStatus, Finding, ScheduleItem, SweepRun
 
 # What the engine says about a finding; the rest of a row is its identity and history.
 FINDING_FIELDS = (
@@ -73,7 +80,10 @@ STATUS_FIELDS = (
     "deadlines",
     "accruals",
     "next_due",
+    "next_inspection_due",
 )
+SCHEDULE = STATUS_FIELDS.index("schedule")
+SCHEDULE_ROW = ("agency", "establishment", "obligation", "due")
 FINDING_ROW = ("establishment", "rule", "subject", "since", *FINDING_FIELDS, *HISTORY_FIELDS)
 # Rows a query at most, where Django's bulk_create and bulk_update write them (not PostgreSQL).
 WRITE_BATCH = 500
@@ -147,6 +157,7 @@ def sweep_agency(
             _sweep_batch(agency, ids[start : start + batch_size], as_of, result)
             if progress is not None:
                 progress(min(start + batch_size, len(ids)), len(ids))
+        rates.rates_store(agency=agency, as_of=as_of)
         run = result.run
         run.finished_at = timezone.now()
         run.establishments = result.establishments
@@ -180,7 +191,7 @@ def _sweep_batch(agency: Agency, ids: list[int], as_of: date, result: SweepResul
     evaluated = time.perf_counter()
     with transaction.atomic():
         list(Agency.objects.select_for_update().filter(pk=agency.pk).values_list("pk"))
-        _store(reports, as_of, result)
+        _store(agency, reports, as_of, result)
     stored = time.perf_counter()
     result.establishments += len(cases)
     result.timings["load"] += loaded - started
@@ -188,7 +199,7 @@ def _sweep_batch(agency: Agency, ids: list[int], as_of: date, result: SweepResul
     result.timings["store"] += stored - evaluated
 
 
-def _store(reports: dict[int, Report], as_of: date, result: SweepResult) -> None:
+def _store(agency: Agency, reports: dict[int, Report], as_of: date, result: SweepResult) -> None:
     if not reports:
         return
     ids = list(reports)
@@ -208,6 +219,7 @@ def _store(reports: dict[int, Report], as_of: date, result: SweepResult) -> None
     new_statuses: list[tuple] = []
     changed_statuses: list[tuple] = []
     moved_statuses: list[int] = []
+    rescheduled: dict[int, Report] = {}
     writes = _FindingWrites()
     for est_id, report in reports.items():
         content = _status_content(report)
@@ -218,6 +230,8 @@ def _store(reports: dict[int, Report], as_of: date, result: SweepResult) -> None
             changed_statuses.append((previous[0], as_of, *content))
         elif previous[1] != as_of:
             moved_statuses.append(previous[0])
+        if previous is None or previous[2 + SCHEDULE] != content[SCHEDULE]:
+            rescheduled[est_id] = report
         last_sweep = previous[1] if previous is not None else None
         _compare_findings(est_id, report, stored.pop(est_id, {}), as_of, last_sweep, result, writes)
 
@@ -225,9 +239,15 @@ def _store(reports: dict[int, Report], as_of: date, result: SweepResult) -> None
     _update(ComplianceStatus, ("as_of", *STATUS_FIELDS), changed_statuses, result)
     if moved_statuses:
         ComplianceStatus.objects.filter(pk__in=moved_statuses).update(as_of=as_of)
+    if rescheduled:
+        if stale := [est_id for est_id in rescheduled if est_id in statuses]:
+            ScheduleItem.objects.filter(establishment_id__in=stale).delete()
+        items = [row for est_id, r in rescheduled.items() for row in schedule_rows(est_id, r)]
+        _insert(ScheduleItem, SCHEDULE_ROW, [(agency.pk, *row) for row in items], result)
     if writes.gone:
         Finding.objects.filter(pk__in=writes.gone).delete()
-    _insert(Finding, FINDING_ROW, writes.new, result)
+    new = [(agency.pk, *row) for row in writes.new]
+    _insert(Finding, ("agency", *FINDING_ROW), new, result)
     _update(Finding, (*FINDING_FIELDS, *HISTORY_FIELDS), writes.changed, result)
 
 
@@ -306,7 +326,17 @@ def _status_content(report: Report) -> tuple:
         [d.to_dict() for d in report.deadlines],
         [a.to_dict() for a in report.accruals],
         min((s.due for s in report.schedule), default=None),
+        min((s.due for s in report.schedule if is_inspection(s.obligation)), default=None),
     )
+
+
+def is_inspection(obligation: str) -> bool:
+    return obligation.startswith("inspection.")
+
+
+def schedule_rows(est_id: int, report: Report) -> list[tuple]:
+    """The ScheduleItem rows of a report: (establishment, obligation, due), once each."""
+    return sorted({(est_id, s.obligation, s.due) for s in report.schedule})
 
 
 def _compare_findings(

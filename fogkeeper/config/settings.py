@@ -68,6 +68,10 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'fogkeeper.sqlite3'}")
 }
+# Connections are kept for this many seconds across requests (0: one per request): starting a
+# PostgreSQL backend costs more than most pages' queries. Checked before reuse.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("FOGKEEPER_DB_CONN_MAX_AGE", default=60))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -29,6 +29,8 @@ class Inspection(models.Model):
                 fields=["establishment", "code"], name="inspection_code_unique_per_fse"
             )
         ]
+        # an establishment's last inspection (the field list)
+        indexes = [models.Index(fields=["establishment", "date"], name="inspection_fse_date")]
 
     def __str__(self) -> str:
         return f"inspection {self.code} on {self.date}"

@@ -192,6 +192,8 @@ class FoodServiceEstablishment(models.Model):
                 name="fse_closed_after_opened",
             ),
         ]
+        # the establishments list, sorted by name a page at a time
+        indexes = [models.Index(fields=["agency", "name", "code"], name="fse_agency_name")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import calendar
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.http import Http404
 
-from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.compliance.models import ComplianceRate, ComplianceStatus, Finding, ScheduleItem
+from fogkeeper.compliance.rates import month_end, month_ends_before, rate_counts
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection, Measurement
@@ -23,6 +22,7 @@ from fogkeeper.registry.models import (
     GreaseControlDevice,
     Lateral,
 )
+from fogkeeper.rules.report import STATUSES
 from fogkeeper.training.models import Training
 
 SORTS = {
@@ -52,10 +52,6 @@ def _date(text: str | None) -> date | None:
         return date.fromisoformat(text) if text else None
     except ValueError:
         return None
-
-
-def month_end(day: date) -> date:
-    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
 
 def establishment_list(*, agency: Agency, params: dict[str, str]):
@@ -96,14 +92,10 @@ def establishment_list(*, agency: Agency, params: dict[str, str]):
         overflows = Incident.objects.filter(establishment=OuterRef("pk"), date__gte=since)
         qs = qs.filter(Exists(overflows))
     if obligation := params.get("obligation"):
-        qs = qs.filter(
-            pk__in=_scheduled(
-                agency,
-                obligation,
-                _date(params.get("due_from")) or date.min,
-                _date(params.get("due_to")) or date.max,
-            )
+        scheduled = _scheduled(
+            agency, obligation, _date(params.get("due_from")), _date(params.get("due_to"))
         )
+        qs = qs.filter(Exists(scheduled.filter(establishment=OuterRef("pk"))))
     sort = params.get("sort", "name")
     fields = SORTS.get(sort.removeprefix("-"), SORTS["name"])
     if sort.startswith("-"):
@@ -111,19 +103,14 @@ def establishment_list(*, agency: Agency, params: dict[str, str]):
     return qs.order_by(*fields)
 
 
-def _scheduled(agency: Agency, obligation: str, start: date, end: date) -> list[int]:
-    """Establishments with `obligation` due from `start` through `end` in their schedule."""
-    rows = ComplianceStatus.objects.filter(establishment__agency=agency).values_list(
-        "establishment_id", "schedule"
-    )
-    return [
-        est_id
-        for est_id, schedule in rows
-        if any(
-            item.get("obligation") == obligation and start <= date.fromisoformat(item["due"]) <= end
-            for item in schedule or []
-        )
-    ]
+def _scheduled(agency: Agency, obligation: str, start: date | None, end: date | None):
+    """Schedule items of `obligation` due from `start` through `end` (either open-ended)."""
+    items = ScheduleItem.objects.filter(agency=agency, obligation=obligation)
+    if start is not None:
+        items = items.filter(due__gte=start)
+    if end is not None:
+        items = items.filter(due__lte=end)
+    return items
 
 
 def rule_title(pack, rule: str) -> str:
@@ -137,13 +124,12 @@ def rule_title(pack, rule: str) -> str:
 
 def filter_choices(*, agency: Agency) -> dict[str, list]:
     pack = agency.get_pack()
+    statuses = ComplianceStatus.objects.filter(establishment__agency=agency)
+    present = Agency.objects.filter(pk=agency.pk).values(
+        **{s: Exists(statuses.filter(status=s)) for s in STATUSES}
+    )
     return {
-        "statuses": list(
-            ComplianceStatus.objects.filter(establishment__agency=agency)
-            .values_list("status", flat=True)
-            .distinct()
-            .order_by("status")
-        ),
+        "statuses": sorted(s for s, there in present.get().items() if there),
         "rules": sorted(
             ((rule, rule_title(pack, rule)) for rule in [*pack.rules, *pack.checklist]),
             key=lambda pair: pair[1],
@@ -173,15 +159,12 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     from fogkeeper.enforcement.selectors import agency_calendar
 
     pack = agency.get_pack()
-    by_rule = Counter()
-    pairs = (
-        Finding.objects.filter(establishment__agency=agency, open=True, severity="violation")
+    by_rule = dict(
+        Finding.objects.filter(agency=agency, open=True, severity="violation")
         .order_by()
-        .values_list("rule", "establishment_id")
-        .distinct()
+        .values_list("rule")
+        .annotate(n=Count("establishment_id", distinct=True))
     )
-    for rule, _ in pairs:
-        by_rule[rule] += 1
     violations = [
         {"rule": rule, "title": rule_title(pack, rule), "count": n}
         for rule, n in sorted(by_rule.items())
@@ -190,24 +173,24 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     end = month_end(as_of)
     renew_by = month_end(end + timedelta(days=1))
     overflow_since = as_of - timedelta(days=RECENT_OVERFLOW_DAYS)
-    schedules = ComplianceStatus.objects.filter(establishment__agency=agency).values_list(
-        "schedule", flat=True
-    )
-    inspections_due = permits_to_renew = 0
-    for schedule in schedules:
-        items = [(i.get("obligation"), date.fromisoformat(i["due"])) for i in schedule or []]
-        inspections_due += any(o == "inspection.annual" and start <= d <= end for o, d in items)
-        permits_to_renew += any(
-            o == "permit.renewal_application" and d <= renew_by for o, d in items
+    inspections = Q(obligation="inspection.annual", due__gte=start, due__lte=end)
+    renewals = Q(obligation="permit.renewal_application", due__lte=renew_by)
+    due = (
+        ScheduleItem.objects.filter(agency=agency)
+        .filter(inspections | renewals)
+        .aggregate(
+            inspections=Count("establishment_id", distinct=True, filter=inspections),
+            renewals=Count("establishment_id", distinct=True, filter=renewals),
         )
+    )
     return Dashboard(
         as_of=as_of,
         overdue_pump_outs=by_rule.get("gcd.service_overdue", 0),
         violations_by_rule=violations,
         permits_expired=by_rule.get("permit.expired", 0),
-        permits_to_renew=permits_to_renew,
+        permits_to_renew=due["renewals"],
         renew_by=renew_by,
-        inspections_due=inspections_due,
+        inspections_due=due["inspections"],
         month_start=start,
         month_end=end,
         calendar=_with_codes(agency, agency_calendar(agency=agency, as_of=as_of, weeks=1)),
@@ -237,36 +220,22 @@ def _with_codes(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, A
 
 def compliance_rate(*, agency: Agency, as_of: date, months: int = 12) -> list[dict[str, Any]]:
     """For each of the last `months` month ends (the last one `as_of`): the share of open
-    establishments without an open violation that day, from the stored findings."""
-    establishments = list(
-        FoodServiceEstablishment.objects.filter(agency=agency).values_list(
-            "pk", "opened_on", "closed_on"
-        )
-    )
-    findings = list(
-        Finding.objects.filter(establishment__agency=agency, severity="violation").values_list(
-            "establishment_id", "since", "closed_on"
-        )
-    )
-    days = []
-    day = as_of
-    for _ in range(months):
-        days.append(day)
-        day = day.replace(day=1) - timedelta(days=1)
+    establishments without an open violation that day, from the stored findings. The month
+    ends come from the rates the agency's sweep stored; `as_of` and any month end no sweep
+    has stored are counted (compliance/rates.py)."""
+    days = [as_of, *month_ends_before(as_of, months - 1)]
+    stored = {
+        day: (active, compliant)
+        for day, active, compliant in ComplianceRate.objects.filter(
+            agency=agency, date__in=days[1:]
+        ).values_list("date", "active", "compliant")
+    }
+    stored |= rate_counts(agency=agency, days=[d for d in days if d not in stored])
     out = []
     for day in reversed(days):
-        active = {
-            pk
-            for pk, opened, closed in establishments
-            if opened <= day and (not closed or closed > day)
-        }
-        violating = {
-            pk
-            for pk, since, closed in findings
-            if pk in active and since <= day and (closed is None or closed > day)
-        }
-        rate = round(100 * (len(active) - len(violating)) / len(active), 1) if active else None
-        out.append({"date": day, "rate": rate, "active": len(active)})
+        active, compliant = stored[day]
+        rate = round(100 * compliant / active, 1) if active else None
+        out.append({"date": day, "rate": rate, "active": active})
     return out
 
 

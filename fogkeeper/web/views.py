@@ -162,7 +162,8 @@ def establishment_list(request):
     query.pop("page", None)
     context = {
         "page": page,
-        "params": params,
+        # every filter present: a variable missing from a template is slow to resolve
+        "params": {**dict.fromkeys((*selectors.FILTERS, "sort"), ""), **params},
         "query": query.urlencode(),
         "choices": selectors.filter_choices(agency=request.agency),
         "sorts": selectors.SORTS,

@@ -1,8 +1,13 @@
+from datetime import date
+
 import pytest
 
+from fogkeeper.compliance.models import ComplianceRate
 from fogkeeper.compliance.sweep import sweep_agency
-from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
+from fogkeeper.web.selectors import compliance_rate
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.records import make_establishment, make_permit
 from tests.web.enforcement import san_clemente_case
 from tests.web.people import make_user, two_agencies
 
@@ -87,3 +92,46 @@ def test_it_links_this_weeks_deadlines_to_their_case(alice):
     week = html.split('id="week-heading"', 1)[1].split("</section>", 1)[0]
     assert ('<a href="/cases/FSE-0042/EC-7/">Council review request (MD-1, case EC-7)</a>') in week
     assert "<td>13.30.080(D)(2)</td>" in week
+
+
+def test_it_charts_the_rates_the_sweep_stored_and_counts_the_day_shown(alice):
+    sc = Agency.objects.get(code="san-clemente")
+    stored = alice.get(f"/?as_of={AS_OF}").context["board"].compliance_rate
+    ComplianceRate.objects.all().delete()
+    counted = alice.get(f"/?as_of={AS_OF}").context["board"].compliance_rate
+    assert stored == counted
+    assert [m["date"] for m in stored][-2:] == [date(2025, 5, 31), AS_OF]
+    assert stored[-1] == {"date": AS_OF, "rate": 0.0, "active": 1}
+    assert compliance_rate(agency=sc, as_of=date(2025, 7, 15))[-2] == stored[-1]
+
+
+def test_it_counts_the_day_shown_and_keeps_the_month_ends_of_the_last_sweep(alice):
+    sc = Agency.objects.get(code="san-clemente")
+    make_establishment(sc, code="FSE-NEW", name="New Place", opened_on="2025-05-01")
+    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    assert '<th scope="row">2025-06-30</th><td class="num">50.0 %</td><td class="num">2' in html
+    assert '<th scope="row">2025-05-31</th><td class="num">0.0 %</td><td class="num">1' in html
+
+
+def test_it_counts_permits_to_renew_from_the_schedule(alice):
+    sc = Agency.objects.get(code="san-clemente")
+    fse = make_establishment(sc, code="FSE-R", name="Renewing Grill")
+    make_permit(fse, "DP-R", issued_on="2021-08-01", expires_on="2025-08-31")
+    sweep_agency(sc, as_of=AS_OF)
+    board = alice.get(f"/?as_of={AS_OF}").context["board"]
+    assert board.permits_to_renew == 1 and board.renew_by == date(2025, 7, 31)
+    listed = alice.get("/establishments/?obligation=permit.renewal_application&due_to=2025-07-31")
+    assert [fse.code for fse in listed.context["page"].object_list] == ["FSE-R"]
+
+
+def test_it_shows_no_overdue_pump_out_once_both_are_recorded_through_the_page(alice):
+    url = "/establishments/FSE-0042/record/service/?as_of=2025-06-30"
+    hauler = Hauler.objects.get(code="FSE-0042-H1")
+    for device, manifest in (("GT-2", "M-901"), ("GI-1", "M-902")):
+        device = GreaseControlDevice.objects.get(establishment__code="FSE-0042", code=device)
+        data = {"device": device.pk, "hauler": hauler.pk, "date": "2025-06-29",
+                "manifest_number": manifest, "full_pump_out": "on"}  # fmt: skip
+        response = alice.post(url, data)
+        assert response.status_code == 302
+    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    assert count(html, "overdue-pump-outs") == "0"

@@ -186,3 +186,13 @@ def test_it_exports_the_filtered_list_as_excel(alice, agencies):
     assert rows[0][:2] == ["code", "name"]
     assert [r[:2] for r in rows[1:]] == [["SC-1", "Pier Taqueria"]]
     assert rows[1][6].date().isoformat() == "2025-07-01"
+
+
+def test_it_keeps_the_chosen_rule_and_segment_selected(alice, agencies):
+    sc, _ = agencies
+    for code in ("SEG-1", "SEG-<2>"):
+        SewerSegment.objects.create(agency=sc, code=code)
+    html = alice.get("/establishments/?segment=SEG-1&rule=gcd.service_overdue").content.decode()
+    assert '<option value="SEG-1" selected>SEG-1</option>' in html
+    assert '<option value="SEG-&lt;2&gt;">SEG-&lt;2&gt;</option>' in html
+    assert '<option value="gcd.service_overdue" selected>Pump-out overdue</option>' in html

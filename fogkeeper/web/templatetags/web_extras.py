@@ -1,4 +1,7 @@
+from html import escape
+
 from django import template
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -7,3 +10,15 @@ register = template.Library()
 def words(value) -> str:
     """An identifier as words: 'non_compliant' -> 'non compliant'."""
     return str(value or "").replace("_", " ").replace(".", " ")
+
+
+@register.simple_tag
+def options(choices, selected) -> str:
+    """<option>s of a select, `selected` chosen: `choices` are values or (value, label) pairs.
+    Done in Python: a city has thousands of sewer segments, one template loop each is slow."""
+    out = []
+    for choice in choices:
+        value, label = choice if isinstance(choice, list | tuple) else (choice, choice)
+        mark = " selected" if value == selected else ""
+        out.append(f'<option value="{escape(str(value))}"{mark}>{escape(str(label))}</option>')
+    return mark_safe("".join(out))
