@@ -103,10 +103,14 @@ def agency_page(view):
 
 
 def _as_of(request) -> date:
+    """The day the page shows (`?as_of=`, default today), never before the agency's
+    ordinance took effect: the engine has nothing to say of earlier days."""
     try:
-        return date.fromisoformat(request.GET.get("as_of", ""))
+        day = date.fromisoformat(request.GET.get("as_of", ""))
     except ValueError:
-        return timezone.localdate()
+        day = timezone.localdate()
+    agency = getattr(request, "agency", None)
+    return max(day, agency.get_pack().effective) if agency is not None else day
 
 
 def _outsiders_to_their_portal(view):

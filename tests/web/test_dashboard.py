@@ -135,3 +135,12 @@ def test_it_shows_no_overdue_pump_out_once_both_are_recorded_through_the_page(al
         assert response.status_code == 302
     html = alice.get(f"/?as_of={AS_OF}").content.decode()
     assert count(html, "overdue-pump-outs") == "0"
+
+
+def test_it_shows_the_day_the_ordinance_took_effect_for_an_earlier_day(alice):
+    response = alice.get("/?as_of=2000-01-01")
+    assert response.status_code == 200
+    assert (
+        response.context["board"].as_of
+        == Agency.objects.get(code="san-clemente").get_pack().effective
+    )
