@@ -34,6 +34,12 @@ INSTALLED_APPS = [
     "fogkeeper.enforcement",
     "fogkeeper.web",
     "fogkeeper.portal",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "fogkeeper.api",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +76,8 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="locmemcache://")}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -92,3 +100,47 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 # the establishments, sewer segments and overflows still show).
 FOGKEEPER_MAP_TILES = env.str("FOGKEEPER_MAP_TILES", default="")
 FOGKEEPER_MAP_ATTRIBUTION = env.str("FOGKEEPER_MAP_ATTRIBUTION", default="")
+
+# -- the REST API (fogkeeper/api) ---------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "fogkeeper.api.pagination.Pages",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "fogkeeper.api.throttles.AnonThrottle",
+        "fogkeeper.api.throttles.UserThrottle",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# Requests per person (or per address, anonymously) the API answers; more get 429.
+FOGKEEPER_API_RATES = {
+    "anon": env.str("FOGKEEPER_API_RATE_ANON", default="60/minute"),
+    "user": env.str("FOGKEEPER_API_RATE_USER", default="1200/minute"),
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "fogkeeper API",
+    "DESCRIPTION": (
+        "Read the records of a FOG program and submit pump-outs. Authenticate with a token "
+        "(`Authorization: Token <key>`, from `manage.py api_token USERNAME` or "
+        "POST /api/v1/token/). A call acts for the agency named by the "
+        "`X-Fogkeeper-Agency` header (or `?agency=`), by default the person's first agency; "
+        "what it returns is what the person's role at that agency may read."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}

@@ -8,5 +8,6 @@ admin.site.index_title = "FOG program records"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("portal/", include("fogkeeper.portal.urls")),
+    path("api/v1/", include("fogkeeper.api.urls")),
     path("", include("fogkeeper.web.urls")),
 ]
