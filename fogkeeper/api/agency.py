@@ -16,13 +16,23 @@ QUERY = "agency"
 CODE = re.compile(r"^[-a-zA-Z0-9_]{1,40}$")  # Agency.code is a slug
 
 
-def acting_agency(request) -> Agency:
-    code = request.headers.get(HEADER) or request.query_params.get(QUERY)
-    if code:
-        agencies = policy.readable_agencies(request.user)
-        agency = agencies.filter(code=code).first() if CODE.match(code) else None
-    else:
-        agency = policy.current_agency(request)
+NOT_YOURS = "No such agency among yours."
+
+
+def _named(request, code: str) -> Agency:
+    agencies = policy.readable_agencies(request.user)
+    agency = agencies.filter(code=code).first() if CODE.match(code) else None
     if agency is None:
-        raise NotFound("No such agency among yours.")
+        raise NotFound(NOT_YOURS)
     return agency
+
+
+def acting_agency(request) -> Agency:
+    """Every agency named must be one of the person's; the header wins over the query."""
+    header, query = request.headers.get(HEADER), request.query_params.get(QUERY)
+    if header is None and query is None:
+        agency = policy.current_agency(request)
+        if agency is None:
+            raise NotFound(NOT_YOURS)
+        return agency
+    return [_named(request, code) for code in (header, query) if code is not None][0]

@@ -7,6 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django_filters import rest_framework as filters
 from django_filters.widgets import BooleanWidget
+from drf_spectacular.utils import extend_schema_field
 
 from fogkeeper.compliance.models import Finding
 from fogkeeper.incidents.models import Incident
@@ -19,6 +20,22 @@ from fogkeeper.rules.report import STATUSES as REPORT_STATUSES
 from fogkeeper.training.models import Training
 
 STATUSES = [(s, s.replace("_", " ")) for s in REPORT_STATUSES]
+
+
+class _NoEmptyValues(forms.Form):
+    """A parameter given is given a value: `?date_to=` is refused, not read as no filter."""
+
+    def clean(self):
+        for name in self.fields:
+            if self.data.get(name) == "":
+                self.add_error(name, "Give a value, or leave the parameter out.")
+        return super().clean()
+
+
+class FilterSet(filters.FilterSet):
+    def get_form_class(self):
+        form = super().get_form_class()
+        return type(form.__name__, (_NoEmptyValues, form), {})
 
 
 class _StrictBooleanField(forms.NullBooleanField):
@@ -45,8 +62,20 @@ class Boolean(filters.BooleanFilter):
         super().__init__(*args, **kwargs)
 
 
+class Text(filters.CharFilter):
+    """Text matched exactly; `?name=` with no value is refused (see _NoEmptyValues), which the
+    schema says with minLength."""
+
+    def __init__(self, *args, help_text: str = "", **kwargs):
+        super().__init__(*args, help_text=help_text, **kwargs)
+        schema = {"type": "string", "minLength": 1}
+        if help_text:
+            schema["description"] = help_text
+        extend_schema_field(schema)(self)
+
+
 def _establishment():
-    return filters.CharFilter(
+    return Text(
         field_name="establishment__code", help_text="the establishment's code (the agency's id)"
     )
 
@@ -59,8 +88,8 @@ def _to(field: str, what: str):
     return filters.DateFilter(field_name=field, lookup_expr="lte", help_text=f"{what} on or before")
 
 
-class EstablishmentFilter(filters.FilterSet):
-    code = filters.CharFilter(help_text="the establishment's code")
+class EstablishmentFilter(FilterSet):
+    code = Text(help_text="the establishment's code")
     category = filters.ChoiceFilter(choices=CATEGORIES)
     status = filters.ChoiceFilter(
         field_name="compliance__status",
@@ -76,7 +105,7 @@ class EstablishmentFilter(filters.FilterSet):
         fields = ["code", "category", "status", "open"]
 
 
-class DeviceFilter(filters.FilterSet):
+class DeviceFilter(FilterSet):
     establishment = _establishment()
     kind = filters.ChoiceFilter(choices=DEVICE_KINDS)
     installed = Boolean(
@@ -90,7 +119,7 @@ class DeviceFilter(filters.FilterSet):
         fields = ["establishment", "kind", "installed"]
 
 
-class PermitFilter(filters.FilterSet):
+class PermitFilter(FilterSet):
     establishment = _establishment()
     status = filters.ChoiceFilter(choices=PERMIT_STATUSES)
     expires_from = _from("expires_on", "expiring")
@@ -101,12 +130,12 @@ class PermitFilter(filters.FilterSet):
         fields = ["establishment", "status", "expires_from", "expires_to"]
 
 
-class ServiceFilter(filters.FilterSet):
-    establishment = filters.CharFilter(
+class ServiceFilter(FilterSet):
+    establishment = Text(
         field_name="device__establishment__code", help_text="the establishment's code"
     )
     device = filters.NumberFilter(field_name="device_id", help_text="the device's id")
-    manifest_number = filters.CharFilter()
+    manifest_number = Text()
     source = filters.ChoiceFilter(choices=SOURCES)
     date_from = _from("date", "pumped out")
     date_to = _to("date", "pumped out")
@@ -116,7 +145,7 @@ class ServiceFilter(filters.FilterSet):
         fields = ["establishment", "device", "manifest_number", "source", "date_from", "date_to"]
 
 
-class TrainingFilter(filters.FilterSet):
+class TrainingFilter(FilterSet):
     establishment = _establishment()
     date_from = _from("date", "held")
     date_to = _to("date", "held")
@@ -126,7 +155,7 @@ class TrainingFilter(filters.FilterSet):
         fields = ["establishment", "date_from", "date_to"]
 
 
-class InspectionFilter(filters.FilterSet):
+class InspectionFilter(FilterSet):
     establishment = _establishment()
     date_from = _from("date", "inspected")
     date_to = _to("date", "inspected")
@@ -136,9 +165,9 @@ class InspectionFilter(filters.FilterSet):
         fields = ["establishment", "date_from", "date_to"]
 
 
-class IncidentFilter(filters.FilterSet):
+class IncidentFilter(FilterSet):
     establishment = _establishment()
-    kind = filters.CharFilter(help_text="overflow, spill, ...")
+    kind = Text(help_text="overflow, spill, ...")
     attributed = Boolean(help_text="whether the establishment caused or contributed")
     fog_caused = Boolean()
     date_from = _from("date", "happened")
@@ -149,11 +178,11 @@ class IncidentFilter(filters.FilterSet):
         fields = ["establishment", "kind", "attributed", "fog_caused", "date_from", "date_to"]
 
 
-class FindingFilter(filters.FilterSet):
+class FindingFilter(FilterSet):
     establishment = _establishment()
-    rule = filters.CharFilter(help_text="a rule id, e.g. gcd.service_overdue")
+    rule = Text(help_text="a rule id, e.g. gcd.service_overdue")
     open = Boolean(help_text="true: still open; false: closed")
-    severity = filters.CharFilter()
+    severity = Text()
     since_from = _from("since", "open since")
     since_to = _to("since", "open since")
 

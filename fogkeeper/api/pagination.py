@@ -12,6 +12,12 @@ class Pages(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
 
+    def get_page_number(self, request, paginator):
+        raw = request.query_params.get(self.page_query_param)
+        if raw is None:
+            return 1
+        return paginator.num_pages if raw in self.last_page_strings else raw  # "" is no page
+
     def get_page_size(self, request):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -165,15 +166,34 @@ class ServiceSerializer(serializers.ModelSerializer):
         ]
 
 
-def _depth(help_text: str):
-    return serializers.DecimalField(
-        max_digits=6,
-        decimal_places=2,
+def _not_negative(max_digits: int, places: int, help_text: str = ""):
+    """A decimal reading sent as a string, as the schema says exactly: no sign, at most
+    `max_digits` digits of which `places` after the point."""
+    whole = max_digits - places
+    pattern = rf"^(?:\d{{1,{whole}}}(?:\.\d{{0,{places}}})?|\.\d{{1,{places}}})$"
+    field = extend_schema_field({"type": "string", "format": "decimal", "pattern": pattern})(
+        type("NotNegativeDecimal", (serializers.DecimalField,), {})
+    )
+    return field(
+        max_digits=max_digits,
+        decimal_places=places,
         min_value=0,
         required=False,
         allow_null=True,
         help_text=help_text,
     )
+
+
+def _depth(help_text: str):
+    return _not_negative(6, 2, help_text)
+
+
+_MANIFEST = r"^\S([\s\S]*\S)?$"
+
+
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 60, "pattern": _MANIFEST})
+class _ManifestNumber(serializers.CharField):
+    pass
 
 
 class ServiceSubmitSerializer(serializers.Serializer):
@@ -184,17 +204,22 @@ class ServiceSubmitSerializer(serializers.Serializer):
     device = serializers.PrimaryKeyRelatedField(
         queryset=GreaseControlDevice.objects.none(), help_text="the device's id"
     )
-    manifest_number = serializers.CharField(max_length=60)
+    manifest_number = _ManifestNumber(
+        max_length=60,
+        trim_whitespace=False,
+        validators=[RegexValidator(_MANIFEST, "No spaces at either end.")],
+        help_text="the hauler's manifest number, as printed",
+    )
     date = serializers.DateField(help_text="the day of the pump-out (not in the future)")
     full_pump_out = serializers.BooleanField(required=False)
-    gallons_removed = serializers.DecimalField(
-        max_digits=9, decimal_places=1, min_value=0, required=False, allow_null=True
-    )
+    gallons_removed = _not_negative(9, 1)
     fog_inches = _depth("floating grease measured before pumping, inches")
     solids_inches = _depth("settled solids measured before pumping, inches")
     final_chamber_floating_oil = serializers.BooleanField(required=False, allow_null=True)
     sludge_to_outlet_inches = _depth("clearance from the sludge to the outlet, inches")
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    notes = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, trim_whitespace=False
+    )
 
     def __init__(self, *args, devices=None, **kwargs):
         super().__init__(*args, **kwargs)
