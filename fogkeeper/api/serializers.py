@@ -141,6 +141,7 @@ class ServiceSerializer(serializers.ModelSerializer):
     establishment = serializers.CharField(
         source="device.establishment.code", read_only=True, help_text="the establishment's code"
     )
+    device = serializers.IntegerField(source="device_id", read_only=True, help_text="its id")
     device_code = serializers.CharField(source="device.code", read_only=True)
     hauler = serializers.CharField(
         source="hauler.code", read_only=True, allow_null=True, help_text="the hauler's code"
@@ -221,10 +222,12 @@ class ServiceSubmitSerializer(serializers.Serializer):
         required=False, allow_blank=True, max_length=2000, trim_whitespace=False
     )
 
-    def __init__(self, *args, devices=None, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if devices is not None:
-            self.fields["device"].queryset = devices
+        # Only the devices the hauler serves (also what the browsable API's form lists).
+        self.fields["device"].queryset = self.context.get(
+            "devices", GreaseControlDevice.objects.none()
+        )
 
 
 class TrainingSerializer(serializers.ModelSerializer):

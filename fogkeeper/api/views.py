@@ -209,6 +209,19 @@ class ServiceViewSet(PolicyViewSet):
     serializer_class = s.ServiceSerializer
     filterset_class = filters.ServiceFilter
 
+    def get_serializer_class(self):
+        if self.request is not None and self.request.method == "POST":
+            return s.ServiceSubmitSerializer
+        return s.ServiceSerializer
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if getattr(self, "agency", None) is not None:
+            context["devices"] = GreaseControlDevice.objects.filter(
+                establishment__in=policy.establishments(self.request.user, self.agency)
+            ).select_related("establishment__agency")
+        return context
+
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Service.objects.none()
@@ -243,10 +256,7 @@ class ServiceViewSet(PolicyViewSet):
         found = policy.membership(request.user, self.agency)
         if found is None or found.hauler is None:
             raise PermissionDenied("Pump-outs are submitted here by a hauler's login.")
-        devices = GreaseControlDevice.objects.filter(
-            establishment__in=policy.establishments(request.user, self.agency)
-        ).select_related("establishment__agency")
-        submitted = s.ServiceSubmitSerializer(data=request.data, devices=devices)
+        submitted = self.get_serializer(data=request.data)
         submitted.is_valid(raise_exception=True)
         readings = dict(submitted.validated_data)
         device = readings.pop("device")
