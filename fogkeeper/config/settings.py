@@ -5,13 +5,18 @@ from pathlib import Path
 
 import environ
 
+from fogkeeper.security.csp import tile_source
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("FOGKEEPER_DEBUG", default=False)
+# The default key is for development only: its "django-insecure-" prefix makes
+# `manage.py check --deploy` refuse it (security.W009).
 SECRET_KEY = env.str(
-    "FOGKEEPER_SECRET_KEY", default="dev-only-insecure-key-set-FOGKEEPER_SECRET_KEY-in-production"
+    "FOGKEEPER_SECRET_KEY",
+    default="django-insecure-dev-only-set-FOGKEEPER_SECRET_KEY-in-production",
 )
 ALLOWED_HOSTS = env.list("FOGKEEPER_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 
@@ -34,14 +39,23 @@ INSTALLED_APPS = [
     "fogkeeper.enforcement",
     "fogkeeper.web",
     "fogkeeper.portal",
+    "fogkeeper.security",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "fogkeeper.api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "fogkeeper.security.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "fogkeeper.security.login.LoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -74,9 +88,16 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("FOGKEEPER_DB_CONN_MAX_A
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="locmemcache://")}
+
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -108,3 +129,94 @@ EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 DEFAULT_FROM_EMAIL = env.str("FOGKEEPER_FROM_EMAIL", default="fogkeeper@localhost")
+
+# -- protection -------------------------------------------------------------------------
+# Served over HTTPS (production): secure cookies, redirect to https, HSTS. Off by default so
+# that `make run` and the tests work on http://localhost; `check --deploy` warns until set.
+HTTPS = env.bool("FOGKEEPER_HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env.int("FOGKEEPER_HSTS_SECONDS", default=31_536_000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (only then: the header can
+# be forged when the app is reached directly).
+if env.bool("FOGKEEPER_BEHIND_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = env.int("FOGKEEPER_SESSION_SECONDS", default=12 * 60 * 60)
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_TRUSTED_ORIGINS = env.list("FOGKEEPER_CSRF_TRUSTED_ORIGINS", default=[])
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy of every response (fogkeeper.security.csp): scripts and styles
+# only from our own static files, no inline script, no framing. The map's tile server, when
+# one is set, is the one other origin images come from.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+if FOGKEEPER_MAP_TILES:
+    CONTENT_SECURITY_POLICY["img-src"].append(tile_source(FOGKEEPER_MAP_TILES))
+
+# Sign-in throttling (fogkeeper.security.login): after this many failed sign-ins for one
+# username from one address within the window, further attempts are refused until it ends.
+FOGKEEPER_LOGIN_FAILURES = env.int("FOGKEEPER_LOGIN_FAILURES", default=5)
+FOGKEEPER_LOGIN_WINDOW_SECONDS = env.int("FOGKEEPER_LOGIN_WINDOW_SECONDS", default=15 * 60)
+
+# -- the REST API (fogkeeper/api) ---------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "fogkeeper.api.pagination.Pages",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "fogkeeper.api.throttles.AnonThrottle",
+        "fogkeeper.api.throttles.UserThrottle",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# Requests per person (or per address, anonymously) the API answers; more get 429.
+FOGKEEPER_API_RATES = {
+    "anon": env.str("FOGKEEPER_API_RATE_ANON", default="60/minute"),
+    "user": env.str("FOGKEEPER_API_RATE_USER", default="1200/minute"),
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "fogkeeper API",
+    "DESCRIPTION": (
+        "Read the records of a FOG program and submit pump-outs. Authenticate with a token "
+        "(`Authorization: Token <key>`, from `manage.py api_token USERNAME` or "
+        "POST /api/v1/token/). A call acts for the agency named by the "
+        "`X-Fogkeeper-Agency` header (or `?agency=`), by default the person's first agency; "
+        "what it returns is what the person's role at that agency may read."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}

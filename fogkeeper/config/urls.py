@@ -17,5 +17,6 @@ admin.site.has_permission = _superusers_only
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("portal/", include("fogkeeper.portal.urls")),
+    path("api/v1/", include("fogkeeper.api.urls")),
     path("", include("fogkeeper.web.urls")),
 ]

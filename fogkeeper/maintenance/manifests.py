@@ -32,7 +32,7 @@ from django.db import IntegrityError, transaction
 from fogkeeper.audit.services import audit_record
 from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler, ServiceContract
 
-from .models import Service
+from .models import MANIFEST_CONTENT, Service
 
 REQUIRED = ("hauler_code", "manifest_number", "establishment_code", "device_code", "service_date")
 OPTIONAL = (
@@ -58,17 +58,7 @@ _FALSE = {"no", "n", "false", "f", "0"}
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 _THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d*)?$")
-_COMPARED = (
-    "device_id",
-    "date",
-    "full_pump_out",
-    "gallons_removed",
-    "fog_inches",
-    "solids_inches",
-    "final_chamber_floating_oil",
-    "sludge_to_outlet_inches",
-    "notes",
-)
+_COMPARED = (*MANIFEST_CONTENT, "notes")
 _LOOKUP_CHUNK = 1000
 _WRITE_BATCH = 1000
 

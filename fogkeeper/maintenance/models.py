@@ -12,6 +12,17 @@ SOURCES = [
     ("hauler_api", "Submitted by the hauler (API)"),
 ]
 HAULER_SOURCES = {"hauler_form", "hauler_csv", "hauler_api"}
+# What a manifest says of the pump-out: the same manifest sent again must say the same.
+MANIFEST_CONTENT = (
+    "device_id",
+    "date",
+    "full_pump_out",
+    "gallons_removed",
+    "fog_inches",
+    "solids_inches",
+    "final_chamber_floating_oil",
+    "sludge_to_outlet_inches",
+)
 
 
 def _not_negative(field: str, name: str) -> models.CheckConstraint:

@@ -29,7 +29,7 @@ from fogkeeper.registry.services import (
     refuse,
 )
 
-from .models import HAULER_SOURCES, Service, ServiceDispute, YellowGreasePickup
+from .models import HAULER_SOURCES, MANIFEST_CONTENT, Service, ServiceDispute, YellowGreasePickup
 
 
 def service_record(
@@ -145,19 +145,6 @@ def pickup_record(
     return pickup
 
 
-# The fields a resubmission of the same manifest is compared on.
-_SUBMITTED = (
-    "device_id",
-    "date",
-    "full_pump_out",
-    "gallons_removed",
-    "fog_inches",
-    "solids_inches",
-    "final_chamber_floating_oil",
-    "sludge_to_outlet_inches",
-)
-
-
 def service_submit(
     *,
     hauler: Hauler,
@@ -192,7 +179,9 @@ def service_submit(
     if earlier is not None:
         wanted = {"device_id": device.pk, "date": date, "full_pump_out": True, **readings}
         different = [
-            name for name in _SUBMITTED if name in wanted and getattr(earlier, name) != wanted[name]
+            name
+            for name in MANIFEST_CONTENT
+            if name in wanted and getattr(earlier, name) != wanted[name]
         ]
         if different:
             refuse(

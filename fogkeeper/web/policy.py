@@ -158,3 +158,17 @@ def may_write(user, agency: Agency | None, kind: str) -> bool:
 def require_write(user, agency: Agency | None, kind: str) -> None:
     if not may_write(user, agency, kind):
         raise PermissionDenied(f"your role at {agency} may not record this")
+
+
+def services(user, agency: Agency | None) -> QuerySet:
+    """The pump-outs the person may read: every one of the establishments they reach, or, for a
+    role that reads only its own services (a hauler), only the ones its company did."""
+    from fogkeeper.maintenance.models import Service
+
+    reached = Service.objects.filter(device__establishment__in=establishments(user, agency))
+    if may_read(user, agency, "services"):
+        return reached
+    if may_read(user, agency, "own_services"):
+        found = membership(user, agency)
+        return reached.filter(hauler_id=found.hauler_id) if found.hauler_id else reached.none()
+    return reached.none()

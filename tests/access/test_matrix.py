@@ -10,8 +10,11 @@ each role of agency B, and anonymously (ACCESS.md). The table says what each mus
     403     the role reaches the record but may not do this
     405     the method is not offered (after the record named is found: one the person may
             not reach is 404 whatever the method)
+    401     not signed in (the API)
     own     (agency B's roles on a page without a record id) what the same role of A gets,
             for their own agency, with no trace of agency A
+    hid     (agency B's roles on A's record) 404 where the same role of A gets "ok", else
+            what it gets
 
 The URLs are built with agency A's records: for outside roles, a record their role reaches,
 and then again one it does not (where what was "ok" or "405" must be 404 for them).
@@ -27,10 +30,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from PIL import Image
 
+from fogkeeper.compliance.models import Finding
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
+from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection, InspectionPhoto
 from fogkeeper.inspections.services import inspection_photo_add
 from fogkeeper.maintenance.models import Service
+from fogkeeper.permits.models import Permit
+from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
+from fogkeeper.training.models import Training
 
 from .world import PASSWORD, ROLES, build_world
 
@@ -112,6 +120,44 @@ portal:operator_contact             GET   404   404   404   404   ok    404   40
 portal:operator_contact             POST  404   404   404   404   ok    404   404   own   login
 portal:owner_establishment          GET   404   404   404   404   404   404   ok    404   login
 portal:owner_establishment          POST  404   404   404   404   404   404   405   404   login
+api:schema                          GET   ok    ok    ok    ok    ok    ok    ok    ok    ok
+api:schema                          POST  405   405   405   405   405   405   405   405   405
+api:docs                            GET   ok    ok    ok    ok    ok    ok    ok    ok    ok
+api:docs                            POST  405   405   405   405   405   405   405   405   405
+api:token                           GET   ok    ok    ok    ok    ok    ok    ok    own   401
+api:token                           POST  ok    ok    ok    ok    ok    ok    ok    own   401
+api:establishment-list              GET   ok    ok    ok    ok    ok    ok    ok    own   401
+api:establishment-list              POST  405   405   405   405   405   405   405   own   401
+api:establishment-detail            GET   ok    ok    ok    ok    ok    ok    ok    hid   401
+api:establishment-detail            POST  405   405   405   405   405   405   405   404   401
+api:device-list                     GET   ok    ok    ok    ok    ok    ok    403   own   401
+api:device-list                     POST  405   405   405   405   405   405   405   own   401
+api:device-detail                   GET   ok    ok    ok    ok    ok    ok    403   hid   401
+api:device-detail                   POST  405   405   405   405   405   405   405   404   401
+api:permit-list                     GET   ok    ok    ok    ok    ok    403   ok    own   401
+api:permit-list                     POST  405   405   405   405   405   405   405   own   401
+api:permit-detail                   GET   ok    ok    ok    ok    ok    403   ok    hid   401
+api:permit-detail                   POST  405   405   405   405   405   405   405   404   401
+api:service-list                    GET   ok    ok    ok    ok    ok    ok    403   own   401
+api:service-list                    POST  403   403   403   403   403   ok    403   own   401
+api:service-detail                  GET   ok    ok    ok    ok    ok    ok    403   hid   401
+api:service-detail                  POST  405   405   405   405   405   405   404   404   401
+api:training-list                   GET   ok    ok    ok    ok    ok    403   403   own   401
+api:training-list                   POST  405   405   405   405   405   405   405   own   401
+api:training-detail                 GET   ok    ok    ok    ok    ok    403   403   hid   401
+api:training-detail                 POST  405   405   405   405   405   405   405   404   401
+api:inspection-list                 GET   ok    ok    ok    ok    ok    403   403   own   401
+api:inspection-list                 POST  405   405   405   405   405   405   405   own   401
+api:inspection-detail               GET   ok    ok    ok    ok    ok    403   403   hid   401
+api:inspection-detail               POST  405   405   405   405   405   405   405   404   401
+api:incident-list                   GET   ok    ok    ok    ok    403   403   403   own   401
+api:incident-list                   POST  405   405   405   405   405   405   405   own   401
+api:incident-detail                 GET   ok    ok    ok    ok    403   403   403   hid   401
+api:incident-detail                 POST  405   405   405   405   404   405   405   404   401
+api:finding-list                    GET   ok    ok    ok    ok    ok    403   ok    own   401
+api:finding-list                    POST  405   405   405   405   405   405   405   own   401
+api:finding-detail                  GET   ok    ok    ok    ok    ok    403   ok    hid   401
+api:finding-detail                  POST  405   405   405   405   405   405   405   404   401
 admin:index                         GET   login login login login login login login login login
 """
 # The admin is for the deployment's superusers (Django's is_staff), none of whom is a role
@@ -141,7 +187,10 @@ def url_parameters() -> dict[str, set[str]]:
                 if ns != "admin":
                     walk(p.url_patterns, ns, params)
             elif isinstance(p, URLPattern) and p.name:
-                names[f"{namespace}:{p.name}" if namespace else p.name] = params
+                name = f"{namespace}:{p.name}" if namespace else p.name
+                # the API's router adds a twin of each URL with a .json suffix: the plain one
+                if name not in names or len(params) < len(names[name]):
+                    names[name] = params
 
     walk(get_resolver().url_patterns, None, set())
     return names
@@ -210,6 +259,31 @@ def add_photos(sides) -> None:
 POSTED = {"web:agency_switch": lambda side: {"agency": side.agency.code}}
 
 
+API_MODELS = {
+    "establishment": (FoodServiceEstablishment, ""),
+    "device": (GreaseControlDevice, "establishment__"),
+    "permit": (Permit, "establishment__"),
+    "service": (Service, "device__establishment__"),
+    "training": (Training, "establishment__"),
+    "inspection": (Inspection, "establishment__"),
+    "incident": (Incident, "establishment__"),
+    "finding": (Finding, "establishment__"),
+}
+
+
+def _api_record(name: str, side, role: str) -> tuple[int, int | None]:
+    """For api:<kind>-detail: a record of that kind `role` reaches (its company's own, for a
+    hauler's services), and one it does not reach."""
+    model, path = API_MODELS[name.removeprefix("api:").removesuffix("-detail")]
+    records = model.objects.filter(**{f"{path}agency": side.agency}).order_by("pk")
+    reached = {f"{path}code__in": side.reach[role]}
+    mine = records.filter(**reached)
+    if model is Service and role == "hauler":
+        mine = mine.filter(hauler=side.users[role].memberships.get().hauler)
+    other = records.exclude(**reached).first()
+    return (mine.first() or records.first()).pk, other.pk if other else None
+
+
 def build(name: str, side, role: str) -> tuple[str, str | None]:
     """The URL of `name` with A's records `role` reaches, and with ones it does not (None when
     the URL has no record in it, or the role reaches every establishment)."""
@@ -218,11 +292,23 @@ def build(name: str, side, role: str) -> tuple[str, str | None]:
         return reverse(name), None
     if name in RECORDS:
         return reverse(name, kwargs=RECORDS[name](side)), None
+    if name.startswith("api:"):
+        mine, other = _api_record(name, side, role)
+        return (
+            reverse(name, kwargs={"pk": mine}),
+            reverse(name, kwargs={"pk": other}) if other else None,
+        )
     mine = reverse(name, kwargs={p: KWARGS[p](side.mine(role)) for p in params})
     other = side.not_mine(role)
     if other is None:
         return mine, None
     return mine, reverse(name, kwargs={p: KWARGS[p](other) for p in params})
+
+
+def hidden(outcome: str) -> str:
+    """What one gets for a record one may not reach where the table says `outcome` for one's
+    own: nothing of it, 404 (a refusal that does not depend on the record stays as it is)."""
+    return "404" if outcome in ("ok", "405") else outcome
 
 
 def outcome(response, admin: bool) -> str:
@@ -234,7 +320,7 @@ def outcome(response, admin: bool) -> str:
         if where.startswith("/portal/"):
             return "portal"
         return "ok"
-    if status in (200, 400):
+    if status in (200, 201, 400):
         return "ok"
     return str(status)
 
@@ -242,7 +328,10 @@ def outcome(response, admin: bool) -> str:
 def request(client: Client, row: dict[str, str], url: str, side):
     if row["method"] == "GET":
         return client.get(url)
-    return client.post(url, POSTED.get(row["name"], lambda side: {})(side))
+    data = POSTED.get(row["name"], lambda side: {})(side)
+    if row["name"].startswith("api:"):
+        return client.post(url, data, content_type="application/json")
+    return client.post(url, data)
 
 
 def test_it_has_a_row_for_reading_and_one_for_writing_for_every_url_of_the_application():
@@ -276,11 +365,11 @@ def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says(settings,
             url, other = build(row["name"], a, role)
             check(row, f"{role} of A", client, url, row[role])
             if other is not None and role in ("operator", "hauler", "owner"):
-                expected = "404" if row[role] in ("ok", "405") else row[role]
+                expected = hidden(row[role])
                 check(row, f"{role} of A, another's record", client, other, expected)
             client = Client()
             client.force_login(b.users[role])
-            expected = f"own {row[role]}" if row["B"] == "own" else row["B"]
+            expected = {"own": f"own {row[role]}", "hid": hidden(row[role])}.get(row["B"], row["B"])
             check(row, f"{role} of B", client, url, expected)
         check(row, "anonymous", Client(), url, row["anonymous"])
     assert wrong == [], "\n".join(wrong)

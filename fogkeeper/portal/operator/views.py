@@ -12,7 +12,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.enforcement.models import EnforcementAction, Letter
 from fogkeeper.enforcement.services import notice_answer
@@ -29,6 +28,7 @@ from fogkeeper.web.forms import put_errors
 from fogkeeper.web.views import reads_only
 
 from ..access import portal_page
+from ..selectors import establishment_rows
 from . import selectors
 from .forms import (
     ContactForm,
@@ -53,25 +53,7 @@ def _writes(request) -> set[str]:
 @portal_page(ROLE)
 @reads_only
 def home(request):
-    establishments = list(request.establishments.order_by("name", "code"))
-    statuses = {
-        s.establishment_id: s
-        for s in ComplianceStatus.objects.filter(establishment__in=establishments)
-    }
-    open_findings = {}
-    for est_id in Finding.objects.filter(
-        establishment__in=establishments, open=True, severity="violation"
-    ).values_list("establishment_id", flat=True):
-        open_findings[est_id] = open_findings.get(est_id, 0) + 1
-    rows = [
-        {
-            "fse": fse,
-            "compliance": statuses.get(fse.pk),
-            "violations": open_findings.get(fse.pk, 0),
-            "permit": establishment_current_permit(establishment=fse),
-        }
-        for fse in establishments
-    ]
+    rows = establishment_rows(request.establishments.order_by("name", "code"))
     return render(request, "portal/operator/home.html", {"rows": rows})
 
 

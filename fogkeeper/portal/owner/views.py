@@ -10,12 +10,11 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
-from fogkeeper.compliance.models import ComplianceStatus, Finding
-from fogkeeper.permits.selectors import establishment_current_permit
 from fogkeeper.web.views import reads_only
 
 from ..access import portal_page
 from ..operator import selectors
+from ..selectors import establishment_rows
 
 ROLE = "owner"
 
@@ -23,27 +22,9 @@ ROLE = "owner"
 @portal_page(ROLE)
 @reads_only
 def home(request):
-    establishments = list(
+    rows = establishment_rows(
         request.establishments.select_related("parcel").order_by("parcel__apn", "name", "code")
     )
-    statuses = {
-        s.establishment_id: s
-        for s in ComplianceStatus.objects.filter(establishment__in=establishments)
-    }
-    violations = {}
-    for est_id in Finding.objects.filter(
-        establishment__in=establishments, open=True, severity="violation"
-    ).values_list("establishment_id", flat=True):
-        violations[est_id] = violations.get(est_id, 0) + 1
-    rows = [
-        {
-            "fse": fse,
-            "compliance": statuses.get(fse.pk),
-            "violations": violations.get(fse.pk, 0),
-            "permit": establishment_current_permit(establishment=fse),
-        }
-        for fse in establishments
-    ]
     return render(request, "portal/owner/home.html", {"rows": rows})
 
 

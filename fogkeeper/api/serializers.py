@@ -1,0 +1,336 @@
+"""What the API shows of each record, and what a hauler submits. Thin: no decisions here."""
+
+from __future__ import annotations
+
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.incidents.models import Incident
+from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
+from fogkeeper.maintenance.models import Service
+from fogkeeper.permits.models import Permit
+from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
+from fogkeeper.rules.report import STATUSES
+from fogkeeper.training.models import Training
+
+
+def _establishment_code():
+    return serializers.CharField(
+        source="establishment.code", read_only=True, help_text="the establishment's code"
+    )
+
+
+class ScheduleItemSerializer(serializers.Serializer):
+    obligation = serializers.CharField()
+    subject = serializers.CharField()
+    due = serializers.DateField()
+    citation = serializers.CharField()
+
+
+class StatusSerializer(serializers.ModelSerializer):
+    status = serializers.ChoiceField(choices=STATUSES)
+
+    class Meta:
+        model = ComplianceStatus
+        fields = ["status", "as_of", "open_violations", "next_due"]
+
+
+class EstablishmentSerializer(serializers.ModelSerializer):
+    """`status` and `schedule` are null for a role that may not read them (or before the
+    establishment's first sweep)."""
+
+    status = serializers.SerializerMethodField()
+    schedule = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FoodServiceEstablishment
+        fields = [
+            "id",
+            "code",
+            "name",
+            "address",
+            "city",
+            "zip_code",
+            "category",
+            "on_public_sewer",
+            "opened_on",
+            "closed_on",
+            "latitude",
+            "longitude",
+            "status",
+            "schedule",
+        ]
+
+    def _compliance(self, fse, what: str):
+        if what not in self.context.get("readable", ()):
+            return None
+        return getattr(fse, "compliance", None)
+
+    @extend_schema_field(StatusSerializer(allow_null=True))
+    def get_status(self, fse):
+        found = self._compliance(fse, "status")
+        return StatusSerializer(found).data if found else None
+
+    @extend_schema_field(ScheduleItemSerializer(many=True, allow_null=True))
+    def get_schedule(self, fse):
+        found = self._compliance(fse, "schedule")
+        return ScheduleItemSerializer(found.schedule, many=True).data if found else None
+
+
+class DeviceSerializer(serializers.ModelSerializer):
+    establishment = _establishment_code()
+    service_frequency_days = serializers.IntegerField(
+        source="frequency",
+        allow_null=True,
+        read_only=True,
+        help_text="days between pump-outs: the device's own, else its active permit's",
+    )
+
+    class Meta:
+        model = GreaseControlDevice
+        fields = [
+            "id",
+            "establishment",
+            "code",
+            "kind",
+            "installed_on",
+            "removed_on",
+            "location",
+            "capacity_gallons",
+            "design_depth_inches",
+            "compartments",
+            "manhole_diameter_inches",
+            "service_frequency_days",
+        ]
+
+
+class PermitSerializer(serializers.ModelSerializer):
+    establishment = _establishment_code()
+
+    class Meta:
+        model = Permit
+        fields = [
+            "id",
+            "establishment",
+            "number",
+            "holder",
+            "status",
+            "issued_on",
+            "expires_on",
+            "renewal_applied_on",
+            "ended_on",
+            "service_frequency_days",
+            "yellow_grease_frequency_days",
+            "conditions",
+        ]
+
+
+_READINGS = [
+    "full_pump_out",
+    "gallons_removed",
+    "fog_inches",
+    "solids_inches",
+    "final_chamber_floating_oil",
+    "sludge_to_outlet_inches",
+]
+
+
+class ServiceSerializer(serializers.ModelSerializer):
+    establishment = serializers.CharField(
+        source="device.establishment.code", read_only=True, help_text="the establishment's code"
+    )
+    device = serializers.IntegerField(source="device_id", read_only=True, help_text="its id")
+    device_code = serializers.CharField(source="device.code", read_only=True)
+    hauler = serializers.CharField(
+        source="hauler.code", read_only=True, allow_null=True, help_text="the hauler's code"
+    )
+    disputed = serializers.BooleanField(
+        read_only=True, help_text="staff dispute it: it does not count while they do"
+    )
+
+    class Meta:
+        model = Service
+        fields = [
+            "id",
+            "establishment",
+            "device",
+            "device_code",
+            "hauler",
+            "manifest_number",
+            "date",
+            *_READINGS,
+            "notes",
+            "source",
+            "disputed",
+        ]
+
+
+def _not_negative(max_digits: int, places: int, help_text: str = ""):
+    """A decimal reading sent as a string, as the schema says exactly: no sign, at most
+    `max_digits` digits of which `places` after the point."""
+    whole = max_digits - places
+    pattern = rf"^(?:\d{{1,{whole}}}(?:\.\d{{0,{places}}})?|\.\d{{1,{places}}})$"
+    field = extend_schema_field({"type": "string", "format": "decimal", "pattern": pattern})(
+        type("NotNegativeDecimal", (serializers.DecimalField,), {})
+    )
+    return field(
+        max_digits=max_digits,
+        decimal_places=places,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
+    )
+
+
+def _depth(help_text: str):
+    return _not_negative(6, 2, help_text)
+
+
+_MANIFEST = r"^\S([\s\S]*\S)?$"
+
+
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 60, "pattern": _MANIFEST})
+class _ManifestNumber(serializers.CharField):
+    pass
+
+
+class ServiceSubmitSerializer(serializers.Serializer):
+    """A hauler's pump-out of a customer's device. Sending the same manifest again answers
+    200 with the stored pump-out (nothing is added); other content under a manifest already
+    submitted is refused."""
+
+    device = serializers.PrimaryKeyRelatedField(
+        queryset=GreaseControlDevice.objects.none(), help_text="the device's id"
+    )
+    manifest_number = _ManifestNumber(
+        max_length=60,
+        trim_whitespace=False,
+        validators=[RegexValidator(_MANIFEST, "No spaces at either end.")],
+        help_text="the hauler's manifest number, as printed",
+    )
+    date = serializers.DateField(help_text="the day of the pump-out (not in the future)")
+    full_pump_out = serializers.BooleanField(required=False)
+    gallons_removed = _not_negative(9, 1)
+    fog_inches = _depth("floating grease measured before pumping, inches")
+    solids_inches = _depth("settled solids measured before pumping, inches")
+    final_chamber_floating_oil = serializers.BooleanField(required=False, allow_null=True)
+    sludge_to_outlet_inches = _depth("clearance from the sludge to the outlet, inches")
+    notes = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, trim_whitespace=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only the devices the hauler serves (also what the browsable API's form lists).
+        self.fields["device"].queryset = self.context.get(
+            "devices", GreaseControlDevice.objects.none()
+        )
+
+
+class TrainingSerializer(serializers.ModelSerializer):
+    establishment = _establishment_code()
+    attendees = serializers.IntegerField(read_only=True, help_text="employees who signed")
+
+    class Meta:
+        model = Training
+        fields = ["id", "establishment", "code", "date", "topic", "trainer", "attendees"]
+
+
+class AnswerSerializer(serializers.ModelSerializer):
+    device = serializers.IntegerField(source="device_id", read_only=True, allow_null=True)
+
+    class Meta:
+        model = ChecklistAnswer
+        fields = ["item", "device", "compliant", "note"]
+
+
+class MeasurementSerializer(serializers.ModelSerializer):
+    device = serializers.IntegerField(source="device_id", read_only=True)
+
+    class Meta:
+        model = Measurement
+        fields = [
+            "device",
+            "fog_inches",
+            "solids_inches",
+            "final_chamber_floating_oil",
+            "sludge_to_outlet_inches",
+        ]
+
+
+class InspectionSerializer(serializers.ModelSerializer):
+    establishment = _establishment_code()
+    answers = AnswerSerializer(many=True, read_only=True)
+    measurements = MeasurementSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Inspection
+        fields = ["id", "establishment", "code", "date", "notes", "answers", "measurements"]
+
+
+class IncidentSerializer(serializers.ModelSerializer):
+    establishment = serializers.CharField(
+        source="establishment.code",
+        read_only=True,
+        allow_null=True,
+        help_text="the establishment's code; null when the spill matched none",
+    )
+
+    class Meta:
+        model = Incident
+        fields = [
+            "id",
+            "establishment",
+            "code",
+            "date",
+            "kind",
+            "attributed",
+            "fog_caused",
+            "gallons",
+            "address",
+            "latitude",
+            "longitude",
+            "cause",
+            "written_report_on",
+            "clearance_inspection_on",
+            "source",
+        ]
+
+
+class FindingSerializer(serializers.ModelSerializer):
+    establishment = _establishment_code()
+    evidence = serializers.DictField(read_only=True, help_text="what the engine based it on")
+
+    class Meta:
+        model = Finding
+        fields = [
+            "id",
+            "establishment",
+            "rule",
+            "subject",
+            "severity",
+            "open",
+            "since",
+            "due",
+            "resolved_on",
+            "closed_on",
+            "citation",
+            "message",
+            "evidence",
+            "first_seen_on",
+            "last_seen_on",
+        ]
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as `Authorization: Token <token>`")
+    created = serializers.DateTimeField()
+
+
+class TokenStateSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    has_token = serializers.BooleanField()
+    created = serializers.DateTimeField(allow_null=True)

@@ -1,0 +1,112 @@
+"""A hauler submits its pump-outs: POST /api/v1/services/, through service_submit, idempotent
+on the manifest, then the establishment is evaluated again at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.models import Finding
+from fogkeeper.maintenance.models import Service
+from tests.api.conftest import TODAY, api
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/services/"
+
+
+def pump_out(world, **kw):
+    data = {
+        "device": world.device(world.pier).pk,
+        "manifest_number": "C-2",
+        "date": TODAY,
+        "gallons_removed": "900.0",
+        "fog_inches": "4.25",
+        "solids_inches": "2.00",
+    }
+    return {**data, **kw}
+
+
+def overdue(world) -> bool:
+    return Finding.objects.filter(
+        establishment=world.pier, rule="gcd.service_overdue", open=True
+    ).exists()
+
+
+def test_it_records_the_haulers_pump_out(people, world):
+    response = api(people["hauler"]).post(URL, pump_out(world), format="json")
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["establishment"], body["hauler"], body["source"]) == ("FSE-1", "H-1", "hauler_api")
+    service = Service.objects.get(manifest_number="C-2")
+    assert service.submitted_by == people["hauler"]
+    assert str(service.fog_inches) == "4.25"
+
+
+def test_it_writes_an_audit_row_for_the_submission(people, world):
+    api(people["hauler"]).post(URL, pump_out(world), format="json")
+    event = AuditEvent.objects.get(action="service.record")
+    assert event.actor == people["hauler"]
+    assert event.after["manifest_number"] == "C-2"
+
+
+def test_it_answers_200_and_adds_nothing_when_the_same_manifest_comes_again(people, world):
+    client = api(people["hauler"])
+    first = client.post(URL, pump_out(world), format="json")
+    again = client.post(URL, pump_out(world), format="json")
+    assert again.status_code == 200
+    assert again.json() == first.json()
+    assert Service.objects.filter(manifest_number="C-2").count() == 1
+    assert AuditEvent.objects.filter(action="service.record").count() == 1
+
+
+def test_it_refuses_the_same_manifest_with_other_readings(people, world):
+    client = api(people["hauler"])
+    client.post(URL, pump_out(world), format="json")
+    response = client.post(URL, pump_out(world, fog_inches="9.00"), format="json")
+    assert response.status_code == 400
+    assert "already submitted with other fog_inches" in response.json()["manifest_number"][0]
+
+
+def test_it_clears_the_overdue_finding_at_once(people, world):
+    assert overdue(world)
+    api(people["hauler"]).post(URL, pump_out(world), format="json")
+    assert not overdue(world)
+    listed = api(people["manager"]).get(
+        "/api/v1/findings/?establishment=FSE-1&rule=gcd.service_overdue&open=true"
+    )
+    assert listed.json()["count"] == 0
+
+
+@pytest.mark.parametrize("fse", ["grill", "diner"])
+def test_it_refuses_a_device_it_does_not_serve_with_the_same_words_as_no_device(people, world, fse):
+    device = world.device(getattr(world, fse))
+    response = api(people["hauler"]).post(URL, pump_out(world, device=device.pk), format="json")
+    assert response.status_code == 400
+    assert response.json() == {"device": [f'Invalid pk "{device.pk}" - object does not exist.']}
+    assert not Service.objects.filter(manifest_number="C-2").exists()
+
+
+def test_it_refuses_a_date_in_the_future(people, world):
+    response = api(people["hauler"]).post(URL, pump_out(world, date="2026-03-03"), format="json")
+    assert response.status_code == 400
+    assert response.json() == {"date": ["2026-03-03 is in the future."]}
+
+
+def test_it_refuses_a_negative_depth_by_field(people, world):
+    response = api(people["hauler"]).post(URL, pump_out(world, fog_inches="-1"), format="json")
+    assert response.status_code == 400
+    assert list(response.json()) == ["fog_inches"]
+
+
+def test_it_refuses_a_submission_without_a_manifest(people, world):
+    response = api(people["hauler"]).post(URL, pump_out(world, manifest_number=" "), format="json")
+    assert response.status_code == 400
+    assert list(response.json()) == ["manifest_number"]
+
+
+@pytest.mark.parametrize("role", ["manager", "inspector", "clerk", "auditor", "operator", "owner"])
+def test_it_takes_submissions_only_from_a_hauler(people, world, role):
+    response = api(people[role]).post(URL, pump_out(world), format="json")
+    assert response.status_code == 403
+    assert not Service.objects.filter(manifest_number="C-2").exists()

@@ -1,0 +1,91 @@
+"""What each role of San Clemente sees through each list of the API (ACCESS.md): staff see the
+whole agency, an operator its establishments, a hauler its customers and only its own
+pump-outs, an owner the establishments on its parcels; a role that may not read a kind of
+record is refused (403). Nobody sees the Town's records."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import api
+
+pytestmark = pytest.mark.django_db
+
+STAFF = ["manager", "inspector", "clerk", "auditor"]
+BOTH, PIER = ["FSE-1", "FSE-2"], ["FSE-1"]
+
+# (path, field listed, {role: what it lists, or the status code of the refusal})
+SEEN = [
+    ("establishments", "code", {"staff": BOTH, "operator": PIER, "hauler": PIER, "owner": PIER}),
+    ("devices", "establishment", {"staff": BOTH, "operator": PIER, "hauler": PIER, "owner": 403}),
+    ("permits", "establishment", {"staff": BOTH, "operator": PIER, "hauler": 403, "owner": PIER}),
+    ("trainings", "establishment", {"staff": BOTH, "operator": PIER, "hauler": 403, "owner": 403}),
+    (
+        "inspections",
+        "establishment",
+        {"staff": BOTH, "operator": PIER, "hauler": 403, "owner": 403},
+    ),
+    (
+        "services",
+        "manifest_number",
+        {
+            "staff": ["C-1", "R-1", "R-2"],
+            "operator": ["C-1", "R-1"],
+            "hauler": ["C-1"],
+            "owner": 403,
+        },
+    ),  # fmt: skip
+    (
+        "incidents",
+        "code",
+        {
+            "staff": ["FSE-1-O1", "FSE-2-O1", "SPILL-1"],
+            "operator": 403,
+            "hauler": 403,
+            "owner": 403,
+        },
+    ),  # fmt: skip
+]
+CASES = [
+    (path, field, role, expected[("staff" if role in STAFF else role)])
+    for path, field, expected in SEEN
+    for role in [*STAFF, "operator", "hauler", "owner"]
+]
+
+
+def listed(response, field):
+    if response.status_code != 200:
+        return response.status_code
+    return sorted(row[field] for row in response.json()["results"])
+
+
+@pytest.mark.parametrize(("path", "field", "role", "expected"), CASES)
+def test_it_lists_what_the_role_may_read_of_what_it_reaches(people, path, field, role, expected):
+    response = api(people[role]).get(f"/api/v1/{path}/")
+    assert listed(response, field) == expected
+
+
+@pytest.mark.parametrize("role", [*STAFF, "operator", "owner"])
+def test_it_lists_the_findings_of_the_establishments_reached(people, role):
+    response = api(people[role]).get("/api/v1/findings/")
+    seen = {row["establishment"] for row in response.json()["results"]}
+    assert "FSE-1" in seen
+    assert seen <= ({"FSE-1", "FSE-2"} if role in STAFF else {"FSE-1"})
+
+
+def test_it_refuses_findings_to_a_hauler(people):
+    response = api(people["hauler"]).get("/api/v1/findings/")
+    assert response.status_code == 403
+    assert response.json() == {"detail": "Your role at this agency may not do this."}
+
+
+@pytest.mark.parametrize(
+    "path", ["establishments", "devices", "permits", "services", "trainings", "inspections",
+             "incidents", "findings"],
+)  # fmt: skip
+def test_it_shows_the_town_only_its_own_records(people, path):
+    response = api(people["town"]).get(f"/api/v1/{path}/")
+    body = response.json()
+    assert body["count"] >= 1
+    assert not any(row.get("establishment") in ("FSE-1", "FSE-2") for row in body["results"])
+    assert not any(row.get("code") in ("FSE-1", "FSE-2", "SPILL-1") for row in body["results"])
