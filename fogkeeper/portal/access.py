@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.contrib.auth.decorators import login_required
-from django.http import Http404
-from django.shortcuts import render
-
 from fogkeeper.web import policy
+from fogkeeper.web.views import acting_page
 
 
 def portal_page(role: str):
@@ -17,16 +14,9 @@ def portal_page(role: str):
     reaches, policy.establishments). Anyone else is answered as if the page did not exist."""
 
     def decorate(view):
-        @login_required
+        @acting_page(lambda m: m.role == role, f"this page is for {role}s")
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            request.agencies = list(policy.readable_agencies(request.user))
-            request.agency = policy.current_agency(request)
-            if request.agency is None:
-                return render(request, "web/no_agency.html", status=403)
-            request.membership = policy.membership(request.user, request.agency)
-            if request.membership is None or request.membership.role != role:
-                raise Http404(f"this page is for {role}s")
             request.establishments = policy.establishments(request.user, request.agency)
             return view(request, *args, **kwargs)
 

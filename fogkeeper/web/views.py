@@ -83,23 +83,32 @@ def reads_only(view):
     return wrapper
 
 
-def agency_page(view):
-    """Login required, and the request acts for one readable agency (request.agency) in which
-    the person has a staff role; anyone else is answered as if the page did not exist."""
+def acting_page(admits, refusal: str):
+    """A page for signed-in people acting for one of their agencies: sets request.agencies,
+    request.agency (the one chosen, policy.current_agency) and request.membership, then lets
+    the view run only when `admits(membership)`; anyone else is answered as if the page did
+    not exist (404, with `refusal` as the reason)."""
 
-    @login_required
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        request.agencies = list(policy.readable_agencies(request.user))
-        request.agency = policy.current_agency(request)
-        if request.agency is None:
-            return render(request, "web/no_agency.html", status=403)
-        request.membership = policy.membership(request.user, request.agency)
-        if not request.membership.is_staff_role:
-            raise Http404("the staff pages are for the agency's staff")
-        return view(request, *args, **kwargs)
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            request.agencies = list(policy.readable_agencies(request.user))
+            request.agency = policy.current_agency(request)
+            if request.agency is None:
+                return render(request, "web/no_agency.html", status=403)
+            request.membership = policy.membership(request.user, request.agency)
+            if request.membership is None or not admits(request.membership):
+                raise Http404(refusal)
+            return view(request, *args, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorate
+
+
+# The staff pages: a staff role at the agency acted for.
+agency_page = acting_page(lambda m: m.is_staff_role, "the staff pages are for the agency's staff")
 
 
 def _as_of(request) -> date:
