@@ -28,7 +28,6 @@ import argparse
 import csv
 import json
 import os
-import platform
 import secrets
 import signal
 import socket
@@ -41,8 +40,10 @@ import urllib.request
 from datetime import date
 from pathlib import Path
 
+from bench.program import AGENCY, prepare_program
+
 TARGET_MS = 200.0
-AGENCY = "bench"
+
 USERNAME = "bench"
 # The pages each user requests in turn ({code}: one of a sample of establishments).
 URLS = {
@@ -67,46 +68,12 @@ def _prepare(args) -> tuple[str, list[str]]:
     """Migrate, generate and sweep; return the superuser's password and some FSE codes."""
     _setup()
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.db import connection
 
-    from fogkeeper.compliance.generate import generate_program
     from fogkeeper.compliance.sweep import sweep_agency
-    from fogkeeper.registry.models import Agency
 
     as_of = date.today()
-    vendor = connection.vendor
-    if vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            vendor = f"PostgreSQL {cursor.fetchone()[0]}"
-    print(f"Page benchmark on {vendor}, Python {platform.python_version()}, {os.cpu_count()} CPUs")
-    if connection.vendor != "postgresql":
-        print("  (not PostgreSQL: `make bench` runs this under scripts/with-postgres)")
-    call_command("migrate", verbosity=0, interactive=False)
-
-    agency = Agency.objects.filter(code=AGENCY).first()
-    if agency is not None:
-        n = agency.establishments.count()
-        print(f"Reusing agency {AGENCY!r} ({n:,} establishments) already in the database")
-    else:
-        print(
-            f"Generating {args.establishments:,} establishments, {args.years} years up to "
-            f"{as_of} (not part of the figures)"
-        )
-        result = generate_program(
-            establishments=args.establishments,
-            years=args.years,
-            as_of=as_of,
-            agency_code=AGENCY,
-            pack=args.pack,
-            seed=args.seed,
-        )
-        c = result.counts
-        print(
-            f"Generated in {result.seconds:.1f} s: " + ", ".join(f"{v:,} {k}" for k, v in c.items())
-        )
-        agency = Agency.objects.get(code=AGENCY)
+    agency = prepare_program("Page benchmark", args, as_of)
     started = time.perf_counter()
     sweep = sweep_agency(agency, as_of=as_of)
     print(

@@ -16,16 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
 import time
 from datetime import date
 
+from bench.program import AGENCY, prepare_program
+
 TARGET_SECONDS = 60.0
 TARGET_MIB = 2048.0
-AGENCY = "bench"
 
 
 def _setup() -> None:
@@ -155,45 +155,10 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     _setup()
-    from django.core.management import call_command
     from django.db import connection
 
-    from fogkeeper.compliance.generate import generate_program
-    from fogkeeper.registry.models import Agency
-
     as_of = date.fromisoformat(args.as_of) if args.as_of else date.today()
-    vendor = connection.vendor
-    if vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            vendor = f"PostgreSQL {cursor.fetchone()[0]}"
-    print(f"Sweep benchmark on {vendor}, Python {platform.python_version()}, {os.cpu_count()} CPUs")
-    if connection.vendor != "postgresql":
-        print("  (not PostgreSQL: `make bench` runs this under scripts/with-postgres)")
-    call_command("migrate", verbosity=0, interactive=False)
-
-    agency = Agency.objects.filter(code=AGENCY).first()
-    if agency is not None:
-        n = agency.establishments.count()
-        print(f"Reusing agency {AGENCY!r} ({n:,} establishments) already in the database")
-    else:
-        print(
-            f"Generating {args.establishments:,} establishments, {args.years} years up to "
-            f"{as_of} (not part of the figures)"
-        )
-        result = generate_program(
-            establishments=args.establishments,
-            years=args.years,
-            as_of=as_of,
-            agency_code=AGENCY,
-            pack=args.pack,
-            seed=args.seed,
-            progress=print,
-        )
-        c = result.counts
-        print(
-            f"Generated in {result.seconds:.1f} s: " + ", ".join(f"{v:,} {k}" for k, v in c.items())
-        )
+    prepare_program("Sweep benchmark", args, as_of, progress=print)
     connection.close()  # the sweeps run in processes of their own
 
     first = _sweep_in_child(args, as_of)

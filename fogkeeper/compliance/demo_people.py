@@ -16,11 +16,12 @@ from fogkeeper.registry.models import (
     PropertyOwner,
     ServiceContract,
 )
-from fogkeeper.web.models import Membership
+from fogkeeper.web.models import ROLES, STAFF_ROLES, Membership
 
 from .demo import STAFF_PASSWORD
 
-STAFF_ROLES = ("manager", "inspector", "clerk", "auditor")
+# The staff roles in the order ACCESS.md lists them.
+STAFF = [role for role, _ in ROLES if role in STAFF_ROLES]
 
 
 def load_contracts(agency: Agency) -> int:
@@ -69,7 +70,7 @@ def load_people(agencies: list[Agency], staff) -> list[tuple[str, str]]:
     for agency in agencies:
         Membership.objects.get_or_create(user=staff, agency=agency, defaults={"role": "manager"})
         load_contracts(agency)
-        for role in STAFF_ROLES:
+        for role in STAFF:
             user = _user(role, role.capitalize(), "(demo)")
             Membership.objects.get_or_create(user=user, agency=agency, defaults={"role": role})
         # The operator with letters to read (the demo's enforcement case), else the busiest.
@@ -104,7 +105,7 @@ def load_people(agencies: list[Agency], staff) -> list[tuple[str, str]]:
             )
             n = _reach(role, record)
             shown.append((role, f"{role} {record} at {agency.code} ({n} establishments)"))
-    shown[1:1] = [(r, f"{r} of every agency") for r in STAFF_ROLES]
+    shown[1:1] = [(r, f"{r} of every agency") for r in STAFF]
     return shown
 
 
