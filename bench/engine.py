@@ -78,7 +78,7 @@ class Generator:
         registry = default_registry()
         self.packs = {pid: registry.get(pid) for pid in PACKS}
         self.checklists = {pid: sorted(p.checklist) for pid, p in self.packs.items()}
-        self.classes = {pid: p.penalty_classes() for pid, p in self.packs.items()}
+        self.classes = {pid: p.administrative_classes() for pid, p in self.packs.items()}
         self.caps = {
             pid: {
                 cls: p.parameters[f"enforcement.penalty_cap.{cls}"].values[-1].value["amount"]

@@ -8,7 +8,7 @@ from typing import Any
 from .casefile import Action, Milestone, _to_date, _to_datetime, _to_id, _to_money
 from .errors import Problem
 
-QUANTITY_FIELDS = ("days", "occurrences", "gallons")
+QUANTITY_FIELDS = ("days", "occurrences", "gallons", "violation_days")
 
 
 def _count(v: Any) -> int:
@@ -92,7 +92,8 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
             problems.append(Problem(f"{path}.{name}", f"unknown field for {spec.type}"))
     fields: dict[str, Any] = {}
     milestones: tuple[Milestone, ...] = ()
-    classes = pack.penalty_classes()
+    classes = pack.administrative_classes()
+    court = pack.court_classes()
     for name, fs in spec.fields.items():
         value = extra.get(name)
         here = f"{path}.{name}"
@@ -109,7 +110,15 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
             else:
                 fields[name] = value
         elif fs.kind == "penalty_class":
-            if value not in classes:
+            if value in court:
+                problems.append(
+                    Problem(
+                        here,
+                        f"{value!r} is a penalty class a court imposes in {pack.id}, "
+                        "not an administrative penalty order",
+                    )
+                )
+            elif value not in classes:
                 allowed = ", ".join(sorted(classes))
                 problems.append(
                     Problem(here, f"{value!r} is not a penalty class of {pack.id} ({allowed})")
@@ -135,6 +144,21 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
                         f"class {fields['class']} is counted in {unit}, not {other}",
                     )
                 )
+    _check_continuance(spec, fields, path, problems)
     if len(problems) > before:
         return None
     return Action(id=raw.id, type=raw.type, fields=fields, milestones=milestones)
+
+
+def _check_continuance(spec: Any, fields: dict, path: str, problems: list[Problem]) -> None:
+    """A hearing is continued from its date to a later one (RULES.md 11.5)."""
+    window = spec.checks.get("hearing_window") or {}
+    heard = window.get("field")
+    if heard is None or "continued_to" not in fields:
+        return
+    if fields.get(heard) is None:
+        problems.append(Problem(f"{path}.continued_to", f"a continuance needs {heard}"))
+    elif fields["continued_to"] < fields[heard]:
+        problems.append(
+            Problem(f"{path}.continued_to", f"{fields['continued_to']} is before {heard}")
+        )

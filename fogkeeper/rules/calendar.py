@@ -14,14 +14,18 @@ from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 WEEKDAYS = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}
-UNITS = ("days", "business_days", "months", "years", "hours")
+UNITS = ("days", "business_days", "weeks", "months", "years", "hours")
 _DURATION = re.compile(
-    r"^\s*(\d+)\s+(day|days|business_day|business_days|month|months|year|years|hour|hours)\s*$"
+    r"^\s*(\d+)\s+"
+    r"(day|days|business_day|business_days|week|weeks|month|months|year|years|hour|hours)\s*$"
 )
+# RULES.md 11.1: where a period in months must be compared with one in days, a month is 30.
+_DAYS_PER_UNIT = {"days": 1, "weeks": 7, "months": 30, "years": 12 * 30}
 
 
 class Duration(NamedTuple):
-    """A legal period: `n` units of calendar days, business days, months, years or hours."""
+    """A legal period: `n` units of calendar days, business days, weeks, months, years or
+    hours."""
 
     n: int
     unit: str
@@ -31,7 +35,8 @@ class Duration(NamedTuple):
         m = _DURATION.match(str(text))
         if not m:
             raise ValueError(
-                f"not a duration: {text!r} (expected e.g. '10 days', '2 business_days')"
+                f"not a duration: {text!r} (expected e.g. '10 days', '1 week', '3 months', "
+                "'2 business_days')"
             )
         unit = m.group(2)
         if not unit.endswith("s"):
@@ -39,7 +44,14 @@ class Duration(NamedTuple):
         return cls(int(m.group(1)), unit)
 
     def __str__(self) -> str:
-        return f"{self.n} {self.unit}"
+        unit = self.unit if self.n != 1 else self.unit[:-1]
+        return f"{self.n} {unit.replace('_', ' ')}"
+
+    def days_equivalent(self) -> int:
+        """The period as whole days for comparison only (a month counts as 30 days)."""
+        if self.unit not in _DAYS_PER_UNIT:
+            raise ValueError(f"{self} cannot be compared with a number of days")
+        return self.n * _DAYS_PER_UNIT[self.unit]
 
 
 _MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -155,6 +167,8 @@ class LegalCalendar:
             result = start + timedelta(days=period.n)
         elif period.unit == "business_days":
             result = self.add_business_days(start, period.n)
+        elif period.unit == "weeks":
+            result = start + timedelta(days=7 * period.n)
         elif period.unit == "months":
             result = add_months(start, period.n)
         else:
@@ -165,6 +179,8 @@ class LegalCalendar:
         """The date `period` before `end` (a duty to act N days *before* a date never rolls)."""
         if period.unit == "days":
             return end - timedelta(days=period.n)
+        if period.unit == "weeks":
+            return end - timedelta(days=7 * period.n)
         if period.unit == "months":
             return add_months(end, -period.n)
         if period.unit == "years":

@@ -123,7 +123,7 @@ class Change(_Model):
 class Establishment(_Single):
     id: Id
     name: Text | None = None
-    category: Literal["full_service", "limited_food_preparation"] = "full_service"
+    category: Id | None = None  # one of the pack's categories; absent: its default_category
     on_public_sewer: Flag = True
     opened_on: Date
     closed_on: Date | None = None
@@ -137,25 +137,53 @@ class Establishment(_Single):
     changes: Annotated[list[Change], NULLS_IN_ITEMS] = []
 
 
+class Limit(_Model):
+    max: Annotated[float, Field(ge=0)]
+    unit: Id
+
+
 class Permit(_Single):
     number: Id
     holder: Text
     issued_on: Date
     expires_on: Date
     renewal_applied_on: Date | None = None
+    renewal_denied_on: Date | None = None
+    suspended_from: Date | None = None
+    suspended_until: Date | None = None
+    revoked_on: Date | None = None
     service_frequency_days: Frequency | None = None
     yellow_grease_frequency_days: Frequency | None = None
+    discharge_limits: dict[Id, Limit] = {}
+
+
+DESIGN_FIELDS = (
+    "capacity_gallons",
+    "design_depth_inches",
+    "compartments",
+    "manhole_diameter_inches",
+)
+
+
+class ApprovedException(_Model):
+    """A design field the agency approved below the pack's limit (RULES.md 11.11)."""
+
+    field: Literal[DESIGN_FIELDS]
+    approved_on: Date
+    by: Text | None = None
+    reference: Text | None = None
 
 
 class Device(_Model):
     id: Id
-    kind: Literal["interceptor", "trap"]
+    kind: Id  # one of the pack's device kinds
     installed_on: Date
     capacity_gallons: Depth | None = None
     design_depth_inches: Depth | None = None
     compartments: Count | None = None
     manhole_diameter_inches: Depth | None = None
     service_frequency_days: Frequency | None = None
+    approved_exceptions: Annotated[list[ApprovedException], NULLS_IN_ITEMS] = []
 
 
 class Hauler(_Model):
@@ -236,6 +264,18 @@ class Incident(_Model):
     clearance_inspection_on: Date | None = None
 
 
+class Sample(_Model):
+    """A sample of the discharge analysed for one parameter (RULES.md 11.12)."""
+
+    id: Id
+    date: Date
+    device: Id | None = None
+    parameter: Id
+    value: Annotated[float, Field(ge=0)]
+    unit: Id
+    method: Text | None = None
+
+
 class RawAction(BaseModel):
     """An enforcement action before its fields are read against the pack."""
 
@@ -257,6 +297,7 @@ class CaseFileModel(_Single):
     trainings: Annotated[list[Training], NULLS_IN_ITEMS] = []
     inspections: Annotated[list[Inspection], NULLS_IN_ITEMS] = []
     incidents: Annotated[list[Incident], NULLS_IN_ITEMS] = []
+    samples: Annotated[list[Sample], NULLS_IN_ITEMS] = []
     enforcement: Annotated[list[RawAction], NULLS_IN_ITEMS] = []
 
 
@@ -353,6 +394,7 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
         raise CaseFileError(problems)
     pack = registry.get(model.jurisdiction)
     _check_date_order(model, problems)
+    _check_vocabulary(model, pack, problems)
     _check_checklist(model, pack, problems)
     actions = _read_actions(model, pack, problems)
     effective_as_of = as_of or model.as_of
@@ -363,8 +405,14 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
                 f"{effective_as_of} is before {pack.id} took effect on {pack.effective}",
             )
         )
+    elif effective_as_of is not None:
+        _check_design_exceptions(model, pack, effective_as_of, problems)
+        _check_sample_units(model, pack, effective_as_of, problems)
     if problems:
         raise CaseFileError(problems)
+    if model.establishment.category is None:
+        est = model.establishment.model_copy(update={"category": pack.default_category})
+        model = model.model_copy(update={"establishment": est})
     return CaseFile(model=model, pack=pack, as_of=effective_as_of, actions=tuple(actions))
 
 
@@ -404,9 +452,10 @@ def _check_references(data: dict, problems: list[Problem]) -> None:
     devices = _ids(get("devices"), "devices", problems)
     haulers = _ids(get("haulers"), "haulers", problems)
     employees = _ids(get("employees"), "employees", problems)
-    for name in ("services", "trainings", "inspections", "incidents", "enforcement"):
+    for name in ("services", "trainings", "inspections", "incidents", "samples", "enforcement"):
         _ids(get(name), name, problems)
     _refs(get("services"), "device", devices, "services", "device", problems)
+    _refs(get("samples"), "device", devices, "samples", "device", problems)
     _refs(get("services"), "hauler", haulers, "services", "hauler", problems)
     pickups = get("yellow_grease_pickups")
     _refs(pickups, "hauler", haulers, "yellow_grease_pickups", "hauler", problems)
@@ -435,11 +484,80 @@ def _check_date_order(m: CaseFileModel, problems: list[Problem]) -> None:
     if m.permit is not None:
         p = m.permit
         _before(problems, "permit.expires_on", p.expires_on, p.issued_on, "issued_on")
+        if p.suspended_from is not None:
+            _before(
+                problems,
+                "permit.suspended_until",
+                p.suspended_until,
+                p.suspended_from,
+                "suspended_from",
+            )
+        elif p.suspended_until is not None:
+            problems.append(Problem("permit.suspended_until", "needs suspended_from"))
     for i, e in enumerate(m.employees):
         _before(problems, f"employees[{i}].left_on", e.left_on, e.hired_on, "hired_on")
     for i, inc in enumerate(m.incidents):
         for key in ("written_report_on", "clearance_inspection_on"):
             _before(problems, f"incidents[{i}].{key}", getattr(inc, key), inc.date, "the incident")
+
+
+def _check_vocabulary(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:
+    """Device kinds and categories are the pack's words (RULES.md 11.13)."""
+    category = m.establishment.category
+    if category is not None and category not in pack.categories:
+        known = ", ".join(pack.categories)
+        problems.append(
+            Problem(
+                "establishment.category", f"{category!r} is not a category of {pack.id} ({known})"
+            )
+        )
+    for i, device in enumerate(m.devices):
+        if device.kind not in pack.device_kinds:
+            known = ", ".join(pack.device_kinds)
+            problems.append(
+                Problem(
+                    f"devices[{i}].kind",
+                    f"{device.kind!r} is not a device kind of {pack.id} ({known})",
+                )
+            )
+
+
+def _check_design_exceptions(m: CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+    if pack.params_on(as_of).get("gcd.exceptions_allowed", False):
+        return
+    for i, device in enumerate(m.devices):
+        if device.approved_exceptions:
+            problems.append(
+                Problem(
+                    f"devices[{i}].approved_exceptions",
+                    f"{pack.id} allows no exceptions to its design limits "
+                    f"({pack.params_on(as_of).reference('gcd.exceptions_allowed')})",
+                )
+            )
+
+
+def sample_limits(pack: Any, permit: Any, on: date) -> dict[str, Any]:
+    """Parameter -> {max, unit}: the pack's discharge limits, the permit's over them."""
+    limits = dict(pack.params_on(on).get("discharge.limits") or {})
+    if permit is not None:
+        limits.update(
+            {k: {"max": v.max, "unit": v.unit} for k, v in permit.discharge_limits.items()}
+        )
+    return limits
+
+
+def _check_sample_units(m: CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+    limits = sample_limits(pack, m.permit, as_of)
+    for i, sample in enumerate(m.samples):
+        limit = limits.get(sample.parameter)
+        if limit is not None and sample.unit != limit["unit"]:
+            problems.append(
+                Problem(
+                    f"samples[{i}].unit",
+                    f"{sample.unit!r} is not the unit of the {sample.parameter} limit "
+                    f"({limit['unit']})",
+                )
+            )
 
 
 def _check_checklist(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:

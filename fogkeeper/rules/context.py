@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from operator import attrgetter
 from typing import Any
 
+from .calendar import Duration
 from .casefile import CaseFile
 from .report import Finding, ScheduleItem
 
@@ -19,6 +20,10 @@ ONE_DAY = timedelta(days=1)
 BY_ID = attrgetter("id")
 BY_DATE = attrgetter("date", "id")
 Message = str | Callable[[], str]
+
+
+def _days(n: int) -> Duration:
+    return Duration(n, "days")
 
 
 def _upto(d: date | None, as_of: date) -> date | None:
@@ -51,8 +56,11 @@ class Context:
         self.est = est
         self.est_id = est.id
         self.operating = est.opened_on <= as_of
+        self.category = est.category or self.pack.default_category
         permit = m.permit
         self.permit = permit if permit is not None and permit.issued_on <= as_of else None
+        # A revoked permit is no permit (RULES.md 11.8), though its frequencies still apply.
+        self.revoked_on = self.act(permit.revoked_on) if self.permit is not None else None
         self.devices = _upto_sorted(m.devices, "installed_on", as_of, BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
@@ -67,6 +75,7 @@ class Context:
         self.trainings = _upto_sorted(m.trainings, "date", as_of, BY_DATE)
         self.inspections = _upto_sorted(m.inspections, "date", as_of, BY_DATE)
         self.incidents = _upto_sorted(m.incidents, "date", as_of, BY_DATE)
+        self.samples = _upto_sorted(m.samples, "date", as_of, BY_DATE)
         self.measurements_by_device: dict[str, list] = defaultdict(list)
         for insp in self.inspections:
             for r in insp.measurements:
@@ -83,14 +92,17 @@ class Context:
     def permit_subject(self) -> str:
         return self.permit.number if self.permit is not None else self.est_id
 
-    def frequency(self, device: Any) -> tuple[int | None, str]:
-        """The device's effective service frequency in days, and where it comes from."""
+    def frequency(self, device: Any) -> tuple[Duration | None, str]:
+        """The device's effective service frequency, and where it comes from. Frequencies set
+        on a device or a permit are whole days; the pack's may be weeks or months (11.1)."""
         if device.service_frequency_days is not None:
-            return device.service_frequency_days, "device"
+            return _days(device.service_frequency_days), "device"
         if self.permit is not None and self.permit.service_frequency_days is not None:
-            return self.permit.service_frequency_days, "permit"
-        default = self.p.get("gcd.default_service_frequency_days") or {}
-        return default.get(device.kind), "pack"
+            return _days(self.permit.service_frequency_days), "permit"
+        default = (self.p.get("gcd.default_service_frequency") or {}).get(device.kind)
+        if default is None:
+            return None, "pack"
+        return self.pack.duration(f"gcd.default_service_frequency.{device.kind}", default), "pack"
 
     def finding(
         self,

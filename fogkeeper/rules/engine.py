@@ -20,7 +20,7 @@ def _status(ctx: Context) -> tuple[str | None, str | None]:
         return "inactive", None
     if not est.on_public_sewer and ctx.p["applicability.exempt_off_public_sewer"]:
         return "exempt", ctx.p.reference("applicability.exempt_off_public_sewer")
-    if est.category in ctx.p["applicability.exempt_categories"]:
+    if ctx.category in ctx.p["applicability.exempt_categories"]:
         return "exempt", ctx.p.reference("applicability.exempt_categories")
     return None, None
 

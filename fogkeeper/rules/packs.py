@@ -33,6 +33,10 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 PACKS_DIR = Path(__file__).resolve().parent.parent / "jurisdictions"
 SEVERITIES = ("violation", "task", "notice")
 DEADLINE_KINDS = ("deadline", "earliest", "event")
+PENALTY_UNITS = ("days", "occurrences", "gallons", "violation_days")
+IMPOSED_BY = ("administrative", "court")
+# Levels an appeal may go to beyond a pack's own procedure sequence.
+APPEAL_LEVELS = ("court", "city_manager")
 
 
 def _load_yaml(path: Path) -> Any:
@@ -126,6 +130,15 @@ class RuleSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Vocab:
+    """A word of the ordinance's vocabulary (a device kind, an establishment category)."""
+
+    id: str
+    title: str
+    citation: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChecklistItem:
     item: str
     question: str
@@ -151,6 +164,7 @@ class DeadlineSpec:
     when: dict[str, Any] = field(default_factory=dict)
     unless_paid: bool = False
     extension: dict[str, Any] | None = None
+    appeal_to: str | None = None  # the last day to appeal the action to this level
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +176,11 @@ class ActionSpec:
     fields: dict[str, FieldSpec]
     deadlines: tuple[DeadlineSpec, ...]
     checks: dict[str, Any]
+    appeal: dict[str, str] | None = None  # {deadline, filed, decided, final}: RULES.md 11.4
+
+    def appeal_routes(self) -> dict[str, str]:
+        """Deadline name -> the level the action is appealed to by that deadline."""
+        return {d.name: d.appeal_to for d in self.deadlines if d.appeal_to}
 
     def read(self, raw: Any, path: str, pack: Pack, problems: list) -> Any:
         from .actions import read_action
@@ -185,6 +204,9 @@ class Pack:
     source: Path
     procedure: dict[str, Any] = field(default_factory=dict)
     obligations: dict[str, str] = field(default_factory=dict)
+    device_kinds: dict[str, Vocab] = field(default_factory=dict)
+    categories: dict[str, Vocab] = field(default_factory=dict)
+    default_category: str = ""
     _durations: dict[str, Duration] = field(default_factory=dict)
     _paramsets: dict[date, ParamSet] = field(default_factory=dict)
     _in_force: dict[int, dict[str, ParameterValue]] = field(default_factory=dict)
@@ -232,13 +254,43 @@ class Pack:
         return rule in self.rules
 
     def penalty_classes(self) -> dict[str, str]:
-        """Penalty class -> the unit its cap is counted in."""
+        """Penalty class -> the unit its cap is counted in (every class, court ones too)."""
+        return {cls: cap["per"] for cls, cap in self._penalty_caps().items()}
+
+    def administrative_classes(self) -> dict[str, str]:
+        """The classes a penalty order may impose (RULES.md 11.3), with their units."""
+        return {c: v["per"] for c, v in self._penalty_caps().items() if v["imposed_by"] != "court"}
+
+    def court_classes(self) -> dict[str, str]:
+        """The classes only a court imposes (RULES.md 11.3), with their units."""
+        return {c: v["per"] for c, v in self._penalty_caps().items() if v["imposed_by"] == "court"}
+
+    def _penalty_caps(self) -> dict[str, dict]:
         prefix = "enforcement.penalty_cap."
         return {
-            name[len(prefix) :]: p.values[0].value["per"]
+            name[len(prefix) :]: p.values[0].value
             for name, p in self.parameters.items()
             if name.startswith(prefix)
         }
+
+    def default_frequency(self, kind: str, on: date) -> Duration | None:
+        """The pack's default service frequency of a device kind on `on` (None: none set)."""
+        try:
+            defaults = self.param("gcd.default_service_frequency", on) or {}
+        except ParameterNotInForce:
+            return None
+        value = defaults.get(kind)
+        return (
+            None if value is None else self.duration(f"gcd.default_service_frequency.{kind}", value)
+        )
+
+    def kind_title(self, kind: str) -> str:
+        vocab = self.device_kinds.get(kind)
+        return vocab.title if vocab is not None else kind.replace("_", " ")
+
+    def category_title(self, category: str) -> str:
+        vocab = self.categories.get(category)
+        return vocab.title if vocab is not None else category.replace("_", " ")
 
     @property
     def rule_count(self) -> int:
@@ -317,6 +369,19 @@ def _load_obligations(where: str, data: Any) -> dict[str, str]:
     return {str(k): v.strip() for k, v in data.items()}
 
 
+def _load_vocab(where: str, key: str, data: Any) -> dict[str, Vocab]:
+    """`device_kinds:` or `categories:`: id -> {title, citation}."""
+    if not isinstance(data, dict) or not data:
+        raise PackError(f"{where}: {key} is required: a mapping of ids to {{title, citation}}")
+    out = {}
+    for name, entry in data.items():
+        here = f"{where}: {key}.{name}"
+        if not isinstance(entry, dict) or not str(entry.get("title") or "").strip():
+            raise PackError(f"{here}: expected {{title, citation}}")
+        out[str(name)] = Vocab(str(name), entry["title"].strip(), _cited(here, entry, "citation"))
+    return out
+
+
 def _load_checklist(where: str, data: Any) -> dict[str, ChecklistItem]:
     items = {}
     for i, entry in enumerate(data or []):
@@ -375,6 +440,9 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             for p in (d.get("add"), (d.get("extension") or {}).get("add")):
                 if p is not None and p not in params:
                     raise PackError(f"{dwhere}: unknown parameter {p!r}")
+            appeal_to = d.get("appeal_to")
+            if appeal_to is not None and not isinstance(appeal_to, str):
+                raise PackError(f"{dwhere}: appeal_to must name a level")
             deadlines.append(
                 DeadlineSpec(
                     name=d["name"],
@@ -386,6 +454,7 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
                     when=d.get("when") or {},
                     unless_paid=bool(d.get("unless_paid", False)),
                     extension=d.get("extension"),
+                    appeal_to=appeal_to,
                 )
             )
             known.add(d["name"])
@@ -397,11 +466,32 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             fields=fields,
             deadlines=tuple(deadlines),
             checks=entry.get("checks") or {},
+            appeal=_load_appeal(here, entry.get("appeal"), fields, known),
         )
     return actions
 
 
-def _load_procedure(where: str, data: Any) -> dict[str, Any]:
+def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, str] | None:
+    """`appeal: {deadline, filed, decided, final}`: an appeal filed by `deadline` suspends
+    `final` (and what runs from it) until `decided` (RULES.md 11.4)."""
+    if data is None:
+        return None
+    here = f"{where}.appeal"
+    if not isinstance(data, dict):
+        raise PackError(f"{here}: expected {{deadline, filed, decided, final}}")
+    for key in ("deadline", "filed", "decided", "final"):
+        if not isinstance(data.get(key), str):
+            raise PackError(f"{here}.{key}: required")
+    for key in ("filed", "decided"):
+        if data[key] not in fields:
+            raise PackError(f"{here}.{key}: {data[key]!r} is not a field of the action")
+    for key in ("deadline", "final"):
+        if data[key] not in known:
+            raise PackError(f"{here}.{key}: {data[key]!r} is not a deadline of the action")
+    return {k: data[k] for k in ("deadline", "filed", "decided", "final")}
+
+
+def _load_procedure(where: str, data: Any, actions: dict[str, ActionSpec]) -> dict[str, Any]:
     """The enforcement procedure: who acts in what order (used by the enforcement app)."""
     if not data:
         return {}
@@ -415,12 +505,23 @@ def _load_procedure(where: str, data: Any) -> dict[str, Any]:
     bar = data.get("judicial_bar")
     if bar is not None:
         _cited(f"{here}.judicial_bar", bar, "citation")
+    admin_bar = data.get("administrative_bar")
+    if admin_bar is not None:
+        _cited(f"{here}.administrative_bar", admin_bar, "citation")
+    for type_, spec in actions.items():
+        for d in spec.deadlines:
+            if d.appeal_to and d.appeal_to not in (*sequence, *APPEAL_LEVELS):
+                raise PackError(
+                    f"{where}: actions.{type_}.deadlines ({d.name}): appeal_to "
+                    f"{d.appeal_to!r} is not a level of the procedure"
+                )
     return {
         "citation": data["citation"],
         "sequence": tuple(sequence),
         "levels": dict(levels),
         "on_appeal": frozenset(data.get("on_appeal") or ()),
         "judicial_bar": bar["citation"] if bar else None,
+        "administrative_bar": admin_bar["citation"] if admin_bar else None,
     }
 
 
@@ -451,6 +552,14 @@ def load_pack(folder: Path | str) -> Pack:
         if p.values[0].effective < effective:
             raise PackError(f"{where}/parameters.yaml: {name} takes effect before the pack")
     enforcement = part("enforcement.yaml") or {}
+    actions = _load_actions(f"{where}/enforcement.yaml", enforcement.get("actions"), params)
+    categories = _load_vocab(f"{where}/pack.yaml", "categories", meta.get("categories"))
+    default_category = meta.get("default_category")
+    if default_category not in categories:
+        raise PackError(
+            f"{where}/pack.yaml: default_category must be one of the categories "
+            f"({', '.join(categories)})"
+        )
     pack = Pack(
         id=meta["id"],
         name=meta["name"],
@@ -464,24 +573,85 @@ def load_pack(folder: Path | str) -> Pack:
         parameters=params,
         rules=_load_rules(f"{where}/pack.yaml", meta.get("rules")),
         checklist=_load_checklist(f"{where}/checklist.yaml", part("checklist.yaml")),
-        actions=_load_actions(f"{where}/enforcement.yaml", enforcement.get("actions"), params),
+        actions=actions,
         source=folder,
-        procedure=_load_procedure(f"{where}/enforcement.yaml", enforcement.get("procedure")),
+        procedure=_load_procedure(
+            f"{where}/enforcement.yaml", enforcement.get("procedure"), actions
+        ),
         obligations=_load_obligations(f"{where}/pack.yaml", meta.get("obligations")),
+        device_kinds=_load_vocab(f"{where}/pack.yaml", "device_kinds", meta.get("device_kinds")),
+        categories=categories,
+        default_category=default_category,
     )
-    for name in pack.parameters:
-        value = pack.parameters[name].values[-1].value
-        if name.endswith(("_period", "_interval", "_window", "_lead", "_grace")):
-            try:
-                for v in pack.parameters[name].values:
-                    Duration.parse(v.value)
-            except ValueError as e:
-                raise PackError(f"{where}/parameters.yaml: {name}: {e}") from None
-        if name.startswith("enforcement.penalty_cap.") and not (
-            isinstance(value, dict) and {"amount", "per"} <= set(value)
-        ):
-            raise PackError(f"{where}/parameters.yaml: {name}: expected {{amount, per}}")
+    _check_parameters(where, pack)
     return pack
+
+
+_DURATION_SUFFIXES = ("_period", "_interval", "_window", "_lead", "_grace", "_term")
+_DURATIONS = ("permit.term", "enforcement.hearing_continuance_limit")
+
+
+def _check_parameters(where: str, pack: Pack) -> None:
+    """Values whose shape the engine relies on: periods, penalty caps, device kinds."""
+    here = f"{where}/parameters.yaml"
+    kinds = set(pack.device_kinds)
+    for name, param in pack.parameters.items():
+        for v in param.values:
+            at = f"{here}: {name} ({v.effective})"
+            value = v.value
+            if name.endswith(_DURATION_SUFFIXES) or name in _DURATIONS:
+                _check_duration(at, value)
+            if name.endswith("_days") and not _whole_days(value):
+                raise PackError(f"{at}: {value!r} is not a whole number of days")
+            if name == "gcd.default_service_frequency":
+                if not isinstance(value, dict):
+                    raise PackError(f"{at}: expected a mapping of device kinds to periods")
+                for kind, period in value.items():
+                    _check_duration(f"{at}: {kind}", period)
+                    if Duration.parse(period).unit not in ("days", "weeks", "months", "years"):
+                        raise PackError(f"{at}: {kind}: a frequency is counted in calendar units")
+            if name.startswith("gcd.") and name.endswith(("device_kinds", "_kinds")):
+                unknown = sorted(set(value or ()) - kinds)
+                if unknown:
+                    raise PackError(f"{at}: unknown device kind {unknown[0]!r}")
+            if name in ("gcd.default_service_frequency", "gcd.design_limits"):
+                unknown = sorted(set(value or {}) - kinds)
+                if unknown:
+                    raise PackError(f"{at}: unknown device kind {unknown[0]!r}")
+            if name in ("gcd.required_categories", "applicability.exempt_categories"):
+                unknown = sorted(set(value or ()) - set(pack.categories))
+                if unknown:
+                    raise PackError(f"{at}: unknown category {unknown[0]!r}")
+            if name.startswith("enforcement.penalty_cap."):
+                _check_cap(at, value)
+
+
+def _check_duration(where: str, value: Any) -> None:
+    try:
+        Duration.parse(value)
+    except ValueError as e:
+        raise PackError(f"{where}: {e}") from None
+
+
+def _whole_days(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value >= 0
+    if isinstance(value, list):
+        return all(_whole_days(v) for v in value)
+    if isinstance(value, dict):
+        return all(_whole_days(v) for v in value.values())
+    return False
+
+
+def _check_cap(where: str, value: Any) -> None:
+    if not (isinstance(value, dict) and {"amount", "per", "imposed_by"} <= set(value)):
+        raise PackError(f"{where}: expected {{amount, per, imposed_by}}")
+    if value["per"] not in PENALTY_UNITS:
+        raise PackError(f"{where}: per must be one of {', '.join(PENALTY_UNITS)}")
+    if value["imposed_by"] not in IMPOSED_BY:
+        raise PackError(f"{where}: imposed_by must be one of {', '.join(IMPOSED_BY)}")
 
 
 class PackRegistry:

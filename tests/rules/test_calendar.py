@@ -244,6 +244,8 @@ def test_it_never_rolls_an_hour_deadline(sc_cal):
         ("10 days", 10, "days"),
         ("1 day", 1, "days"),
         ("2 business_days", 2, "business_days"),
+        ("1 week", 1, "weeks"),
+        ("10 weeks", 10, "weeks"),
         ("1 month", 1, "months"),
         ("12 months", 12, "months"),
         ("5 years", 5, "years"),
@@ -257,7 +259,17 @@ def test_it_parses_a_duration(text, n, unit):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "10", "days", "ten days", "10 weeks", "-3 days", "1.5 days", "10 days later", "10days"],
+    [
+        "",
+        "10",
+        "days",
+        "ten days",
+        "10 fortnights",
+        "-3 days",
+        "1.5 days",
+        "10 days later",
+        "10days",
+    ],
 )
 def test_it_rejects_a_string_that_is_not_a_duration(text):
     with pytest.raises(ValueError):

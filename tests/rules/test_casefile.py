@@ -533,3 +533,37 @@ def test_it_reads_a_null_list_as_an_empty_list(items):
     for p in _parts(items):
         listed = getattr(listed, p)
     assert listed == []
+
+
+# RULES.md 11.13: device kinds and categories are the pack's
+
+
+def test_it_refuses_a_device_kind_the_pack_does_not_know():
+    case = town_case(
+        devices=[{"id": "H-1", "kind": "hydromechanical", "installed_on": "2024-01-01"}]
+    )
+    with pytest.raises(CaseFileError) as err:
+        parse_case(case)
+    assert "devices[0].kind: 'hydromechanical' is not a device kind of town-10-02" in str(err.value)
+
+
+def test_it_refuses_a_category_the_pack_does_not_know():
+    with pytest.raises(CaseFileError) as err:
+        parse_case(sc_case(establishment={"category": "food_truck"}))
+    assert "establishment.category: 'food_truck' is not a category of san-clemente" in str(
+        err.value
+    )
+
+
+def test_it_takes_the_packs_default_category_when_none_is_given():
+    assert parse_case(town_case()).model.establishment.category == "full_service"
+
+
+def test_it_refuses_an_approved_exception_where_the_pack_allows_none():
+    device = {
+        "id": "GI-1", "kind": "interceptor", "installed_on": "2015-01-01", "capacity_gallons": 600,
+        "approved_exceptions": [{"field": "capacity_gallons", "approved_on": "2014-12-01"}],
+    }  # fmt: skip
+    with pytest.raises(CaseFileError) as err:
+        parse_case(sc_case(devices=[device]))
+    assert "devices[0].approved_exceptions" in str(err.value)

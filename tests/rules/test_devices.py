@@ -233,12 +233,28 @@ def test_it_checks_only_the_design_fields_present():
 
 @pytest.mark.parametrize(
     "installed_on, since",
-    [("2009-08-19", "2009-08-20"), ("2009-08-20", "2009-08-20"), ("2009-08-21", "2009-08-21")],
+    [("2009-08-19", None), ("2009-08-20", "2009-08-20"), ("2009-08-21", "2009-08-21")],
 )
-def test_it_starts_design_nonconforming_no_earlier_than_the_effective_date(installed_on, since):
+def test_it_checks_sc_design_limits_from_installation_under_the_chapter(installed_on, since):
+    # the FSE opened in 2005 and has not changed since (RULES.md 11.10)
     case = sc_gi([svc("2025-05-01")], installed_on=installed_on, capacity_gallons=500)
     report = evaluate_case(case, as_of=AS_OF)
-    assert one(report, "gcd.design_nonconforming", "GI-1").since == d(since)
+    assert [f.since for f in found(report, "gcd.design_nonconforming")] == (
+        [d(since)] if since else []
+    )
+
+
+@pytest.mark.parametrize(
+    "changed, since",
+    [("2015-04-30", "2015-04-30"), ("2009-08-20", None), ("2009-08-21", "2009-08-21")],
+)
+def test_it_checks_an_older_sc_interceptor_once_the_fse_changes_operator(changed, since):
+    case = sc_gi([svc("2025-05-01")], installed_on="2005-01-01", capacity_gallons=500)
+    case["establishment"]["operator"] = {"name": "Pier Foods LLC", "since": changed}
+    report = evaluate_case(case, as_of=AS_OF)
+    assert [f.since for f in found(report, "gcd.design_nonconforming")] == (
+        [d(since)] if since else []
+    )
 
 
 def test_it_applies_no_interceptor_design_limit_to_an_sc_trap():
@@ -318,7 +334,7 @@ def test_it_counts_the_gap_from_installation_to_the_first_service(first, late):
 
 
 @pytest.mark.parametrize(
-    "installed_on, due", [("2023-03-29", "2023-06-28"), ("2023-03-30", "2023-06-28")]
+    "installed_on, due", [("2023-03-29", "2023-06-30"), ("2023-03-30", "2023-06-30")]
 )
 def test_it_counts_a_pre_effective_install_from_the_effective_date(installed_on, due):
     case = town_gi(services=[], installed_on=installed_on)
@@ -328,23 +344,67 @@ def test_it_counts_a_pre_effective_install_from_the_effective_date(installed_on,
 
 
 def test_it_counts_an_install_the_day_after_the_effective_date_from_itself():
-    case = town_gi(services=[], installed_on="2023-03-31")
-    report = evaluate_case(case, as_of="2023-07-01")
-    assert one(report, "gcd.service_overdue", "GI-1").due == d("2023-06-29")
+    case = town_gi(services=[], installed_on="2023-04-01")
+    report = evaluate_case(case, as_of="2023-07-02")
+    assert one(report, "gcd.service_overdue", "GI-1").due == d("2023-07-01")
 
 
 def test_it_clamps_a_service_dated_before_the_effective_date():
-    case = town_gi([svc("2022-10-01"), svc("2023-06-29")], installed_on="2019-01-01")
-    report = evaluate_case(case, as_of="2023-07-01")
+    case = town_gi([svc("2022-10-01"), svc("2023-07-01")], installed_on="2019-01-01")
+    report = evaluate_case(case, as_of="2023-07-02")
     f = one(report, "gcd.service_overdue", "GI-1")
-    assert (f.open, f.due, f.resolved_on) == (False, d("2023-06-28"), d("2023-06-29"))
+    assert (f.open, f.due, f.resolved_on) == (False, d("2023-06-30"), d("2023-07-01"))
 
 
 def test_it_cites_the_town_ordinance_for_a_service_overdue():
-    report = evaluate_case(town_gi(), as_of="2025-07-31")
+    report = evaluate_case(town_gi(), as_of="2025-08-02")
     f = one(report, "gcd.service_overdue", "GI-1")
-    assert (f.since, f.due) == (d("2025-07-31"), d("2025-07-30"))
+    assert (f.since, f.due) == (d("2025-08-02"), d("2025-08-01"))
     assert f.citation == "10.02.130(A), (B), (F)(1)"
+
+
+# RULES.md 11.1: the Town's interceptors are cleaned "not less than once every three months"
+
+
+@pytest.mark.parametrize(
+    "served, as_of, fires",
+    [
+        ("2025-05-31", "2025-08-30", False),
+        ("2025-05-31", "2025-08-31", False),
+        ("2025-05-31", "2025-09-01", True),
+        ("2025-01-31", "2025-04-30", False),
+        ("2025-01-31", "2025-05-01", True),
+    ],
+)
+def test_it_gives_a_town_interceptor_three_calendar_months(served, as_of, fires):
+    case = town_gi([svc(served)], installed_on="2024-12-15")
+    report = evaluate_case(case, as_of=as_of)
+    assert bool([f for f in found(report, "gcd.service_overdue", "GI-1") if f.open]) is fires
+
+
+def test_it_states_the_town_frequency_in_months():
+    report = evaluate_case(town_gi([svc("2025-05-10"), svc("2025-05-31")]), as_of="2025-09-01")
+    f = one(report, "gcd.service_overdue", "GI-1")
+    assert f.evidence["frequency"] == "3 months"
+    assert "every 3 months" in f.message
+
+
+def test_it_keeps_a_permit_frequency_in_days_in_the_town():
+    case = town_gi([svc("2025-03-02"), svc("2025-05-31")], installed_on="2024-12-15")
+    case["permit"]["service_frequency_days"] = 90
+    report = evaluate_case(case, as_of="2025-08-30")
+    assert one(report, "gcd.service_overdue", "GI-1").due == d("2025-08-29")
+
+
+def test_it_does_not_review_a_three_month_frequency_that_compares_as_90_days():
+    # 11.1: for gcd.frequency_review a month counts as 30 days
+    services = [
+        svc(day, fog_inches=5, solids_inches=5)  # 10 in in 90 days: recommended 90
+        for day in ("2024-06-01", "2024-08-30", "2024-11-28", "2025-02-26", "2025-05-27")
+    ]
+    case = town_gi(services, installed_on="2024-05-01", design_depth_inches=48)
+    report = evaluate_case(case, as_of="2025-06-01")
+    assert found(report, "gcd.frequency_review") == []
 
 
 def test_it_prefers_the_device_frequency_to_the_permit_frequency():

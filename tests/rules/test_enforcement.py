@@ -325,6 +325,7 @@ def test_it_makes_a_manager_order_final_eleven_days_after_service():
 def test_it_cites_each_deadline_of_an_sc_penalty_order():
     report = sc_actions(manager_order())
     assert sorted((x.name, x.citation) for x in report.deadlines) == [
+        ("appeal", "13.30.080(I)(6), (D)(2)"),
         ("final", "13.30.080(I)(6)"),
         ("judicial_review", "13.30.090(F)"),
         ("lien_eligible", "13.30.080(I)(9)"),
@@ -383,7 +384,6 @@ SC_CAPS = [
     ("schedule", "days", 3000),
     ("permit", "days", 5000),
     ("discharge_under_order", "gallons", 10),
-    ("judicial", "days", 25000),
 ]
 
 TOWN_CAPS = [
@@ -392,8 +392,16 @@ TOWN_CAPS = [
     ("schedule", "days", 3000),
     ("overflow", "occurrences", 5000),
     ("overflow_under_order", "occurrences", 10000),
-    ("judicial", "days", 25000),
 ]
+
+
+@pytest.mark.parametrize("actions", [lambda o: sc_actions(o), lambda o: town_actions(o)])
+def test_it_refuses_a_penalty_order_in_the_court_class(actions):
+    # RULES.md 11.3: `judicial` penalties are imposed by a court, not by an order
+    with pytest.raises(CaseFileError) as err:
+        actions(order("judicial", "days", 1, amount=25000))
+    assert "enforcement[0].class" in str(err.value)
+    assert "court" in str(err.value)
 
 
 @pytest.mark.parametrize("cls,unit,cap", SC_CAPS)
@@ -951,3 +959,95 @@ def test_it_ignores_a_town_invoice_noticed_after_as_of():
     report = town_actions(invoice(noticed_on="2025-07-01"), as_of="2025-06-30")
     assert named(report, "INV-1") == []
     assert found(report, "fees.delinquent") == []
+
+
+# RULES.md 11.4: an appeal filed in time suspends an order's finality until it is decided
+
+
+@pytest.mark.parametrize("appealed_on, suspended", [("2025-03-13", True), ("2025-03-14", False)])
+def test_it_suspends_a_manager_order_appealed_by_the_last_day(appealed_on, suspended):
+    # served Mon 2025-03-03: the appeal to the Council is due by 03-13
+    report = sc_actions(manager_order(appealed_on=appealed_on))
+    assert deadline(report, "P-1", "appeal") == d("2025-03-13")
+    names = {x.name for x in report.deadlines}
+    assert ("final" not in names) is suspended
+    assert ("lien_eligible" not in names) is suspended
+
+
+def test_it_runs_a_decided_appeal_from_its_decision():
+    report = sc_actions(manager_order(appealed_on="2025-03-10", appeal_decided_on="2025-05-20"))
+    assert deadline(report, "P-1", "final", kind="event") == d("2025-05-20")
+    assert deadline(report, "P-1", "judicial_review") == d("2025-06-20")  # Juneteenth rolls
+
+
+def test_it_keeps_an_undecided_appeal_suspended_on_the_day_before_its_decision():
+    o = manager_order(appealed_on="2025-03-10", appeal_decided_on="2025-05-20")
+    report = sc_actions(o, as_of="2025-05-19")
+    assert "final" not in {x.name for x in report.deadlines}
+
+
+def test_it_gives_a_council_order_no_appeal():
+    report = sc_actions(order(appealed_on="2025-04-03"))
+    assert "appeal" not in {x.name for x in report.deadlines}
+    assert deadline(report, "P-1", "final", kind="event") == d("2025-04-01")
+
+
+@pytest.mark.parametrize("appealed_on, suspended", [("2025-06-16", True), ("2025-06-17", False)])
+def test_it_suspends_a_town_order_appealed_by_the_rolled_deadline(appealed_on, suspended):
+    # issued Fri 2025-05-30: + 15 days = Sat 06-14, rolled to Mon 06-16
+    o = order(issued_by="hearing_officer", issued_on="2025-05-30", appealed_on=appealed_on)
+    report = town_actions(o)
+    assert deadline(report, "P-1", "council_appeal") == d("2025-06-16")
+    assert ("payment" not in {x.name for x in report.deadlines}) is suspended
+
+
+def test_it_gives_an_sc_compliance_schedule_order_its_appeal_to_the_council():
+    schedule = action(
+        "CS-1", "compliance_schedule", entered_on="2025-06-03", balance_due=0,
+        payment_arrangement=False,
+    )  # fmt: skip
+    report = sc_actions(schedule)
+    assert deadline(report, "CS-1", "appeal") == d("2025-06-13")
+
+
+# RULES.md 11.5: the Town's continuances, at most 60 days in total
+
+
+def town_hearing(**fields):
+    fields = {"mailed_on": "2025-06-02", "hearing_on": "2025-07-10"} | fields
+    return action("A-1", "suspension_notice", **fields)
+
+
+@pytest.mark.parametrize("continued_to, fires", [("2025-09-08", False), ("2025-09-09", True)])
+def test_it_allows_a_town_hearing_to_be_continued_by_60_days(continued_to, fires):
+    report = town_actions(town_hearing(continued_to=continued_to), as_of="2025-09-15")
+    assert bool(found(report, "enforcement.hearing_date_invalid", "A-1")) is fires
+
+
+def test_it_bounds_only_the_first_town_hearing_by_45_days():
+    hearing = town_hearing(hearing_on="2025-07-17", continued_to="2025-08-30")
+    report = town_actions(hearing, as_of="2025-09-15")
+    assert found(report, "enforcement.hearing_date_invalid") == []
+
+
+def test_it_sets_no_continuance_limit_in_san_clemente():
+    notice = action(
+        "A-1", "suspension_notice", mailed_on="2025-06-02", hearing_on="2025-06-20",
+        continued_to="2025-12-20",
+    )  # fmt: skip
+    assert found(sc_actions(notice), "enforcement.hearing_date_invalid") == []
+
+
+def test_it_refuses_a_continuance_to_before_the_hearing():
+    with pytest.raises(CaseFileError) as err:
+        town_actions(town_hearing(continued_to="2025-07-09"))
+    assert "enforcement[0].continued_to" in str(err.value)
+
+
+# RULES.md 11.14: violation_days only where a class is capped per violation-day
+
+
+def test_it_refuses_violation_days_for_a_class_capped_per_day():
+    with pytest.raises(CaseFileError) as err:
+        town_actions(order("records", "violation_days", 2, amount=100))
+    assert "enforcement[0].violation_days" in str(err.value)

@@ -1,5 +1,7 @@
 """Sewer overflows, spills and blockages (RULES.md section 9)."""
 
+import pytest
+
 from .builders import d, evaluate_case, found, one, sc_case, scheduled, town_case
 
 
@@ -122,31 +124,49 @@ def test_it_does_not_count_an_unattributed_incident_towards_a_repeat():
     assert found(report, "incident.repeat_overflow") == []
 
 
-def test_it_counts_an_incident_exactly_365_days_before_as_of():
-    report = sc_incidents(incident("SSO-1", "2024-06-30"), incident("SSO-2", "2025-03-01"))
-    assert one(report, "incident.repeat_overflow", "SSO-2").since == d("2025-03-01")
+# RULES.md 11.2: the twelve months span the overflows, not the time back from as_of
 
 
-def test_it_does_not_count_an_incident_366_days_before_as_of():
-    report = sc_incidents(incident("SSO-1", "2024-06-29"), incident("SSO-2", "2025-03-01"))
-    assert found(report, "incident.repeat_overflow") == []
+@pytest.mark.parametrize(
+    "second, fires", [("2025-03-09", True), ("2025-03-10", True), ("2025-03-11", False)]
+)
+def test_it_counts_a_second_overflow_within_12_months_after_the_first(second, fires):
+    report = sc_incidents(
+        incident("SSO-1", "2024-03-10"), incident("SSO-2", second), as_of="2025-06-30"
+    )
+    assert bool(found(report, "incident.repeat_overflow", "SSO-2")) is fires
 
 
-def test_it_drops_the_repeat_once_the_first_incident_leaves_the_window():
-    incidents = (incident("SSO-1", "2024-06-30"), incident("SSO-2", "2025-03-01"))
-    assert found(sc_incidents(*incidents, as_of="2025-06-30"), "incident.repeat_overflow")
-    assert found(sc_incidents(*incidents, as_of="2025-07-01"), "incident.repeat_overflow") == []
+def test_it_keeps_a_repeat_open_long_after_the_overflows_until_their_clearance():
+    incidents = (incident("SSO-1", "2024-01-10"), incident("SSO-2", "2024-06-01"))
+    f = one(sc_incidents(*incidents, as_of="2025-03-01"), "incident.repeat_overflow", "SSO-2")
+    assert (f.open, f.since) == (True, d("2024-06-01"))
 
 
-def test_it_names_the_second_incident_in_the_window_when_there_are_three():
+@pytest.mark.parametrize("as_of, open_", [("2024-12-19", True), ("2024-12-20", False)])
+def test_it_closes_a_repeat_on_its_clearance_inspection(as_of, open_):
+    report = sc_incidents(
+        incident("SSO-1", "2024-08-31"),
+        incident("SSO-2", "2024-11-15", clearance_inspection_on="2024-12-20"),
+        as_of=as_of,
+    )
+    f = one(report, "incident.repeat_overflow", "SSO-2")
+    assert (f.open, f.resolved_on) == (open_, None if open_ else d("2024-12-20"))
+
+
+def test_it_gives_each_later_overflow_within_a_year_its_own_finding():
     report = sc_incidents(
         incident("SSO-1", "2024-05-01"),
         incident("SSO-2", "2024-09-01"),
         incident("SSO-3", "2024-12-01"),
         incident("SSO-4", "2025-03-01"),
     )
-    f = one(report, "incident.repeat_overflow")
-    assert (f.subject, f.since) == ("SSO-3", d("2024-12-01"))
+    found_ = found(report, "incident.repeat_overflow")
+    assert [(f.subject, f.since) for f in found_] == [
+        ("SSO-2", d("2024-09-01")),
+        ("SSO-3", d("2024-12-01")),
+        ("SSO-4", d("2025-03-01")),
+    ]
 
 
 def test_it_counts_two_attributed_incidents_on_the_same_day():

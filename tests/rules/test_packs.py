@@ -150,7 +150,7 @@ def test_it_raises_for_a_parameter_the_pack_does_not_have(sc):
 def test_it_raises_for_a_town_parameter_in_the_year_before_the_town_ordinance():
     town = default_registry().get("town-10-02")
     with pytest.raises(ParameterNotInForce):
-        town.param("gcd.default_service_frequency_days", date(2023, 3, 29))
+        town.param("gcd.default_service_frequency", date(2023, 3, 29))
 
 
 def _raise_the_fine_in_2020(params: dict) -> None:
@@ -285,3 +285,89 @@ def test_it_rejects_a_procedure_level_outside_the_sequence(tmp_path):
     path.write_text(path.read_text().replace("final_decision: council", "final_decision: mayor"))
     with pytest.raises(PackError, match="final_decision: 'mayor' is not in the sequence"):
         load_pack(folder)
+
+
+# Revision 2: device kinds, categories, penalty classes and appeal routes are pack data
+
+
+def test_it_lists_each_packs_device_kinds_and_categories(pack):
+    assert {"interceptor", "trap"} <= set(pack.device_kinds)
+    assert all(v.citation for v in pack.device_kinds.values())
+    assert pack.default_category in pack.categories
+
+
+def test_it_rejects_a_pack_without_device_kinds(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "pack.yaml"
+    meta = yaml.safe_load(path.read_text())
+    del meta["device_kinds"]
+    path.write_text(yaml.safe_dump(meta, sort_keys=False))
+    with pytest.raises(PackError, match="device_kinds is required"):
+        load_pack(folder)
+
+
+def test_it_rejects_a_parameter_naming_an_unknown_device_kind(tmp_path):
+    folder = pack_copy(tmp_path)
+
+    def edit(params):
+        params["gcd.accumulation_device_kinds"]["values"][date(2009, 8, 20)]["value"] = ["tarp"]
+
+    edit_parameters(folder, edit)
+    with pytest.raises(
+        PackError, match="gcd.accumulation_device_kinds .*unknown device kind 'tarp'"
+    ):
+        load_pack(folder)
+
+
+def test_it_rejects_a_month_interval_where_whole_days_are_required(tmp_path):
+    folder = pack_copy(tmp_path)
+
+    def edit(params):
+        params["report.lookback_days"]["values"][date(2009, 8, 20)]["value"] = "12 months"
+
+    edit_parameters(folder, edit)
+    with pytest.raises(PackError, match="report.lookback_days .*not a whole number of days"):
+        load_pack(folder)
+
+
+def test_it_rejects_a_penalty_cap_that_does_not_say_who_imposes_it(tmp_path):
+    folder = pack_copy(tmp_path)
+
+    def edit(params):
+        del params["enforcement.penalty_cap.judicial"]["values"][date(2009, 8, 20)]["value"][
+            "imposed_by"
+        ]
+
+    edit_parameters(folder, edit)
+    with pytest.raises(PackError, match="penalty_cap.judicial .*imposed_by"):
+        load_pack(folder)
+
+
+def test_it_marks_judicial_penalties_for_the_court_in_both_packs(pack):
+    assert pack.court_classes() == {"judicial": "days"}
+    assert "judicial" not in pack.administrative_classes()
+
+
+def test_it_reads_the_appeal_routes_of_a_penalty_order():
+    sc = default_registry().get("san-clemente")
+    town = default_registry().get("town-10-02")
+    assert sc.actions["penalty_order"].appeal_routes() == {
+        "appeal": "council",
+        "judicial_review": "court",
+    }
+    assert town.actions["penalty_order"].appeal_routes() == {"council_appeal": "council"}
+
+
+def test_it_rejects_an_appeal_to_a_level_outside_the_procedure(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "enforcement.yaml"
+    path.write_text(path.read_text().replace("appeal_to: council", "appeal_to: mayor", 1))
+    with pytest.raises(PackError, match="appeal_to 'mayor' is not a level of the procedure"):
+        load_pack(folder)
+
+
+def test_it_gives_the_town_interceptor_three_calendar_months():
+    town = default_registry().get("town-10-02")
+    assert str(town.default_frequency("interceptor", date(2025, 1, 1))) == "3 months"
+    assert str(town.default_frequency("trap", date(2025, 1, 1))) == "30 days"
+    assert town.default_frequency("grinder", date(2025, 1, 1)) is None

@@ -388,3 +388,134 @@ def test_it_keeps_an_overdue_expiry_on_the_schedule_with_its_original_date():
 def test_it_schedules_no_renewal_application_in_the_town():
     report = evaluate_case(town_case(), as_of=AS_OF)
     assert scheduled(report, "permit.renewal_application") == []
+
+
+# RULES.md 11.6: the permit term
+
+
+@pytest.mark.parametrize(
+    "expires_on, fires", [("2025-12-31", False), ("2026-01-01", False), ("2026-01-02", True)]
+)
+def test_it_allows_a_town_permit_one_year_at_most(expires_on, fires):
+    case = town_case(permit={"issued_on": "2025-01-01", "expires_on": expires_on})
+    report = evaluate_case(case, as_of=AS_OF)
+    findings = found(report, "permit.term_invalid", "TW-1")
+    assert bool(findings) is fires
+    if fires:
+        assert (findings[0].severity, findings[0].since) == ("task", d("2025-01-01"))
+
+
+@pytest.mark.parametrize("expires_on, fires", [("2029-01-01", False), ("2029-01-02", True)])
+def test_it_allows_an_sc_permit_five_years_at_most(expires_on, fires):
+    report = evaluate_case(sc_expiring(expires_on), as_of=AS_OF)
+    assert bool(found(report, "permit.term_invalid", "SC-1")) is fires
+
+
+# RULES.md 11.7: a pending renewal ends when denied
+
+
+@pytest.mark.parametrize("as_of, fires", [("2025-04-09", False), ("2025-04-10", True)])
+def test_it_expires_a_pending_renewal_on_the_day_of_its_denial(as_of, fires):
+    case = sc_expiring(
+        "2025-02-28", renewal_applied_on="2024-12-15", renewal_denied_on="2025-04-10"
+    )
+    report = evaluate_case(case, as_of=as_of)
+    findings = found(report, "permit.expired", "SC-1")
+    assert bool(findings) is fires
+    if fires:
+        assert (findings[0].since, findings[0].due) == (d("2025-04-10"), d("2025-02-28"))
+
+
+def test_it_expires_a_permit_denied_before_it_ran_out_the_day_after_expiry():
+    case = sc_expiring(
+        "2025-02-28", renewal_applied_on="2024-12-15", renewal_denied_on="2025-01-20"
+    )
+    report = evaluate_case(case, as_of=AS_OF)
+    assert one(report, "permit.expired", "SC-1").since == d("2025-03-01")
+
+
+def test_it_ignores_a_denial_without_a_timely_application():
+    case = sc_expiring(
+        "2025-02-28", renewal_applied_on="2025-03-05", renewal_denied_on="2025-04-10"
+    )
+    report = evaluate_case(case, as_of=AS_OF)
+    assert one(report, "permit.expired", "SC-1").since == d("2025-03-01")
+
+
+# RULES.md 11.8: suspension and revocation take effect
+
+
+@pytest.mark.parametrize(
+    "as_of, open_", [("2025-02-27", True), ("2025-02-28", True), ("2025-03-01", False)]
+)
+def test_it_holds_a_suspension_through_its_last_day(as_of, open_):
+    case = town_case(permit={"suspended_from": "2025-02-01", "suspended_until": "2025-02-28"})
+    f = one(evaluate_case(case, as_of=as_of), "permit.suspended", "TW-1")
+    assert (f.open, f.since, f.severity) == (open_, d("2025-02-01"), "violation")
+    assert f.resolved_on == (None if open_ else d("2025-03-01"))
+
+
+def test_it_holds_a_suspension_without_an_end_until_further_order():
+    case = town_case(permit={"suspended_from": "2025-02-01"})
+    assert one(evaluate_case(case, as_of=AS_OF), "permit.suspended", "TW-1").open
+
+
+def test_it_ends_a_running_suspension_on_the_revocation():
+    case = town_case(permit={"suspended_from": "2025-02-01", "revoked_on": "2025-04-01"})
+    report = evaluate_case(case, as_of=AS_OF)
+    assert one(report, "permit.suspended", "TW-1").resolved_on == d("2025-04-01")
+    assert one(report, "permit.revoked", "TW-1").open
+
+
+@pytest.mark.parametrize("as_of, revoked", [("2025-05-31", False), ("2025-06-01", True)])
+def test_it_treats_a_revoked_permit_as_no_permit_from_the_revocation(as_of, revoked):
+    case = town_case(permit={"expires_on": "2025-05-31", "revoked_on": "2025-06-01"})
+    report = evaluate_case(case, as_of=as_of)
+    assert bool(found(report, "permit.revoked", "TW-1")) is revoked
+    assert found(report, "permit.missing") == []
+    assert bool(scheduled(report, "permit.expiry")) is not revoked
+
+
+def test_it_replaces_the_expiry_and_new_operator_findings_with_the_revocation():
+    case = sc_case(
+        establishment={"operator": {"name": "New Owner LLC", "since": "2025-02-01"}},
+        permit={"expires_on": "2025-03-31", "revoked_on": "2025-04-15"},
+    )
+    report = evaluate_case(case, as_of=AS_OF)
+    rules = {f.rule for f in report.findings if f.rule.startswith("permit.")}
+    assert rules == {"permit.revoked"}
+
+
+def test_it_keeps_the_revoked_permits_frequency_for_its_devices():
+    device = {"id": "GI-1", "kind": "interceptor", "installed_on": "2024-12-01"}
+    case = sc_case(
+        permit={"service_frequency_days": 90, "revoked_on": "2025-01-10"}, devices=[device]
+    )
+    report = evaluate_case(case, as_of=AS_OF)
+    assert one(report, "gcd.service_overdue", "GI-1").due == d("2025-03-01")
+
+
+# RULES.md 11.9: when a permit changes hands
+
+
+@pytest.mark.parametrize("since, ended", [("2024-01-01", False), ("2024-01-02", True)])
+def test_it_ends_a_permit_only_for_an_operator_who_took_over_after_its_issue(since, ended):
+    case = sc_case(establishment={"operator": {"name": "Harbor Foods LLC", "since": since}})
+    report = evaluate_case(case, as_of=AS_OF)
+    assert bool(found(report, "permit.new_operator")) is ended
+
+
+def test_it_keeps_a_town_permit_in_the_business_name_across_operators():
+    case = town_case(
+        establishment={"operator": {"name": "TT Foods LLC", "since": "2025-03-01"}},
+        permit={"holder": "MESA   wings"},
+    )
+    assert found(evaluate_case(case, as_of=AS_OF), "permit.new_operator") == []
+
+
+def test_it_ends_an_sc_permit_in_the_business_name_on_a_new_operator():
+    case = sc_case(
+        establishment={"operator": {"name": "TT Foods LLC", "since": "2025-03-01"}},
+        permit={"holder": "Pier Taqueria"},
+    )
+    assert found(evaluate_case(case, as_of=AS_OF), "permit.new_operator")

@@ -181,7 +181,7 @@ def incident(draw, id_: str, when: Dates, acts: Dates) -> dict:
 def action(draw, id_: str, pack, when: Dates, plans: Dates) -> dict:
     """One enforcement action of the pack, its fields read from the pack's enforcement.yaml."""
     spec = pack.actions[draw(st.sampled_from(sorted(pack.actions)))]
-    classes = pack.penalty_classes()
+    classes = pack.administrative_classes()
     out: dict[str, Any] = {"id": id_, "type": spec.type}
     capped = "penalty_cap" in spec.checks
     for name, fs in spec.fields.items():
@@ -221,6 +221,11 @@ def action(draw, id_: str, pack, when: Dates, plans: Dates) -> dict:
         out[name] = value
     if capped:
         out[classes[out["class"]]] = draw(st.integers(0, 30))
+    if "continued_to" in out:  # a hearing is continued from its date to a later one
+        if "hearing_on" not in out:
+            del out["continued_to"]
+        else:
+            out["continued_to"] = max(out["continued_to"], out["hearing_on"])
     return out
 
 
@@ -300,6 +305,9 @@ def case_files(draw, jurisdiction: str) -> dict:
                 "issued_on": issued,
                 "expires_on": iso(date.fromisoformat(issued), draw(st.integers(200, 1900))),
                 "renewal_applied_on": maybe(draw, recent, rarely),
+                "renewal_denied_on": maybe(draw, recent, rarely),
+                "suspended_from": maybe(draw, recent, rarely),
+                "revoked_on": maybe(draw, recent, rarely),
                 "service_frequency_days": maybe(
                     draw, lambda: draw(st.sampled_from([30, 60, 90, 100, 120])), st.booleans()
                 ),
@@ -434,7 +442,8 @@ def with_later_acts(draw, jurisdiction: str) -> tuple[dict, dict]:
     for change in est.get("changes", []):
         set_later(change, "notified_on")
     if "permit" in more:
-        set_later(more["permit"], "renewal_applied_on")
+        for name in ("renewal_applied_on", "renewal_denied_on", "revoked_on"):
+            set_later(more["permit"], name)
     for e in more["employees"]:
         set_later(e, "left_on")
     for n in more["incidents"]:

@@ -363,3 +363,18 @@ def test_it_cites_the_pack_on_training_schedule_entries():
     assert [(s.subject, s.due, s.citation) for s in entries] == [
         ("E-1", d("2026-06-02"), "10.02.070(C)")
     ]
+
+
+# RULES.md 11.15: an attendance before the hire date counts for nothing but its signature
+
+
+def test_it_still_reports_an_unsigned_attendance_dated_before_the_hire():
+    report = sc_staff(training("2025-03-01", {"signed": False}))
+    f = one(report, "training.unsigned", "E-1")
+    assert (f.open, f.since, f.resolved_on) == (False, d("2025-03-01"), d("2025-03-01"))
+    assert one(report, "training.new_hire_overdue", "E-1").open
+
+
+def test_it_does_not_count_an_attendance_before_the_hire_towards_the_refresher():
+    report = town_staff(training("2024-03-01", {}), training("2025-03-10", {}, id="T-2"))
+    assert scheduled(report, "training.refresher", "E-1") == [d("2026-03-10")]

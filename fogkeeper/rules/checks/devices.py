@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from datetime import timedelta
 
 from ..context import ONE_DAY, Context
 
@@ -16,7 +15,7 @@ def check(ctx: Context) -> None:
         full = [s for s in services if s.full_pump_out]
         full_dates = [s.date for s in full]
         freq, source = ctx.frequency(device)
-        if device.kind == "trap" and triggers and ctx.pack.has("gcd.trap_prohibited"):
+        if triggers and device.kind in ctx.p.get("gcd.trap_prohibited_device_kinds", ()):
             ctx.finding(
                 "gcd.trap_prohibited",
                 device.id,
@@ -24,7 +23,7 @@ def check(ctx: Context) -> None:
                 f"Grease trap {device.id} is not allowed at an establishment that opened, "
                 f"changed operator or was remodeled after {ctx.effective}; an interceptor is.",
             )
-        _design(ctx, device)
+        _design(ctx, device, triggers)
         _service_gaps(ctx, device, freq, full_dates)
         readings = _readings(ctx, device, services)
         over_limit = _accumulation(ctx, device, readings, full_dates)
@@ -45,8 +44,11 @@ def _new_or_changed_on(ctx: Context) -> list:
 def _missing(ctx: Context, triggers: list) -> None:
     if not ctx.pack.has("gcd.missing") or not ctx.operating:
         return
+    if ctx.category not in ctx.p["gcd.required_categories"]:
+        return
+    kinds = ctx.p.get("gcd.required_device_kinds")
     if ctx.p["gcd.missing_scope"] == "every_fse":
-        if not ctx.devices:
+        if not [d for d in ctx.devices if kinds is None or d.kind in kinds]:
             ctx.finding(
                 "gcd.missing",
                 ctx.est_id,
@@ -54,19 +56,23 @@ def _missing(ctx: Context, triggers: list) -> None:
                 f"{ctx.est.name or ctx.est_id} has no grease control device.",
             )
         return
-    has_interceptor = any(d.kind == "interceptor" for d in ctx.devices)
-    if triggers and not has_interceptor and not ctx.est.variance_granted:
+    has_required = any(kinds is None or d.kind in kinds for d in ctx.devices)
+    if triggers and not has_required and not ctx.est.variance_granted:
+        wanted = " or ".join(ctx.pack.kind_title(k).lower() for k in kinds or ctx.pack.device_kinds)
         ctx.finding(
             "gcd.missing",
             ctx.est_id,
             max(triggers),
             f"{ctx.est.name or ctx.est_id} opened, changed operator or was remodeled on "
-            f"{max(triggers)} and has no grease interceptor.",
+            f"{max(triggers)} and has no {wanted}.",
         )
 
 
-def _design(ctx: Context, device) -> None:
+def _design(ctx: Context, device, triggers: list) -> None:
     if not ctx.pack.has("gcd.design_nonconforming"):
+        return
+    since = _design_since(ctx, device, triggers)
+    if since is None:
         return
     limits = (ctx.p.get("gcd.design_limits") or {}).get(device.kind) or {}
     failed = []
@@ -76,48 +82,80 @@ def _design(ctx: Context, device) -> None:
             continue
         if ("min" in bound and value < bound["min"]) or ("max" in bound and value > bound["max"]):
             failed.append(field)
-    if failed:
-        ctx.finding(
-            "gcd.design_nonconforming",
-            device.id,
-            max(device.installed_on, ctx.effective),
-            f"{device.kind.capitalize()} {device.id} does not meet the design standard: "
-            + ", ".join(failed)
-            + ".",
-            evidence={"failed": failed, "limits": {f: limits[f] for f in failed}},
-        )
+    if not failed:
+        return
+    # From its approval an excepted field is not checked (RULES.md 11.11).
+    approved = {}
+    for e in device.approved_exceptions:
+        on = ctx.act(e.approved_on)
+        if on is not None and e.field in failed:
+            approved[e.field] = min(on, approved.get(e.field, on))
+    failing = [f for f in failed if f not in approved]
+    resolved = None if failing else max(approved.values())
+    if resolved is not None and resolved <= since:
+        return
+    shown = failing or failed
+    ctx.finding(
+        "gcd.design_nonconforming",
+        device.id,
+        since,
+        f"{ctx.pack.kind_title(device.kind)} {device.id} does not meet the design standard: "
+        + ", ".join(shown)
+        + "."
+        + ("" if failing else f" An exception was approved on {resolved}."),
+        open=resolved is None,
+        resolved_on=resolved,
+        evidence={
+            "failed": shown,
+            "limits": {f: limits[f] for f in shown},
+            "approved_exceptions": {f: d.isoformat() for f, d in approved.items()},
+        },
+    )
 
 
-def _service_gaps(ctx: Context, device, freq: int | None, full_dates: list) -> None:
+def _design_since(ctx: Context, device, triggers: list):
+    """The day the design limits first apply to the device, or None when they do not: in San
+    Clemente only to devices installed under the chapter or at a changed FSE (11.10)."""
+    if ctx.p.get("gcd.design_limits_scope", "all") == "all":
+        return max(device.installed_on, ctx.effective)
+    if device.installed_on >= ctx.effective:
+        return max([device.installed_on, *triggers])
+    if triggers:
+        return max(device.installed_on, max(triggers))
+    return None
+
+
+def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
     if freq is None or not ctx.pack.has("gcd.service_overdue"):
         return
-    every = timedelta(days=freq)
+    add = ctx.cal.add
+    evidence = {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
     previous = device.installed_on
     for served in full_dates:
-        due = ctx.clamp(previous) + every
+        due = add(ctx.clamp(previous), freq)
         if served > due and served >= ctx.cutoff:
             ctx.finding(
                 "gcd.service_overdue",
                 device.id,
                 due + ONE_DAY,
-                f"{device.id} was due for a full pump-out on {due} (every {freq} days); "
+                f"{device.id} was due for a full pump-out on {due} (every {freq}); "
                 f"it was serviced on {served}.",
                 open=False,
                 due=due,
                 resolved_on=served,
-                evidence={"frequency_days": freq},
+                evidence=evidence,
             )
         previous = served
-    due = ctx.clamp(previous) + every
+    due = add(ctx.clamp(previous), freq)
     ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
     if ctx.as_of > due:
         ctx.finding(
             "gcd.service_overdue",
             device.id,
             due + ONE_DAY,
-            f"{device.id} was due for a full pump-out on {due} (every {freq} days).",
+            f"{device.id} was due for a full pump-out on {due} (every {freq}).",
             due=due,
-            evidence={"frequency_days": freq, "last_full_service": previous.isoformat()},
+            evidence={**evidence, "last_full_service": previous.isoformat()},
         )
 
 
@@ -273,9 +311,11 @@ def _service_defects(ctx: Context, device, services) -> None:
 
 def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
     rule = "gcd.trap_needs_interceptor"
-    if device.kind != "trap" or not ctx.pack.has(rule) or freq is None:
+    if not ctx.pack.has(rule) or freq is None:
         return
-    if freq > ctx.p["gcd.trap_needs_interceptor_max_frequency_days"]:
+    if device.kind not in ctx.p["gcd.trap_needs_interceptor_device_kinds"]:
+        return
+    if freq.days_equivalent() > ctx.p["gcd.trap_needs_interceptor_max_frequency_days"]:
         return
     if ctx.est.interceptor_exception is not None:
         return
@@ -294,8 +334,8 @@ def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
         rule,
         device.id,
         since,
-        f"Trap {device.id}, pumped every {freq} days, went over the accumulation limit on "
-        f"{since}: plans for a grease interceptor are required.",
+        f"{ctx.pack.kind_title(device.kind)} {device.id}, pumped every {freq}, went over the "
+        f"accumulation limit on {since}: plans for a grease interceptor are required.",
         open=plans is None,
         resolved_on=plans,
     )
@@ -326,7 +366,8 @@ def _frequency_review(ctx: Context, device, freq, full) -> None:
         days_to_limit = limit * depth / rate
         fitting = [a for a in allowed if a <= days_to_limit]
         recommended = fitting[-1] if fitting else allowed[0]
-    if recommended == freq:
+    current = freq.days_equivalent() if freq is not None else None
+    if recommended == current:
         return
     since = last[-1][1].date
     ctx.finding(
@@ -341,7 +382,7 @@ def _frequency_review(ctx: Context, device, freq, full) -> None:
             "r": round(rate, 4),
             "days_to_limit": None if days_to_limit is None else round(days_to_limit, 1),
             "recommended": recommended,
-            "current": freq,
+            "current": current,
             "intervals": len(last),
         },
     )
@@ -351,7 +392,7 @@ def _frequency_invalid(ctx: Context, device, freq, source) -> None:
     rule = "gcd.frequency_invalid"
     if not ctx.pack.has(rule) or source == "pack" or freq is None:
         return
-    if freq in ctx.p["gcd.allowed_frequencies_days"]:
+    if freq.n in ctx.p["gcd.allowed_frequencies_days"]:
         return
     base = device.installed_on if source == "device" else ctx.permit.issued_on
     allowed = ", ".join(str(a) for a in ctx.p["gcd.allowed_frequencies_days"])
@@ -359,7 +400,7 @@ def _frequency_invalid(ctx: Context, device, freq, source) -> None:
         rule,
         device.id,
         max(base, ctx.effective),
-        f"The {freq}-day service frequency set on the {source} for {device.id} is not one the "
+        f"The {freq.n}-day service frequency set on the {source} for {device.id} is not one the "
         f"ordinance allows ({allowed} days).",
-        evidence={"frequency_days": freq, "set_on": source},
+        evidence={"frequency_days": freq.n, "set_on": source},
     )

@@ -59,17 +59,27 @@ def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
 def _deadlines(ctx: Context, spec, action, fields, out: list[Deadline]) -> dict:
     values: dict[Any, Any] = dict(fields)
     paid = fields.get("paid_on")
+    suspended: set[str] = set()
     for d in spec.deadlines:
         if any(fields.get(k) != v for k, v in d.when.items()):
+            continue
+        if d.start in suspended:
+            suspended.add(d.name)
             continue
         start = values.get(d.start)
         if start is None:
             continue
-        if d.add is None:
+        appeal = _appeal(spec, d, fields, values)
+        if appeal == "pending":
+            suspended.add(d.name)
+            continue
+        if appeal is not None:
+            when = appeal
+        elif d.add is None:
             when = ctx.cal.roll_forward(_day(start)) if d.roll else start
         else:
             when = ctx.cal.add(start, ctx.p.duration(d.add), d.roll)
-        if d.extension:
+        if d.extension and appeal is None:
             when = _extended(ctx, d.extension, fields, start, when)
         values[d.name] = when
         values[(d.name, d.kind)] = when
@@ -77,6 +87,19 @@ def _deadlines(ctx: Context, spec, action, fields, out: list[Deadline]) -> dict:
             continue
         out.append(Deadline(action.id, d.name, when, d.kind, d.citation))
     return values
+
+
+def _appeal(spec, d, fields: dict, values: dict):
+    """For the deadline that makes an order final: "pending" while an appeal filed in time is
+    undecided, the decision date once decided, else None (RULES.md 11.4)."""
+    cfg = spec.appeal
+    if cfg is None or d.name != cfg["final"]:
+        return None
+    filed, last_day = fields.get(cfg["filed"]), values.get(cfg["deadline"])
+    if filed is None or last_day is None or filed > _day(last_day):
+        return None
+    decided = fields.get(cfg["decided"])
+    return "pending" if decided is None else decided
 
 
 def _extended(ctx: Context, ext: dict, fields: dict, start, when):
@@ -112,18 +135,35 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
         return
     earliest = values.get((cfg["window"], "earliest"))
     latest = values.get((cfg["window"], "deadline"))
+    problems = []
     if (earliest and hearing_on < earliest) or (latest and hearing_on > latest):
         bounds = f"not before {earliest}" + (f" and not after {latest}" if latest else "")
+        problems.append(
+            f"The hearing set for {hearing_on} is outside the notice window ({bounds})."
+        )
+    evidence = {
+        "hearing_on": hearing_on.isoformat(),
+        "earliest": earliest.isoformat() if earliest else None,
+        "latest": latest.isoformat() if latest else None,
+    }
+    continuance = cfg.get("continuance")
+    continued_to = fields.get(continuance["field"]) if continuance else None
+    if continued_to is not None:
+        limit = ctx.p.duration(continuance["limit"])
+        last = ctx.cal.add(hearing_on, limit)
+        evidence.update(continued_to=continued_to.isoformat(), continuance_latest=last.isoformat())
+        if continued_to > last:
+            problems.append(
+                f"The hearing of {hearing_on} was continued to {continued_to}, beyond the "
+                f"{limit} the hearing may be continued in total (to {last})."
+            )
+    if problems:
         ctx.finding(
             cfg["rule"],
             action.id,
             since,
-            f"The hearing set for {hearing_on} is outside the notice window ({bounds}).",
-            evidence={
-                "hearing_on": hearing_on.isoformat(),
-                "earliest": earliest.isoformat() if earliest else None,
-                "latest": latest.isoformat() if latest else None,
-            },
+            " ".join(problems),
+            evidence=evidence,
             citation=cfg.get("citation"),
         )
 

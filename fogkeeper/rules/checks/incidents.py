@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from ..context import Context
 
 
@@ -45,7 +43,7 @@ def _written_report(ctx: Context, inc) -> None:
     rule = "incident.written_report_late"
     if not ctx.pack.has(rule):
         return
-    due = ctx.add(inc.date, "incident.written_report_period")
+    due = ctx.add(ctx.clamp(inc.date), "incident.written_report_period")
     filed = ctx.act(inc.written_report_on)
     ctx.overdue(
         rule,
@@ -59,20 +57,25 @@ def _written_report(ctx: Context, inc) -> None:
 
 
 def _repeat(ctx: Context, attributed: list) -> None:
+    """Each attributed incident within the window after an earlier one is a repeat overflow,
+    open until its own clearance inspection (RULES.md 11.2: the window spans the overflows)."""
     rule = "incident.repeat_overflow"
     if not ctx.pack.has(rule):
         return
-    start = ctx.as_of - timedelta(days=ctx.p["incident.repeat_window_days"])
-    recent = [i for i in attributed if i.date >= start]
-    count = ctx.p["incident.repeat_count"]
-    if len(recent) >= count:
-        nth = recent[count - 1]
+    window = ctx.p.duration("incident.repeat_window")
+    for i, later in enumerate(attributed):
+        earlier = [a for a in attributed[:i] if later.date <= ctx.cal.add(a.date, window)]
+        if not earlier:
+            continue
+        first = earlier[0]
+        cleared = ctx.act(later.clearance_inspection_on)
         ctx.finding(
             rule,
-            nth.id,
-            nth.date,
-            f"{len(recent)} overflows caused by the FSE since {start}: "
-            + ", ".join(f"{i.id} ({i.date})" for i in recent)
-            + ".",
-            evidence={"incidents": [i.id for i in recent]},
+            later.id,
+            later.date,
+            f"{later.id} on {later.date} followed {first.id} ({first.date}) within {window}: "
+            "a repeat overflow caused by the FSE.",
+            open=cleared is None,
+            resolved_on=cleared,
+            evidence={"incidents": [a.id for a in earlier] + [later.id], "window": str(window)},
         )

@@ -1,4 +1,5 @@
-"""Permits: missing, ended by a new operator, expired, renewal, change notices (RULES.md 4)."""
+"""Permits: missing, ended by a new operator, expired, renewal, term, suspension and
+revocation, change notices (RULES.md 4, 11.6-11.9)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ def _same_holder(a: str, b: str) -> bool:
 
 def check(ctx: Context) -> None:
     est, permit = ctx.est, ctx.permit
-    if permit is None:
+    if permit is not None:
+        _suspended(ctx, permit)
+    if permit is not None and ctx.revoked_on is not None:
+        _revoked(ctx, permit)
+    elif permit is None:
         if ctx.operating and ctx.pack.has("permit.missing"):
             title = ctx.pack.titles.get("permit", "permit")
             ctx.finding(
@@ -24,7 +29,7 @@ def check(ctx: Context) -> None:
                 max(est.opened_on, ctx.effective),
                 f"{est.name or ctx.est_id} operates without a {title}.",
             )
-    elif not _same_holder(permit.holder, est.operator.name):
+    elif _ended_by_new_operator(ctx, permit):
         if ctx.pack.has("permit.new_operator"):
             ctx.finding(
                 "permit.new_operator",
@@ -36,19 +41,88 @@ def check(ctx: Context) -> None:
             )
     else:
         _expiry(ctx, permit)
+    if permit is not None and ctx.revoked_on is None:
+        _term(ctx, permit)
     _changes(ctx)
+
+
+def _ended_by_new_operator(ctx: Context, permit) -> bool:
+    """Only an operator who took over after the permit was issued ends it; the Town's permit
+    in the business's name stays with the business (RULES.md 11.9)."""
+    est = ctx.est
+    if est.operator.since <= permit.issued_on or _same_holder(permit.holder, est.operator.name):
+        return False
+    by_name = ctx.p.get("permit.holder_business_name", False)
+    return not (by_name and est.name and _same_holder(permit.holder, est.name))
+
+
+def _term(ctx: Context, permit) -> None:
+    rule = "permit.term_invalid"
+    if not ctx.pack.has(rule):
+        return
+    term = ctx.p.duration("permit.max_term")
+    latest = ctx.cal.add(permit.issued_on, term)
+    if permit.expires_on > latest:
+        ctx.finding(
+            rule,
+            permit.number,
+            max(permit.issued_on, ctx.effective),
+            f"Permit {permit.number}, issued on {permit.issued_on}, expires on "
+            f"{permit.expires_on}: a permit runs at most {term} (to {latest}).",
+            evidence={"max_term": str(term), "latest_expiry": latest.isoformat()},
+        )
+
+
+def _suspended(ctx: Context, permit) -> None:
+    rule = "permit.suspended"
+    start = ctx.act(permit.suspended_from)
+    if start is None or not ctx.pack.has(rule):
+        return
+    ends = [] if permit.suspended_until is None else [permit.suspended_until + ONE_DAY]
+    if ctx.revoked_on is not None:
+        ends.append(max(ctx.revoked_on, start))
+    ended = min(ends) if ends else None
+    open_ = ended is None or ended > ctx.as_of
+    until = f" through {permit.suspended_until}" if permit.suspended_until else ""
+    ctx.finding(
+        rule,
+        permit.number,
+        start,
+        f"Permit {permit.number} is suspended from {start}{until}: no right to discharge.",
+        open=open_,
+        resolved_on=None if open_ else ended,
+    )
+
+
+def _revoked(ctx: Context, permit) -> None:
+    if not ctx.pack.has("permit.revoked"):
+        return
+    ctx.finding(
+        "permit.revoked",
+        permit.number,
+        ctx.revoked_on,
+        f"Permit {permit.number} was revoked on {ctx.revoked_on}; "
+        f"{ctx.est.name or ctx.est_id} holds no permit.",
+    )
 
 
 def _expiry(ctx: Context, permit) -> None:
     applied = ctx.act(permit.renewal_applied_on)
     keeps = ctx.p.get("permit.renewal_pending_keeps_permit", False)
-    pending = keeps and applied is not None and applied <= permit.expires_on
-    if ctx.as_of > permit.expires_on and not pending and ctx.pack.has("permit.expired"):
+    timely = keeps and applied is not None and applied <= permit.expires_on
+    # A timely application keeps the permit until the renewal is denied (RULES.md 11.7).
+    denied = ctx.act(permit.renewal_denied_on) if timely else None
+    expired_from = permit.expires_on + ONE_DAY
+    if denied is not None:
+        expired_from = max(expired_from, denied)
+    lapsed = ctx.as_of >= expired_from and (not timely or denied is not None)
+    if lapsed and ctx.pack.has("permit.expired"):
         ctx.finding(
             "permit.expired",
             permit.number,
-            permit.expires_on + ONE_DAY,
-            f"Permit {permit.number} expired on {permit.expires_on}.",
+            expired_from,
+            f"Permit {permit.number} expired on {permit.expires_on}"
+            + (f"; its renewal was denied on {denied}." if denied else "."),
             due=permit.expires_on,
         )
     if ctx.pack.has("permit.renewal_late"):

@@ -24,14 +24,16 @@ def check(ctx: Context) -> None:
         if not emp.kitchen_duties:
             continue
         left = ctx.act(emp.left_on)
-        sessions = [s for s in attended.get(emp.id, ()) if s[0] >= emp.hired_on]
+        attendances = attended.get(emp.id, ())
+        # Only training on or after the hire date counts; a missing signature counts always.
+        sessions = [s for s in attendances if s[0] >= emp.hired_on]
         dates = [s[0] for s in sessions]
         if window is not None:
             _new_hire(ctx, emp, window, dates, left)
         if interval is not None and dates:
             _refresher(ctx, emp, interval, dates, left)
         if unsigned:
-            for when, training_id, signed in sessions:
+            for when, training_id, signed in attendances:
                 if not signed and (left is None or when < left) and when >= ctx.cutoff:
                     ctx.finding(
                         UNSIGNED,
