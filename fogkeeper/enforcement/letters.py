@@ -28,13 +28,14 @@ from fogkeeper.rules.errors import ParameterNotInForce
 register = template.Library()
 
 _ACTION_TYPE = re.compile(r"^[a-z][a-z0-9_]*$")
-_APPEAL_DEADLINES = (
-    "appeal",
-    "council_review_request",
-    "council_appeal",
-    "city_manager_appeal",
-    "judicial_review",
-)
+
+
+_PER_ONE = {
+    "days": "day",
+    "occurrences": "occurrence",
+    "gallons": "gallon",
+    "violation_days": "violation day",
+}
 
 
 class RemoteFetchRefused(ValueError):
@@ -120,6 +121,7 @@ def render_letter_html(
 def _context(*, pack, agency, establishment, action_type, action_code, **kw) -> dict[str, Any]:
     titles = dict(pack.titles)
     spec = pack.actions.get(action_type)
+    routes = spec.appeal_routes() if spec is not None else {}
     tz = pack.calendar.tz
     issued_on = kw["issued_on"]
     deadlines = [_deadline(d, titles, action_type, tz) for d in kw["deadlines"]]
@@ -148,7 +150,8 @@ def _context(*, pack, agency, establishment, action_type, action_code, **kw) -> 
         "law": _law(pack, issued_on),
         "deadlines": deadlines,
         "deadline": by_name,
-        "appeal_rights": [d for d in deadlines if d["name"] in _APPEAL_DEADLINES],
+        # The deadlines the pack marks `appeal_to: <level>` (its appeal routes).
+        "appeal_rights": [d for d in deadlines if d["name"] in routes],
         "issued_on": issued_on,
         "facts": kw["facts"],
         "signer": kw["signer"],
@@ -267,7 +270,7 @@ def _penalty(pack: Any, fields: dict, on: date) -> dict[str, Any] | None:
         "description": (getattr(param, "description", "") or cls.replace("_", " ")).rstrip("."),
         "cap": Decimal(str(value.value["amount"])),
         "per": per,
-        "per_one": {"days": "day", "occurrences": "occurrence", "gallons": "gallon"}.get(per, per),
+        "per_one": _PER_ONE.get(per, per),
         "quantity": fields.get(per),
         "reference": value.reference,
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -38,14 +39,11 @@ from .models import (
 )
 from .selectors import engine_entry
 
-# The engine deadline by which each kind of appeal is filed, and where it goes
-# (None: to the next level of the sequence).
-APPEAL_DEADLINES = {
-    "appeal": None,
-    "council_review_request": "council",
-    "council_appeal": "council",
-    "city_manager_appeal": "city_manager",
-    "judicial_review": "court",
+UNIT_ONE = {
+    "days": "day",
+    "occurrences": "occurrence",
+    "gallons": "gallon",
+    "violation_days": "violation day",
 }
 HEARD = ("suspension_notice", "revocation_notice", "administrative_complaint")
 LETTER_TYPES = {
@@ -117,19 +115,38 @@ def _entry(action: EnforcementAction, pack: Pack, **changes: Any) -> dict:
     return engine_entry(pack, action.code, action.type, {**_effective(action), **changes})
 
 
-def _cap_problem(pack: Pack, cls: str, quantity: Any, amount: Any, on: date) -> str | None:
+def _cap_problem(
+    pack: Pack, cls: str, quantities: dict[str, Any], amount: Any, on: date
+) -> str | None:
+    """The amount against the class cap in force on `on`, times the quantity in the cap's
+    unit (`days`, `occurrences`, `gallons` or `violation_days`, RULES 11.14)."""
     name = f"enforcement.penalty_cap.{cls}"
     if name not in pack.parameters:
         return f"{cls!r} is not a penalty class of {pack.id}."
     value = pack.parameters[name].value_on(on)
-    cap = Decimal(str(value.value["amount"])) * Decimal(str(quantity or 0))
+    per = value.value["per"]
+    quantity = quantities.get(per) or 0
+    cap = Decimal(str(value.value["amount"])) * Decimal(str(quantity))
     if Decimal(str(amount)) > cap:
-        per = value.value["per"]
         return (
             f"{value.reference}: a {cls} penalty may not exceed ${value.value['amount']:,} "
-            f"a {per[:-1]} × {quantity} = ${cap:,} (asked ${Decimal(str(amount)):,})."
+            f"a {UNIT_ONE.get(per, per)} × {quantity} = ${cap:,} "
+            f"(asked ${Decimal(str(amount)):,})."
         )
     return None
+
+
+def _court_class_problem(pack: Pack, cls: Any, on: date) -> str | None:
+    """A penalty order imposes only a class the pack gives to administrative orders; a
+    court class (`judicial`) is the court's (RULES 11.3)."""
+    if cls not in pack.court_classes():
+        return None
+    cap = pack.parameters[f"enforcement.penalty_cap.{cls}"].value_on(on)
+    allowed = ", ".join(sorted(pack.administrative_classes()))
+    return (
+        f"{cap.reference}: {cls} penalties are imposed by a court, not by a penalty order "
+        f"(its classes: {allowed})."
+    )
 
 
 def _account_balance(establishment: FoodServiceEstablishment, on: date) -> Decimal:
@@ -217,7 +234,16 @@ def violation_add(
 # -- actions ------------------------------------------------------------------------------
 
 
-def _save_action(action: EnforcementAction, errors: Errors, actor: Actor, deadlines) -> None:
+def _save_action(
+    action: EnforcementAction,
+    errors: Errors,
+    actor: Actor,
+    deadlines,
+    facts: Iterable[tuple[EnforcementAction, str, Any]] = (),
+) -> None:
+    """Save the action, its audit row, its letter and the facts it records on other actions
+    (`(action, field, value)`, e.g. an appeal's `appealed_on` on the order) in one
+    transaction."""
     if getattr(actor, "is_authenticated", False):
         action.taken_by = actor
     check_model(action, errors)
@@ -225,6 +251,8 @@ def _save_action(action: EnforcementAction, errors: Errors, actor: Actor, deadli
     with transaction.atomic():
         action.save()
         _audit(action.type, action, action.establishment, actor)
+        for target, field, value in facts:
+            action_fact_record(action=target, field=field, value=value, actor=actor)
         _render_letter(action, deadlines)
 
 
@@ -271,8 +299,13 @@ def action_take(
         add_error(errors, "type", f"{type!r} is not an enforcement action here (known: {known}).")
         refuse(errors)
     fields = _plain(dict(fields))
+    as_of = _day(fields.get(spec.date_field) or establishment.opened_on)
     if type == "penalty_order":
         level = fields.get("issued_by")
+        problem = _court_class_problem(pack, fields.get("class"), max(as_of, pack.effective))
+        if problem:
+            add_error(errors, "class", problem)
+            refuse(errors)
     else:
         level = pack.procedure.get("levels", {}).get(type, "")
 
@@ -292,7 +325,6 @@ def action_take(
                     + (" without an approved payment arrangement." if allowed else "."),
                 )
     entry = engine_entry(pack, code, type, fields)
-    as_of = _day(fields.get(spec.date_field) or establishment.opened_on)
     try:
         parse_case(_minimal_case(establishment, entry, max(as_of, pack.effective)))
     except CaseFileError as e:
@@ -305,19 +337,20 @@ def action_take(
     if type == "penalty_order":
         if level == "council":
             _check_appeal_reached(errors, case, refers_to, level, spec.title)
-        quantity = next((fields[k] for k in ("days", "occurrences", "gallons") if k in fields), 0)
-        problem = _cap_problem(pack, fields["class"], quantity, fields["amount"], as_of)
+        problem = _cap_problem(pack, fields["class"], fields, fields["amount"], as_of)
         if problem:
             add_error(errors, "amount", problem)
-        if violation is not None and violation.actions.filter(type=COURT_JUDGMENT).exists():
+        bar = pack.procedure.get("judicial_bar")
+        if bar and violation is not None and violation.actions.filter(type=COURT_JUDGMENT).exists():
             add_error(
                 errors,
                 "violation",
-                f"{pack.procedure.get('judicial_bar') or pack.id}: no administrative penalty for "
-                f"{violation.code}, already penalised in court.",
+                f"{bar}: no administrative penalty for {violation.code}, already penalised "
+                "in court.",
             )
     if violation is not None and violation.case_id != case.pk:
         add_error(errors, "violation", f"{violation.code} belongs to another case.")
+    decided = _appeal_decided(errors, pack, case, refers_to, level, as_of)
     deadlines = _engine_deadlines(establishment, entry, as_of)
     if type in HEARD and fields.get("hearing_on"):
         _check_hearing(errors, pack, entry, deadlines, _day(fields["hearing_on"]))
@@ -326,8 +359,40 @@ def action_take(
         taken_on=as_of, delivery=delivery, certified_mail_number=certified_mail_number,
         cites=spec.citation, fields=fields, refers_to=refers_to, violation=violation,
     )  # fmt: skip
-    _save_action(action, errors, actor, [d for d in deadlines if d.action == code])
+    _save_action(action, errors, actor, [d for d in deadlines if d.action == code], decided)
     return action
+
+
+def _appeal_decided(
+    errors: Errors,
+    pack: Pack,
+    case: EnforcementCase,
+    refers_to: EnforcementAction | None,
+    level: str,
+    on: date,
+) -> list[tuple[EnforcementAction, str, Any]]:
+    """An action at the level an appeal was taken to, referring to that appeal, decides it:
+    when the appealed action's finality waits on the appeal (its pack `appeal:`, RULES
+    11.4), the decision date is recorded on it (`appeal_decided_on`), once."""
+    if refers_to is None or refers_to.type != APPEAL or refers_to.level != level:
+        return []
+    appealed = refers_to.refers_to
+    route = pack.actions[appealed.type].appeal if appealed.type in pack.actions else None
+    if route is None or refers_to.fields.get("deadline") != route["deadline"]:
+        return []
+    if route["decided"] in appealed.effective_fields():
+        return []
+    filed = _day(refers_to.fields["filed_on"])
+    if refers_to.case_id != case.pk:
+        add_error(errors, "refers_to", f"{refers_to.code} belongs to another case.")
+    elif on < filed:
+        add_error(
+            errors,
+            "refers_to",
+            f"{refers_to.cites}: the appeal {refers_to.code} of {appealed.code} was filed on "
+            f"{filed}; it is not decided before that (asked {on}).",
+        )
+    return [(appealed, route["decided"], on)]
 
 
 def _check_hearing(errors: Errors, pack: Pack, entry: dict, deadlines, hearing_on: date) -> None:
@@ -400,8 +465,11 @@ def hearing_schedule(
     actor: Actor = None,
 ) -> EnforcementAction:
     """A hearing on a suspension or revocation notice or an administrative complaint (a
-    continuance when `continued_from` is the earlier hearing). Its date is recorded on the
-    notice as a fact; refused outside the window the engine gives the notice."""
+    continuance when `continued_from` is the earlier hearing). The first hearing's date is
+    recorded on the notice as a fact (`hearing_on`), refused outside the window the engine
+    gives the notice; a continuance's as `continued_to`, refused where the engine finds it
+    beyond the pack's limit on continuances (Town 10.02.260(B): 60 days in total from the
+    first hearing; the window bounds the first hearing only)."""
     establishment = notice.establishment
     pack = establishment.agency.get_pack()
     errors: Errors = {}
@@ -412,17 +480,26 @@ def hearing_schedule(
         continued_from.type != HEARING or continued_from.refers_to_id != notice.pk
     ):
         add_error(errors, "continued_from", "A continuance continues a hearing on this notice.")
-    entry = _entry(notice, pack)
-    entry.pop("hearing_on", None)
-    deadlines = _engine_deadlines(establishment, entry, _day(notice.taken_on))
-    _check_hearing(errors, pack, entry, deadlines, hearing_on)
+        refuse(errors)
+    spec = pack.actions[notice.type]
+    window = spec.checks.get("hearing_window", {})
+    continued_to = (window.get("continuance") or {}).get("field", "continued_to")
+    fact_field = "hearing_on" if "hearing_on" in spec.fields else None
+    if continued_from is not None and continued_to in spec.fields:
+        fact_field = continued_to
+        deadlines = _check_continuance(errors, pack, notice, continued_from, hearing_on)
+    else:
+        entry = _entry(notice, pack)
+        entry.pop("hearing_on", None)
+        deadlines = _engine_deadlines(establishment, entry, _day(notice.taken_on))
+        _check_hearing(errors, pack, entry, deadlines, hearing_on)
     fields = {"hearing_on": hearing_on.isoformat()}
     if continued_from is not None:
         fields["continued_from"] = continued_from.code
     hearing = EnforcementAction(
         case=notice.case, establishment=establishment, code=code, type=HEARING,
         level=notice.level, taken_on=noticed_on, delivery=delivery,
-        certified_mail_number=certified_mail_number, cites=pack.actions[notice.type].citation,
+        certified_mail_number=certified_mail_number, cites=spec.citation,
         fields=fields, refers_to=notice, violation=notice.violation,
     )  # fmt: skip
     if getattr(actor, "is_authenticated", False):
@@ -432,13 +509,45 @@ def hearing_schedule(
     with transaction.atomic():
         hearing.save()
         _audit(HEARING, hearing, establishment, actor)
-        if notice.type != "administrative_complaint":
+        if fact_field is not None:
             fact = ActionFact.objects.create(
-                action=notice, field="hearing_on", value=hearing_on.isoformat()
+                action=notice, field=fact_field, value=hearing_on.isoformat()
             )
             _audit("fact_record", fact, establishment, actor)
         _render_letter(hearing, [d for d in deadlines if d.action == notice.code])
     return hearing
+
+
+def _check_continuance(
+    errors: Errors,
+    pack: Pack,
+    notice: EnforcementAction,
+    continued_from: EnforcementAction,
+    continued_to: date,
+) -> list[Deadline]:
+    """A continuance sets a later date than the hearing it continues, and the engine, given
+    the notice continued to it, finds no defect in its hearing dates (the Town's limit of
+    60 days in total from the first hearing, `hearing_window.continuance`)."""
+    spec = pack.actions[notice.type]
+    window = spec.checks.get("hearing_window", {})
+    field = (window.get("continuance") or {}).get("field", "continued_to")
+    citation = window.get("citation") or spec.citation
+    continued = _day(continued_from.fields["hearing_on"])
+    if continued_to <= continued:
+        add_error(
+            errors,
+            "hearing_on",
+            f"{citation}: a continuance of the hearing of {continued} sets a later date "
+            f"(asked {continued_to}).",
+        )
+        return []
+    entry = _entry(notice, pack, **{field: continued_to.isoformat()})
+    on = max(_day(notice.taken_on), pack.effective)
+    report = evaluate(_minimal_case(notice.establishment, entry, on))
+    for finding in report.findings:
+        if finding.rule == window.get("rule") and finding.subject == notice.code:
+            add_error(errors, "hearing_on", f"{finding.citation}: {finding.message}")
+    return report.deadlines
 
 
 def hearing_conclude(
@@ -472,31 +581,32 @@ def appeal_file(
     to: str,
     actor: Actor = None,
 ) -> EnforcementAction:
-    """An appeal of `appealed` to the level `to` (the next one, or the court on judicial
-    review), refused after the deadline the engine gives the appealed action."""
+    """An appeal of `appealed` to the level `to`, by one of the deadlines its pack marks
+    `appeal_to: <level>`; refused to a level the pack does not route it to, or after that
+    deadline as the engine gives it. An appeal that suspends the action's finality (its
+    pack `appeal:`, RULES 11.4) is recorded on it as a fact (`appealed_on`)."""
     establishment = appealed.establishment
     pack = establishment.agency.get_pack()
     errors: Errors = {}
-    if appealed.type not in pack.actions:
+    spec = pack.actions.get(appealed.type)
+    if spec is None:
         add_error(errors, "appealed", f"Out of sequence: a {appealed.type} is not appealed.")
         refuse(errors)
-    deadlines = _engine_deadlines(establishment, _entry(appealed, pack), filed_on)
-    levels = pack.procedure.get("sequence", ())
-    routes = {}
-    for d in deadlines:
-        if d.action == appealed.code and d.name in APPEAL_DEADLINES:
-            target = APPEAL_DEADLINES[d.name]
-            if target is None and appealed.level in levels[:-1]:
-                target = levels[levels.index(appealed.level) + 1]
-            routes.setdefault(target, d)
-    deadline = routes.get(to)
+    deadline = None
+    routes = spec.appeal_routes()
+    if to in routes.values():
+        on = max(filed_on, appealed.taken_on)
+        for d in _engine_deadlines(establishment, _entry(appealed, pack), on):
+            if d.action == appealed.code and routes.get(d.name) == to:
+                deadline = d
+                break
     if deadline is None:
-        where = ", ".join(sorted(t for t in routes if t)) or "nowhere"
+        where = _appeal_levels(pack, appealed, filed_on)
         add_error(
             errors,
             "to",
-            f"Out of sequence: a {appealed.type} ({appealed.code}) is appealed to {where}, "
-            f"not to {to}.",
+            f"Out of sequence: a {appealed.type} ({appealed.code}) is appealed to "
+            f"{where or 'nowhere'}, not to {to}.",
         )
         refuse(errors)
     if filed_on > _day(deadline.date):
@@ -506,14 +616,50 @@ def appeal_file(
             f"{deadline.citation}: the {deadline.name.replace('_', ' ')} of {appealed.code} "
             f"was due by {_day(deadline.date)} (filed {filed_on}).",
         )
+    if filed_on < appealed.taken_on:
+        add_error(
+            errors,
+            "filed_on",
+            f"{filed_on} is before {appealed.code} was taken ({appealed.taken_on}).",
+        )
+    earlier = _appealed_already(appealed, to)
+    if earlier is not None:
+        add_error(
+            errors,
+            "to",
+            f"Out of sequence: {appealed.code} was already appealed to {to} ({earlier.code}).",
+        )
+    facts = []
+    if spec.appeal is not None and spec.appeal["deadline"] == deadline.name:
+        facts.append((appealed, spec.appeal["filed"], filed_on))
     appeal = EnforcementAction(
         case=appealed.case, establishment=establishment, code=code, type=APPEAL, level=to,
         taken_on=filed_on, cites=deadline.citation,
         fields={"filed_on": filed_on.isoformat(), "to": to, "deadline": deadline.name},
         refers_to=appealed, violation=appealed.violation,
     )  # fmt: skip
-    _save_action(appeal, errors, actor, [])
+    _save_action(appeal, errors, actor, [], facts)
     return appeal
+
+
+def _appeal_levels(pack: Pack, appealed: EnforcementAction, on: date) -> str:
+    """Where the engine gives `appealed` a deadline to appeal to on `on`, for the refusal."""
+    routes = pack.actions[appealed.type].appeal_routes()
+    on = max(on, appealed.taken_on)
+    deadlines = _engine_deadlines(appealed.establishment, _entry(appealed, pack), on)
+    return ", ".join(
+        sorted(
+            {routes[d.name] for d in deadlines if d.action == appealed.code and d.name in routes}
+        )
+    )
+
+
+def _appealed_already(appealed: EnforcementAction, to: str) -> EnforcementAction | None:
+    return (
+        EnforcementAction.objects.filter(type=APPEAL, refers_to=appealed, level=to)
+        .order_by("taken_on", "pk")
+        .first()
+    )
 
 
 def court_judgment_record(
@@ -523,27 +669,100 @@ def court_judgment_record(
     entered_on: date,
     violation: CaseViolation,
     amount: Decimal,
-    days: int,
+    days: int | None = None,
+    occurrences: int | None = None,
+    gallons: Decimal | None = None,
+    violation_days: int | None = None,
+    penalty_class: str = "",
     actor: Actor = None,
 ) -> EnforcementAction:
-    """Civil penalties a court imposed for a violation (no administrative penalty for it
-    after this). Refused above the judicial cap."""
+    """Civil penalties a court imposed for a violation, in a court class of the pack
+    (`judicial`; the only one when `penalty_class` is not given), with the quantity in its
+    cap's unit. No administrative penalty for the violation after this (where the pack bars
+    it, `procedure.judicial_bar`). Refused above the class cap, and where the pack bars it
+    (`procedure.administrative_bar`, Town 10.02.340) for a violation whose administrative
+    penalties were recovered: a penalty order for it paid in full on or before `entered_on`
+    (its `paid_on`, recorded on the order or from its penalty invoices paid in billing)."""
     establishment = case.establishment
     pack = establishment.agency.get_pack()
     errors: Errors = {}
-    problem = _cap_problem(pack, "judicial", days, amount, entered_on)
+    court = pack.court_classes()
+    if not penalty_class and len(court) == 1:
+        penalty_class = next(iter(court))
+    if penalty_class not in court:
+        add_error(
+            errors,
+            "penalty_class",
+            f"{penalty_class or 'A class'!r} is not a court penalty class of {pack.id} "
+            f"({', '.join(sorted(court)) or 'none'}).",
+        )
+        refuse(errors)
+    unit = court[penalty_class]
+    given = {
+        k: v
+        for k, v in {
+            "days": days, "occurrences": occurrences, "gallons": gallons,
+            "violation_days": violation_days,
+        }.items()
+        if v is not None
+    }  # fmt: skip
+    for other in given:
+        if other != unit:
+            add_error(errors, other, f"class {penalty_class} is counted in {unit}, not {other}.")
+    if unit not in given:
+        add_error(errors, unit, f"required: class {penalty_class} is counted in {unit}.")
+    refuse(errors)
+    cap = pack.parameters[f"enforcement.penalty_cap.{penalty_class}"].value_on(entered_on)
+    problem = _cap_problem(pack, penalty_class, given, amount, entered_on)
     if problem:
         add_error(errors, "amount", problem)
     if violation.case_id != case.pk:
         add_error(errors, "violation", f"{violation.code} belongs to another case.")
-    cap = pack.parameters["enforcement.penalty_cap.judicial"].value_on(entered_on)
+    bar = pack.procedure.get("administrative_bar")
+    recovered = _penalties_recovered(violation, entered_on) if bar else []
+    if recovered:
+        order, paid_on = recovered[0]
+        add_error(
+            errors,
+            "violation",
+            f"{bar}: no judicial penalty for {violation.code}: its administrative penalties "
+            f"were recovered ({order.code} paid on {paid_on}).",
+        )
     judgment = EnforcementAction(
         case=case, establishment=establishment, code=code, type=COURT_JUDGMENT, level="court",
         taken_on=entered_on, cites=cap.reference, violation=violation,
-        fields={"entered_on": entered_on.isoformat(), "amount": str(amount), "days": days},
+        fields={"entered_on": entered_on.isoformat(), "amount": str(amount),
+                "class": penalty_class, **_plain(given)},
     )  # fmt: skip
     _save_action(judgment, errors, actor, [])
     return judgment
+
+
+def _penalties_recovered(
+    violation: CaseViolation, on: date
+) -> list[tuple[EnforcementAction, date]]:
+    """The penalty orders for `violation` paid in full by `on`, with the day: the order's
+    `paid_on` (a fact), else the day its penalty invoices were paid in full in billing."""
+    orders = list(violation.actions.filter(type="penalty_order").order_by("taken_on", "pk"))
+    if not orders:
+        return []
+    billed = _penalties_paid_in_billing(violation.case.establishment, on)
+    out = []
+    for order in orders:
+        paid = order.effective_fields().get("paid_on") or billed.get(order.code)
+        if paid and _day(paid) <= on:
+            out.append((order, _day(paid)))
+    return out
+
+
+def _penalties_paid_in_billing(establishment: FoodServiceEstablishment, on: date) -> dict:
+    try:
+        billing = importlib.import_module("fogkeeper.billing.casefiles")
+    except ModuleNotFoundError as e:
+        if e.name not in ("fogkeeper.billing", "fogkeeper.billing.casefiles"):
+            raise
+        return {}
+    return billing.penalties_paid_on([establishment.pk], on).get(establishment.pk, {})
 
 
 # -- answers of the operator --------------------------------------------------------------

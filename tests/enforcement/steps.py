@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+from django.core.exceptions import ValidationError
+
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.enforcement.models import ActionFact, EnforcementAction
 from fogkeeper.enforcement.selectors import establishment_report
@@ -45,4 +48,19 @@ def counts() -> tuple[int, int, int]:
     )
 
 
-__all__ = ["date", "d", "open_case", "deadlines", "accruals", "findings", "counts"]
+def refused(call, **kw) -> str:
+    """The messages of the one ValidationError `call` raises, having saved nothing."""
+    return " ".join(refusal(call, **kw).messages)
+
+
+def refusal(call, **kw) -> ValidationError:
+    before = counts()
+    with pytest.raises(ValidationError) as e:
+        call(**kw)
+    assert counts() == before
+    return e.value
+
+
+__all__ = [
+    "date", "d", "open_case", "deadlines", "accruals", "findings", "counts", "refused", "refusal",
+]  # fmt: skip

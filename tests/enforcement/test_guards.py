@@ -3,7 +3,6 @@
 from decimal import Decimal
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from fogkeeper.billing import selectors as billing
 from fogkeeper.enforcement.services import (
@@ -13,17 +12,9 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
 )
 
-from .steps import counts, d, open_case
+from .steps import d, open_case, refused
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(call, **kw) -> str:
-    before = counts()
-    with pytest.raises(ValidationError) as e:
-        call(**kw)
-    assert counts() == before
-    return " ".join(e.value.messages)
 
 
 def schedule(case, payment_arrangement=False):
@@ -93,19 +84,21 @@ def test_sc_refuses_a_hearing_less_than_ten_days_after_the_notice():
     assert "13.30.080(G)(2)" in message and "2025-05-30" in message
 
 
-def test_the_town_refuses_a_continuance_past_45_days_after_the_notice():
+def test_the_town_refuses_a_continuance_past_60_days_after_the_first_hearing():
     _, case, _ = open_case("town-10-02")
     notice = suspension(case, mailed_on="2025-05-01")
     first = hearing_schedule(
         notice=notice, code="H-1", hearing_on=d("2025-06-10"), noticed_on=d("2025-05-01")
     )
 
+    # Revision 2 (RULES 11.5): the 45-day bound is the first hearing's; continuances may run
+    # to 60 days in total from it (June 10 + 60 = August 9).
     message = refused(
-        hearing_schedule, notice=notice, code="H-2", hearing_on=d("2025-06-16"),
+        hearing_schedule, notice=notice, code="H-2", hearing_on=d("2025-08-10"),
         noticed_on=d("2025-06-10"), continued_from=first,
     )  # fmt: skip
 
-    assert "10.02.260(B)" in message and "2025-06-15" in message
+    assert "10.02.260(B)" in message and "2025-08-10" in message
 
 
 def test_the_town_refuses_a_notice_setting_its_hearing_too_soon():
