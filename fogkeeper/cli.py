@@ -87,17 +87,41 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_packs_check(args: argparse.Namespace) -> int:
+    """Every problem of each pack folder, one line each; exit 1 if any."""
+    from .rules.packcheck import check_packs
+
+    if not args.names:
+        print("fogkeeper packs check: name a pack folder (or a folder of packs)", file=sys.stderr)
+        return 2
+    missing = [p for p in args.names if not Path(p).is_dir()]
+    if missing:
+        for p in missing:
+            print(f"{p}: no such folder", file=sys.stderr)
+        return 2
+    results = check_packs(args.names)
+    for r in results:
+        if r.ok:
+            print(r.summary())
+        for problem in r.problems:
+            print(problem)
+    return 1 if any(not r.ok for r in results) else 0
+
+
 def cmd_packs(args: argparse.Namespace) -> int:
+    if args.action == "check":
+        return cmd_packs_check(args)
     registry = default_registry(args.packs)
     if args.action == "show":
-        if not args.id:
+        if len(args.names) != 1:
             print("fogkeeper packs show: name a pack (fogkeeper packs lists them)", file=sys.stderr)
             return 2
-        if not registry.has(args.id):
+        [pack_id] = args.names
+        if not registry.has(pack_id):
             known = ", ".join(registry.ids())
-            print(f"unknown pack {args.id!r} (known: {known})", file=sys.stderr)
+            print(f"unknown pack {pack_id!r} (known: {known})", file=sys.stderr)
             return 2
-        pack = registry.get(args.id)
+        pack = registry.get(pack_id)
         on = args.as_of or date.today()
         if on < pack.effective:
             print(
@@ -137,15 +161,23 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--as-of", type=_date, help="evaluation date (overrides the files' as_of)")
     ev.add_argument("--format", choices=("json", "text"), default="json")
     ev.set_defaults(func=cmd_evaluate)
-    for p in (ev, pk := sub.add_parser("packs", help="list the jurisdiction packs, or show one")):
+    pk = sub.add_parser(
+        "packs", help="list the jurisdiction packs, show one, or check pack folders"
+    )
+    for p in (ev, pk):
         p.add_argument(
             "--packs",
             action="append",
             metavar="DIR",
             help="also load the packs in DIR (repeatable)",
         )
-    pk.add_argument("action", nargs="?", choices=("list", "show"), default="list")
-    pk.add_argument("id", nargs="?", help="pack id, with show")
+    pk.add_argument("action", nargs="?", choices=("list", "show", "check"), default="list")
+    pk.add_argument(
+        "names",
+        nargs="*",
+        metavar="ID|DIR",
+        help="show: a pack id; check: pack folders, or folders of packs, to check",
+    )
     pk.add_argument("--as-of", type=_date, help="date of the parameters to show (default today)")
     pk.set_defaults(func=cmd_packs)
     return parser

@@ -665,6 +665,8 @@ def _check_holidays(pk: _Pack, data: Any) -> None:
         if h.get("day") is not None:
             day = h["day"]
             try:
+                if isinstance(day, bool):
+                    raise TypeError
                 date(2024, month or 1, day)
             except (TypeError, ValueError):
                 pk.add(f, f"{here}.day", f"{day!r} is not a day of the month")
@@ -722,6 +724,8 @@ def _check_parameters(pk: _Pack, data: Any) -> None:
             )
             continue
         _unknown_keys(pk, f, name, entry, ("description", "values"))
+        if "description" in entry and not isinstance(entry["description"], str):
+            pk.add(f, f"{name}.description", "expected text")
         if not entry["values"]:
             pk.add(f, f"{name}.values", "no values")
             continue
@@ -1092,7 +1096,7 @@ def _check_check(
                 pk.add(f, f"{at}.field", f"{value['field']!r} is not a field of the action")
             pk.use(value["limit"], f, f"{at}.limit", duration)
     window = cfg.get("window")
-    bounds = kinds_of.get(window, set()) if name == "hearing_window" else {"deadline"}
+    bounds = kinds_of[window] if name == "hearing_window" and window in kinds_of else {"deadline"}
     if window in kinds_of and not bounds & {"earliest", "deadline"}:
         pk.add(f, f"{here}.window", "the window needs an earliest or a deadline of that name")
 
@@ -1109,6 +1113,8 @@ def _check_procedure(pk: _Pack, data: Any, actions: dict) -> None:
     if not isinstance(sequence, list) or not sequence:
         pk.add(f, "procedure.sequence", "expected the list of levels, lowest first")
         sequence = []
+    elif not all(_text(level) for level in sequence):
+        pk.add(f, "procedure.sequence", "each level is a name (inspector, manager, ...)")
     elif len(set(sequence)) < len(sequence):
         pk.add(f, "procedure.sequence", "a level is listed twice")
     levels = _mapping(pk, f, "procedure.levels", data.get("levels"), "action types to levels")
@@ -1215,7 +1221,12 @@ def check_pack(folder: Path | str) -> PackCheck:
     result.actions = _check_enforcement(pk, enforcement)
     _check_values(pk)
     _check_rules_raised(pk, enforcement)
-    _check_application(pk, pk.read("application.yaml"))
+    application = pk.read("application.yaml")
+    if application is None and (pk.folder / "application.yaml").exists():
+        application = (
+            {} if not any(p.file.endswith("application.yaml") for p in pk.problems) else None
+        )
+    _check_application(pk, application)
     _check_letters(
         pk, (enforcement or {}).get("actions") if isinstance(enforcement, dict) else None
     )

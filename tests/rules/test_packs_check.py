@@ -365,7 +365,7 @@ def test_it_knows_every_parameter_the_engine_reads_by_name():
 # The command
 
 
-def test_the_command_prints_a_summary_per_clean_pack_and_exits_0(capsys):
+def test_it_prints_a_summary_per_clean_pack_and_exits_0(capsys):
     assert main(["packs", "check", *map(str, ALL)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in out] == ["san-clemente", "town-10-02", "imaginary-town"]
@@ -379,12 +379,12 @@ def test_the_command_prints_a_summary_per_clean_pack_and_exits_0(capsys):
     )
 
 
-def test_the_command_checks_every_pack_of_a_folder_of_packs(capsys):
+def test_it_checks_every_pack_of_a_folder_of_packs(capsys):
     assert main(["packs", "check", str(PACKS)]) == 0
     assert capsys.readouterr().out.startswith("imaginary-town: ok (")
 
 
-def test_the_command_prints_one_line_per_problem_and_exits_1(tmp_path, capsys):
+def test_it_prints_one_line_per_problem_and_exits_1(tmp_path, capsys):
     pack = copy(tmp_path)
     edit(pack, "pack.yaml", 'gcd.missing: {citation: "7.40.040(A)", ', "gcd.missing: {")
     edit(pack, "parameters.yaml", "{value: 365, reference", "{value: '3 months', reference")
@@ -398,21 +398,29 @@ def test_the_command_prints_one_line_per_problem_and_exits_1(tmp_path, capsys):
     ]
 
 
-def test_the_command_exits_2_for_a_folder_that_does_not_exist(tmp_path, capsys):
+def test_it_exits_2_for_a_folder_that_does_not_exist(tmp_path, capsys):
     assert main(["packs", "check", str(tmp_path / "nowhere")]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "nowhere: no such folder" in captured.err
 
 
-def test_the_command_runs_without_loading_the_bundled_packs(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fogkeeper.cli", "packs", "check", str(IMAGINARY)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PATH": "", "FOGKEEPER_PACKS": str(tmp_path / "missing")},
-        timeout=60,
-    )
+def test_it_checks_a_pack_while_a_pack_in_fogkeeper_packs_is_broken(tmp_path):
+    broken = copy(tmp_path)
+    edit(broken, "pack.yaml", 'gcd.missing: {citation: "7.40.040(A)", ', "gcd.missing: {")
+    env = {"PATH": "", "FOGKEEPER_PACKS": str(tmp_path)}
+
+    def fogkeeper(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "fogkeeper.cli", *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=60,
+        )
+
+    assert fogkeeper("packs").returncode == 2  # loading every pack fails
+    proc = fogkeeper("packs", "check", str(PACKS_DIR / "town-10-02"))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("imaginary-town: ok (")
+    assert proc.stdout.startswith("town-10-02: ok (")
