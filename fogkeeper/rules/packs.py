@@ -339,9 +339,12 @@ def _load_holidays(where: str, data: Any, tz: str) -> LegalCalendar:
         except (KeyError, TypeError, ValueError) as e:
             raise PackError(f"{here}: {e}") from None
     observed = data.get("observed", {})
-    return LegalCalendar(
-        rules, int(observed.get("saturday", -1)), int(observed.get("sunday", 1)), tz
-    )
+    try:
+        return LegalCalendar(
+            rules, int(observed.get("saturday", -1)), int(observed.get("sunday", 1)), tz
+        )
+    except (ValueError, KeyError) as e:  # ZoneInfoNotFoundError is a KeyError
+        raise PackError(f"{where}: timezone {tz!r} is not a time zone ({e})") from None
 
 
 def _load_rules(where: str, data: Any) -> dict[str, RuleSpec]:
@@ -491,9 +494,20 @@ def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, s
     return {k: data[k] for k in ("deadline", "filed", "decided", "final")}
 
 
+def _check_appeal_levels(where: str, actions: dict[str, ActionSpec], sequence) -> None:
+    for type_, spec in actions.items():
+        for d in spec.deadlines:
+            if d.appeal_to and d.appeal_to not in (*sequence, *APPEAL_LEVELS):
+                raise PackError(
+                    f"{where}: actions.{type_}.deadlines ({d.name}): appeal_to "
+                    f"{d.appeal_to!r} is not a level of the procedure"
+                )
+
+
 def _load_procedure(where: str, data: Any, actions: dict[str, ActionSpec]) -> dict[str, Any]:
     """The enforcement procedure: who acts in what order (used by the enforcement app)."""
     if not data:
+        _check_appeal_levels(where, actions, ())
         return {}
     here = f"{where}: procedure"
     _cited(here, data, "citation")
@@ -508,13 +522,7 @@ def _load_procedure(where: str, data: Any, actions: dict[str, ActionSpec]) -> di
     admin_bar = data.get("administrative_bar")
     if admin_bar is not None:
         _cited(f"{here}.administrative_bar", admin_bar, "citation")
-    for type_, spec in actions.items():
-        for d in spec.deadlines:
-            if d.appeal_to and d.appeal_to not in (*sequence, *APPEAL_LEVELS):
-                raise PackError(
-                    f"{where}: actions.{type_}.deadlines ({d.name}): appeal_to "
-                    f"{d.appeal_to!r} is not a level of the procedure"
-                )
+    _check_appeal_levels(where, actions, sequence)
     return {
         "citation": data["citation"],
         "sequence": tuple(sequence),
@@ -584,7 +592,26 @@ def load_pack(folder: Path | str) -> Pack:
         default_category=default_category,
     )
     _check_parameters(where, pack)
+    _check_check_rules(where, pack)
     return pack
+
+
+_CHECK_RULES = ("rule", "precondition_rule", "missed_rule")
+
+
+def _check_check_rules(where: str, pack: Pack) -> None:
+    """A rule an action's check raises must be a rule of pack.yaml, with its citation."""
+    for type_, spec in pack.actions.items():
+        for name, cfg in spec.checks.items():
+            if name == "daily_fine" or not isinstance(cfg, dict):
+                continue  # an accrual carries its own citation
+            for key in _CHECK_RULES:
+                rule = cfg.get(key)
+                if rule is not None and rule not in pack.rules:
+                    raise PackError(
+                        f"{where}/enforcement.yaml: actions.{type_}.checks.{name}.{key}: "
+                        f"{rule!r} is not a rule of pack.yaml"
+                    )
 
 
 _DURATION_SUFFIXES = ("_period", "_interval", "_window", "_lead", "_grace", "_term")
@@ -618,12 +645,26 @@ def _check_parameters(where: str, pack: Pack) -> None:
                 unknown = sorted(set(value or {}) - kinds)
                 if unknown:
                     raise PackError(f"{at}: unknown device kind {unknown[0]!r}")
+            if name == "gcd.design_limits":
+                _check_design_limits(at, value)
             if name in ("gcd.required_categories", "applicability.exempt_categories"):
                 unknown = sorted(set(value or ()) - set(pack.categories))
                 if unknown:
                     raise PackError(f"{at}: unknown category {unknown[0]!r}")
             if name.startswith("enforcement.penalty_cap."):
                 _check_cap(at, value)
+
+
+def _check_design_limits(where: str, value: Any) -> None:
+    from .casefile import DESIGN_FIELDS
+
+    for kind, limits in (value or {}).items():
+        for name in limits or {}:
+            if name not in DESIGN_FIELDS:
+                raise PackError(
+                    f"{where}: {kind}.{name} is not a design field of a device "
+                    f"({', '.join(DESIGN_FIELDS)})"
+                )
 
 
 def _check_duration(where: str, value: Any) -> None:
@@ -660,7 +701,12 @@ class PackRegistry:
     def __init__(self, folders: list[Path]):
         self._packs: dict[str, Pack] = {}
         for base in folders:
-            for folder in sorted(Path(base).iterdir()) if Path(base).is_dir() else []:
+            # a folder of packs, or one pack's own folder
+            if (Path(base) / "pack.yaml").exists():
+                candidates = [Path(base)]
+            else:
+                candidates = sorted(Path(base).iterdir()) if Path(base).is_dir() else []
+            for folder in candidates:
                 if (folder / "pack.yaml").exists():
                     pack = load_pack(folder)
                     if pack.id in self._packs:

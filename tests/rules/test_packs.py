@@ -371,3 +371,45 @@ def test_it_gives_the_town_interceptor_three_calendar_months():
     assert str(town.default_frequency("interceptor", date(2025, 1, 1))) == "3 months"
     assert str(town.default_frequency("trap", date(2025, 1, 1))) == "30 days"
     assert town.default_frequency("grinder", date(2025, 1, 1)) is None
+
+
+def test_it_rejects_a_design_limit_on_a_field_a_device_does_not_have(tmp_path):
+    folder = pack_copy(tmp_path)
+
+    def edit(params):
+        limits = params["gcd.design_limits"]["values"][date(2009, 8, 20)]["value"]
+        limits["interceptor"]["capacity_gallon"] = {"min": 750}
+
+    edit_parameters(folder, edit)
+    with pytest.raises(PackError, match="interceptor.capacity_gallon is not a design field"):
+        load_pack(folder)
+
+
+def test_it_rejects_a_check_raising_a_rule_the_pack_does_not_list(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "pack.yaml"
+    path.write_text(
+        "\n".join(
+            line
+            for line in path.read_text().splitlines()
+            if "enforcement.schedule_missed" not in line
+        )
+    )
+    with pytest.raises(PackError, match="missed_rule: 'enforcement.schedule_missed' is not a rule"):
+        load_pack(folder)
+
+
+def test_it_rejects_a_time_zone_that_does_not_exist(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "pack.yaml"
+    path.write_text(path.read_text().replace("America/Los_Angeles", "America/San_Clemente"))
+    with pytest.raises(PackError, match="timezone 'America/San_Clemente' is not a time zone"):
+        load_pack(folder)
+
+
+def test_it_loads_a_pack_from_its_own_folder_as_well_as_from_a_folder_of_packs(tmp_path):
+    folder = pack_copy(tmp_path, "town-10-02")
+    text = (folder / "pack.yaml").read_text().replace("id: town-10-02", "id: town-copy")
+    (folder / "pack.yaml").write_text(text)
+    assert PackRegistry([folder]).ids() == ["town-copy"]
+    assert PackRegistry([tmp_path]).ids() == ["town-copy"]
