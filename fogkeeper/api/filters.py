@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.choices import BaseChoiceIterator
 from django_filters import rest_framework as filters
 from django_filters.widgets import BooleanWidget
 from drf_spectacular.utils import extend_schema_field
@@ -14,12 +15,27 @@ from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import SOURCES, Service
 from fogkeeper.permits.models import PERMIT_STATUSES, Permit
-from fogkeeper.registry.models import CATEGORIES, DEVICE_KINDS, FoodServiceEstablishment
+from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.models import GreaseControlDevice as Device
+from fogkeeper.rules.packs import default_registry
 from fogkeeper.rules.report import STATUSES as REPORT_STATUSES
 from fogkeeper.training.models import Training
 
 STATUSES = [(s, s.replace("_", " ")) for s in REPORT_STATUSES]
+
+
+class _PackWords(BaseChoiceIterator):
+    """The device kinds or categories of every pack the deployment knows, with their titles,
+    read each time they are iterated (a pack loaded later is known; the schema lists them)."""
+
+    def __init__(self, attribute: str):
+        self.attribute = attribute
+
+    def __iter__(self):
+        words: dict[str, str] = {}
+        for pack in default_registry().all():
+            words.update((w, v.title) for w, v in getattr(pack, self.attribute).items())
+        return iter(sorted(words.items()))
 
 
 class _NoEmptyValues(forms.Form):
@@ -90,7 +106,9 @@ def _to(field: str, what: str):
 
 class EstablishmentFilter(FilterSet):
     code = Text(help_text="the establishment's code")
-    category = filters.ChoiceFilter(choices=CATEGORIES)
+    category = filters.ChoiceFilter(
+        choices=_PackWords("categories"), help_text="a category of the agency's pack"
+    )
     status = filters.ChoiceFilter(
         field_name="compliance__status",
         choices=STATUSES,
@@ -107,7 +125,9 @@ class EstablishmentFilter(FilterSet):
 
 class DeviceFilter(FilterSet):
     establishment = _establishment()
-    kind = filters.ChoiceFilter(choices=DEVICE_KINDS)
+    kind = filters.ChoiceFilter(
+        choices=_PackWords("device_kinds"), help_text="a device kind of the agency's pack"
+    )
     installed = Boolean(
         field_name="removed_on",
         lookup_expr="isnull",

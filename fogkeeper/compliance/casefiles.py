@@ -141,7 +141,7 @@ def build_case_files(
         est = {
             "id": code,
             "name": name,
-            "category": category,
+            "category": category or agency.get_pack().default_category,
             "on_public_sewer": on_public_sewer,
             "opened_on": opened_on.isoformat(),
         }

@@ -1,5 +1,6 @@
 """The demo program: a believable FOG program for each jurisdiction, loaded by
-`python manage.py demo`.
+`python manage.py demo`. The two bundled packs have the hand-written stories below; any other
+pack the deployment knows gets a small generated program (demo_generated.py).
 
 Each agency gets about forty food service establishments on real-looking streets, with their
 parcels and owners (some parcels hold several tenants), the sewer segments their laterals
@@ -362,9 +363,8 @@ class _Builder:
             dev["service_frequency_days"] = 30  # traps are cleaned monthly
         rec["devices"].append(dev)
         permit = rec["permit"] or {}
-        default = (self.pack.param("gcd.default_service_frequency_days", self.A) or {}).get(
-            spec.kind
-        )
+        by_kind = self.pack.default_frequency(spec.kind, self.A)
+        default = by_kind.days_equivalent() if by_kind is not None else None
         freq = dev["service_frequency_days"] or permit.get("service_frequency_days") or default
         pace = spec.serviced_every or freq or 90
         # a rate that fills the device to 25% in 1.2 frequencies: the review agrees with it
@@ -1276,10 +1276,16 @@ def _town(b: _Builder) -> None:
     )
 
 
-def build_programs(as_of: date, seed: int = SEED) -> list[Program]:
-    """Both agencies' demo programs on `as_of`, as plain data."""
+STORIES = {"san-clemente": _san_clemente, "town-10-02": _town}
+
+
+def build_programs(as_of: date, seed: int = SEED, packs: list[str] | None = None) -> list[Program]:
+    """The written demo programs on `as_of` (of `packs` among them, default all), as plain
+    data."""
     programs = []
-    for pack_id, stories in (("san-clemente", _san_clemente), ("town-10-02", _town)):
+    for pack_id, stories in STORIES.items():
+        if packs is not None and pack_id not in packs:
+            continue
         b = _Builder(pack_id, as_of, seed)
         stories(b)
         programs.append(b.program)
@@ -1308,19 +1314,40 @@ def staff_user():
     return user
 
 
-def load_demo(*, as_of: date, seed: int = SEED) -> list:
-    """Write both demo programs and the staff login; returns the agencies. One transaction."""
+def demo_packs(packs: list[str] | None = None) -> list[str]:
+    """The packs the demo loads: `packs`, default every pack the deployment knows."""
+    from fogkeeper.rules.packs import default_registry
+
+    known = default_registry().ids()
+    unknown = [p for p in packs or () if p not in known]
+    if unknown:
+        raise ValueError(f"unknown jurisdiction pack {unknown[0]!r} (known: {', '.join(known)})")
+    return list(packs) if packs else known
+
+
+def agency_codes(packs: list[str]) -> list[str]:
+    """The code the demo gives each pack's agency."""
+    return [AGENCIES[p]["code"] if p in AGENCIES else p for p in packs]
+
+
+def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) -> list:
+    """Write the demo programs of `packs` (default every pack known) and the staff login;
+    returns the agencies. One transaction."""
     from django.db import transaction
 
-    if as_of < EARLIEST_AS_OF:
-        raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
-    programs = build_programs(as_of, seed)
     from .demo_enforcement import load_enforcement
+    from .demo_generated import load_generated
     from .demo_people import load_people
 
+    packs = demo_packs(packs)
+    written = [p for p in packs if p in STORIES]
+    if written and as_of < EARLIEST_AS_OF:
+        raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
+    programs = build_programs(as_of, seed, written)
     with transaction.atomic():
         staff = staff_user()
         agencies = [_load(p, staff, seed) for p in programs]
+        agencies += [load_generated(p, as_of=as_of, seed=seed) for p in packs if p not in STORIES]
         for agency in agencies:
             load_enforcement(agency, as_of=as_of, staff=staff)
         load_people(agencies, staff)

@@ -1,11 +1,16 @@
 """The enforcement and money of the demo programs: for each agency, one enforcement case
 with its letters, a fee schedule, and invoices (one paid, one not), taken through the same
-services staff use, so the guards and the audit trail apply."""
+services staff use, so the guards and the audit trail apply. A pack without demo fees here
+gets no money; its case takes the first of the pack's actions that sends a letter, its
+fields filled from their kinds."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
 
 FEES = {
     "san-clemente": [
@@ -49,19 +54,16 @@ def _overdue(fses, as_of: date, by: date):
 
 
 def load_enforcement(agency, *, as_of: date, staff) -> None:
-    from fogkeeper.billing.services import fee_schedule_set, invoice_issue, payment_record
-    from fogkeeper.enforcement.services import action_take, case_open, violation_add
+    from fogkeeper.enforcement.services import case_open, violation_add
 
     pack = agency.get_pack()
-    fee_schedule_set(
-        agency=agency, effective_on=pack.effective, items=FEES[pack.id],
-        resolution="Demo fee resolution", actor=staff,
-    )  # fmt: skip
     open_fses = list(
         agency.establishments.filter(
-            closed_on__isnull=True, on_public_sewer=True, category="full_service"
+            closed_on__isnull=True, on_public_sewer=True, category=pack.default_category
         ).order_by("code")
     )
+    if len(open_fses) < 2:
+        return
     before = lambda days: as_of - timedelta(days=days)  # noqa: E731
     fse, subject, since = _overdue(open_fses, as_of, before(10)) or (
         open_fses[0],
@@ -71,24 +73,96 @@ def load_enforcement(agency, *, as_of: date, staff) -> None:
     other = next(f for f in open_fses if f != fse)
     after = lambda days: min(since + timedelta(days=days), as_of)  # noqa: E731
     case = case_open(establishment=fse, code="EC-1", opened_on=after(3), actor=staff)
-    violation = violation_add(
-        case=case, code="V-1", rule="gcd.service_overdue", subject=subject, since=since,
-        actor=staff,
-    )  # fmt: skip
+    violation = None
+    if pack.has("gcd.service_overdue"):
+        violation = violation_add(
+            case=case, code="V-1", rule="gcd.service_overdue", subject=subject, since=since,
+            actor=staff,
+        )  # fmt: skip
+    _first_letter(pack, case, violation, after, staff)
+    if pack.id in FEES:
+        _money(agency, pack, fse, other, before, staff)
+
+
+def _first_letter(pack, case, violation, after, staff) -> None:
+    """The demo case's first action: San Clemente's notice of noncompliance, the Town's
+    hearing decision, else the first action of the pack that sends a letter."""
+    from fogkeeper.enforcement.services import action_take
+
     if pack.id == "san-clemente":
         action_take(
             case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
             fields={"delivered_on": after(5), "correct_by": after(5) + timedelta(days=30)},
             delivery="mail", certified_mail_number="7019 0700 0000 4412 0001", actor=staff,
         )  # fmt: skip
-        fees = ["RGI"]
-    else:
+        return
+    if pack.id == "town-10-02":
         action_take(
             case=case, type="hearing_decision", code="HD-1", violation=violation,
             fields={"noticed_on": after(7)}, delivery="mail",
             certified_mail_number="7019 0700 0000 4412 0002", actor=staff,
         )  # fmt: skip
-        fees = ["PERMIT"]
+        return
+    for spec in _letter_actions(pack):
+        try:
+            action_take(
+                case=case, type=spec.type, code=f"{_initials(spec.type)}-1",
+                violation=violation, fields=_filled(pack, spec, after(5)), delivery="mail",
+                certified_mail_number="7019 0700 0000 4412 0003", actor=staff,
+            )  # fmt: skip
+        except ValidationError:
+            continue  # its fields need more than a demo fills in: the next one
+        return
+
+
+def _letter_actions(pack) -> list:
+    from fogkeeper.enforcement import services
+
+    sends = getattr(services, "LETTER_TYPES", None)
+    return [s for t, s in pack.actions.items() if t != "invoice" and (sends is None or t in sends)]
+
+
+def _initials(action_type: str) -> str:
+    return "".join(w[0] for w in action_type.split("_")).upper()
+
+
+def _filled(pack, spec, day: date) -> dict[str, Any]:
+    """The action's required fields, each with a plausible value for its kind."""
+    classes = getattr(pack, "administrative_classes", pack.penalty_classes)()
+    fields: dict[str, Any] = {}
+    for name, f in spec.fields.items():
+        if not f.required:
+            continue
+        if f.kind == "penalty_class" and classes:
+            cls, unit = next(iter(classes.items()))
+            fields[name] = cls
+            if unit in spec.fields:
+                fields[unit] = 1
+            continue
+        value = {
+            "date": day,
+            "planned_date": day + timedelta(days=30),
+            "datetime": f"{day + timedelta(days=20)}T10:00:00",
+            "money": "100.00",
+            "flag": False,
+            "choice": f.choices[0] if f.choices else "",
+            "count": 1,
+            "quantity": 1,
+            "text": "Demo",
+        }.get(f.kind)
+        if value is not None:
+            fields.setdefault(name, value)
+    return fields
+
+
+def _money(agency, pack, fse, other, before, staff) -> None:
+    from fogkeeper.billing.services import fee_schedule_set, invoice_issue, payment_record
+
+    fee_schedule_set(
+        agency=agency, effective_on=pack.effective, items=FEES[pack.id],
+        resolution="Demo fee resolution", actor=staff,
+    )  # fmt: skip
+    fees = ["RGI"] if pack.id == "san-clemente" else ["PERMIT"]
     paid = invoice_issue(
         establishment=other, code="INV-1", kind="fee", noticed_on=before(200), fees=fees,
         actor=staff,

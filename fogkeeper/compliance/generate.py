@@ -1,8 +1,12 @@
 """A synthetic FOG program at a city's proportions, for measuring the sweep:
 `python manage.py generate --establishments N --years Y`.
 
-Per establishment, on average: 1.4 grease control devices (mostly interceptors, some traps),
-pumped out every 30 to 180 days over the years (about 1.5 million pump-outs for 25,000
+Everything the ordinance decides comes from the pack: its device kinds (mostly the large
+ones, those with design limits, some of the others), their default frequencies, the permit
+term, the categories, the checklist, and which rules (yellow grease, operation changes,
+exceptions) it has at all. Per establishment, on average: 1.4 grease control devices,
+pumped out at frequencies around the pack's defaults (every 30 to 180 days where it sets
+none) over the years (about 1.5 million pump-outs for 25,000
 establishments and 10 years), about 10 employees over the years with their BMP trainings
 and signed attendance, about 4 inspections answering part of the checklist and measuring
 the devices, waste cooking oil pickups at some, an incident at a few, a permit at most.
@@ -38,9 +42,15 @@ STREETS = (
     "Elm Street", "Broadway", "Valley View Drive", "Canyon Road", "Center Street",
     "Palm Avenue", "Ocean Boulevard", "Station Way", "Market Street", "Vista Drive",
 )  # fmt: skip
-INTERCEPTOR_FREQUENCIES = ((60, 0.15), (90, 0.45), (120, 0.25), (180, 0.15))
-TRAP_FREQUENCIES = ((30, 0.5), (60, 0.5))
+# pump-out frequencies (days) where the pack sets no default for a kind: large, small devices
+LARGE_FREQUENCIES = ((60, 0.15), (90, 0.45), (120, 0.25), (180, 0.15))
+SMALL_FREQUENCIES = ((30, 0.5), (60, 0.5))
+# around a default of D days: D itself mostly, sometimes more often
+AROUND_DEFAULT = ((1, 0.6), (2 / 3, 0.25), (1 / 2, 0.15))
 DEVICES_PER_FSE = ((0, 0.02), (1, 0.64), (2, 0.28), (3, 0.06))  # 1.38 on average
+LARGE_SHARE = 0.83  # of the devices, those of the large kinds
+OTHER_CATEGORIES_SHARE = 0.03  # of the establishments, those not in the pack's default category
+ACCESS_ITEM = "inspection.access_refused"
 
 Progress = Callable[[str], None]
 
@@ -52,6 +62,92 @@ def _weighted(rng: random.Random, pairs) -> Any:
         if x < 0:
             return value
     return pairs[-1][0]
+
+
+def _pack_value(pack, name: str, on: date, default: Any = None) -> Any:
+    from fogkeeper.rules.errors import ParameterNotInForce
+
+    try:
+        return pack.param(name, on) if name in pack.parameters else default
+    except ParameterNotInForce:
+        return default
+
+
+def _initials(title: str) -> str:
+    """A device code's prefix from its kind's title: "Grease interceptor" -> "GI"."""
+    words = [w for w in title.replace("-", " ").split() if w[:1].isalpha()]
+    return "".join(w[0] for w in words[:3]).upper() or "D"
+
+
+class _Ordinance:
+    """What the generator reads of the pack, in force on `as_of`: the device kinds (the large
+    ones: those with design limits or required to have, else the first), their frequencies,
+    the categories, the permit term and which optional parts of a program the pack has."""
+
+    def __init__(self, pack, as_of: date):
+        self.pack, self.on = pack, as_of
+        kinds = list(pack.device_kinds)
+        limits = _pack_value(pack, "gcd.design_limits", as_of, {}) or {}
+        required = _pack_value(pack, "gcd.required_device_kinds", as_of, []) or []
+        self.large = {k for k in kinds if k in limits or k in required} or {kinds[0]}
+        small = [k for k in kinds if k not in self.large]
+        large = [k for k in kinds if k in self.large]
+        share = LARGE_SHARE if small else 1.0
+        self.kinds = [(k, share / len(large)) for k in large]
+        self.kinds += [(k, (1 - share) / len(small)) for k in small]
+        partial = _pack_value(pack, "gcd.partial_pump_out_device_kinds", as_of, None)
+        self.fully_pumped = set(partial) if partial is not None else self.large
+        self.frequencies = {k: self._frequencies(k) for k in kinds}
+        self.prefix = {k: _initials(pack.kind_title(k)) for k in kinds}
+        others = [c for c in pack.categories if c != pack.default_category]
+        self.other_categories = others
+        self.required_categories = _pack_value(pack, "gcd.required_categories", as_of, None)
+        term = self._duration("permit.term") or self._duration("permit.max_term")
+        has_permits = any(rule.startswith("permit.") for rule in pack.rules)
+        self.permit_term = term.days_equivalent() if term and has_permits else None
+        lead = self._duration("permit.renewal_application_lead")
+        self.renewal_lead = lead.days_equivalent() if lead else None
+        self.yellow_grease = pack.has("yellow_grease.collection_overdue")
+        self.changes = pack.has("permit.change_not_notified")
+        self.exceptions = pack.has("gcd.trap_needs_interceptor")
+
+    def _duration(self, name: str):
+        value = _pack_value(self.pack, name, self.on)
+        return self.pack.duration(name, value) if value is not None else None
+
+    def days(self, name: str, default: int) -> int:
+        d = self._duration(name)
+        return d.days_equivalent() if d is not None else default
+
+    def _frequencies(self, kind: str) -> tuple:
+        """(days, probability) pairs of the kind's pump-out frequency, snapped down to the
+        frequencies the pack allows, if it lists them."""
+        default = self.pack.default_frequency(kind, self.on)
+        if default is not None:
+            base = default.days_equivalent()
+            pairs = [(max(1, round(base * m)), p) for m, p in AROUND_DEFAULT]
+        else:
+            pairs = list(LARGE_FREQUENCIES if kind in self.large else SMALL_FREQUENCIES)
+        allowed = sorted(_pack_value(self.pack, "gcd.allowed_frequencies_days", self.on, []))
+        if allowed:
+            pairs = [(max([a for a in allowed if a <= f] or allowed[:1]), p) for f, p in pairs]
+        return tuple(pairs)
+
+    def kind(self, x: float) -> str:
+        for kind, p in self.kinds:
+            x -= p
+            if x < 0:
+                return kind
+        return self.kinds[-1][0]
+
+    def category(self, x: float) -> str:
+        if not self.other_categories or x >= OTHER_CATEGORIES_SHARE:
+            return self.pack.default_category
+        share = OTHER_CATEGORIES_SHARE / len(self.other_categories)
+        return self.other_categories[min(int(x / share), len(self.other_categories) - 1)]
+
+    def needs_device(self, category: str) -> bool:
+        return self.required_categories is None or category in self.required_categories
 
 
 class _Table:
@@ -126,6 +222,8 @@ def generate_program(
     pack: str = "san-clemente",
     seed: int = 1,
     chunk: int = 1000,
+    agency_name: str | None = None,
+    letterhead: str | None = None,
     progress: Progress | None = None,
 ) -> GenerateResult:
     """Create an agency with a synthetic program of `establishments` FSEs and `years` of
@@ -133,9 +231,13 @@ def generate_program(
     from django.db import transaction
 
     from fogkeeper.registry.models import Agency
+    from fogkeeper.rules.packs import default_registry
 
     if establishments < 1 or years < 1:
         raise ValueError("establishments and years must be at least 1")
+    known = default_registry()
+    if not known.has(pack):
+        raise ValueError(f"unknown jurisdiction pack {pack!r} (known: {', '.join(known.ids())})")
     if Agency.objects.filter(code=agency_code).exists():
         raise ValueError(f"agency {agency_code!r} already exists")
     started = time.perf_counter()
@@ -147,6 +249,8 @@ def generate_program(
             agency_code=agency_code,
             pack=pack,
             seed=seed,
+            agency_name=agency_name,
+            letterhead=letterhead,
         )
         for first in range(0, establishments, chunk):
             last = min(first + chunk, establishments)
@@ -166,7 +270,9 @@ def generate_program(
 
 
 class _Generator:
-    def __init__(self, *, establishments, years, as_of, agency_code, pack, seed):
+    def __init__(
+        self, *, establishments, years, as_of, agency_code, pack, seed, agency_name, letterhead
+    ):
         from fogkeeper.audit.services import audit_record
         from fogkeeper.incidents.models import Incident
         from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
@@ -194,12 +300,11 @@ class _Generator:
         self.years = years
         self.A = as_of.toordinal()
         self.S = self.A - years * YEAR
-        self.town = pack == "town-10-02"
         agency = Agency(
             code=agency_code,
-            name=f"Synthetic City ({establishments:,} establishments)",
+            name=agency_name or f"Synthetic City ({establishments:,} establishments)",
             pack=pack,
-            letterhead="Synthetic City\nFOG Program",
+            letterhead="Synthetic City\nFOG Program" if letterhead is None else letterhead,
         )
         agency.full_clean()
         agency.save()
@@ -211,14 +316,15 @@ class _Generator:
             after=after,
             reason="python manage.py generate",
         )
+        self.ordinance = _Ordinance(agency.get_pack(), as_of)
         p = agency.get_pack()
         self.items = sorted(p.checklist)
         self.gcd_items = [i for i in self.items if i.startswith("gcd.")]
-        self.other_items = [
-            i for i in self.items if not i.startswith("gcd.") and i != "inspection.access_refused"
-        ]
-        self.refresher = (330, 365) if self.town else (150, 182)
-        self.new_hire_window = 0 if self.town else 30
+        self.access_item = ACCESS_ITEM if ACCESS_ITEM in p.checklist else None
+        self.other_items = [i for i in self.items if not i.startswith("gcd.") and i != ACCESS_ITEM]
+        refresher = self.ordinance.days("training.refresher_interval", YEAR)
+        self.refresher = (refresher * 11 // 12, refresher)
+        self.new_hire_window = self.ordinance.days("training.new_hire_window", 0)
         self.models = (
             PropertyOwner,
             Parcel,
@@ -452,11 +558,13 @@ class _Generator:
             previous = f"{choice(LAST)} Restaurants Inc"
         remodeled = ri(opened, end) if rnd() < 0.1 else None
         grinder = bad(0.04)
-        exception = choice(("space", "slope")) if self.town and rnd() < 0.05 else ""
+        law = self.ordinance
+        exception = choice(("space", "slope")) if law.exceptions and rnd() < 0.05 else ""
+        category = law.category(rnd())
         self.t_fse.rows.append(
             (
                 fid, agency_id, f"FSE-{i + 1:06d}", name, address, self.normalise(address),
-                parcel_id, "limited_food_preparation" if rnd() < 0.03 else "full_service",
+                parcel_id, category,
                 rnd() > 0.015, d(opened), d(closed) if closed else None,
                 d(remodeled) if remodeled else None, grinder,
                 d(ri(opened, end)) if grinder and rnd() < 0.5 else None,
@@ -471,7 +579,7 @@ class _Generator:
             self.t_tenure.rows.append((fid, prev_id, d(opened), d(op_since)))
         self.t_tenure.rows.append((fid, op_id, d(op_since), None))
         self.t_lateral.rows.append((fid, choice(self.segments)))
-        if self.town and rnd() < 0.05:
+        if law.changes and rnd() < 0.05:
             when = A + ri(-400, 200)
             notified = None if bad(0.5) else when - ri(40 if sloppy else 61, 120)
             kind = choice(("remodel", "expansion", "process"))
@@ -479,10 +587,14 @@ class _Generator:
 
         # devices
         devices = []
-        for k in range(1, _weighted(rng, DEVICES_PER_FSE) + 1):
-            interceptor = rnd() < 0.83
-            if interceptor:
-                freq = _weighted(rng, INTERCEPTOR_FREQUENCIES)
+        count = _weighted(rng, DEVICES_PER_FSE)
+        if not law.needs_device(category):
+            count = int(rnd() < 0.2)
+        for k in range(1, count + 1):
+            kind = law.kind(rnd())
+            large = kind in law.large
+            freq = _weighted(rng, law.frequencies[kind])
+            if large:
                 depth = float(choice((42, 48, 48, 54, 60, 72)))
                 capacity = float(choice((750, 1000, 1000, 1500, 2000)))
                 compartments = choice((2, 2, 3))
@@ -490,32 +602,31 @@ class _Generator:
                 if bad(0.1):  # an older design
                     capacity, compartments, manhole = 500.0, 1, 18.0
             else:
-                freq = _weighted(rng, TRAP_FREQUENCIES)
                 depth, capacity, compartments, manhole = float(choice((10, 12, 14))), 40.0, 1, None
             installed = opened - ri(0, 30) if k == 1 or rnd() < 0.6 else ri(opened, end)
             dev_id = self._id(self.t_device.model)
-            devices.append((dev_id, interceptor, installed, freq, depth, capacity))
+            devices.append((dev_id, kind, installed, freq, depth, capacity))
             self.t_device.rows.append(
                 (
-                    dev_id, fid, f"{'GI' if interceptor else 'GT'}-{k}",
-                    "interceptor" if interceptor else "trap", d(installed), capacity, depth,
-                    compartments, manhole, freq if k > 1 or not interceptor else None,
+                    dev_id, fid, f"{law.prefix[kind]}-{k}", kind, d(installed), capacity, depth,
+                    compartments, manhole, freq if k > 1 or not large else None,
                 )
             )  # fmt: skip
 
-        # permit: issued to the operator of the day; the first interceptor's frequency
-        permit_freq = next((f for _, icp, _, f, _, _ in devices if icp), None)
-        yellow = choice((60, 90)) if not self.town and rnd() < 0.15 else None
-        if rnd() < 0.92 and opened < end:
-            term = YEAR if self.town else 5 * YEAR
+        # permit: issued to the operator of the day; the first large device's frequency
+        permit_freq = next((f for _, kind, _, f, _, _ in devices if kind in law.large), None)
+        yellow = choice((60, 90)) if law.yellow_grease and rnd() < 0.15 else None
+        term = law.permit_term
+        if term and rnd() < 0.92 and opened < end:
             late = bad(0.15)
             issued = max(opened, A - ri(0, term + (90 if late else -30)))
             if issued <= end:
                 expires = issued + term - 1
                 holder = previous if previous and op_since > issued else operator
                 applied = None
-                if not self.town and expires - 120 < A and (not sloppy or rnd() < 0.5):
-                    applied = expires - ri(-20 if sloppy else 61, 120)
+                lead = law.renewal_lead
+                if lead is not None and expires - lead - 60 < A and (not sloppy or rnd() < 0.5):
+                    applied = expires - ri(-20 if sloppy else lead + 1, lead + 60)
                 self.t_permit.rows.append(
                     (
                         agency_id, fid, f"P-{fid:07d}-2", holder, d(issued),
@@ -552,13 +663,15 @@ class _Generator:
         d = date.fromordinal
         rows = self.t_service.rows
         pumper = choice(self.pumpers)
-        for dev_id, interceptor, installed, freq, depth, capacity in devices:
+        law = self.ordinance
+        for dev_id, kind, installed, freq, depth, capacity in devices:
+            large = kind in law.large
             when = max(installed, self.S) + int(freq * uniform(0.3, 1.0))
             keep_up = uniform(0.72, 0.95)
             while when <= end:
                 self.manifest += 1
                 hauler = choice(self.unlicensed) if bad(0.03) else pumper
-                full = not (interceptor and bad(0.04))
+                full = not (kind in law.fully_pumped and bad(0.04))
                 if rnd() < 0.85:
                     share = uniform(0.10, 0.22)
                     if bad(0.08):
@@ -566,9 +679,9 @@ class _Generator:
                     total = depth * share
                     fog = total * uniform(0.3, 0.6)
                     fog_in, solids_in = round(fog, 2), round(total - fog, 2)
-                    oil = bad(0.03) if interceptor else None
+                    oil = bad(0.03) if large else None
                     sludge = round(uniform(0.5, 2) if bad(0.03) else uniform(3, 20), 1)
-                    sludge = sludge if interceptor else None
+                    sludge = sludge if large else None
                 else:
                     fog_in = solids_in = oil = sludge = None
                 rows.append(
@@ -578,7 +691,8 @@ class _Generator:
                     )
                 )  # fmt: skip
                 late = bad(0.12)
-                when += int(freq * (uniform(1.1, 1.8) if late else keep_up * uniform(0.95, 1.0)))
+                step = freq * (uniform(1.1, 1.8) if late else keep_up * uniform(0.95, 1.0))
+                when += max(1, int(step))
 
     def _people(self, fid, opened, end, sloppy, bad) -> None:
         rng = self.rng
@@ -641,25 +755,26 @@ class _Generator:
             iid = self._id(self.t_inspection.model)
             self.t_inspection.rows.append((iid, fid, f"I-{k}", d(when)))
             here = [dv for dv in devices if dv[2] <= when]
-            for dev_id, interceptor, _, _, depth, _ in here:
+            for dev_id, kind, _, _, depth, _ in here:
+                large = kind in self.ordinance.large
                 if rnd() < 0.6:
                     total = depth * rng.uniform(0.05, 0.32 if sloppy else 0.22)
                     fog = total * rng.uniform(0.3, 0.6)
                     self.t_measurement.rows.append(
                         (
                             iid, dev_id, round(fog, 2), round(total - fog, 2),
-                            bad(0.03) if interceptor else None,
-                            round(rng.uniform(3, 20), 1) if interceptor else None,
+                            bad(0.03) if large else None,
+                            round(rng.uniform(3, 20), 1) if large else None,
                         )
                     )  # fmt: skip
-            for item in rng.sample(items, ri(4, 8)):
+            for item in rng.sample(items, min(len(items), ri(4, 8))):
                 self.t_answer.rows.append((iid, item, None, not bad(0.12)))
             if here:
                 dev_id = here[0][0]
                 for item in rng.sample(gcd_items, min(len(gcd_items), ri(1, 2))):
                     self.t_answer.rows.append((iid, item, dev_id, not bad(0.12)))
-            if rnd() < 0.3 or bad(0.03):
-                self.t_answer.rows.append((iid, "inspection.access_refused", None, not bad(0.1)))
+            if self.access_item and (rnd() < 0.3 or bad(0.03)):
+                self.t_answer.rows.append((iid, self.access_item, None, not bad(0.1)))
 
     def _incident(self, fid, address, first, end, sloppy) -> None:
         rng = self.rng

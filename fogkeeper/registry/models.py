@@ -9,11 +9,6 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-CATEGORIES = [
-    ("full_service", "Full service"),
-    ("limited_food_preparation", "Limited food preparation (beverages and reheating only)"),
-]
-DEVICE_KINDS = [("interceptor", "Grease interceptor"), ("trap", "Grease trap")]
 INTERCEPTOR_EXCEPTIONS = [("space", "Insufficient space"), ("slope", "Insufficient slope")]
 CHANGE_KINDS = [("remodel", "Remodel"), ("expansion", "Expansion"), ("process", "Process change")]
 
@@ -56,6 +51,15 @@ def _validate_pack(value: str) -> None:
     if not default_registry().has(value):
         known = ", ".join(default_registry().ids())
         raise ValidationError(f"unknown jurisdiction pack {value!r} (known: {known})")
+
+
+def _check_vocab(field: str, value: str, known: dict, what: str, pack) -> None:
+    """`value` must be one of the pack's words for `what` (its device kinds, categories)."""
+    if value not in known:
+        allowed = ", ".join(known)
+        raise ValidationError(
+            {field: f"{value!r} is not a {what} of {pack.name} (allowed: {allowed})."}
+        )
 
 
 class Agency(models.Model):
@@ -165,7 +169,9 @@ class FoodServiceEstablishment(models.Model):
     parcel = models.ForeignKey(
         Parcel, null=True, blank=True, on_delete=models.SET_NULL, related_name="establishments"
     )
-    category = models.CharField(max_length=40, choices=CATEGORIES, default="full_service")
+    category = models.CharField(
+        max_length=40, blank=True, help_text="one of the pack's categories (its default if blank)"
+    )
     on_public_sewer = models.BooleanField(default=True)
     opened_on = models.DateField()
     closed_on = models.DateField(null=True, blank=True)
@@ -200,10 +206,22 @@ class FoodServiceEstablishment(models.Model):
 
     def save(self, *args, **kwargs):
         self.normalised_address = normalise_address(self.address)
+        if not self.category:
+            self.category = self.agency.get_pack().default_category
         super().save(*args, **kwargs)
 
     def current_tenure(self):
         return self.tenures.filter(until__isnull=True).select_related("operator").first()
+
+    def clean(self) -> None:
+        if self.agency_id is None:
+            return
+        pack = self.agency.get_pack()
+        self.category = self.category or pack.default_category
+        _check_vocab("category", self.category, pack.categories, "establishment category", pack)
+
+    def category_title(self) -> str:
+        return self.agency.get_pack().category_title(self.category)
 
 
 class OperatorTenure(models.Model):
@@ -324,7 +342,7 @@ class GreaseControlDevice(models.Model):
         FoodServiceEstablishment, on_delete=models.PROTECT, related_name="devices"
     )
     code = models.CharField(max_length=40, help_text="e.g. GI-1")
-    kind = models.CharField(max_length=20, choices=DEVICE_KINDS)
+    kind = models.CharField(max_length=40, help_text="one of the pack's device kinds")
     installed_on = models.DateField()
     removed_on = models.DateField(null=True, blank=True)
     location = models.CharField(max_length=200, blank=True)
@@ -369,4 +387,13 @@ class GreaseControlDevice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.code} ({self.get_kind_display()}) at {self.establishment.name}"
+        return f"{self.code} ({self.kind_title()}) at {self.establishment.name}"
+
+    def clean(self) -> None:
+        if self.establishment_id is not None:
+            pack = self.establishment.agency.get_pack()
+            _check_vocab("kind", self.kind, pack.device_kinds, "device kind", pack)
+
+    def kind_title(self) -> str:
+        """The pack's title of the device's kind ("Grease interceptor")."""
+        return self.establishment.agency.get_pack().kind_title(self.kind)

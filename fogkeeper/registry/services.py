@@ -216,14 +216,15 @@ def establishment_register(
     city: str = "",
     zip_code: str = "",
     parcel: Parcel | None = None,
-    category: str = "full_service",
+    category: str = "",
     on_public_sewer: bool = True,
     food_grinder: bool = False,
     food_grinder_installed_on: date | None = None,
     actor: Actor = None,
 ) -> FoodServiceEstablishment:
     """A new FSE with its first operator (an `Operator` of the agency, or the name of a new
-    one), operating it since `operator_since` (by default the opening date)."""
+    one), operating it since `operator_since` (by default the opening date), in one of the
+    pack's categories (by default the pack's `default_category`)."""
     fse = FoodServiceEstablishment(
         agency=agency,
         code=code,

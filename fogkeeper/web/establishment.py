@@ -48,15 +48,26 @@ def accumulation(pack: Pack, device, readings: list[dict[str, Any]], as_of: date
     on = max(as_of, pack.effective)
     chart: dict[str, Any] = {"id": f"accumulation-{device.pk}", "device": device.code,
                              "points": points, "limit": None, "citation": ""}  # fmt: skip
-    try:
-        applies = pack.has(RULE) and device.kind in pack.param(LIMIT_KINDS, on)
-        limit = pack.parameters[LIMIT].value_on(on) if applies else None
-    except ParameterNotInForce:
-        limit = None
+    limit = accumulation_limit(pack, device.kind, on)
     if limit is not None:
         chart["limit"] = float(Decimal(str(limit.value)) * 100)
         chart["citation"] = limit.reference
     return chart
+
+
+def accumulation_limit(pack: Pack, kind: str, on: date):
+    """The pack's accumulation limit (a share of the design depth, with its reference) in force
+    on `on` for this kind of device; None where the pack has no such rule or limit, or the
+    rule does not apply to the kind."""
+    if not pack.has(RULE) or LIMIT not in pack.parameters:
+        return None
+    try:
+        kinds = pack.param(LIMIT_KINDS, on) if LIMIT_KINDS in pack.parameters else None
+        if kinds is not None and kind not in kinds:
+            return None
+        return pack.parameters[LIMIT].value_on(on)
+    except ParameterNotInForce:
+        return None
 
 
 def inspections_with_photos(establishment) -> list[Inspection]:

@@ -71,9 +71,11 @@ class ServiceForm(forms.Form):
 
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["device"].queryset = GreaseControlDevice.objects.filter(
-            establishment=establishment, removed_on__isnull=True
-        ).order_by("code")
+        self.fields["device"].queryset = (
+            GreaseControlDevice.objects.select_related("establishment__agency")
+            .filter(establishment=establishment, removed_on__isnull=True)
+            .order_by("code")
+        )
         self.fields["hauler"].queryset = Hauler.objects.filter(agency=establishment.agency)
 
 
@@ -105,9 +107,11 @@ class InspectionForm(forms.Form):
             )
             self.items.append({"item": item, "field": self[name], "note": self[f"{name}_note"]})
         self.devices = []
-        devices = GreaseControlDevice.objects.filter(
-            establishment=establishment, removed_on__isnull=True
-        ).order_by("code")
+        devices = (
+            GreaseControlDevice.objects.select_related("establishment__agency")
+            .filter(establishment=establishment, removed_on__isnull=True)
+            .order_by("code")
+        )
         for device in devices:
             depth = {"data-depth": device.design_depth_inches or "", "data-device": device.code}
             for part, what in (("fog", "FOG"), ("solids", "Solids")):

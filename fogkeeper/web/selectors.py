@@ -135,6 +135,7 @@ def filter_choices(*, agency: Agency) -> dict[str, list]:
             key=lambda pair: pair[1],
         ),
         "segments": list(agency.sewer_segments.values_list("code", flat=True)),
+        "device_kinds": [(kind, vocab.title) for kind, vocab in pack.device_kinds.items()],
     }
 
 
@@ -261,12 +262,17 @@ def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
     )
     if fse is None:
         raise Http404("no such establishment")
+    fse.agency = agency  # the page reads the pack's words through it
     pack = agency.get_pack()
     findings = [
         {"finding": f, "title": rule_title(pack, f.rule)}
         for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
     ]
-    devices = list(GreaseControlDevice.objects.filter(establishment=fse).order_by("code"))
+    devices = list(
+        GreaseControlDevice.objects.select_related("establishment__agency")
+        .filter(establishment=fse)
+        .order_by("code")
+    )
     open_dispute = ServiceDispute.objects.filter(service=OuterRef("pk"), withdrawn_on=None)
     services = list(
         Service.objects.filter(device__establishment=fse)

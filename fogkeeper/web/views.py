@@ -33,7 +33,7 @@ from fogkeeper.registry.services import operator_change
 from fogkeeper.training.services import training_record
 
 from . import policy, selectors
-from .establishment import page_extras
+from .establishment import accumulation_limit, page_extras
 from .forms import (
     IncidentForm,
     InspectionForm,
@@ -295,8 +295,10 @@ def record_inspection(request, fse):
             put_errors(form, e, _inspection_error_fields(form))
         else:
             return _recorded(request, fse)
-    limit = pack.param("gcd.accumulation_limit", _as_of(request))
-    context = {"fse": fse, "form": form, "title": "Record an inspection", "limit": limit}
+    for row in form.devices:
+        limit = accumulation_limit(pack, row["device"].kind, _as_of(request))
+        row["limit"] = limit.value if limit is not None else None
+    context = {"fse": fse, "form": form, "title": "Record an inspection"}
     status = 400 if form.is_bound else 200
     return render(request, "web/record_inspection.html", context, status=status)
 

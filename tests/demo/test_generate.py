@@ -1,9 +1,12 @@
 """`manage.py generate`: a synthetic program at a city's proportions."""
 
+import shutil
 from datetime import date
 from io import StringIO
+from pathlib import Path
 
 import pytest
+import yaml
 from django.core.management import CommandError, call_command
 
 from fogkeeper.audit.models import AuditEvent
@@ -92,3 +95,58 @@ def test_it_makes_case_files_the_sweep_reads_without_errors():
     result = sweep_agency(generate(pack="town-10-02"), as_of=AS_OF)
     assert result.establishments == 50
     assert result.errors == []
+
+
+IMAGINARY = Path(__file__).resolve().parent.parent / "rules" / "packs"
+
+
+def imaginary_town(monkeypatch, tmp_path, checklist: list[dict] | None = None) -> Path:
+    """The imaginary-town pack on FOGKEEPER_PACKS, with its own checklist if given."""
+    folder = tmp_path / "packs" / "imaginary-town"
+    shutil.copytree(IMAGINARY / "imaginary-town", folder)
+    if checklist is not None:
+        (folder / "checklist.yaml").write_text(yaml.safe_dump(checklist))
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(folder.parent))
+    return folder
+
+
+def test_it_gives_the_devices_the_packs_kinds_and_their_default_frequencies(monkeypatch, tmp_path):
+    imaginary_town(monkeypatch, tmp_path)
+    agency = generate(pack="imaginary-town", n=120)
+    pack = agency.get_pack()
+    devices = GreaseControlDevice.objects.filter(establishment__agency=agency)
+    assert set(devices.values_list("kind", flat=True)) <= set(pack.device_kinds)
+    weekly = pack.default_frequency("under_sink_trap", AS_OF).days_equivalent()
+    under_sink = devices.filter(kind="under_sink_trap").exclude(service_frequency_days=None)
+    assert set(under_sink.values_list("service_frequency_days", flat=True)) <= {
+        weekly, round(weekly * 2 / 3), round(weekly / 2)
+    }  # fmt: skip
+
+
+def test_it_issues_permits_for_the_packs_term(monkeypatch, tmp_path):
+    imaginary_town(monkeypatch, tmp_path)
+    agency = generate(pack="imaginary-town")
+    term = agency.get_pack().params_on(AS_OF).duration("permit.term").days_equivalent()
+    permits = Permit.objects.filter(establishment__agency=agency)
+    assert permits.exists()
+    assert {(p.expires_on - p.issued_on).days + 1 for p in permits} == {term}
+
+
+def test_it_answers_only_the_packs_checklist_however_short(monkeypatch, tmp_path):
+    items = [
+        {"item": "bmp.drain_screens", "question": "Screens?", "citation": "7.40.090(A)(1)"},
+        {"item": "bmp.signage", "question": "Signs?", "citation": "7.40.090(A)(2)"},
+    ]
+    imaginary_town(monkeypatch, tmp_path, items)
+    agency = generate(pack="imaginary-town")
+    answered = set(
+        Inspection.objects.filter(establishment__agency=agency).values_list(
+            "answers__item", flat=True
+        )
+    )
+    assert answered - {None} == {"bmp.drain_screens", "bmp.signage"}
+
+
+def test_it_refuses_a_pack_it_does_not_know():
+    with pytest.raises(CommandError, match="unknown jurisdiction pack 'atlantis'"):
+        generate(pack="atlantis")

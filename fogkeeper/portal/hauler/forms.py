@@ -17,7 +17,7 @@ class DeviceChoice(forms.ModelChoiceField):
         size = (
             f", {device.capacity_gallons.normalize():f} gallons" if device.capacity_gallons else ""
         )
-        return f"{device.code}: {device.get_kind_display()}{size}"
+        return f"{device.code}: {device.kind_title()}{size}"
 
 
 def _depth(label: str) -> forms.DecimalField:

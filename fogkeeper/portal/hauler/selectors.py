@@ -14,7 +14,7 @@ from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.maintenance.models import HAULER_SOURCES, Service, ServiceDispute
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
-from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.calendar import Duration
 
 PUMP_OUT = "gcd.service"  # the schedule's obligation of a device's next pump-out
 
@@ -22,7 +22,7 @@ PUMP_OUT = "gcd.service"  # the schedule's obligation of a device's next pump-ou
 @dataclass
 class DeviceRow:
     device: GreaseControlDevice
-    frequency_days: int | None
+    frequency: str | None  # "30 days", "3 months": the device's, the permit's or the pack's
     next_due: date | None
 
 
@@ -62,9 +62,11 @@ def customer_rows(
     fses = list(establishments)
     ids = [f.pk for f in fses]
     devices: dict[int, list[GreaseControlDevice]] = {pk: [] for pk in ids}
-    for device in GreaseControlDevice.objects.filter(
-        establishment_id__in=ids, removed_on__isnull=True
-    ).order_by("code"):
+    for device in (
+        GreaseControlDevice.objects.select_related("establishment__agency")
+        .filter(establishment_id__in=ids, removed_on__isnull=True)
+        .order_by("code")
+    ):
         devices[device.establishment_id].append(device)
     permits = {
         p.establishment_id: p
@@ -101,21 +103,20 @@ def customer_rows(
     return rows
 
 
-def _default_frequencies(agency: Agency, today: date) -> dict:
-    try:
-        return agency.get_pack().param("gcd.default_service_frequency_days", today) or {}
-    except ParameterNotInForce:
-        return {}
+def _default_frequencies(agency: Agency, today: date) -> dict[str, str]:
+    """The pack's default frequency of each of its device kinds in force `today`, as text."""
+    pack = agency.get_pack()
+    defaults = {kind: pack.default_frequency(kind, today) for kind in pack.device_kinds}
+    return {kind: str(d) for kind, d in defaults.items() if d is not None}
 
 
-def _frequency(device: GreaseControlDevice, permit: Permit | None, defaults: dict) -> int | None:
+def _frequency(device: GreaseControlDevice, permit: Permit | None, defaults: dict) -> str | None:
     """The device's own frequency, else its permit's, else the ordinance's for its kind (the
     order rules.context.Context.frequency follows)."""
-    if device.service_frequency_days is not None:
-        return device.service_frequency_days
-    if permit is not None and permit.service_frequency_days is not None:
-        return permit.service_frequency_days
-    return defaults.get(device.kind)
+    days = device.service_frequency_days
+    if days is None and permit is not None:
+        days = permit.service_frequency_days
+    return str(Duration(days, "days")) if days is not None else defaults.get(device.kind)
 
 
 def _pump_outs_due(schedule: list[dict]) -> dict[str, date]:

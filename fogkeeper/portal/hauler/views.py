@@ -76,7 +76,9 @@ def submit(request, code: str):
     """One pump-out of one of the customer's devices in place."""
     fse = _customer(request, code)
     policy.require_write(request.user, request.agency, "service")
-    devices = GreaseControlDevice.objects.filter(establishment=fse, removed_on__isnull=True)
+    devices = GreaseControlDevice.objects.select_related("establishment__agency").filter(
+        establishment=fse, removed_on__isnull=True
+    )
     chosen = request.POST.get("device") or request.GET.get("device")
     if chosen and not (chosen.isdigit() and devices.filter(pk=int(chosen)).exists()):
         raise Http404("no such device")

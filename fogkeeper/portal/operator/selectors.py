@@ -19,7 +19,7 @@ from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measuremen
 from fogkeeper.maintenance.models import Service, YellowGreasePickup
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
-from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.calendar import Duration
 from fogkeeper.training.models import Attendance, Employee, Training
 from fogkeeper.web import policy
 from fogkeeper.web.selectors import rule_title
@@ -187,21 +187,24 @@ def _devices(fse, pack, as_of: date) -> list[dict[str, Any]]:
         .first()
     )
     by_permit = permit.service_frequency_days if permit else None
-    try:
-        by_kind = pack.param("gcd.default_service_frequency_days", as_of) or {}
-    except ParameterNotInForce:
-        by_kind = {}
     return [
         {
             "device": d,
-            "frequency": None
-            if d.removed_on
-            else d.service_frequency_days or by_permit or by_kind.get(d.kind),
+            "frequency": None if d.removed_on else _frequency(pack, d, by_permit, as_of),
         }
-        for d in GreaseControlDevice.objects.filter(establishment=fse).order_by(
-            "removed_on", "code"
-        )
+        for d in GreaseControlDevice.objects.select_related("establishment__agency")
+        .filter(establishment=fse)
+        .order_by("removed_on", "code")
     ]
+
+
+def _frequency(pack, device, by_permit: int | None, as_of: date) -> str | None:
+    """The device's frequency as text ("90 days", "3 months")."""
+    days = device.service_frequency_days or by_permit
+    if days:
+        return str(Duration(days, "days"))
+    default = pack.default_frequency(device.kind, as_of)
+    return str(default) if default is not None else None
 
 
 def _inspections(fse, pack) -> list[dict[str, Any]]:

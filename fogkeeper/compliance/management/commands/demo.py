@@ -1,5 +1,6 @@
-"""`manage.py demo [--if-empty] [--as-of DATE]`: the demo program of both jurisdictions and
-a staff login (fogkeeper/compliance/demo.py), then a sweep of each agency."""
+"""`manage.py demo [--if-empty] [--as-of DATE] [--pack PACK ...]`: the demo program of every
+jurisdiction pack the deployment knows (or those named) and a staff login
+(fogkeeper/compliance/demo.py), then a sweep of each agency."""
 
 from collections import Counter
 from datetime import date, datetime
@@ -13,23 +14,23 @@ from fogkeeper.registry.models import Agency
 PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
 
 
-def _as_of(value: str | None) -> date:
+def _as_of(value: str | None, packs: list[str]) -> date:
     if value is None:
         return datetime.now(PROGRAM_TIMEZONE).date()
     try:
         as_of = date.fromisoformat(value)
     except ValueError:
         raise CommandError(f"--as-of: not a date (YYYY-MM-DD): {value!r}") from None
-    if as_of < demo.EARLIEST_AS_OF:
+    if as_of < demo.EARLIEST_AS_OF and any(p in demo.STORIES for p in packs):
         raise CommandError(f"--as-of: the demo needs a date on or after {demo.EARLIEST_AS_OF}")
     return as_of
 
 
 class Command(BaseCommand):
     help = (
-        "Load a demo FOG program for San Clemente and for the Town (about 40 establishments "
-        "each, with years of history dated back from --as-of) and a staff login, then sweep "
-        "both agencies."
+        "Load a demo FOG program for each jurisdiction pack (about 40 establishments each, "
+        "with years of history dated back from --as-of; generated for a pack without demo "
+        "stories of its own) and a staff login, then sweep every agency."
     )
 
     def add_arguments(self, parser):
@@ -44,9 +45,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-sweep", action="store_true", help="load only; do not sweep afterwards"
         )
+        parser.add_argument(
+            "--pack",
+            action="append",
+            metavar="PACK",
+            help="load only this pack's agency (repeatable; default every pack known)",
+        )
 
     def handle(self, *args, **options):
-        as_of = _as_of(options["as_of"])
+        try:
+            packs = demo.demo_packs(options["pack"])
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        as_of = _as_of(options["as_of"], packs)
         existing = Agency.objects.count()
         if existing and options["if_empty"]:
             self.stdout.write(
@@ -55,12 +66,12 @@ class Command(BaseCommand):
             )
             self._login_reminder()
             return
-        taken = Agency.objects.filter(code__in=[a["code"] for a in demo.AGENCIES.values()])
+        taken = Agency.objects.filter(code__in=demo.agency_codes(packs))
         if taken.exists():
             codes = ", ".join(taken.values_list("code", flat=True))
             raise CommandError(f"agency {codes} already exists: the demo is loaded once")
 
-        agencies = demo.load_demo(as_of=as_of)
+        agencies = demo.load_demo(as_of=as_of, packs=packs)
         for agency in agencies:
             self.stdout.write(
                 f"Loaded {agency.name} ({agency.code}, pack {agency.pack}): "
@@ -74,8 +85,8 @@ class Command(BaseCommand):
             )
         )
         self.stdout.write(
-            "Other logins, same password: manager, inspector, clerk, auditor (staff of both "
-            "agencies); operator, hauler, owner (an operator, a hauler and a property owner "
+            "Other logins, same password: manager, inspector, clerk, auditor (staff of every "
+            "agency); operator, hauler, owner (an operator, a hauler and a property owner "
             "of each agency)"
         )
 

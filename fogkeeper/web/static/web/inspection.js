@@ -14,9 +14,10 @@ document.addEventListener("DOMContentLoaded", () => {
       const total = (Number.isNaN(f) ? 0 : f) + (Number.isNaN(s) ? 0 : s);
       const share = total / depth;
       const pct = Math.round(share * 1000) / 10;
-      const over = share > limit + 1e-9;
-      out.textContent = `(fog+solids)/design depth = ${pct}% (limit ${Math.round(limit * 100)}%)` +
-        (over ? ": over the limit" : "");
+      const limited = !Number.isNaN(limit);  // no limit for this kind of device in the pack
+      const over = limited && share > limit + 1e-9;
+      out.textContent = `(fog+solids)/design depth = ${pct}%` +
+        (limited ? ` (limit ${Math.round(limit * 100)}%)` : "") + (over ? ": over the limit" : "");
       out.classList.toggle("over", over);
     };
     fog.addEventListener("input", show);
