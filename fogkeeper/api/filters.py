@@ -22,6 +22,17 @@ from fogkeeper.rules.report import STATUSES as REPORT_STATUSES
 from fogkeeper.training.models import Training
 
 STATUSES = [(s, s.replace("_", " ")) for s in REPORT_STATUSES]
+ID_MAX = 2**63 - 1  # a database id is a 64-bit integer at most
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": ID_MAX})
+class _Id(filters.NumberFilter):
+    """A record's id: a whole number the database can hold (1e308 is refused, not cast)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, min_value=1, max_value=ID_MAX, **kwargs)
 
 
 class _PackWords(BaseChoiceIterator):
@@ -154,7 +165,7 @@ class ServiceFilter(FilterSet):
     establishment = Text(
         field_name="device__establishment__code", help_text="the establishment's code"
     )
-    device = filters.NumberFilter(field_name="device_id", help_text="the device's id")
+    device = _Id(field_name="device_id", help_text="the device's id")
     manifest_number = Text()
     source = filters.ChoiceFilter(choices=SOURCES)
     date_from = _from("date", "pumped out")
