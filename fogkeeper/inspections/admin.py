@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from fogkeeper.registry.admin import RecordAdmin, RecordInline
 
-from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement
+from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement, Sample
 
 
 class MeasurementInline(RecordInline):
@@ -67,3 +67,13 @@ class InspectionPhotoAdmin(RecordAdmin):
     search_fields = ["inspection__code", "inspection__establishment__name", "caption"]
     list_select_related = ["inspection__establishment"]
     autocomplete_fields = ["inspection"]
+
+
+@admin.register(Sample)
+class SampleAdmin(RecordAdmin):
+    list_display = ["code", "date", "establishment", "device", "parameter", "value", "unit"]
+    list_filter = ["establishment__agency", "parameter"]
+    search_fields = ["code", "parameter", "establishment__code", "establishment__name"]
+    list_select_related = ["establishment", "device"]
+    autocomplete_fields = ["establishment", "device", "inspection"]
+    date_hierarchy = "date"

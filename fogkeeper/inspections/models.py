@@ -93,3 +93,40 @@ class InspectionPhoto(models.Model):
 
     def __str__(self) -> str:
         return f"photo {self.pk} of {self.inspection}"
+
+
+class Sample(models.Model):
+    """A sample of the discharge analysed for one parameter (13.30.080(C); 10.02.090)."""
+
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="samples"
+    )
+    device = models.ForeignKey(
+        "registry.GreaseControlDevice",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="samples",
+        help_text="the device sampled; blank: the establishment's discharge",
+    )
+    code = models.CharField(max_length=40)
+    date = models.DateField()
+    parameter = models.CharField(max_length=60, help_text="e.g. oil_and_grease")
+    value = models.DecimalField(max_digits=12, decimal_places=3)
+    unit = models.CharField(max_length=20, help_text="e.g. mg/L")
+    method = models.CharField(max_length=80, blank=True, help_text="e.g. EPA 1664")
+    inspection = models.ForeignKey(
+        Inspection, null=True, blank=True, on_delete=models.PROTECT, related_name="samples"
+    )
+
+    class Meta:
+        ordering = ["-date", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment", "code"], name="sample_code_unique_per_fse"
+            ),
+            models.CheckConstraint(condition=Q(value__gte=0), name="sample_value_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"sample {self.code}: {self.parameter} {self.value} {self.unit} on {self.date}"

@@ -24,7 +24,7 @@ from fogkeeper.registry.services import (
     refuse,
 )
 
-from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement
+from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement, Sample
 
 
 @dataclass(frozen=True)
@@ -155,3 +155,58 @@ def inspection_photo_add(
         after = {"inspection": inspection.pk, "image": photo.image.name, "caption": caption}
         audit("inspection.photo_add", photo, actor, after=after)
     return photo
+
+
+def sample_record(
+    *,
+    establishment: FoodServiceEstablishment,
+    code: str,
+    date: date,
+    parameter: str,
+    value: Decimal,
+    unit: str,
+    device: GreaseControlDevice | None = None,
+    method: str = "",
+    inspection: Inspection | None = None,
+    actor: Actor = None,
+) -> Sample:
+    """A sample of the discharge, analysed for one parameter. Refused in another unit than
+    the limit in force for the parameter (the pack's, or the permit's over it)."""
+    errors: Errors = {}
+    check_not_negative(errors, value=value)
+    if device is not None and device.establishment_id != establishment.pk:
+        add_error(errors, "device", f"{device.code} is not a device of {establishment}.")
+    if inspection is not None and inspection.establishment_id != establishment.pk:
+        add_error(errors, "inspection", f"{inspection} is not of {establishment}.")
+    limit = _limit_on(establishment, parameter, date)
+    if limit is not None and unit != limit["unit"]:
+        add_error(
+            errors,
+            "unit",
+            f"The {parameter} limit is in {limit['unit']}; record the result in {limit['unit']}.",
+        )
+    sample = Sample(
+        establishment=establishment, device=device, code=code, date=date, parameter=parameter,
+        value=value, unit=unit, method=method, inspection=inspection,
+    )  # fmt: skip
+    check_model(sample, errors)
+    refuse(errors)
+    with transaction.atomic():
+        sample.save()
+        audit("sample.record", sample, actor)
+    return sample
+
+
+def _limit_on(establishment: FoodServiceEstablishment, parameter: str, on: date) -> dict | None:
+    from fogkeeper.permits.models import Permit
+
+    pack = establishment.agency.get_pack()
+    limits = dict(pack.params_on(max(on, pack.effective)).get("discharge.limits") or {})
+    permit = (
+        Permit.objects.filter(establishment=establishment, issued_on__lte=on)
+        .order_by("-issued_on", "-pk")
+        .first()
+    )
+    if permit is not None:
+        limits.update(permit.discharge_limits or {})
+    return limits.get(parameter)

@@ -1,5 +1,6 @@
 """Permits (San Clemente's Discharge Permit, the Town's FOG Permit) and their applications."""
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
@@ -96,8 +97,24 @@ class Permit(models.Model):
     issued_on = models.DateField()
     expires_on = models.DateField()
     renewal_applied_on = models.DateField(null=True, blank=True)
+    renewal_denied_on = models.DateField(
+        null=True, blank=True, help_text="a timely renewal application was denied (RULES 11.7)"
+    )
+    suspended_from = models.DateField(null=True, blank=True)
+    suspended_until = models.DateField(
+        null=True,
+        blank=True,
+        help_text="the last day of the suspension; blank: until further order",
+    )
+    revoked_on = models.DateField(null=True, blank=True)
     service_frequency_days = models.PositiveIntegerField(null=True, blank=True)
     yellow_grease_frequency_days = models.PositiveIntegerField(null=True, blank=True)
+    discharge_limits = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="limits over the pack's, by parameter, e.g. "
+        '{"oil_and_grease": {"max": 100, "unit": "mg/L"}}',
+    )
     conditions = models.TextField(blank=True)
     status = models.CharField(max_length=20, choices=PERMIT_STATUSES, default="active")
     ended_on = models.DateField(null=True, blank=True)
@@ -121,7 +138,36 @@ class Permit(models.Model):
                 | Q(yellow_grease_frequency_days__gt=0),
                 name="permit_yellow_grease_frequency_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(suspended_until__isnull=True)
+                | Q(suspended_from__isnull=False, suspended_until__gte=F("suspended_from")),
+                name="permit_suspension_ends_after_it_starts",
+            ),
         ]
+
+    def clean(self) -> None:
+        problems = discharge_limit_problems(self.discharge_limits)
+        if problems:
+            raise ValidationError({"discharge_limits": problems})
 
     def __str__(self) -> str:
         return self.number
+
+
+def discharge_limit_problems(limits) -> list[str]:
+    """What is wrong with a permit's discharge limits ({parameter: {max, unit}})."""
+    if not isinstance(limits, dict):
+        return [
+            'Expected limits by parameter, e.g. {"oil_and_grease": {"max": 100, "unit": "mg/L"}}.'
+        ]
+    problems = []
+    for parameter, limit in limits.items():
+        if not isinstance(limit, dict) or set(limit) != {"max", "unit"}:
+            problems.append(f"{parameter}: expected {{max, unit}}.")
+            continue
+        value, unit = limit["max"], limit["unit"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            problems.append(f"{parameter}: the maximum must be a number of zero or more.")
+        if not isinstance(unit, str) or not unit.strip():
+            problems.append(f"{parameter}: name the unit (e.g. mg/L).")
+    return problems

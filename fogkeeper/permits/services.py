@@ -306,3 +306,69 @@ def permit_application_decide(
         action = "application.approve" if approved else "application.refuse"
         audit(action, application, actor, before=before, reason=reason)
     return application
+
+
+# -- suspension, revocation and denial, as the final decision orders (RULES.md 11.7, 11.8) --
+
+
+def _check_open(errors: Errors, permit: Permit) -> None:
+    if permit.status in _CLOSED or permit.revoked_on is not None:
+        state = "revoked" if permit.revoked_on else permit.get_status_display().lower()
+        add_error(errors, "permit", f"{permit.number} is {state}.")
+
+
+def _decide(permit: Permit, changes: dict[str, Any], action: str, actor: Actor, reason: str):
+    errors: Errors = {}
+    before = snapshot(permit)
+    for name, value in changes.items():
+        setattr(permit, name, value)
+    check_model(permit, errors)
+    refuse(errors)
+    with transaction.atomic():
+        permit.save()
+        audit(action, permit, actor, before=before, reason=reason)
+    return permit
+
+
+def permit_suspend(
+    *,
+    permit: Permit,
+    suspended_from: date,
+    suspended_until: date | None = None,
+    reason: str = "",
+    actor: Actor = None,
+) -> Permit:
+    """The permit suspended from `suspended_from` through `suspended_until` (inclusive;
+    None: until further order): no right to discharge meanwhile."""
+    errors: Errors = {}
+    _check_open(errors, permit)
+    check_order(errors, "suspended_from", suspended_from, permit.issued_on, "the permit's issue")
+    check_order(errors, "suspended_until", suspended_until, suspended_from, "the suspension")
+    refuse(errors)
+    changes = {"suspended_from": suspended_from, "suspended_until": suspended_until}
+    if suspended_until is None or suspended_until >= suspended_from:
+        changes["status"] = "suspended"
+    return _decide(permit, changes, "permit.suspend", actor, reason)
+
+
+def permit_revoke(*, permit: Permit, revoked_on: date, reason: str = "", actor: Actor = None):
+    """The permit revoked from `revoked_on`: from then the establishment holds no permit."""
+    errors: Errors = {}
+    _check_open(errors, permit)
+    check_order(errors, "revoked_on", revoked_on, permit.issued_on, "the permit's issue")
+    refuse(errors)
+    changes = {"revoked_on": revoked_on, "status": "revoked", "ended_on": revoked_on}
+    return _decide(permit, changes, "permit.revoke", actor, reason)
+
+
+def permit_renewal_deny(*, permit: Permit, denied_on: date, reason: str = "", actor: Actor = None):
+    """The renewal applied for is denied: a permit kept in effect by a timely application
+    lapses that day (San Clemente 13.30.050(E))."""
+    errors: Errors = {}
+    _check_open(errors, permit)
+    if permit.renewal_applied_on is None:
+        add_error(errors, "denied_on", f"No renewal of {permit.number} was applied for.")
+    else:
+        check_order(errors, "denied_on", denied_on, permit.renewal_applied_on, "the application")
+    refuse(errors)
+    return _decide(permit, {"renewal_denied_on": denied_on}, "permit.renewal_deny", actor, reason)

@@ -17,6 +17,7 @@ from fogkeeper.audit.services import snapshot
 
 from .models import (
     Agency,
+    ApprovedException,
     FoodServiceEstablishment,
     GreaseControlDevice,
     Hauler,
@@ -252,3 +253,12 @@ class GreaseControlDeviceAdmin(RecordAdmin):
     search_fields = ["code", "establishment__code", "establishment__name", "location"]
     list_select_related = ["establishment"]
     autocomplete_fields = ["establishment"]
+
+
+@admin.register(ApprovedException)
+class ApprovedExceptionAdmin(RecordAdmin):
+    list_display = ["device", "field", "approved_on", "approved_by", "reference"]
+    list_filter = ["device__establishment__agency", "field"]
+    search_fields = ["device__code", "device__establishment__name", "reference"]
+    list_select_related = ["device__establishment"]
+    autocomplete_fields = ["device"]

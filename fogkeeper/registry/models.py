@@ -397,3 +397,51 @@ class GreaseControlDevice(models.Model):
     def kind_title(self) -> str:
         """The pack's title of the device's kind ("Grease interceptor")."""
         return self.establishment.agency.get_pack().kind_title(self.kind)
+
+
+DESIGN_FIELDS = [
+    ("capacity_gallons", "capacity (gallons)"),
+    ("design_depth_inches", "design depth (inches)"),
+    ("compartments", "compartments"),
+    ("manhole_diameter_inches", "manhole diameter (inches)"),
+]
+
+
+class ApprovedException(models.Model):
+    """A design field of a device the agency approved below the pack's limit ("unless
+    otherwise approved"); allowed only where the pack says so (RULES 11.11)."""
+
+    device = models.ForeignKey(
+        GreaseControlDevice, on_delete=models.PROTECT, related_name="approved_exceptions"
+    )
+    field = models.CharField(max_length=40, choices=DESIGN_FIELDS)
+    approved_on = models.DateField()
+    approved_by = models.CharField(max_length=200, blank=True)
+    reference = models.CharField(max_length=80, blank=True, help_text="the approval's number")
+
+    class Meta:
+        ordering = ["device", "field", "approved_on"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["device", "field"], name="approved_exception_once_per_field"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.device.code}: {self.field} approved on {self.approved_on}"
+
+    def clean(self) -> None:
+        if self.device_id is None:
+            return
+        pack = self.device.establishment.agency.get_pack()
+        on = max(self.approved_on or pack.effective, pack.effective)
+        params = pack.params_on(on)
+        if not params.get("gcd.exceptions_allowed", False):
+            cited = (
+                params.reference("gcd.exceptions_allowed")
+                if "gcd.exceptions_allowed" in pack.parameters
+                else pack.id
+            )
+            raise ValidationError(
+                {"field": f"{cited}: {pack.name} allows no exceptions to its design limits."}
+            )

@@ -25,6 +25,7 @@ from fogkeeper.rules.errors import ParameterNotInForce
 
 from .models import (
     Agency,
+    ApprovedException,
     FoodServiceEstablishment,
     GreaseControlDevice,
     Hauler,
@@ -360,6 +361,30 @@ def device_install(
         device.save()
         audit("device.install", device, actor)
     return device
+
+
+def device_exception_approve(
+    *,
+    device: GreaseControlDevice,
+    field: str,
+    approved_on: date,
+    approved_by: str = "",
+    reference: str = "",
+    actor: Actor = None,
+) -> ApprovedException:
+    """A design field of the device approved below the pack's limit; from `approved_on` the
+    engine no longer checks it (RULES 11.11). Refused where the pack allows no exceptions."""
+    errors: Errors = {}
+    exception = ApprovedException(
+        device=device, field=field, approved_on=approved_on, approved_by=approved_by,
+        reference=reference,
+    )  # fmt: skip
+    check_model(exception, errors)
+    refuse(errors)
+    with transaction.atomic():
+        exception.save()
+        audit("device.exception_approve", exception, actor)
+    return exception
 
 
 def record_end(

@@ -1,12 +1,14 @@
 """The case file the database builds is the one a person would write of the same records."""
 
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
 from fogkeeper.compliance.casefiles import build_case_file, build_case_files
-from fogkeeper.inspections.models import Measurement
-from fogkeeper.rules import CaseFileError, parse_case
+from fogkeeper.inspections.models import Measurement, Sample
+from fogkeeper.registry.models import ApprovedException
+from fogkeeper.rules import CaseFileError, evaluate, parse_case
 from fogkeeper.training.models import Attendance
 from tests.compliance.records import AS_OF, make_pier_taqueria, pier_taqueria_case
 from tests.records import (
@@ -15,10 +17,15 @@ from tests.records import (
     make_employee,
     make_establishment,
     make_hauler,
+    make_permit,
     make_service,
 )
 
 pytestmark = pytest.mark.django_db
+
+
+def d(text: str) -> date:
+    return date.fromisoformat(text)
 
 
 def test_it_builds_the_case_file_a_person_would_write():
@@ -120,3 +127,78 @@ def test_it_keeps_two_haulers_manifests_of_one_number_apart():
 
     assert len({s["id"] for s in case["services"]}) == 2
     assert parse_case(case).model.services[0].id == "M-7"
+
+
+# Revision 2 records (RULES.md 11.7, 11.8, 11.11, 11.12)
+
+
+def test_it_reads_the_permits_suspension_revocation_denial_and_limits():
+    fse = make_establishment(make_agency(), "FSE-9")
+    limits = {"oil_and_grease": {"max": 100, "unit": "mg/L"}}
+    make_permit(
+        fse, renewal_applied_on="2028-10-01", renewal_denied_on="2029-01-10",
+        suspended_from="2025-02-01", suspended_until="2025-02-28", revoked_on="2025-06-01",
+        discharge_limits=limits,
+    )  # fmt: skip
+
+    permit = build_case_file(fse, AS_OF)["permit"]
+
+    assert {k: permit[k] for k in permit if k not in ("number", "holder", "issued_on")} == {
+        "expires_on": "2028-12-31",
+        "renewal_applied_on": "2028-10-01",
+        "renewal_denied_on": "2029-01-10",
+        "suspended_from": "2025-02-01",
+        "suspended_until": "2025-02-28",
+        "revoked_on": "2025-06-01",
+        "discharge_limits": limits,
+    }
+
+
+def test_it_reads_samples_with_their_device_and_leaves_out_a_removed_devices():
+    fse = make_establishment(make_agency(), "FSE-9")
+    kept, removed = make_device(fse, "GI-1"), make_device(fse, "GI-2", removed_on=d("2025-01-01"))
+    for code, device in (("L-1", kept), ("L-2", None), ("L-3", removed)):
+        Sample.objects.create(
+            establishment=fse, device=device, code=code, date=d("2025-03-03"),
+            parameter="oil_and_grease", value=Decimal("120.5"), unit="mg/L", method="EPA 1664",
+        )  # fmt: skip
+
+    samples = build_case_file(fse, AS_OF)["samples"]
+
+    assert samples == [
+        {"id": "L-1", "date": "2025-03-03", "device": "GI-1", "parameter": "oil_and_grease",
+         "value": 120.5, "unit": "mg/L", "method": "EPA 1664"},
+        {"id": "L-2", "date": "2025-03-03", "parameter": "oil_and_grease", "value": 120.5,
+         "unit": "mg/L", "method": "EPA 1664"},
+    ]  # fmt: skip
+
+
+def test_it_lists_no_samples_where_none_were_taken():
+    fse = make_establishment(make_agency(), "FSE-9")
+
+    assert "samples" not in build_case_file(fse, AS_OF)
+
+
+def test_it_reads_a_devices_approved_exceptions():
+    fse = make_establishment(make_agency(), "FSE-9")
+    device = make_device(fse, "GI-1", capacity_gallons=Decimal(400))
+    ApprovedException.objects.create(
+        device=device, field="capacity_gallons", approved_on=d("2024-06-01"),
+        approved_by="Pretreatment Coordinator", reference="PC-2024-3",
+    )  # fmt: skip
+
+    (built,) = build_case_file(fse, AS_OF)["devices"]
+
+    assert built["approved_exceptions"] == [
+        {"field": "capacity_gallons", "approved_on": "2024-06-01",
+         "by": "Pretreatment Coordinator", "reference": "PC-2024-3"}
+    ]  # fmt: skip
+
+
+def test_a_revoked_permit_from_the_database_is_no_permit_to_the_engine():
+    fse = make_establishment(make_agency(), "FSE-9")
+    make_permit(fse, revoked_on="2025-06-01")
+
+    report = evaluate(parse_case(build_case_file(fse, AS_OF)))
+
+    assert [f.rule for f in report.findings if f.rule.startswith("permit.")] == ["permit.revoked"]
