@@ -4,11 +4,13 @@ pack the deployment knows gets a small generated program (demo_generated.py).
 
 Each agency gets about forty food service establishments on real-looking streets, with their
 parcels and owners (some parcels hold several tenants), the sewer segments their laterals
-drain to, operators and their changes, permits, grease control devices and years of
+drain to, operators and their changes, permits (a few suspended or revoked, a few limiting
+the oil and grease sampled at their outlets), grease control devices and years of
 pump-out manifests with the depths the haulers measured, waste cooking oil pickups,
 employees and their BMP training, inspections answering every item of the pack's checklist,
 and sewer overflows. Most establishments are well run; each of the others has a story that
-makes one or two rules of RULES.md (sections 3-9) fire, so that every rule fires somewhere.
+makes one or two rules of RULES.md (sections 3-9, as section 11 revises them) fire, so that
+every rule fires somewhere.
 
 Everything is dated relative to `as_of` and drawn from a seeded random generator, so a given
 `as_of` always gives the same program. The program is first built as plain data in the shape
@@ -110,8 +112,9 @@ class Program:
             )
             case = {"jurisdiction": self.pack_id, "as_of": self.as_of}
             for key, value in rec.items():
-                if not key.startswith("_"):
-                    case[key] = [_bare(v) for v in value] if isinstance(value, list) else value
+                if key.startswith("_") or (key == "samples" and not value):
+                    continue  # samples only where some were taken
+                case[key] = [_bare(v) for v in value] if isinstance(value, list) else _bare(value)
             case["haulers"] = [
                 {"id": h, "name": haulers[h]["name"], "licensed": haulers[h]["licensed"]}
                 for h in used
@@ -151,6 +154,7 @@ class _Builder:
         self.manifest_no = 0
         self.inspection_no = 0
         self.incident_no = 0
+        self.sample_no = 0
         self.by_name: dict[str, dict] = {}
         self.licensed_pumpers: list[str] = []
         self.oil_hauler: str | None = None
@@ -597,6 +601,41 @@ class _Builder:
                     return
         raise ValueError(f"{rec['establishment']['name']} has no training to leave unsigned")
 
+    def sample(
+        self,
+        rec: dict,
+        days_ago: int,
+        value: float,
+        *,
+        device: str | None = "GI-1",
+        parameter: str = "oil_and_grease",
+        unit: str = "mg/L",
+        method: str | None = "EPA 1664",
+    ) -> dict:
+        """A sample of the discharge (of `device`, or of the establishment's lateral when
+        None), analysed by the lab for one parameter."""
+        self.sample_no += 1
+        when = self.ago(days_ago)
+        s: dict[str, Any] = {"id": f"S-{when.year}-{self.sample_no:03d}", "date": when}
+        if device is not None:
+            s["device"] = device
+        s.update(parameter=parameter, value=float(value), unit=unit)
+        if method:
+            s["method"] = method
+        rec.setdefault("samples", []).append(s)
+        rec["samples"].sort(key=lambda x: (x["date"], x["id"]))
+        return s
+
+    @staticmethod
+    def limit(rec: dict, parameter: str = "oil_and_grease", at_most: float = 100.0) -> None:
+        """A discharge limit written into the permit (the seed ordinances set none)."""
+        limits = rec["permit"].setdefault("discharge_limits", {})
+        limits[parameter] = {"max": at_most, "unit": "mg/L"}
+        rec["permit"]["_conditions"] = (
+            f"{parameter.replace('_', ' ').capitalize()} in the discharge not to exceed "
+            f"{at_most:g} mg/L (EPA Method 1664)."
+        )
+
     def incident(self, rec: dict | None, days_ago: int, **fields) -> dict:
         self.incident_no += 1
         when = self.ago(days_ago)
@@ -779,7 +818,7 @@ def _san_clemente(b: _Builder) -> None:
         opened=520,
         devices=[],
     )
-    fse(
+    fse(  # its 1994 interceptor predates the chapter: not held to the design limits (11.10)
         "Casa Tropicana",
         "610 Avenida Victoria",
         segment="S-0801",
@@ -964,6 +1003,52 @@ def _san_clemente(b: _Builder) -> None:
         _address="Avenida Del Mar at Ola Vista",
     )
     b.incident(b.by_name["Victoria Bistro"], 260, kind="blockage", cause="Roots in the main")
+
+    # -- permit terms, suspensions, revocations, discharge limits, post-2009 interceptors
+    # (RULES.md 11; after the stories above, so that their records stay as they were)
+    permit = b.by_name["Palizada Pizzeria"]["permit"]  # the clerk typed six years, not five
+    permit["expires_on"] = _years(permit["issued_on"], 6) - timedelta(days=1)
+    # Grease in the main below it: the renewed permit limits oil and grease to 100 mg/L. The
+    # outlet sample failed twice, the compliance schedule's deadline passed, and the permit
+    # was suspended for three weeks, until the baffles were rebuilt and a sample passed.
+    rec = fse(
+        "Vista Hermosa Ramen",
+        "1001 Avenida Vista Hermosa",
+        segment="S-0715",
+        permit_issued=900,
+        devices=[Device(capacity=1000.0, depth=48.0)],
+    )
+    b.limit(rec)
+    b.sample(rec, 230, 285.0)
+    b.sample(rec, 175, 190.0)
+    rec["permit"].update(suspended_from=b.ago(160), suspended_until=b.ago(139))
+    b.sample(rec, 141, 58.0)
+    # Suspended until further order for pouring fryer oil down the floor sinks, and found
+    # doing it again while suspended: revoked after the hearing. It is still open for
+    # business while the City Attorney seeks an injunction.
+    rec = fse(
+        "Frontera Fried Chicken",
+        "1030 Calle Frontera",
+        segment="S-0614",
+        permit_issued=700,
+        last_inspection=200,
+    )
+    rec["permit"].update(suspended_from=b.ago(120), revoked_on=b.ago(45))
+    b.answer(
+        b.inspect(rec, b.ago(90)),
+        "discharge.waste_oil_to_drain",
+        False,
+        "Fryer oil in the floor sink while the permit was suspended.",
+    )
+    # Built out in a former shop three and a half years ago with a 600-gallon interceptor the
+    # plan check missed: installed under the chapter, so held to its 750 gallons.
+    fse(
+        "Talega Tap & Kitchen",
+        "1011 Avenida Talega",
+        segment="S-0715",
+        opened=1300,
+        devices=[Device(capacity=600.0)],
+    )
 
 
 def _town(b: _Builder) -> None:
@@ -1275,6 +1360,39 @@ def _town(b: _Builder) -> None:
         _address="Mesa Drive at Encelia Drive",
     )
 
+    # -- permit terms, suspensions, revocations, discharge limits (RULES.md 11; after the
+    # stories above, so that their records stay as they were)
+    permit = b.by_name["Palomar Pizza Kitchen"]["permit"]  # typed to expire in two years
+    permit["expires_on"] = _years(permit["issued_on"], 2) - timedelta(days=1)
+    # Below it the main blocks every other month: its permit limits oil and grease to
+    # 100 mg/L. Two samples failed, the pump-outs did not help, and the hearing officer
+    # suspended the permit until a sample passes.
+    rec = fse(
+        "Old Town Fried Chicken",
+        "56350 Old Town Road",
+        segment="OT-04",
+        permit_issued=200,
+        devices=[Device(capacity=1000.0, depth=48.0)],
+    )
+    b.limit(rec)
+    b.sample(rec, 70, 240.0)
+    b.sample(rec, 35, 175.0)
+    rec["permit"]["suspended_from"] = b.ago(14)
+    # The owner turned the inspectors away twice: the permit was revoked after the hearing.
+    # The taqueria is still serving while the Town goes to court.
+    rec = fse(
+        "Mesa Drive Taqueria",
+        "56780 Mesa Drive",
+        segment="MS-05",
+        permit_issued=250,
+        last_inspection=200,
+    )
+    for days in (110, 80):
+        refused = b.inspect(rec, b.ago(days))
+        refused["measurements"] = []
+        b.answer(refused, "inspection.access_refused", False, "Owner refused the inspection.")
+    rec["permit"]["revoked_on"] = b.ago(50)
+
 
 STORIES = {"san-clemente": _san_clemente, "town-10-02": _town}
 
@@ -1357,7 +1475,7 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
 def _load(program: Program, staff, seed: int):
     from fogkeeper.audit.services import audit_record
     from fogkeeper.incidents.models import Incident
-    from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
+    from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement, Sample
     from fogkeeper.maintenance.models import Service, YellowGreasePickup
     from fogkeeper.permits.models import Permit, PermitApplication
     from fogkeeper.registry.models import (
@@ -1528,6 +1646,9 @@ def _load(program: Program, staff, seed: int):
             )
             applied_on = p.get("renewal_applied_on")
             rows["applications"].append(application)
+            ended_on = p["expires_on"] if status == "superseded" else None
+            if status == "active":
+                status, ended_on = _permit_status(p, program.as_of)
             rows["permits"].append(
                 Permit(
                     agency=agency,
@@ -1537,10 +1658,16 @@ def _load(program: Program, staff, seed: int):
                     issued_on=p["issued_on"],
                     expires_on=p["expires_on"],
                     renewal_applied_on=applied_on,
+                    renewal_denied_on=p.get("renewal_denied_on"),
+                    suspended_from=p.get("suspended_from"),
+                    suspended_until=p.get("suspended_until"),
+                    revoked_on=p.get("revoked_on"),
                     service_frequency_days=p.get("service_frequency_days"),
                     yellow_grease_frequency_days=p.get("yellow_grease_frequency_days"),
+                    discharge_limits=p.get("discharge_limits") or {},
+                    conditions=p.get("_conditions", ""),
                     status=status,
-                    ended_on=p["expires_on"] if status == "superseded" else None,
+                    ended_on=ended_on,
                     application=application,
                 )
             )
@@ -1571,9 +1698,22 @@ def _load(program: Program, staff, seed: int):
     GreaseControlDevice.objects.bulk_create(devices.values())
 
     services, employees, trainings, inspections = [], {}, [], []
-    attendance, measurements, answers = [], [], []
+    attendance, measurements, answers, samples = [], [], [], []
     for rec, fse in zip(program.establishments, fses, strict=True):
         code = rec["establishment"]["id"]
+        for s in rec.get("samples", ()):
+            samples.append(
+                Sample(
+                    establishment=fse,
+                    device=devices[(code, s["device"])] if s.get("device") else None,
+                    code=s["id"],
+                    date=s["date"],
+                    parameter=s["parameter"],
+                    value=_dec(s["value"]),
+                    unit=s["unit"],
+                    method=s.get("method") or "",
+                )
+            )
         for s in rec["services"]:
             services.append(
                 Service(
@@ -1667,6 +1807,7 @@ def _load(program: Program, staff, seed: int):
         ans.inspection_id = ans.inspection.pk
     ChecklistAnswer.objects.bulk_create(answers, batch_size=2000)
     Incident.objects.bulk_create(rows["incidents"])
+    Sample.objects.bulk_create(samples)
 
     audit_record(
         action="demo.load",
@@ -1681,10 +1822,23 @@ def _load(program: Program, staff, seed: int):
             "employees": len(employees),
             "inspections": len(inspections),
             "incidents": len(rows["incidents"]),
+            "samples": len(samples),
         },
         reason="python manage.py demo",
     )
     return agency
+
+
+def _permit_status(permit: dict, as_of: date) -> tuple[str, date | None]:
+    """The current permit's status on `as_of` and the day it ended: revoked, suspended (while
+    the suspension runs), else active."""
+    revoked_on, start = permit.get("revoked_on"), permit.get("suspended_from")
+    if revoked_on is not None and revoked_on <= as_of:
+        return "revoked", revoked_on
+    until = permit.get("suspended_until")
+    if start is not None and start <= as_of and (until is None or until >= as_of):
+        return "suspended", None
+    return "active", None
 
 
 # Where the demo puts things on the map: made-up but fixed places near each city's centre,

@@ -10,6 +10,9 @@ none) over the years (about 1.5 million pump-outs for 25,000
 establishments and 10 years), about 10 employees over the years with their BMP trainings
 and signed attendance, about 4 inspections answering part of the checklist and measuring
 the devices, waste cooking oil pickups at some, an incident at a few, a permit at most.
+Where the pack sets discharge limits, some interceptors' outlets are sampled (a few samples
+above a limit, most of those re-sampled within it); where it allows approved exceptions to
+its design limits, some devices of an older design have theirs.
 Parcels (some with several tenants), owners, operators (some changed), sewer segments,
 laterals and haulers (a few unlicensed) come with them. About half the establishments are
 well run; the others have defects drawn at random (late, partial or over-limit pump-outs,
@@ -110,6 +113,25 @@ class _Ordinance:
         self.yellow_grease = pack.has("yellow_grease.collection_overdue")
         self.changes = pack.has("permit.change_not_notified")
         self.exceptions = pack.has("gcd.trap_needs_interceptor")
+        self.design_limits = limits
+        self.discharge_limits = {}
+        if pack.has("discharge.limit_exceeded"):
+            self.discharge_limits = _pack_value(pack, "discharge.limits", as_of) or {}
+        self.approves = pack.has("gcd.design_nonconforming") and bool(
+            _pack_value(pack, "gcd.exceptions_allowed", as_of, False)
+        )
+
+    def failing(self, kind: str, values: dict[str, float | int | None]) -> list[str]:
+        """The design fields of a device of `kind` outside the pack's limits."""
+        failed = []
+        for name, bound in (self.design_limits.get(kind) or {}).items():
+            value = values.get(name)
+            if value is not None and (
+                ("min" in bound and value < bound["min"])
+                or ("max" in bound and value > bound["max"])
+            ):
+                failed.append(name)
+        return failed
 
     def _duration(self, name: str):
         value = _pack_value(self.pack, name, self.on)
@@ -275,11 +297,12 @@ class _Generator:
     ):
         from fogkeeper.audit.services import audit_record
         from fogkeeper.incidents.models import Incident
-        from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
+        from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement, Sample
         from fogkeeper.maintenance.models import Service, YellowGreasePickup
         from fogkeeper.permits.models import Permit
         from fogkeeper.registry.models import (
             Agency,
+            ApprovedException,
             FoodServiceEstablishment,
             GreaseControlDevice,
             Hauler,
@@ -446,12 +469,25 @@ class _Generator:
                 "clearance_inspection_on",
             ],
         )  # fmt: skip
+        self.t_exception = T(
+            ApprovedException, ["device_id", "field", "approved_on", "approved_by", "reference"]
+        )
+        self.t_sample = T(
+            Sample,
+            ["establishment_id", "device_id", "code", "date", "parameter", "value", "unit",
+             "method"],
+        )  # fmt: skip
         self.tables = [
             self.t_owner, self.t_parcel, self.t_operator, self.t_fse, self.t_tenure,
-            self.t_change, self.t_lateral, self.t_device, self.t_permit, self.t_service,
-            self.t_pickup, self.t_employee, self.t_training, self.t_attendance,
+            self.t_change, self.t_lateral, self.t_device, self.t_exception, self.t_permit,
+            self.t_service, self.t_pickup, self.t_employee, self.t_training, self.t_attendance,
             self.t_inspection, self.t_measurement, self.t_answer, self.t_incident,
+            self.t_sample,
         ]  # fmt: skip
+        # Samples and approved exceptions draw from a generator of their own, so that a pack
+        # with them gets the same establishments as one without.
+        self.extra_rng = random.Random(f"{seed}:samples-and-exceptions")
+        self.approver = p.titles.get("manager", "")
         self.writer = _Writer()
         self.manifest = 0
         self.incident_no = 0
@@ -479,6 +515,8 @@ class _Generator:
             "measurements": n(self.t_measurement),
             "answers": n(self.t_answer),
             "incidents": n(self.t_incident),
+            "samples": n(self.t_sample),
+            "approved_exceptions": n(self.t_exception),
             "permits": n(self.t_permit),
             "parcels": n(self.t_parcel),
             "owners": n(self.t_owner),
@@ -612,6 +650,14 @@ class _Generator:
                     compartments, manhole, freq if k > 1 or not large else None,
                 )
             )  # fmt: skip
+            if law.approves:
+                design = {
+                    "capacity_gallons": capacity,
+                    "design_depth_inches": depth,
+                    "compartments": compartments,
+                    "manhole_diameter_inches": manhole,
+                }
+                self._exceptions(dev_id, kind, design, installed, end)
 
         # permit: issued to the operator of the day; the first large device's frequency
         permit_freq = next((f for _, kind, _, f, _, _ in devices if kind in law.large), None)
@@ -653,6 +699,8 @@ class _Generator:
                 when += int(every * (rng.uniform(0.7, 1.6) if bad(0.2) else rng.uniform(0.7, 1.0)))
         self._people(fid, opened, end, sloppy, bad)
         self._inspections(fid, devices, opened, end, sloppy, bad)
+        if law.discharge_limits:
+            self._samples(fid, devices, opened, end, sloppy)
         if rnd() < 0.07:
             for _ in range(1 + (rnd() < 0.15)):
                 self._incident(fid, address, max(S, opened), end, sloppy)
@@ -775,6 +823,55 @@ class _Generator:
                     self.t_answer.rows.append((iid, item, dev_id, not bad(0.12)))
             if self.access_item and (rnd() < 0.3 or bad(0.03)):
                 self.t_answer.rows.append((iid, self.access_item, None, not bad(0.1)))
+
+    def _exceptions(self, dev_id, kind, design, installed, end) -> None:
+        """Half the devices outside the design limits have the agency's approval of the
+        fields that fail, some weeks after they were installed (or the pack took effect)."""
+        rng = self.extra_rng
+        law = self.ordinance
+        failed = law.failing(kind, design)
+        if not failed or rng.random() >= 0.5:
+            return
+        approved = max(installed, law.pack.effective.toordinal()) + rng.randint(10, 120)
+        if approved > end:
+            return
+        if not _pack_value(law.pack, "gcd.exceptions_allowed", date.fromordinal(approved)):
+            return
+        for name in failed:
+            self.t_exception.rows.append(
+                (dev_id, name, date.fromordinal(approved), self.approver,
+                 f"EX-{date.fromordinal(approved).year}-{dev_id}")
+            )  # fmt: skip
+
+    def _samples(self, fid, devices, opened, end, sloppy) -> None:
+        """A third of the establishments with a large device have its outlet sampled for each
+        parameter the pack limits, once or twice; now and then a sample is over the limit,
+        and then, mostly, a re-sample some weeks later is within it."""
+        rng = self.extra_rng
+        law = self.ordinance
+        large = [dv for dv in devices if dv[1] in law.large]
+        first = max(opened + 30, self.S)
+        if not large or first >= end or rng.random() >= 0.3:
+            return
+        dev_id = large[0][0]
+        k = 0
+        for parameter, limit in sorted(law.discharge_limits.items()):
+            top, unit = float(limit["max"]), limit["unit"]
+            method = "EPA 1664" if parameter == "oil_and_grease" else ""
+            for _ in range(rng.randint(1, 2)):
+                when = rng.randint(first, end)
+                over = rng.random() < (0.35 if sloppy else 0.05)
+                value = top * (rng.uniform(1.2, 3.5) if over else rng.uniform(0.1, 0.8))
+                k += 1
+                rows = [(when, value)]
+                if over and rng.random() < 0.7 and when + 21 <= end:
+                    again = rng.randint(when + 21, min(end, when + 60))
+                    rows.append((again, top * rng.uniform(0.2, 0.7)))
+                for day, v in rows:
+                    self.t_sample.rows.append(
+                        (fid, dev_id, f"S-{k}" if day == when else f"S-{k}R", date.fromordinal(day),
+                         parameter, round(v, 1), unit, method)
+                    )  # fmt: skip
 
     def _incident(self, fid, address, first, end, sloppy) -> None:
         rng = self.rng

@@ -144,6 +144,36 @@ def test_the_sweep_stores_a_finding_of_every_rule_for_each_agency():
 
 
 @pytest.mark.django_db
+def test_it_stores_the_permits_suspensions_revocations_limits_and_samples():
+    from fogkeeper.compliance.casefiles import build_case_file
+    from fogkeeper.inspections.models import Sample
+    from fogkeeper.permits.models import Permit
+
+    load("--no-sweep")
+    revoked = Permit.objects.exclude(revoked_on=None)
+    assert sorted(p.agency.code for p in revoked) == ["san-clemente", "town"]
+    assert all(p.status == "revoked" and p.ended_on == p.revoked_on for p in revoked)
+    suspended = Permit.objects.exclude(suspended_from=None).filter(revoked_on=None)
+    assert {p.status for p in suspended} == {"active", "suspended"}  # reinstated, still out
+    limited = Permit.objects.exclude(discharge_limits={})
+    assert all("100 mg/L" in p.conditions for p in limited) and limited.count() == 2
+    plain = {
+        rec["establishment"]["id"]: rec
+        for program in build_programs(AS_OF)
+        for rec in program.establishments
+        if rec.get("samples")
+    }
+    fses = FoodServiceEstablishment.objects.filter(samples__isnull=False).distinct()
+    assert sorted(f.code for f in fses) == sorted(plain)
+    assert Sample.objects.count() == sum(len(r["samples"]) for r in plain.values())
+    for fse in fses:
+        case = build_case_file(fse, AS_OF)
+        expected = [dict(s, date=s["date"].isoformat()) for s in plain[fse.code]["samples"]]
+        assert case["samples"] == expected
+        assert case["permit"]["discharge_limits"] == plain[fse.code]["permit"]["discharge_limits"]
+
+
+@pytest.mark.django_db
 def test_the_demo_has_an_enforcement_case_with_its_letter_and_money_owed():
     load()
     sc, town = Agency.objects.get(code="san-clemente"), Agency.objects.get(code="town")

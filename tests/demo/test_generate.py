@@ -10,6 +10,7 @@ import yaml
 from django.core.management import CommandError, call_command
 
 from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.models import Finding
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import Service
 from fogkeeper.permits.models import Permit
@@ -150,3 +151,54 @@ def test_it_answers_only_the_packs_checklist_however_short(monkeypatch, tmp_path
 def test_it_refuses_a_pack_it_does_not_know():
     with pytest.raises(CommandError, match="unknown jurisdiction pack 'atlantis'"):
         generate(pack="atlantis")
+
+
+def test_it_samples_the_discharge_where_the_pack_sets_limits(monkeypatch, tmp_path):
+    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.inspections.models import Sample
+
+    imaginary_town(monkeypatch, tmp_path)
+    agency = generate(pack="imaginary-town", n=120)
+    limit = agency.get_pack().params_on(AS_OF)["discharge.limits"]["oil_and_grease"]
+    samples = Sample.objects.filter(establishment__agency=agency)
+    assert samples.exists()
+    assert set(samples.values_list("parameter", "unit", "method")) == {
+        ("oil_and_grease", limit["unit"], "EPA 1664")
+    }
+    assert samples.filter(value__gt=limit["max"]).exists()
+    assert not samples.filter(date__gt=AS_OF).exists()
+    assert all(s.device.establishment_id == s.establishment_id for s in samples)
+    assert sweep_agency(agency, as_of=AS_OF).errors == []
+    assert Finding.objects.filter(
+        establishment__agency=agency, rule="discharge.limit_exceeded"
+    ).exists()
+
+
+def test_it_approves_exceptions_to_the_design_limits_where_the_pack_allows(monkeypatch, tmp_path):
+    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.registry.models import ApprovedException
+
+    imaginary_town(monkeypatch, tmp_path)
+    agency = generate(pack="imaginary-town", n=200)
+    pack = agency.get_pack()
+    exceptions = ApprovedException.objects.filter(device__establishment__agency=agency)
+    assert exceptions.exists()
+    for e in exceptions:
+        bound = pack.params_on(AS_OF)["gcd.design_limits"][e.device.kind][e.field]
+        assert getattr(e.device, e.field) < bound["min"]
+        assert pack.effective <= e.approved_on <= AS_OF
+        e.full_clean()  # the pack allows them
+    assert sweep_agency(agency, as_of=AS_OF).errors == []
+    excepted = Finding.objects.filter(
+        establishment__agency=agency, rule="gcd.design_nonconforming", open=False
+    )
+    assert excepted.exists()
+
+
+def test_it_samples_nothing_and_approves_nothing_where_the_pack_has_neither():
+    from fogkeeper.inspections.models import Sample
+    from fogkeeper.registry.models import ApprovedException
+
+    agency = generate()
+    assert not Sample.objects.filter(establishment__agency=agency).exists()
+    assert not ApprovedException.objects.filter(device__establishment__agency=agency).exists()
