@@ -118,8 +118,7 @@ def _first_letter(pack, case, violation, after, staff) -> None:
 def _letter_actions(pack) -> list:
     from fogkeeper.enforcement import services
 
-    sends = getattr(services, "LETTER_TYPES", None)
-    return [s for t, s in pack.actions.items() if t != "invoice" and (sends is None or t in sends)]
+    return [s for t, s in pack.actions.items() if services.sends_letter(pack, t)]
 
 
 def _initials(action_type: str) -> str:

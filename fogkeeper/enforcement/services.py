@@ -46,18 +46,6 @@ UNIT_ONE = {
     "violation_days": "violation day",
 }
 HEARD = ("suspension_notice", "revocation_notice", "administrative_complaint")
-LETTER_TYPES = {
-    "notice_of_noncompliance",
-    "manager_decision",
-    "hearing_decision",
-    "suspension_notice",
-    "revocation_notice",
-    "emergency_decision",
-    "administrative_complaint",
-    "penalty_order",
-    "final_decision",
-    HEARING,
-}
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -160,8 +148,9 @@ def _account_balance(establishment: FoodServiceEstablishment, on: date) -> Decim
 
 
 def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None:
-    """The letter of an action that sends one, stored byte for byte (when letters exist)."""
-    if action.type not in LETTER_TYPES:
+    """The letter of an action that sends one, stored byte for byte (when letters exist):
+    a hearing's notice, or an action its pack marks `letter: true`."""
+    if not sends_letter(action.establishment.agency.get_pack(), action.type):
         return
     try:
         letters = importlib.import_module("fogkeeper.enforcement.letters")
@@ -180,6 +169,11 @@ def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None
         issued_on=action.taken_on,
     )
     Letter.objects.create(action=action, pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
+
+
+def sends_letter(pack: Pack, action_type: str) -> bool:
+    spec = pack.actions.get(action_type)
+    return action_type == HEARING or (spec is not None and spec.letter)
 
 
 # -- cases and violations -----------------------------------------------------------------

@@ -108,7 +108,9 @@ PACK_KEYS = {
     "rules": False,
 }
 HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
-ACTION_KEYS = ("title", "citation", "date_field", "fields", "deadlines", "checks", "appeal")
+ACTION_KEYS = (
+    "title", "citation", "date_field", "fields", "deadlines", "checks", "appeal", "letter",
+)  # fmt: skip
 DEADLINE_KEYS = (
     "name",
     "kind",

@@ -177,6 +177,7 @@ class ActionSpec:
     deadlines: tuple[DeadlineSpec, ...]
     checks: dict[str, Any]
     appeal: dict[str, str] | None = None  # {deadline, filed, decided, final}: RULES.md 11.4
+    letter: bool = False  # the agency sends a letter when it takes the action
 
     def appeal_routes(self) -> dict[str, str]:
         """Deadline name -> the level the action is appealed to by that deadline."""
@@ -470,8 +471,15 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             deadlines=tuple(deadlines),
             checks=entry.get("checks") or {},
             appeal=_load_appeal(here, entry.get("appeal"), fields, known),
+            letter=_flag(f"{here}.letter", entry.get("letter", False)),
         )
     return actions
+
+
+def _flag(where: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise PackError(f"{where}: expected true or false, got {value!r}")
+    return value
 
 
 def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, str] | None:

@@ -13,6 +13,7 @@ from django.core.management import call_command
 
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.enforcement.models import EnforcementCase, Letter
+from fogkeeper.enforcement.services import action_take
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import Agency, GreaseControlDevice
@@ -145,3 +146,12 @@ def test_it_refuses_a_device_kind_the_pack_does_not_have_naming_those_it_has(tow
     (message,) = e.value.message_dict["kind"]
     assert "'septic_tank'" in message
     assert all(kind in message for kind in pack().device_kinds)
+
+
+def test_each_action_the_pack_marks_with_a_letter_sends_one(town):
+    case = EnforcementCase.objects.get(establishment__agency=town)
+    notice = action_take(
+        case=case, type="notice_of_violation", code="NOV-9",
+        fields={"delivered_on": "2026-06-01", "correct_by": "2026-06-15"},
+    )  # fmt: skip
+    assert Letter.objects.get(action=notice).pdf.startswith(b"%PDF")
