@@ -1,6 +1,6 @@
 """What the establishment page shows beyond selectors.establishment_page: the schedule in the
-pack's words, each device's accumulation against the pack's limit, and the inspections with
-their photos."""
+pack's words, each device's accumulation against the pack's limit, the inspections with
+their photos, and the samples of the discharge against their limits."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 from fogkeeper.compliance.models import ComplianceStatus
-from fogkeeper.inspections.models import Inspection, InspectionPhoto
+from fogkeeper.inspections.models import Inspection, InspectionPhoto, Sample
+from fogkeeper.permits.models import Permit
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
 
@@ -18,6 +19,7 @@ from .selectors import EstablishmentPage
 RULE = "gcd.accumulation_over_limit"
 LIMIT = "gcd.accumulation_limit"
 LIMIT_KINDS = "gcd.accumulation_device_kinds"
+DISCHARGE_LIMITS = "discharge.limits"
 
 
 def obligation_title(pack: Pack, obligation: str) -> str:
@@ -85,6 +87,53 @@ def inspections_with_photos(establishment) -> list[Inspection]:
     return inspections
 
 
+def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str, Any]]:
+    """Parameter -> {max, unit, source}: the pack's discharge limits in force on `on`, and over
+    them the limits of the last permit issued by then, as the engine reads them (RULES.md
+    11.12). `source` says whose limit it is (the pack's reference, or the permit)."""
+    on = max(on, pack.effective)
+    limits: dict[str, dict[str, Any]] = {}
+    try:
+        found = pack.parameters[DISCHARGE_LIMITS].value_on(on)
+    except (KeyError, ParameterNotInForce):
+        found = None
+    for parameter, limit in ((found.value or {}) if found else {}).items():
+        limits[parameter] = {**limit, "source": found.reference}
+    permit = (
+        Permit.objects.filter(establishment=establishment, issued_on__lte=on)
+        .only("number", "discharge_limits")
+        .order_by("-issued_on", "-pk")
+        .first()
+    )
+    title = pack.titles.get("permit", "permit")
+    for parameter, limit in ((permit.discharge_limits or {}) if permit else {}).items():
+        limits[parameter] = {**limit, "source": f"{title} {permit.number}"}
+    for limit in limits.values():
+        limit["max"] = Decimal(str(limit["max"]))
+    return limits
+
+
+def samples(establishment, pack: Pack, as_of: date) -> list[dict[str, Any]]:
+    """The establishment's samples, newest first, each with the limit of its parameter on
+    `as_of` (None where none applies) and whether it is over it (strictly, RULES.md 11.12);
+    `over` is None where the sample is in another unit than the limit (nothing to compare)."""
+    limits = discharge_limits(establishment, pack, as_of)
+    rows = []
+    for sample in Sample.objects.filter(establishment=establishment).select_related("device"):
+        limit = limits.get(sample.parameter)
+        over = None
+        if limit is not None and limit["unit"] == sample.unit:
+            over = sample.value > limit["max"]
+        rows.append({"sample": sample, "value": _plain(sample.value), "limit": limit,
+                     "max": _plain(limit["max"]) if limit else "", "over": over})  # fmt: skip
+    return rows
+
+
+def _plain(number: Decimal) -> str:
+    """100.000 -> "100", 150.500 -> "150.5"."""
+    return f"{number.normalize():f}"
+
+
 def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str, Any]:
     devices = [
         {**row, "chart": accumulation(pack, row["device"], row["readings"], as_of)}
@@ -95,4 +144,5 @@ def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str
         "devices": devices,
         "charts": [row["chart"] for row in devices if row["chart"]],
         "inspections": inspections_with_photos(page.establishment),
+        "samples": samples(page.establishment, pack, as_of),
     }

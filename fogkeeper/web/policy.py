@@ -21,15 +21,16 @@ from .models import STAFF_ROLES, Membership
 SESSION_KEY = "fogkeeper_agency"
 
 # What each role may write (ACCESS.md "may write"). Staff roles write for the whole agency;
-# an operator for its establishments, a hauler for its customers' devices.
+# an operator for its establishments, a hauler for its customers' devices. A sample of the
+# discharge is part of an inspection (13.30.080(C); 10.02.090): whoever records inspections.
 WRITES = {
     "manager": {
-        "establishment", "device", "service", "training", "inspection", "incident", "permit",
-        "operator_change", "frequency", "fees", "notice", "hearing", "decision", "appeal",
-        "penalty", "invoice", "payment", "membership", "dispute",
+        "establishment", "device", "service", "training", "inspection", "sample", "incident",
+        "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
+        "appeal", "penalty", "invoice", "payment", "membership", "dispute",
     },
     "inspector": {
-        "establishment", "device", "service", "training", "inspection", "incident",
+        "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "operator_change", "notice", "dispute",
     },
     "clerk": {"hearing", "decision", "appeal", "penalty", "invoice", "payment"},

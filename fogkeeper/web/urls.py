@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import cases, disputes, field, map, photos, views
+from . import cases, disputes, field, map, photos, samples, views
 
 app_name = "web"
 
@@ -23,6 +23,11 @@ urlpatterns = [
         "establishments/<str:code>/record/inspection/",
         views.record_inspection,
         name="record_inspection",
+    ),
+    path(
+        "establishments/<str:code>/record/sample/",
+        samples.record_sample,
+        name="record_sample",
     ),
     path(
         "establishments/<str:code>/record/training/",

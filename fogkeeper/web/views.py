@@ -49,6 +49,7 @@ PAGE_SIZE = 25
 RECORDS = (
     "service",
     "inspection",
+    "sample",
     "training",
     "incident",
     "permit",

@@ -78,6 +78,8 @@ web:record_service                  GET   ok    ok    403   403   404   404   40
 web:record_service                  POST  ok    ok    403   403   404   404   404   404   login
 web:record_inspection               GET   ok    ok    403   403   404   404   404   404   login
 web:record_inspection               POST  ok    ok    403   403   404   404   404   404   login
+web:record_sample                   GET   ok    ok    403   403   404   404   404   404   login
+web:record_sample                   POST  ok    ok    403   403   404   404   404   404   login
 web:record_training                 GET   ok    ok    403   403   404   404   404   404   login
 web:record_training                 POST  ok    ok    403   403   404   404   404   404   login
 web:record_incident                 GET   ok    ok    403   403   404   404   404   404   login

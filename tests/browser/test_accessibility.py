@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.inspections.models import Sample
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import (
     FoodServiceEstablishment,
@@ -21,7 +22,7 @@ from fogkeeper.registry.models import (
     SewerSegment,
 )
 from fogkeeper.web.models import Membership
-from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.compliance.records import AS_OF, make_pier_taqueria, make_vista_hermosa_ramen
 from tests.portal.conftest import member
 from tests.web.enforcement import san_clemente_case
 from tests.web.people import PASSWORD, make_user, two_agencies
@@ -43,6 +44,11 @@ def san_clemente():
     )
     Lateral.objects.create(establishment=fse, segment=segment)
     san_clemente_case(fse)
+    ramen = make_vista_hermosa_ramen(sc)
+    Sample.objects.create(
+        establishment=ramen, code="S-1", date=date(2025, 6, 2), parameter="oil_and_grease",
+        value=Decimal("185"), unit="mg/L", method="EPA 1664",
+    )  # fmt: skip
     sweep_agency(sc, as_of=AS_OF)
     make_user("ines", sc)
     return sc
@@ -74,6 +80,8 @@ def test_the_sign_in_page_has_no_serious_violations(page, live_server):
         "/establishments/",
         "/establishments/FSE-0042/",
         "/establishments/FSE-0042/record/inspection/",
+        "/establishments/FSE-0077/",
+        "/establishments/FSE-0077/record/sample/",
         "/inspections/field/",
         "/map/",
         "/cases/",

@@ -225,3 +225,21 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
         ],  # fmt: skip
         "enforcement": [],
     }
+
+
+OIL_AND_GREASE_LIMIT = {"oil_and_grease": {"max": 100, "unit": "mg/L"}}
+
+
+def make_vista_hermosa_ramen(agency, code: str = "FSE-0077"):
+    """Vista Hermosa Ramen: its Discharge Permit limits oil and grease to 100 mg/L; one
+    interceptor in service and one removed."""
+    fse = make_establishment(
+        agency, code=code, name="Vista Hermosa Ramen", address="1001 Avenida Vista Hermosa",
+        operator="Hermosa Noodle Co", opened_on="2018-05-01",
+    )  # fmt: skip
+    make_permit(fse, f"{code}-P1", issued_on="2024-03-01", expires_on="2029-02-28",
+                service_frequency_days=90, discharge_limits=OIL_AND_GREASE_LIMIT)  # fmt: skip
+    make_device(fse, "GI-1", "interceptor", installed_on="2018-04-20",
+                capacity_gallons=Decimal("1000"), design_depth_inches=Decimal("48"))  # fmt: skip
+    make_device(fse, "GI-0", "interceptor", installed_on="2010-01-01", removed_on=d("2018-04-20"))
+    return fse
