@@ -897,6 +897,39 @@ def _check_action(
     if not _text(entry.get("title")):
         pk.add(f, here, "no title")
     pk.cited(f, here, entry)
+    fields = _action_fields(pk, here, entry)
+    deadlines = entry.get("deadlines") or []
+    names: set[str] = _Names()
+    kinds_of: dict[str, set[str]] = _Fields()
+    if not isinstance(deadlines, list):
+        pk.add(f, f"{here}.deadlines", "expected a list of deadlines")
+        deadlines = []
+    for i, d in enumerate(deadlines):
+        dname = _check_deadline(pk, f"{here}.deadlines[{i}]", d, fields, names, sequence)
+        if dname is not None:
+            names.add(dname)
+            kinds_of.setdefault(dname, set()).add(str(d.get("kind")))
+    appeal = entry.get("appeal")
+    if appeal is not None:
+        _check_appeal(pk, f"{here}.appeal", appeal, fields, names)
+    checks = _mapping(pk, f, f"{here}.checks", entry.get("checks"), "check names to settings")
+    for name, cfg in checks.items():
+        _check_check(pk, f"{here}.checks.{name}", str(name), cfg, fields, names, kinds_of)
+    _check_penalty_fields(pk, here, fields, "penalty_cap" in checks, caps)
+    if has_procedure and "issued_by" in fields and fields["issued_by"][0] == "choice":
+        for level in fields["issued_by"][1]:
+            if level not in sequence:
+                pk.add(
+                    f,
+                    f"{here}.fields.issued_by",
+                    f"{level!r} is not a level of procedure.sequence "
+                    f"({', '.join(map(str, sequence))})",
+                )
+
+
+def _action_fields(pk: _Pack, here: str, entry: dict) -> dict:
+    """The action's fields, name -> (kind, choices), and its date field checked."""
+    f = "enforcement.yaml"
     fields: dict[str, tuple[str | None, tuple[str, ...]]] = _Fields()
     for name, spec in _mapping(
         pk, f, f"{here}.fields", entry.get("fields"), "field names to kinds"
@@ -915,83 +948,85 @@ def _check_action(
         pk.add(f, f"{here}.date_field", f"{date_field!r} is not one of its fields")
     elif fields[date_field][0] not in ("date", "datetime"):
         pk.add(f, f"{here}.date_field", f"{date_field!r} is not a date or datetime field")
-    deadlines = entry.get("deadlines") or []
-    names: set[str] = _Names()
-    kinds_of: dict[str, set[str]] = _Fields()
-    if not isinstance(deadlines, list):
-        pk.add(f, f"{here}.deadlines", "expected a list of deadlines")
-        deadlines = []
-    for i, d in enumerate(deadlines):
-        dname = d.get("name") if isinstance(d, dict) else None
-        dhere = f"{here}.deadlines[{i}]" + (f" {dname}" if _text(dname) else "")
-        if not isinstance(d, dict):
-            pk.add(f, dhere, "expected {name, kind, from, add?, roll?, citation}")
-            continue
-        _unknown_keys(pk, f, dhere, d, DEADLINE_KEYS)
-        if not _text(dname):
-            pk.add(f, f"{dhere}.name", "required")
-        if d.get("kind") not in DEADLINE_KINDS:
-            pk.add(
-                f, f"{dhere}.kind", f"{d.get('kind')!r} is not one of {', '.join(DEADLINE_KINDS)}"
-            )
-        start = d.get("from")
-        if start in fields:
-            if fields[start][0] not in DATE_KINDS:
-                pk.add(f, f"{dhere}.from", f"{start!r} is a {fields[start][0]} field, not a date")
-        elif start not in names:
+    return fields
+
+
+def _check_deadline(
+    pk: _Pack, at: str, d: Any, fields: dict, names: set, sequence: tuple
+) -> str | None:
+    """One deadline of an action; its name when it has one."""
+    f = "enforcement.yaml"
+    dname = d.get("name") if isinstance(d, dict) else None
+    dhere = at + (f" {dname}" if _text(dname) else "")
+    if not isinstance(d, dict):
+        pk.add(f, dhere, "expected {name, kind, from, add?, roll?, citation}")
+        return None
+    _unknown_keys(pk, f, dhere, d, DEADLINE_KEYS)
+    if not _text(dname):
+        pk.add(f, f"{dhere}.name", "required")
+    if d.get("kind") not in DEADLINE_KINDS:
+        pk.add(f, f"{dhere}.kind", f"{d.get('kind')!r} is not one of {', '.join(DEADLINE_KINDS)}")
+    start = d.get("from")
+    if start in fields:
+        if fields[start][0] not in DATE_KINDS:
+            pk.add(f, f"{dhere}.from", f"{start!r} is a {fields[start][0]} field, not a date")
+    elif start not in names:
+        pk.add(
+            f,
+            f"{dhere}.from",
+            f"{start!r} is neither a date field of the action nor an earlier deadline",
+        )
+    if d.get("add") is not None:
+        pk.use(d["add"], f, f"{dhere}.add", duration)
+    for key in ("roll", "unless_paid"):
+        if key in d and not isinstance(d[key], bool):
+            pk.add(f, f"{dhere}.{key}", f"{d[key]!r} is not true or false")
+    if d.get("unless_paid") and "paid_on" not in fields:
+        pk.add(f, f"{dhere}.unless_paid", "the action has no paid_on field")
+    pk.cited(f, dhere, d)
+    _check_when(pk, dhere, d.get("when") or {}, fields)
+    ext = d.get("extension")
+    if ext is not None:
+        _check_extension(pk, f"{dhere}.extension", ext, fields)
+    _check_appeal_to(pk, dhere, d, sequence)
+    return dname if _text(dname) else None
+
+
+def _check_when(pk: _Pack, dhere: str, when: Any, fields: dict) -> None:
+    f = "enforcement.yaml"
+    if not isinstance(when, dict):
+        pk.add(f, f"{dhere}.when", "expected {field: value}")
+        return
+    for key, value in when.items():
+        if key not in fields:
+            pk.add(f, f"{dhere}.when.{key}", "not a field of the action")
+        elif fields[key][0] == "choice" and value not in fields[key][1]:
             pk.add(
                 f,
-                f"{dhere}.from",
-                f"{start!r} is neither a date field of the action nor an earlier deadline",
+                f"{dhere}.when.{key}",
+                f"{value!r} is not one of its choices ({', '.join(fields[key][1])})",
             )
-        if d.get("add") is not None:
-            pk.use(d["add"], f, f"{dhere}.add", duration)
-        for key in ("roll", "unless_paid"):
-            if key in d and not isinstance(d[key], bool):
-                pk.add(f, f"{dhere}.{key}", f"{d[key]!r} is not true or false")
-        if d.get("unless_paid") and "paid_on" not in fields:
-            pk.add(f, f"{dhere}.unless_paid", "the action has no paid_on field")
-        pk.cited(f, dhere, d)
-        when = d.get("when") or {}
-        if not isinstance(when, dict):
-            pk.add(f, f"{dhere}.when", "expected {field: value}")
-            when = {}
-        for key, value in when.items():
-            if key not in fields:
-                pk.add(f, f"{dhere}.when.{key}", "not a field of the action")
-            elif fields[key][0] == "choice" and value not in fields[key][1]:
-                pk.add(
-                    f,
-                    f"{dhere}.when.{key}",
-                    f"{value!r} is not one of its choices ({', '.join(fields[key][1])})",
-                )
-        ext = d.get("extension")
-        if ext is not None:
-            _check_extension(pk, f"{dhere}.extension", ext, fields)
-        level = d.get("appeal_to")
-        if level is not None:
-            allowed = tuple(dict.fromkeys((*sequence, *APPEAL_LEVELS)))
-            if level not in allowed:
-                pk.add(
-                    f,
-                    f"{dhere}.appeal_to",
-                    f"{level!r} is not a level of the procedure ({', '.join(allowed)})",
-                )
-            if d.get("kind") != "deadline":
-                pk.add(
-                    f,
-                    f"{dhere}.appeal_to",
-                    "only a deadline (the last day to appeal) goes to a level",
-                )
-        if _text(dname):
-            names.add(dname)
-            kinds_of.setdefault(dname, set()).add(str(d.get("kind")))
-    appeal = entry.get("appeal")
-    if appeal is not None:
-        _check_appeal(pk, f"{here}.appeal", appeal, fields, names)
-    checks = _mapping(pk, f, f"{here}.checks", entry.get("checks"), "check names to settings")
-    for name, cfg in checks.items():
-        _check_check(pk, f"{here}.checks.{name}", str(name), cfg, fields, names, kinds_of)
+
+
+def _check_appeal_to(pk: _Pack, dhere: str, d: dict, sequence: tuple) -> None:
+    f = "enforcement.yaml"
+    level = d.get("appeal_to")
+    if level is None:
+        return
+    allowed = tuple(dict.fromkeys((*sequence, *APPEAL_LEVELS)))
+    if level not in allowed:
+        pk.add(
+            f,
+            f"{dhere}.appeal_to",
+            f"{level!r} is not a level of the procedure ({', '.join(allowed)})",
+        )
+    if d.get("kind") != "deadline":
+        pk.add(f, f"{dhere}.appeal_to", "only a deadline (the last day to appeal) goes to a level")
+
+
+def _check_penalty_fields(pk: _Pack, here: str, fields: dict, capped: bool, caps: dict) -> None:
+    """A penalty order names a class and counts it in its cap's unit."""
+    f = "enforcement.yaml"
     penalty_fields = [n for n, (k, _) in fields.items() if k == "penalty_class"]
     if penalty_fields and not caps:
         pk.add(
@@ -999,33 +1034,25 @@ def _check_action(
             f"{here}.fields.{penalty_fields[0]}",
             "a penalty_class field, but parameters.yaml has no enforcement.penalty_cap.<class>",
         )
-    if "penalty_cap" in checks:
-        if not penalty_fields or "class" not in fields:
-            pk.add(f, f"{here}.checks.penalty_cap", "the action needs a field class: penalty_class")
-        if "amount" not in fields:
-            pk.add(f, f"{here}.checks.penalty_cap", "the action needs a field amount: money")
-        for cls, values in sorted(caps.items()):
-            for _, _, v in values:
-                if not isinstance(v, dict) or v.get("imposed_by") == "court":
-                    continue
-                unit = v.get("per")
-                if unit in PENALTY_UNITS and unit not in fields:
-                    pk.add(
-                        f,
-                        f"{here}.fields",
-                        f"class {cls} is counted in {unit}: the action needs a field "
-                        f"{unit}: count? (or quantity?)",
-                    )
-                break
-    if has_procedure and "issued_by" in fields and fields["issued_by"][0] == "choice":
-        for level in fields["issued_by"][1]:
-            if level not in sequence:
+    if not capped:
+        return
+    if not penalty_fields or "class" not in fields:
+        pk.add(f, f"{here}.checks.penalty_cap", "the action needs a field class: penalty_class")
+    if "amount" not in fields:
+        pk.add(f, f"{here}.checks.penalty_cap", "the action needs a field amount: money")
+    for cls, values in sorted(caps.items()):
+        for _, _, v in values:
+            if not isinstance(v, dict) or v.get("imposed_by") == "court":
+                continue
+            unit = v.get("per")
+            if unit in PENALTY_UNITS and unit not in fields:
                 pk.add(
                     f,
-                    f"{here}.fields.issued_by",
-                    f"{level!r} is not a level of procedure.sequence "
-                    f"({', '.join(map(str, sequence))})",
+                    f"{here}.fields",
+                    f"class {cls} is counted in {unit}: the action needs a field "
+                    f"{unit}: count? (or quantity?)",
                 )
+            break
 
 
 def _check_extension(pk: _Pack, here: str, ext: Any, fields: dict) -> None:
