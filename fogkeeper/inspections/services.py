@@ -25,6 +25,7 @@ from fogkeeper.registry.services import (
 )
 
 from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement, Sample
+from .selectors import discharge_limits
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,8 @@ def sample_record(
         add_error(errors, "device", f"{device.code} is not a device of {establishment}.")
     if inspection is not None and inspection.establishment_id != establishment.pk:
         add_error(errors, "inspection", f"{inspection} is not of {establishment}.")
-    limit = _limit_on(establishment, parameter, date)
+    pack = establishment.agency.get_pack()
+    limit = discharge_limits(establishment, pack, date).get(parameter)
     if limit is not None and unit != limit["unit"]:
         add_error(
             errors,
@@ -195,18 +197,3 @@ def sample_record(
         sample.save()
         audit("sample.record", sample, actor)
     return sample
-
-
-def _limit_on(establishment: FoodServiceEstablishment, parameter: str, on: date) -> dict | None:
-    from fogkeeper.permits.models import Permit
-
-    pack = establishment.agency.get_pack()
-    limits = dict(pack.params_on(max(on, pack.effective)).get("discharge.limits") or {})
-    permit = (
-        Permit.objects.filter(establishment=establishment, issued_on__lte=on)
-        .order_by("-issued_on", "-pk")
-        .first()
-    )
-    if permit is not None:
-        limits.update(permit.discharge_limits or {})
-    return limits.get(parameter)

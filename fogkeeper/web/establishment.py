@@ -10,7 +10,7 @@ from typing import Any
 
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.inspections.models import Inspection, InspectionPhoto, Sample
-from fogkeeper.permits.models import Permit
+from fogkeeper.inspections.selectors import discharge_limits
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
 
@@ -19,7 +19,6 @@ from .selectors import EstablishmentPage
 RULE = "gcd.accumulation_over_limit"
 LIMIT = "gcd.accumulation_limit"
 LIMIT_KINDS = "gcd.accumulation_device_kinds"
-DISCHARGE_LIMITS = "discharge.limits"
 
 
 def obligation_title(pack: Pack, obligation: str) -> str:
@@ -85,32 +84,6 @@ def inspections_with_photos(establishment) -> list[Inspection]:
     for inspection in inspections:
         inspection.photo_list = photos[inspection.pk]
     return inspections
-
-
-def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str, Any]]:
-    """Parameter -> {max, unit, source}: the pack's discharge limits in force on `on`, and over
-    them the limits of the last permit issued by then, as the engine reads them (RULES.md
-    11.12). `source` says whose limit it is (the pack's reference, or the permit)."""
-    on = max(on, pack.effective)
-    limits: dict[str, dict[str, Any]] = {}
-    try:
-        found = pack.parameters[DISCHARGE_LIMITS].value_on(on)
-    except (KeyError, ParameterNotInForce):
-        found = None
-    for parameter, limit in ((found.value or {}) if found else {}).items():
-        limits[parameter] = {**limit, "source": found.reference}
-    permit = (
-        Permit.objects.filter(establishment=establishment, issued_on__lte=on)
-        .only("number", "discharge_limits")
-        .order_by("-issued_on", "-pk")
-        .first()
-    )
-    title = pack.titles.get("permit", "permit")
-    for parameter, limit in ((permit.discharge_limits or {}) if permit else {}).items():
-        limits[parameter] = {**limit, "source": f"{title} {permit.number}"}
-    for limit in limits.values():
-        limit["max"] = Decimal(str(limit["max"]))
-    return limits
 
 
 def samples(establishment, pack: Pack, as_of: date) -> list[dict[str, Any]]:

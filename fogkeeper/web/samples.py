@@ -11,10 +11,10 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from fogkeeper.inspections.selectors import discharge_limits
 from fogkeeper.inspections.services import sample_record
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 
-from .establishment import discharge_limits
 from .forms import DateInput, put_errors
 from .views import _as_of, _form_page, _recorded, record_page
 
