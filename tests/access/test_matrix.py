@@ -40,6 +40,7 @@ from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.training.models import Training
 
+from . import areas
 from .world import PASSWORD, ROLES, build_world
 
 pytestmark = pytest.mark.django_db
@@ -168,8 +169,12 @@ ADMIN_LOGIN = "/admin/login/"
 
 
 def rows() -> list[dict[str, str]]:
+    """The table above, then each area's (tests/access/areas/<area>.py, its `TABLE`)."""
     out = []
-    for line in TABLE.strip().splitlines():
+    lines = TABLE.strip().splitlines()
+    for area in areas.modules():
+        lines += area.TABLE.strip().splitlines()
+    for line in lines:
         cells = line.split()
         assert len(cells) == len(COLUMNS), f"table row has {len(cells)} cells: {line}"
         out.append(dict(zip(COLUMNS, cells, strict=True)))
@@ -244,6 +249,8 @@ def _photo(side) -> dict:
 
 RECORDS = {"web:case": _case, "web:letter": _agency_letter, "web:photo": _photo,
            "web:photo_thumbnail": _photo}  # fmt: skip
+for _area in areas.modules():
+    RECORDS.update(getattr(_area, "RECORDS", {}))
 
 
 def add_photos(sides) -> None:
@@ -259,6 +266,8 @@ def add_photos(sides) -> None:
 
 # What is posted, when not an empty form.
 POSTED = {"web:agency_switch": lambda side: {"agency": side.agency.code}}
+for _area in areas.modules():
+    POSTED.update(getattr(_area, "POSTED", {}))
 
 
 API_MODELS = {
