@@ -27,7 +27,7 @@ WRITES = {
     "manager": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
-        "appeal", "penalty", "invoice", "payment", "membership", "dispute",
+        "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
@@ -41,6 +41,44 @@ WRITES = {
     "hauler": {"service"},
     "owner": set(),
 }  # fmt: skip
+
+# What kind of write each enforcement step is (WRITES' keys), by ACCESS.md: an inspector
+# sends notices of noncompliance and records their correction; the clerk and hearing officer
+# hearings, decisions, appeals, penalty orders and court judgments; the manager, besides,
+# suspends and revokes permits and takes the enforcement decisions (complaints, schedules).
+ACTION_KINDS = {
+    "notice_of_noncompliance": "notice",
+    "suspension_notice": "permit",
+    "revocation_notice": "permit",
+    "emergency_suspension": "permit",
+    "administrative_complaint": "enforcement",
+    "compliance_schedule": "enforcement",
+    "manager_decision": "decision",
+    "hearing_decision": "decision",
+    "emergency_decision": "decision",
+    "final_decision": "decision",
+    "penalty_order": "penalty",
+    "court_judgment": "decision",
+    "hearing": "hearing",
+    "appeal": "appeal",
+}
+# A later fact about an action is written by whoever may take it, except these.
+FACT_KINDS = {"corrected_on": "notice", "paid_on": "payment", "hearing_concluded_on": "hearing",
+              "hearing_concluded_at": "hearing", "concluded_on": "hearing"}  # fmt: skip
+
+
+def action_kind(action_type: str) -> str:
+    """The kind of write taking an action of `action_type` is (a key of WRITES' sets); an
+    action type no mapping names is the manager's decision."""
+    return ACTION_KINDS.get(action_type, "enforcement")
+
+
+def fact_kind(action_type: str, field: str) -> str:
+    name = field.split(".")[0]
+    if name == "milestones":
+        return "enforcement"
+    return FACT_KINDS.get(name, action_kind(action_type))
+
 
 # What each role may read of the establishments it reaches (ACCESS.md "may read").
 EVERYTHING = "*"
