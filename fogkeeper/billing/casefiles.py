@@ -10,12 +10,13 @@ from decimal import Decimal
 
 from django.db.models import Sum
 
-from .models import Invoice, Payment
+from .models import Invoice, InvoiceAdjustment, Payment
 
 
 def _invoices(ids: list[int], as_of: date) -> tuple[list[tuple], dict[int, date]]:
     """Rows (pk, establishment pk, code, kind, noticed_on, action, total) of the invoices of
-    the establishments, and the date each was paid in full by `as_of`, if it was."""
+    the establishments, and the date each was settled in full by `as_of`, if it was: paid,
+    or voided or credited (what a void or credit takes off is no longer owed)."""
     rows = list(
         Invoice.objects.filter(establishment_id__in=ids)
         .annotate(total=Sum("lines__amount"))
@@ -27,15 +28,25 @@ def _invoices(ids: list[int], as_of: date) -> tuple[list[tuple], dict[int, date]
     totals = {row[0]: row[6] or Decimal(0) for row in rows}
     paid: dict[int, Decimal] = defaultdict(Decimal)
     paid_on: dict[int, date] = {}
-    for invoice_id, day, amount in (
-        Payment.objects.filter(invoice_id__in=totals, paid_on__lte=as_of)
-        .order_by("invoice_id", "paid_on", "pk")
-        .values_list("invoice_id", "paid_on", "amount")
-    ):
+    for invoice_id, day, amount in sorted(_settlements(totals, as_of)):
         paid[invoice_id] += amount
         if invoice_id not in paid_on and paid[invoice_id] >= totals[invoice_id]:
             paid_on[invoice_id] = day
     return rows, paid_on
+
+
+def _settlements(invoice_ids, as_of: date) -> list[tuple[int, date, Decimal]]:
+    """(invoice pk, date, amount) of every payment, void and credit of the invoices by
+    `as_of`: what reduces what is owed on them, in one query."""
+    payments = Payment.objects.filter(invoice_id__in=invoice_ids, paid_on__lte=as_of)
+    adjustments = InvoiceAdjustment.objects.filter(
+        invoice_id__in=invoice_ids, adjusted_on__lte=as_of
+    )
+    return list(
+        payments.values_list("invoice_id", "paid_on", "amount").union(
+            adjustments.values_list("invoice_id", "adjusted_on", "amount"), all=True
+        )
+    )
 
 
 def money_actions(
@@ -43,11 +54,13 @@ def money_actions(
 ) -> tuple[dict[int, list[dict]], dict[int, dict[str, str]]]:
     """What the engine needs of billing, per establishment pk (every one asked for), in two
     queries: the invoices as `invoice` actions, `{id, type, noticed_on, amount, paid_on?}`,
-    JSON-ready, with `paid_on` the day the invoice was paid in full (left out when it was not
-    by `as_of`); and the penalty orders (by action code) whose penalty invoices were all paid
-    in full by `as_of`, with the day the last of them was (a penalty order's `paid_on`, from
-    which the engine decides lien eligibility). Penalty invoices are not `invoice` actions:
-    the penalty order carries its own payment deadline."""
+    JSON-ready, with `paid_on` the day the invoice was settled in full by payments, voids and
+    credits (left out when it was not by `as_of`); and the penalty orders (by action code)
+    whose penalty invoices were all settled in full by `as_of`, with the day the last of them
+    was (a penalty order's `paid_on`, from which the engine decides lien eligibility).
+    A penalty invoice is an `invoice` action too: penalties are delinquent 45 days after their
+    notice like fees (Town 10.02.360(A), "all fees, charges and penalties"), besides the
+    penalty order's own payment deadline."""
     ids = sorted(set(establishment_ids))
     invoices: dict[int, list[dict]] = {pk: [] for pk in ids}
     penalties: dict[int, dict[str, str]] = {pk: {} for pk in ids}
@@ -58,7 +71,6 @@ def money_actions(
     for pk, est_id, code, kind, noticed_on, action_code, total in rows:
         if kind == "penalty":
             by_action[est_id, action_code].append(paid_on.get(pk))
-            continue
         action = {
             "id": code,
             "type": "invoice",

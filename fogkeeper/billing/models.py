@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q, Sum
 
@@ -158,3 +159,98 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"${self.amount} on {self.paid_on} for {self.invoice}"
+
+
+class Immutable(models.Model):
+    """A record that is never changed or deleted: a correction is a new record."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError(f"{self._meta.verbose_name} records are never changed; add a new one")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError(f"{self._meta.verbose_name} records are never deleted")
+
+
+ADJUSTMENT_KINDS = [("void", "Void"), ("credit", "Credit")]
+
+
+class InvoiceAdjustment(Immutable):
+    """A void or a credit of an invoice: reduces what is owed on it from `adjusted_on` on. A
+    void credits whatever was still owed and closes the invoice to anything further."""
+
+    invoice = models.ForeignKey(Invoice, on_delete=models.PROTECT, related_name="adjustments")
+    kind = models.CharField(max_length=10, choices=ADJUSTMENT_KINDS)
+    adjusted_on = models.DateField()
+    amount = _money()
+    reason = models.CharField(max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["invoice", "adjusted_on", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gte=0), name="adjustment_not_negative"),
+            models.UniqueConstraint(
+                fields=["invoice"], condition=Q(kind="void"), name="adjustment_one_void"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.get_kind_display()} of ${self.amount} on {self.adjusted_on} for {self.invoice}"
+        )
+
+
+class Lien(Immutable):
+    """An unpaid penalty recorded as a lien against the real property (San Clemente
+    13.30.080(I)(9); Town 10.02.330(I)), by its recorded document number."""
+
+    agency = models.ForeignKey("registry.Agency", on_delete=models.PROTECT, related_name="liens")
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="liens"
+    )
+    enforcement_action = models.CharField(max_length=60, help_text="the penalty order's code")
+    invoice = models.ForeignKey(
+        Invoice, null=True, blank=True, on_delete=models.PROTECT, related_name="liens"
+    )
+    recorded_on = models.DateField()
+    amount = _money()
+    document_number = models.CharField(max_length=80, help_text="the recorder's document number")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["establishment", "recorded_on", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="lien_positive"),
+            models.UniqueConstraint(
+                fields=["agency", "document_number"], name="lien_document_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Lien {self.document_number} for {self.enforcement_action}"
+
+
+class LienRelease(Immutable):
+    """The release of a lien, recorded as its own document."""
+
+    lien = models.OneToOneField(Lien, on_delete=models.PROTECT, related_name="release")
+    released_on = models.DateField()
+    document_number = models.CharField(max_length=80)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Release {self.document_number} of {self.lien}"

@@ -17,7 +17,7 @@ from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.report import Finding
 
 from .casefiles import invoice_actions
-from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceLine, Payment
+from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceAdjustment, InvoiceLine, Payment
 
 DELINQUENT = "fees.delinquent"
 COST_RECOVERY_PERIOD = "incident.cost_recovery_period"
@@ -61,27 +61,34 @@ def invoice_due_on(invoice: Invoice) -> date | None:
 
 
 def invoice_balance(invoice: Invoice, on: date) -> Decimal:
-    """What is still owed on `invoice` after the payments made by `on`."""
+    """What is still owed on `invoice` after the payments made and the voids and credits
+    dated by `on`."""
     paid = invoice.payments.filter(paid_on__lte=on).aggregate(t=Sum("amount"))["t"] or ZERO
-    return invoice.total() - paid
+    adjusted = (
+        invoice.adjustments.filter(adjusted_on__lte=on).aggregate(t=Sum("amount"))["t"] or ZERO
+    )
+    return invoice.total() - paid - adjusted
 
 
 def account_balance(establishment: FoodServiceEstablishment, on: date) -> Decimal:
-    """What the establishment owes on `on`: invoices noticed by then less payments made by
-    then."""
+    """What the establishment owes on `on`: invoices noticed by then less payments made and
+    voids and credits dated by then."""
     charged = InvoiceLine.objects.filter(
         invoice__establishment=establishment, invoice__noticed_on__lte=on
     ).aggregate(t=Sum("amount"))["t"]
     paid = Payment.objects.filter(invoice__establishment=establishment, paid_on__lte=on).aggregate(
         t=Sum("amount")
     )["t"]
-    return (charged or ZERO) - (paid or ZERO)
+    adjusted = InvoiceAdjustment.objects.filter(
+        invoice__establishment=establishment, adjusted_on__lte=on
+    ).aggregate(t=Sum("amount"))["t"]
+    return (charged or ZERO) - (paid or ZERO) - (adjusted or ZERO)
 
 
 @dataclass(frozen=True, slots=True)
 class StatementLine:
     date: date
-    kind: str  # "invoice" or "payment"
+    kind: str  # "invoice", "payment", "void" or "credit"
     invoice: str  # the invoice code
     description: str
     charge: Decimal
@@ -92,8 +99,9 @@ class StatementLine:
 
 
 def account_statement(establishment: FoodServiceEstablishment, on: date) -> list[StatementLine]:
-    """The establishment's account up to `on`: its invoices and payments by date (an invoice
-    before a payment of the same day), each with the running balance."""
+    """The establishment's account up to `on`: its invoices, payments, voids and credits by
+    date (an invoice before a payment, a payment before a void or credit, of the same day),
+    each with the running balance."""
     invoices = list(
         Invoice.objects.filter(establishment=establishment, noticed_on__lte=on)
         .select_related("agency")
@@ -110,6 +118,13 @@ def account_statement(establishment: FoodServiceEstablishment, on: date) -> list
         (p.paid_on, 1, p.invoice.code, "payment", f"Payment ({p.get_method_display()})", p)
         for p in payments
     ]
+    adjustments = InvoiceAdjustment.objects.filter(
+        invoice__establishment=establishment, adjusted_on__lte=on
+    ).select_related("invoice")
+    entries += [
+        (a.adjusted_on, 2, a.invoice.code, a.kind, f"{a.get_kind_display()}: {a.reason}", a)
+        for a in adjustments
+    ]
     entries.sort(key=lambda e: (e[0], e[1], e[2], e[5].pk))
     balance = ZERO
     lines = []
@@ -122,8 +137,9 @@ def account_statement(establishment: FoodServiceEstablishment, on: date) -> list
         else:
             balance -= obj.amount
             line = StatementLine(
-                day, kind, code, description, ZERO, obj.amount, balance, reference=obj.reference
-            )
+                day, kind, code, description, ZERO, obj.amount, balance,
+                reference=getattr(obj, "reference", ""),
+            )  # fmt: skip
         lines.append(line)
     return lines
 
@@ -190,7 +206,20 @@ def business_licence_renewal_blocked(
 ) -> RenewalBlock:
     """The Town's block: no business license is issued or renewed while a fee, charge or
     penalty is delinquent (10.02.360(B)). Truthy when blocked, with the reason."""
+    return renewal_block(delinquent_invoices(establishment, on))
+
+
+def money_standing(
+    establishment: FoodServiceEstablishment, on: date
+) -> tuple[list[Delinquency], RenewalBlock]:
+    """The delinquent invoices on `on` and the business license block they make, from one
+    evaluation (for pages that show both)."""
     late = delinquent_invoices(establishment, on)
+    return late, renewal_block(late)
+
+
+def renewal_block(late: list[Delinquency]) -> RenewalBlock:
+    """The block 10.02.360(B) makes of the delinquent invoices `late`."""
     if not late:
         return RenewalBlock(False)
     listed = "; ".join(f"invoice {d.invoice} delinquent since {d.since}" for d in late)
@@ -199,3 +228,81 @@ def business_licence_renewal_blocked(
         "renewed until the debt is paid in full."
     )
     return RenewalBlock(True, reason, tuple(d.invoice for d in late))
+
+
+LIEN_ELIGIBLE = "lien_eligible"
+
+
+@dataclass(frozen=True, slots=True)
+class LienEligibility:
+    """When the engine says an unpaid penalty order may be made a lien (`on` None when it
+    lists no such date: not final yet, or paid), and the section that says so."""
+
+    action: str
+    on: date | None
+    citation: str
+
+
+def lien_citation(pack) -> str:
+    """The section that makes an unpaid penalty a lien, from the pack's penalty order."""
+    spec = pack.actions.get("penalty_order")
+    deadlines = spec.deadlines if spec else ()
+    return next((d.citation for d in deadlines if d.name == LIEN_ELIGIBLE), "")
+
+
+def lien_eligibility(
+    establishment: FoodServiceEstablishment, action: str, on: date
+) -> LienEligibility:
+    """The engine's `lien_eligible` date of the penalty order `action` as of `on`."""
+    from fogkeeper.enforcement.selectors import establishment_report
+
+    report = establishment_report(establishment=establishment, as_of=on)
+    for deadline in report.deadlines:
+        if deadline.action == action and deadline.name == LIEN_ELIGIBLE:
+            day = deadline.date.date() if hasattr(deadline.date, "date") else deadline.date
+            return LienEligibility(action, day, deadline.citation)
+    return LienEligibility(action, None, lien_citation(establishment.agency.get_pack()))
+
+
+def penalty_orders(establishment: FoodServiceEstablishment):
+    """The establishment's penalty orders, oldest first."""
+    from fogkeeper.enforcement.models import EnforcementAction
+
+    return EnforcementAction.objects.filter(
+        establishment=establishment, type="penalty_order"
+    ).order_by("taken_on", "pk")
+
+
+def penalty_owed(establishment: FoodServiceEstablishment, action, on: date) -> Decimal:
+    """What is still owed on `on` of the penalty order `action` (an EnforcementAction): what
+    its penalty invoices still owe, or, before it is invoiced, its amount unless a payment of
+    it is on record by then."""
+    invoices = Invoice.objects.filter(
+        establishment=establishment, kind="penalty", enforcement_action=action.code
+    )
+    if invoices.exists():
+        return sum((invoice_balance(i, on) for i in invoices), ZERO)
+    fields = action.effective_fields()
+    paid_on = fields.get("paid_on")
+    if paid_on and date.fromisoformat(str(paid_on)[:10]) <= on:
+        return ZERO
+    return Decimal(str(fields.get("amount") or 0)).quantize(Decimal("0.01"))
+
+
+def invoice_owed(invoice: Invoice) -> Decimal:
+    """What is still owed on `invoice`, every payment, void and credit on record counted."""
+    paid = invoice.payments.aggregate(t=Sum("amount"))["t"] or ZERO
+    adjusted = invoice.adjustments.aggregate(t=Sum("amount"))["t"] or ZERO
+    return invoice.total() - paid - adjusted
+
+
+def next_invoice_code(agency: Agency) -> str:
+    """The next free invoice number of the agency: INV-<n+1> after the highest INV-<n>."""
+    numbers = [
+        int(code.removeprefix("INV-"))
+        for code in Invoice.objects.filter(agency=agency, code__startswith="INV-").values_list(
+            "code", flat=True
+        )
+        if code.removeprefix("INV-").isdigit()
+    ]
+    return f"INV-{max(numbers, default=0) + 1}"

@@ -1,4 +1,5 @@
-"""Writes of money: fee schedules, invoices, payments. Each validates everything first and
+"""Writes of money: fee schedules, invoices, payments, voids and credits, liens and their
+releases. Each validates everything first and
 raises one `ValidationError` keyed by field, then saves with its audit rows in one
 transaction: a refused write changes nothing."""
 
@@ -10,15 +11,24 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
 
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, check_model, check_order, refuse
 
-from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceLine, Payment
-from .selectors import fee_in_force
+from .models import (
+    ZERO,
+    FeeItem,
+    FeeSchedule,
+    Invoice,
+    InvoiceAdjustment,
+    InvoiceLine,
+    Lien,
+    LienRelease,
+    Payment,
+)
+from .selectors import fee_in_force, invoice_owed, lien_eligibility, penalty_owed
 
 ITEM_FIELDS = {"code", "description", "amount", "basis", "citation"}
 LINE_FIELDS = {"description", "amount", "citation"}
@@ -228,8 +238,10 @@ def payment_record(
     with transaction.atomic():
         # The invoice row is locked so that two payments cannot both pass the balance check.
         Invoice.objects.select_for_update().filter(pk=invoice.pk).first()
-        paid = invoice.payments.aggregate(t=Sum("amount"))["t"] or ZERO
-        owed = invoice.total() - paid
+        owed = invoice_owed(invoice)
+        if invoice.adjustments.filter(kind="void").exists():
+            add_error(errors, "amount", f"{invoice} is void: nothing is paid on it.")
+            refuse(errors)
         if amount > owed:
             add_error(
                 errors,
@@ -241,3 +253,168 @@ def payment_record(
         payment.save()
         _audit("payment.record", payment, actor, invoice.agency)
     return payment
+
+
+def _check_adjustment(errors: Errors, invoice: Invoice, on: date, reason: str) -> None:
+    """What a void and a credit both require: a reason, a date not before the notice nor
+    before the last payment, and an invoice not void already."""
+    if not (reason or "").strip():
+        add_error(errors, "reason", "Say why: the reason is kept with the invoice.")
+    check_order(errors, "on", on, invoice.noticed_on, f"the notice of {invoice}")
+    last = invoice.payments.order_by("-paid_on").first()
+    if last is not None:
+        check_order(errors, "on", on, last.paid_on, f"the payment of ${last.amount} on it")
+    if invoice.adjustments.filter(kind="void").exists():
+        add_error(errors, "invoice", f"{invoice} is void already: nothing is recorded after it.")
+
+
+def _adjust(invoice: Invoice, kind: str, on: date, amount: Decimal, reason: str, actor: Actor):
+    """Save a void or credit of `amount`, with its audit row; refused when it is more than
+    what is still owed, checked with the invoice locked."""
+    adjustment = InvoiceAdjustment(
+        invoice=invoice, kind=kind, adjusted_on=on, amount=amount, reason=reason.strip(),
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )  # fmt: skip
+    with transaction.atomic():
+        Invoice.objects.select_for_update().filter(pk=invoice.pk).first()
+        owed = invoice_owed(invoice)
+        errors: Errors = {}
+        if owed <= 0:
+            add_error(errors, "amount", f"Nothing is owed on {invoice}: nothing to {kind}.")
+        elif amount is not None and amount > owed:
+            add_error(
+                errors, "amount",
+                f"${amount} is more than the ${owed} still owed on {invoice}: a credit may "
+                "not exceed what is owed.",
+            )  # fmt: skip
+        refuse(errors)
+        if kind == "void":
+            adjustment.amount = owed
+        adjustment.save()
+        _audit(f"invoice.{kind}", adjustment, actor, invoice.agency, reason=adjustment.reason)
+    return adjustment
+
+
+def invoice_void(*, invoice: Invoice, on: date, reason: str, actor: Actor = None):
+    """Void `invoice` on `on`: a new record crediting whatever is still owed on it, after
+    which nothing more is paid, voided or credited on it. The invoice itself is kept."""
+    errors: Errors = {}
+    _check_adjustment(errors, invoice, on, reason)
+    refuse(errors)
+    return _adjust(invoice, "void", on, None, reason, actor)
+
+
+def invoice_credit(
+    *, invoice: Invoice, on: date, amount: Decimal, reason: str, actor: Actor = None
+) -> InvoiceAdjustment:
+    """Credit `amount` of `invoice` on `on`: a new record, no more than what is still owed."""
+    errors: Errors = {}
+    _check_money(errors, "amount", amount)
+    if not errors and amount <= 0:
+        add_error(errors, "amount", f"Must be more than 0 (got {amount}).")
+    _check_adjustment(errors, invoice, on, reason)
+    refuse(errors)
+    return _adjust(invoice, "credit", on, amount, reason, actor)
+
+
+def _lien_order(errors: Errors, establishment, penalty_order: str, invoice: Invoice | None):
+    """The penalty order a lien is for, named by its code or by its penalty invoice."""
+    from fogkeeper.enforcement.models import EnforcementAction
+
+    if invoice is not None:
+        if invoice.establishment_id != establishment.pk or invoice.kind != "penalty":
+            add_error(errors, "invoice", f"{invoice} is not a penalty invoice of {establishment}.")
+            return None
+        penalty_order = invoice.enforcement_action
+    order = EnforcementAction.objects.filter(
+        establishment=establishment, type="penalty_order", code=penalty_order
+    ).first()
+    if order is None:
+        add_error(errors, "penalty_order", f"{establishment} has no penalty order {penalty_order}.")
+    return order
+
+
+def _check_lien(errors: Errors, establishment, order, recorded_on: date, amount: Decimal) -> None:
+    """A lien only on or after the engine's lien-eligible date, for no more than is owed,
+    and one at a time for an order."""
+    eligible = lien_eligibility(establishment, order.code, recorded_on)
+    if eligible.on is None:
+        add_error(
+            errors, "recorded_on",
+            f"{order.code} is not eligible for a lien on {recorded_on} ({eligible.citation}): "
+            "a penalty becomes a lien only when it is unpaid after the order is final.",
+        )  # fmt: skip
+    elif recorded_on < eligible.on:
+        add_error(
+            errors, "recorded_on",
+            f"A lien for {order.code} may be recorded on or after {eligible.on} "
+            f"({eligible.citation}), not on {recorded_on}.",
+        )  # fmt: skip
+    owed = penalty_owed(establishment, order, recorded_on)
+    if owed <= 0:
+        add_error(errors, "amount", f"Nothing is owed on {order.code} on {recorded_on}: no lien "
+                  f"({eligible.citation}).")  # fmt: skip
+    elif not errors.get("amount") and amount > owed:
+        add_error(errors, "amount", f"${amount} is more than the ${owed} owed on {order.code}.")
+    held = Lien.objects.filter(
+        establishment=establishment, enforcement_action=order.code, release__isnull=True
+    ).first()
+    if held is not None:
+        add_error(errors, "penalty_order", f"Lien {held.document_number} for {order.code} is "
+                  "recorded and not released.")  # fmt: skip
+
+
+def lien_record(
+    *,
+    establishment: FoodServiceEstablishment,
+    recorded_on: date,
+    amount: Decimal,
+    document_number: str,
+    penalty_order: str = "",
+    invoice: Invoice | None = None,
+    actor: Actor = None,
+) -> Lien:
+    """A lien for the unpaid penalty of a penalty order (named by its code, or by its penalty
+    `invoice`), recorded on `recorded_on` as document `document_number`: refused before the
+    engine's lien-eligible date (SC 13.30.080(I)(9); Town 10.02.330(I)) or when nothing is
+    owed."""
+    errors: Errors = {}
+    _check_money(errors, "amount", amount)
+    if not errors and amount <= 0:
+        add_error(errors, "amount", f"Must be more than 0 (got {amount}).")
+    order = _lien_order(errors, establishment, penalty_order, invoice)
+    lien = Lien(
+        agency=establishment.agency, establishment=establishment,
+        enforcement_action=order.code if order else penalty_order, invoice=invoice,
+        recorded_on=recorded_on, amount=amount, document_number=(document_number or "").strip(),
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )  # fmt: skip
+    check_model(lien, errors, exclude=["amount"] if errors.get("amount") else ())
+    if order is not None:
+        _check_lien(errors, establishment, order, recorded_on, amount)
+    refuse(errors)
+    with transaction.atomic():
+        lien.save()
+        _audit("lien.record", lien, actor, establishment.agency)
+    return lien
+
+
+def lien_release(
+    *, lien: Lien, released_on: date, document_number: str, actor: Actor = None
+) -> LienRelease:
+    """The release of `lien`, recorded on `released_on` as document `document_number`."""
+    release = LienRelease(
+        lien=lien, released_on=released_on, document_number=(document_number or "").strip(),
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )  # fmt: skip
+    errors: Errors = {}
+    if LienRelease.objects.filter(lien=lien).exists():
+        add_error(errors, "lien", f"{lien} is released already.")
+    else:
+        check_model(release, errors)
+    check_order(errors, "released_on", released_on, lien.recorded_on, f"the recording of {lien}")
+    refuse(errors)
+    with transaction.atomic():
+        release.save()
+        _audit("lien.release", release, actor, lien.agency)
+    return release
