@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_it_downloads_the_letter_byte_for_byte(admin_client, monkeypatch):
     fake = types.ModuleType("fogkeeper.enforcement.letters")
-    fake.render_letter = lambda **kw: b"%PDF-1.7 sent"
+    fake.render_action_letter = lambda *a, **kw: b"%PDF-1.7 sent"
     monkeypatch.setitem(sys.modules, "fogkeeper.enforcement.letters", fake)
     _, case, _ = open_case()
     action_take(

@@ -25,12 +25,12 @@ def notice(case, code="NNC-1"):
 def test_it_stores_the_letter_exactly_as_rendered(monkeypatch):
     calls = []
 
-    def render_letter(**kw):
-        calls.append(kw)
+    def render_action_letter(action, deadlines, signer=None):
+        calls.append({"action": action, "deadlines": deadlines, "signer": signer})
         return b"%PDF-1.7 fake \x00\xff"
 
     fake = types.ModuleType("fogkeeper.enforcement.letters")
-    fake.render_letter = render_letter
+    fake.render_action_letter = render_action_letter
     monkeypatch.setitem(sys.modules, "fogkeeper.enforcement.letters", fake)
     _, case, _ = open_case()
 
@@ -38,9 +38,9 @@ def test_it_stores_the_letter_exactly_as_rendered(monkeypatch):
 
     assert bytes(letter.pdf) == b"%PDF-1.7 fake \x00\xff"
     assert letter.sha256 == hashlib.sha256(b"%PDF-1.7 fake \x00\xff").hexdigest()
-    assert calls[0]["action_type"] == "notice_of_noncompliance"
-    assert calls[0]["issued_on"] == d("2025-03-03")
-    assert [(x["name"], x["date"]) for x in calls[0]["deadlines"]] == [("appeal", "2025-03-13")]
+    assert calls[0]["action"].type == "notice_of_noncompliance"
+    assert calls[0]["action"].taken_on == d("2025-03-03")
+    assert [(x.name, x.date) for x in calls[0]["deadlines"]] == [("appeal", d("2025-03-13"))]
 
 
 def test_a_notice_is_sent_with_a_pdf_letter():

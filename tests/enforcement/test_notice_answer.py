@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def notice(monkeypatch):
     fake = types.ModuleType("fogkeeper.enforcement.letters")
-    fake.render_letter = lambda **kw: b"%PDF-1.7 sent"
+    fake.render_action_letter = lambda *a, **kw: b"%PDF-1.7 sent"
     monkeypatch.setitem(sys.modules, "fogkeeper.enforcement.letters", fake)
     _, case, _ = open_case()
     return action_take(

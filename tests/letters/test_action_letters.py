@@ -1,0 +1,432 @@
+"""Letters of actions taken through the services: each states what its ordinance section
+requires (violations with citations, dates and evidence; corrective action, correct-by date
+and fine; hearing date, place and rights; decision and findings; appeal body and deadline;
+finality and judicial review; lien warning), signed by the acting person in the pack's
+title for their role (13.30.080(D)-(I), 13.30.090; 10.02.260, 10.02.270, 10.02.330)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fogkeeper.enforcement.letters import PREVIEW_MARK, preview_letter, render_action_letter
+from fogkeeper.enforcement.models import EnforcementAction, Letter
+from fogkeeper.enforcement.services import (
+    action_deadlines,
+    action_take,
+    appeal_file,
+    case_open,
+    hearing_conclude,
+    hearing_schedule,
+    violation_add,
+)
+from tests.records import d, make_agency, make_device, make_establishment
+from tests.web.people import make_user
+
+from .test_letters import text_of
+
+pytestmark = pytest.mark.django_db
+
+ROOM = "City Hall, Council Chambers, 100 Avenida Presidio"
+
+
+def person(username, agency, role, first, last):
+    user = make_user(username, agency, role=role)
+    user.first_name, user.last_name = first, last
+    user.save()
+    return user
+
+
+def opened(pack="san-clemente"):
+    """A case about trap GT-2, due for a pump-out every 30 days since it was installed on
+    2025-01-01 and never pumped out: overdue since 2025-02-01."""
+    agency = make_agency(pack)
+    fse = make_establishment(agency, code="FSE-1")
+    make_device(fse, "GT-2", "trap", installed_on="2025-01-01", service_frequency_days=30)
+    case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-02-20"))
+    violation = violation_add(
+        case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2025-02-01")
+    )
+    return agency, case, violation
+
+
+def letter_of(action) -> str:
+    return text_of(bytes(Letter.objects.get(action=action).pdf))
+
+
+def notice(case, violation, actor, **fields):
+    return action_take(
+        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31"), **fields},
+        delivery="personal", actor=actor,
+    )  # fmt: skip
+
+
+def suspension(case, actor, type="suspension_notice", **fields):
+    return action_take(
+        case=case, type=type, code="SN-1", actor=actor,
+        fields={"mailed_on": d("2025-04-01"), **fields},
+        delivery="mail", certified_mail_number="7019-1",
+    )  # fmt: skip
+
+
+def heard(notice_, actor, on="2025-04-21"):
+    hearing = hearing_schedule(
+        notice=notice_, code="H-1", hearing_on=d(on), noticed_on=notice_.taken_on,
+        place=ROOM, delivery="mail", certified_mail_number="7019-2", actor=actor,
+    )  # fmt: skip
+    hearing_conclude(hearing=hearing, concluded_on=d(on))
+    return hearing
+
+
+# San Clemente
+
+
+def test_the_notice_of_noncompliance_names_each_violation_with_its_evidence():
+    agency, case, violation = opened()
+    inspector = person("ines", agency, "inspector", "Ines", "Ortega")
+
+    text = letter_of(notice(case, violation, inspector))
+
+    assert "Conditions of noncompliance" in text
+    assert "Pump-out overdue (V-1) GT-2 February 1, 2025" in text
+    assert "13.30.050(H)(1)(b)" in text  # the rule's citation
+    assert "Found: GT-2 was due for a full pump-out on 2025-01-31 (every 30 days)." in text
+    assert "Last full pump-out January 1, 2025" in text
+
+
+def test_the_notice_states_the_corrective_action_correct_by_date_and_fine():
+    agency, case, violation = opened()
+    inspector = person("ines", agency, "inspector", "Ines", "Ortega")
+
+    text = letter_of(
+        notice(case, violation, inspector, corrective_action="Pump out GT-2 and keep the manifest.")
+    )
+
+    assert "Corrective action required: Pump out GT-2 and keep the manifest." in text
+    assert "no later than March 31, 2025" in text
+    assert "$600 per day" in text
+    assert "accrues from April 1, 2025, the day after March 31, 2025" in text
+    assert "13.30.080(E)(3)" in text
+
+
+def test_the_notice_names_the_appeal_to_the_manager_and_its_deadline():
+    agency, case, violation = opened()
+
+    text = letter_of(notice(case, violation, person("ines", agency, "inspector", "I", "O")))
+
+    assert "appealed to the Utilities Manager" in text
+    assert "no later than March 13, 2025" in text
+    assert "13.30.080(D)(1)" in text
+
+
+def test_the_notice_is_signed_by_the_inspector_who_sent_it():
+    agency, case, violation = opened()
+    inspector = person("ines", agency, "inspector", "Ines", "Ortega")
+
+    text = letter_of(notice(case, violation, inspector))
+
+    assert "Ines Ortega Authorized Inspector Utilities Department City of San Clemente" in text
+
+
+def test_a_signer_without_a_name_signs_with_the_username():
+    agency, case, violation = opened()
+
+    text = letter_of(notice(case, violation, make_user("ines", agency, role="inspector")))
+
+    assert "ines Authorized Inspector" in text
+
+
+def test_the_suspension_notice_states_its_reasons_and_the_hearing_rights():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    text = letter_of(suspension(case, manager, reasons="GT-2 not pumped out since January."))
+
+    assert "Reasons for the proposed suspension GT-2 not pumped out since January." in text
+    assert "Pump-out overdue (V-1)" in text
+    assert "to be heard, to present written or oral evidence, and to be represented" in text
+    assert "not be held before April 11, 2025" in text
+    assert "Mara Lind Utilities Manager" in text
+
+
+def test_the_notice_of_hearing_gives_its_date_place_and_rights():
+    agency, case, _ = opened()
+    clerk = person("cleo", agency, "clerk", "Cleo", "Park")
+    notice_ = suspension(case, person("mara", agency, "manager", "M", "L"))
+
+    text = letter_of(
+        hearing_schedule(
+            notice=notice_,
+            code="H-1",
+            hearing_on=d("2025-04-21"),
+            noticed_on=d("2025-04-01"),
+            place=ROOM,
+            actor=clerk,
+        )  # fmt: skip
+    )
+
+    assert "Notice of hearing" in text
+    assert "Notice of suspension of the Discharge Permit (SN-1)" in text
+    assert "Date April 21, 2025" in text
+    assert f"Place {ROOM}" in text
+    assert "entitled to be heard, to present written or oral evidence, and to be" in text
+    assert "Cleo Park Clerk" in text
+
+
+def test_the_managers_decision_carries_the_decision_findings_and_review():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+    hearing = heard(suspension(case, manager), manager)
+
+    decision = action_take(
+        case=case, type="manager_decision", code="MD-1", refers_to=hearing, actor=manager,
+        fields={"delivered_on": d("2025-04-25"), "decision": "The permit is suspended for 30 days.",
+                "findings": "GT-2 was not pumped out for 83 days."},
+    )  # fmt: skip
+    text = letter_of(decision)
+
+    assert f"It follows the hearing held on April 21, 2025 at {ROOM}." in text
+    assert "Findings GT-2 was not pumped out for 83 days." in text
+    assert "Decision and action to be taken The permit is suspended for 30 days." in text
+    assert "review by the City Council" in text
+    assert "no later than May 5, 2025" in text
+    assert "Code of Civil Procedure Section 1094.6 governs the time" in text
+    assert "Mara Lind Utilities Manager" in text
+
+
+def test_the_final_decision_gives_the_1094_6_notice_and_the_90_day_deadline():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+    clerk = person("cleo", agency, "clerk", "Cleo", "Park")
+    decided = action_take(
+        case=case, type="manager_decision", code="MD-1", actor=manager,
+        refers_to=heard(suspension(case, manager), manager),
+        fields={"delivered_on": d("2025-04-25")},
+    )  # fmt: skip
+    appeal = appeal_file(appealed=decided, code="AP-1", filed_on=d("2025-04-28"), to="council")
+
+    final = action_take(
+        case=case, type="final_decision", code="FD-1", refers_to=appeal, actor=clerk,
+        fields={"final_on": d("2025-05-20"), "decision": "The Council upholds the suspension."},
+    )  # fmt: skip
+    text = letter_of(final)
+
+    assert "Decision The Council upholds the suspension." in text
+    assert "Code of Civil Procedure Section 1094.6 governs the time" in text
+    assert "(90th) day following the date on which the decision is final" in text
+    assert "no later than August 18, 2025" in text
+    assert "Cleo Park Clerk For the City Council" in text
+
+
+def test_the_penalty_order_states_findings_appeal_and_the_lien_warning():
+    agency, case, violation = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    order = action_take(
+        case=case, type="penalty_order", code="PO-1", violation=violation, actor=manager,
+        fields={"issued_by": "manager", "issued_on": d("2025-04-01"),
+                "served_on": d("2025-04-01"), "amount": "1500", "class": "records", "days": 1,
+                "findings": "No pump-out records were furnished for GT-2."},
+    )  # fmt: skip
+    text = letter_of(order)
+
+    assert "Findings No pump-out records were furnished for GT-2." in text
+    assert "$1,500" in text
+    assert "An appeal of this order to the City Council must be filed with the City Clerk" in text
+    assert "no later than April 11, 2025" in text
+    assert "Lien" in text and "constitutes a lien against the real property" in text
+    assert "on or after June 11, 2025" in text
+    assert "13.30.080(I)(9)" in text
+
+
+def test_the_administrative_complaint_states_the_charges_and_the_hearing():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    complaint = action_take(
+        case=case, type="administrative_complaint", code="AC-1", actor=manager,
+        fields={"served_on": d("2025-05-01"), "charges": "Failed to pump out GT-2."},
+    )  # fmt: skip
+    text = letter_of(complaint)
+
+    assert "Alleged act or failure to act Failed to pump out GT-2." in text
+    assert "no later than June 2, 2025" in text  # 30 days, rolled past the weekend
+    assert "entitled to be heard" in text and "may be represented" in text
+
+
+def test_the_emergency_decision_routes_the_appeal_to_the_city_manager():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    decision = action_take(
+        case=case, type="emergency_decision", code="ED-1", actor=manager,
+        fields={"delivered_on": d("2025-03-06"), "decision": "Water service stays off.",
+                "findings": "The lateral still overflows."},
+    )  # fmt: skip
+    text = letter_of(decision)
+
+    assert "Decision Water service stays off." in text
+    assert "Findings The lateral still overflows." in text
+    assert "appealed to the City Manager" in text
+    assert "no later than March 10, 2025" in text
+
+
+# The Town
+
+
+def test_the_town_hearing_decision_carries_decision_findings_and_the_council_appeal():
+    agency, case, violation = opened("town-10-02")
+    officer = person("hugo", agency, "clerk", "Hugo", "Reyes")
+
+    decision = action_take(
+        case=case, type="hearing_decision", code="HD-1", violation=violation, actor=officer,
+        fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended.",
+                "findings": "GT-2 was never cleaned."},
+    )  # fmt: skip
+    text = letter_of(decision)
+
+    assert "Cleaning overdue (V-1)" in text
+    assert "Findings GT-2 was never cleaned." in text
+    assert "Decision and order The FOG Permit is suspended." in text
+    assert "appeal it to the Town Council" in text
+    assert "no later than April 16, 2025" in text
+    assert "Hugo Reyes Hearing Officer Public Works" in text
+
+
+def test_the_town_notice_of_hearing_states_the_right_to_counsel():
+    agency, case, _ = opened("town-10-02")
+    officer = person("hugo", agency, "clerk", "Hugo", "Reyes")
+    notice_ = suspension(case, person("fay", agency, "manager", "Fay", "Moss"))
+
+    hearing = hearing_schedule(
+        notice=notice_, code="H-1", hearing_on=d("2025-04-21"), noticed_on=d("2025-04-01"),
+        place=ROOM, actor=officer,
+    )  # fmt: skip
+    text = letter_of(hearing)
+
+    assert f"Date April 21, 2025 Place {ROOM}" in text
+    assert "entitled to be heard and may be represented by counsel" in text
+    assert "no more than a total of 60 days" in text
+    assert "Hugo Reyes Hearing Officer" in text
+
+
+def test_the_town_revocation_notice_states_facts_and_grounds():
+    agency, case, _ = opened("town-10-02")
+    manager = person("fay", agency, "manager", "Fay", "Moss")
+
+    text = letter_of(
+        suspension(case, manager, type="revocation_notice", reasons="Three overflows in a year.")
+    )
+
+    assert "Facts and grounds in support of the proposed revocation Three overflows" in text
+    assert "not before April 16, 2025 and not after May 16, 2025" in text
+    assert "Fay Moss FOG Manager" in text
+
+
+def test_the_town_penalty_order_states_payment_and_lien_dates():
+    agency, case, violation = opened("town-10-02")
+    officer = person("hugo", agency, "clerk", "Hugo", "Reyes")
+
+    order = action_take(
+        case=case, type="penalty_order", code="PO-1", violation=violation, actor=officer,
+        fields={"issued_by": "hearing_officer", "issued_on": d("2025-04-01"),
+                "served_on": d("2025-04-02"), "amount": "2000", "class": "records", "days": 1,
+                "findings": "No cleaning reports for GT-2."},
+    )  # fmt: skip
+    text = letter_of(order)
+
+    assert "Findings No cleaning reports for GT-2." in text
+    assert "no later than May 1, 2025" in text  # payment within 30 days
+    assert "on or after June 30, 2025" in text  # lien: 60 days after payment was due
+    assert "10.02.330(I)" in text
+
+
+def test_the_town_complaint_states_the_charges():
+    agency, case, _ = opened("town-10-02")
+    manager = person("fay", agency, "manager", "Fay", "Moss")
+
+    complaint = action_take(
+        case=case, type="administrative_complaint", code="AC-1", actor=manager,
+        fields={"served_on": d("2025-05-01"), "charges": "Failed to clean GT-2."},
+    )  # fmt: skip
+
+    assert "Alleged act or failure to act Failed to clean GT-2." in letter_of(complaint)
+
+
+# Previews
+
+
+def unsaved_notice(case, violation):
+    return EnforcementAction(
+        case=case, establishment=case.establishment, code="NNC-9",
+        type="notice_of_noncompliance", level="inspector", taken_on=d("2025-03-03"),
+        cites="13.30.080(D)(1), (E)", violation=violation,
+        fields={"delivered_on": "2025-03-03", "correct_by": "2025-03-31",
+                "corrective_action": "Pump out GT-2."},
+    )  # fmt: skip
+
+
+def test_a_preview_is_marked_and_stores_nothing():
+    agency, case, violation = opened()
+    inspector = person("ines", agency, "inspector", "Ines", "Ortega")
+    action = unsaved_notice(case, violation)
+    deadlines = action_deadlines(
+        case.establishment, action.code, action.type, action.fields, d("2025-03-03")
+    )
+    before = (Letter.objects.count(), EnforcementAction.objects.count())
+
+    text = text_of(preview_letter(action, deadlines, inspector))
+
+    assert PREVIEW_MARK in text
+    assert "Corrective action required: Pump out GT-2." in text
+    assert "no later than March 13, 2025" in text
+    assert "Ines Ortega Authorized Inspector" in text
+    assert (Letter.objects.count(), EnforcementAction.objects.count()) == before
+
+
+def test_the_issued_letter_is_not_marked_as_a_preview():
+    agency, case, violation = opened()
+
+    text = letter_of(notice(case, violation, person("ines", agency, "inspector", "I", "O")))
+
+    assert "PREVIEW" not in text
+
+
+def test_a_preview_of_a_hearing_gives_its_place():
+    agency, case, _ = opened()
+    notice_ = suspension(case, person("mara", agency, "manager", "M", "L"))
+    hearing = EnforcementAction(
+        case=case, establishment=case.establishment, code="H-9", type="hearing",
+        level=notice_.level, taken_on=d("2025-04-01"), cites=notice_.cites, refers_to=notice_,
+        fields={"hearing_on": "2025-04-22", "place": "Room 2"},
+    )  # fmt: skip
+
+    text = text_of(preview_letter(hearing, [], None))
+
+    assert "Date April 22, 2025 Place Room 2" in text
+    assert PREVIEW_MARK in text
+
+
+def test_an_action_without_a_template_gets_the_generic_letter_with_its_fields():
+    agency, case, _ = opened()
+    invoice = EnforcementAction(
+        case=case, establishment=case.establishment, code="INV-1", type="invoice",
+        level="", taken_on=d("2025-04-01"), cites="13.30.050(M)",
+        fields={"noticed_on": "2025-04-01", "amount": "428", "description": "Follow-up visit"},
+    )  # fmt: skip
+
+    text = text_of(render_action_letter(invoice, []))
+
+    assert "Invoice" in text and "13.30.050(M)" in text
+    assert "Amount $428" in text
+    assert "Description Follow-up visit" in text
+    assert "Pump-out overdue (V-1)" in text
+
+
+def test_a_superuser_signs_as_the_manager(django_user_model):
+    agency, case, violation = opened()
+    root = django_user_model.objects.create_superuser("root", first_name="Ruth", last_name="Ng")
+
+    text = text_of(render_action_letter(unsaved_notice(case, violation), [], root))
+
+    assert "Ruth Ng Utilities Manager" in text
