@@ -14,7 +14,7 @@ from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Accrual, Deadline, Report
 
-from .models import STEPS, ActionFact, EnforcementAction, overlay
+from .models import STEPS, ActionFact, EnforcementAction, NoticeAnswer, overlay
 
 NUMBER_KINDS = ("money", "quantity")
 
@@ -98,3 +98,23 @@ def agency_calendar(*, agency: Agency, as_of: date, weeks: int) -> list[dict[str
             if as_of <= day < end:
                 due.append({"establishment": report.establishment, **item.to_dict()})
     return sorted(due, key=lambda x: (x["date"], x["establishment"], x["action"], x["name"]))
+
+
+def answers_by_action(case) -> dict[int, list[NoticeAnswer]]:
+    """The operator's answers to the actions of `case`, keyed by action pk, each list in the
+    order they were filed (for the staff case page, next to the action answered)."""
+    return _answers_by_action(NoticeAnswer.objects.filter(action__case=case))
+
+
+def establishment_answers_by_action(
+    establishment: FoodServiceEstablishment,
+) -> dict[int, list[NoticeAnswer]]:
+    """The same, for every action sent to `establishment` (the operator's portal)."""
+    return _answers_by_action(NoticeAnswer.objects.filter(action__establishment=establishment))
+
+
+def _answers_by_action(answers) -> dict[int, list[NoticeAnswer]]:
+    out: dict[int, list[NoticeAnswer]] = defaultdict(list)
+    for answer in answers.select_related("answered_by").order_by("answered_on", "pk"):
+        out[answer.action_id].append(answer)
+    return dict(out)

@@ -74,7 +74,7 @@ def owner(world):
 def letters(monkeypatch):
     """Letters are rendered as a fixed PDF (WeasyPrint is tested with the letters)."""
     fake = types.ModuleType("fogkeeper.enforcement.letters")
-    fake.render_letter = lambda **kw: b"%PDF-1.7 notice of noncompliance"
+    fake.render_action_letter = lambda *a, **kw: b"%PDF-1.7 notice of noncompliance"
     monkeypatch.setitem(sys.modules, "fogkeeper.enforcement.letters", fake)
 
 

@@ -173,7 +173,7 @@ def overview(
             spec = pack.actions.get(letter.action.type)
             letter.title = spec.title if spec else letter.action.type.replace("_", " ")
     if "invoices" in sections:
-        out.invoices = _invoices(fse, as_of)
+        out.invoices = invoice_rows(fse, as_of)
     return out
 
 
@@ -242,7 +242,9 @@ def _inspections(fse, pack) -> list[dict[str, Any]]:
     return rows
 
 
-def _invoices(fse, as_of: date) -> list[dict[str, Any]]:
+def invoice_rows(fse, as_of: date) -> list[dict[str, Any]]:
+    """The invoices noticed by `as_of`, newest first: each with its lines, the payments made
+    by then, its total, what was paid, its balance and its due date."""
     rows = []
     for invoice in (
         Invoice.objects.filter(establishment=fse, noticed_on__lte=as_of)
@@ -250,11 +252,15 @@ def _invoices(fse, as_of: date) -> list[dict[str, Any]]:
         .prefetch_related("lines", "payments")
         .order_by("-noticed_on", "-pk")
     ):
-        total = sum((line.amount for line in invoice.lines.all()), ZERO)
-        paid = sum((p.amount for p in invoice.payments.all() if p.paid_on <= as_of), ZERO)
+        lines = list(invoice.lines.all())
+        payments = [p for p in invoice.payments.all() if p.paid_on <= as_of]
+        total = sum((line.amount for line in lines), ZERO)
+        paid = sum((p.amount for p in payments), ZERO)
         rows.append(
             {
                 "invoice": invoice,
+                "lines": lines,
+                "payments": payments,
                 "total": total,
                 "paid": paid,
                 "balance": max(total - paid, Decimal(0)),

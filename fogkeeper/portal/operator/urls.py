@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="operator"),
     path("contact/", views.contact, name="operator_contact"),
     path("<str:code>/", views.establishment, name="operator_establishment"),
+    path("<str:code>/enforcement/", views.enforcement, name="operator_enforcement"),
     path("<str:code>/letters/<int:letter>.pdf", views.letter_pdf, name="operator_letter"),
     path("<str:code>/training/", views.training_upload, name="operator_training"),
     path("<str:code>/yellow-grease/", views.yellow_grease, name="operator_yellow_grease"),

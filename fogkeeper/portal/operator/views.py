@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 
 from fogkeeper.compliance.resweep import sweep_establishment
@@ -30,6 +31,7 @@ from fogkeeper.web.views import reads_only
 from ..access import portal_page
 from ..selectors import establishment_rows
 from . import selectors
+from .enforcement import enforcement_page
 from .forms import (
     ContactForm,
     NoticeAnswerForm,
@@ -98,6 +100,20 @@ def establishment(request, fse):
 
 @establishment_page
 @reads_only
+def enforcement(request, fse):
+    """The enforcement against the establishment as the operator may read it (the letters sent
+    to it, its invoices): what was sent, what it must do and by when, what it owes."""
+    letters = policy.may_read(request.user, request.agency, "letters")
+    invoices = policy.may_read(request.user, request.agency, "invoices")
+    if not (letters or invoices):
+        raise Http404("no such page")
+    page = enforcement_page(establishment=fse, as_of=_today(), letters=letters, invoices=invoices)
+    context = {"e": page, "fse": fse, "may": _writes(request)}
+    return render(request, "portal/operator/enforcement.html", context)
+
+
+@establishment_page
+@reads_only
 def letter_pdf(request, fse, letter: int):
     """A letter sent to the establishment, byte for byte as it was sent."""
     if not policy.may_read(request.user, request.agency, "letters"):
@@ -114,11 +130,13 @@ def letter_pdf(request, fse, letter: int):
 # -- what the operator files ----------------------------------------------------------------
 
 
-def _filed(request, fse, what: str):
-    """Evaluate the establishment again at once and go back to its page."""
+def _filed(request, fse, what: str, page: str = "portal:operator_establishment", anchor=""):
+    """Evaluate the establishment again at once and go back to its page (or `page` of it,
+    at `anchor`)."""
     sweep_establishment(fse, as_of=_today())
     messages.success(request, f"{what} Your establishment's status was evaluated again.")
-    return redirect("portal:operator_establishment", code=fse.code)
+    url = reverse(page, kwargs={"code": fse.code})
+    return redirect(f"{url}#{anchor}" if anchor else url)
 
 
 def _form_page(request, fse, form, title: str, intro: str = "", template: str = "form.html"):
@@ -269,7 +287,8 @@ def answer_notice(request, fse, action: str):
         except ValidationError as e:
             put_errors(form, e)
         else:
-            return _filed(request, fse, f"Your answer to {found.code} was filed.")
+            what = f"Your answer to {found.code} was filed."
+            return _filed(request, fse, what, "portal:operator_enforcement", f"action-{found.code}")
     spec = fse.agency.get_pack().actions.get(found.type)
     context = {
         "fse": fse,
