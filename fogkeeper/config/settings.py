@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "fogkeeper.api",
+    # Last, so that FORM_RENDERER finds our django/forms/ templates (fogkeeper/web) first.
+    "django.forms",
 ]
 
 MIDDLEWARE = [
@@ -78,6 +80,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# Forms render through the project's templates: fogkeeper/web/templates/django/forms/ gives
+# every field the U.S. Web Design System's classes (usa-label, usa-input, usa-error-message).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'fogkeeper.sqlite3'}")
