@@ -181,3 +181,36 @@ class NoticeAnswer(Immutable):
 
     def __str__(self) -> str:
         return f"answer to {self.action.code} on {self.answered_on}"
+
+
+class BulkNotice(models.Model):
+    """A run sending the pack's first notice to many establishments about their open findings
+    of one rule: what was asked, how far it got, and each establishment's outcome (`sent`:
+    establishment, case, action; `refused`: establishment, reason)."""
+
+    agency = models.ForeignKey("registry.Agency", on_delete=models.PROTECT, related_name="+")
+    action_type = models.CharField(max_length=40)
+    rule = models.CharField(max_length=80)
+    codes = models.JSONField(help_text="the establishments' codes, in the order sent")
+    fields = models.JSONField(default=dict)
+    delivery = models.CharField(max_length=10, choices=DELIVERY, blank=True)
+    first_certified = models.CharField(max_length=40, blank=True)
+    as_of = models.DateField()
+    total = models.PositiveIntegerField()
+    done = models.PositiveIntegerField(default=0)
+    sent = models.JSONField(default=list)
+    refused = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"bulk {self.action_type} of {self.created_at:%Y-%m-%d}"
+
+    def prefix(self) -> str:
+        """The action codes' prefix: the capitals of the action's title (`NNC`)."""
+        spec = self.agency.get_pack().actions[self.action_type]
+        words = spec.title.replace("-", " ").split()
+        return "".join(w[0] for w in words if w[0].isupper()) or "A"

@@ -149,7 +149,8 @@ def _account_balance(establishment: FoodServiceEstablishment, on: date) -> Decim
 
 def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None:
     """The letter of an action that sends one, stored byte for byte (when letters exist):
-    a hearing's notice, or an action its pack marks `letter: true`."""
+    a hearing's notice, or an action its pack marks `letter: true`; signed by whoever took
+    the action."""
     if not sends_letter(action.establishment.agency.get_pack(), action.type):
         return
     try:
@@ -158,16 +159,7 @@ def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None
         if e.name != "fogkeeper.enforcement.letters":
             raise
         return
-    establishment = action.establishment
-    pdf = letters.render_letter(
-        agency=establishment.agency,
-        establishment=establishment,
-        action_type=action.type,
-        action_code=action.code,
-        fields=_effective(action),
-        deadlines=[d.to_dict() for d in deadlines],
-        issued_on=action.taken_on,
-    )
+    pdf = letters.render_action_letter(action, deadlines, signer=action.taken_by)
     Letter.objects.create(action=action, pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
 
 
@@ -207,15 +199,16 @@ def violation_add(
     since: date,
     actor: Actor = None,
 ) -> CaseViolation:
-    """A violation the case is about: an engine rule (its citation from the pack)."""
+    """A violation the case is about: an engine rule or a checklist item (its citation from
+    the pack)."""
     pack = case.establishment.agency.get_pack()
     errors: Errors = {}
-    if rule not in pack.rules:
-        add_error(errors, "rule", f"{rule!r} is not a rule of {pack.id}.")
+    if rule not in pack.rules and rule not in pack.checklist:
+        add_error(errors, "rule", f"{rule!r} is not a rule or checklist item of {pack.id}.")
     refuse(errors)
     violation = CaseViolation(
         case=case, code=code, rule=rule, subject=subject, since=since,
-        citation=pack.rules[rule].citation,
+        citation=pack.citation(rule),
     )  # fmt: skip
     check_model(violation, errors)
     refuse(errors)
@@ -456,6 +449,7 @@ def hearing_schedule(
     continued_from: EnforcementAction | None = None,
     delivery: str = "",
     certified_mail_number: str = "",
+    place: str = "",
     actor: Actor = None,
 ) -> EnforcementAction:
     """A hearing on a suspension or revocation notice or an administrative complaint (a
@@ -488,6 +482,8 @@ def hearing_schedule(
         deadlines = _engine_deadlines(establishment, entry, _day(notice.taken_on))
         _check_hearing(errors, pack, entry, deadlines, hearing_on)
     fields = {"hearing_on": hearing_on.isoformat()}
+    if place.strip():
+        fields["place"] = place.strip()
     if continued_from is not None:
         fields["continued_from"] = continued_from.code
     hearing = EnforcementAction(
@@ -510,6 +506,26 @@ def hearing_schedule(
             _audit("fact_record", fact, establishment, actor)
         _render_letter(hearing, [d for d in deadlines if d.action == notice.code])
     return hearing
+
+
+def hearing_window(notice: EnforcementAction) -> list[Deadline]:
+    """The engine's window for the first hearing on `notice` (its `hearing` dates: the
+    earliest and the latest), as the hearing form shows it."""
+    pack = notice.establishment.agency.get_pack()
+    entry = _entry(notice, pack)
+    entry.pop("hearing_on", None)
+    deadlines = _engine_deadlines(notice.establishment, entry, _day(notice.taken_on))
+    return [d for d in deadlines if d.action == notice.code and d.name == "hearing"]
+
+
+def action_deadlines(
+    establishment: FoodServiceEstablishment, code: str, type: str, fields: dict, as_of: date
+) -> list[Deadline]:
+    """The deadlines the engine would give an action not yet taken (for its letter's
+    preview)."""
+    pack = establishment.agency.get_pack()
+    entry = engine_entry(pack, code, type, _plain(dict(fields)))
+    return [d for d in _engine_deadlines(establishment, entry, as_of) if d.action == code]
 
 
 def _check_continuance(

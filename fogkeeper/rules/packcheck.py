@@ -128,6 +128,7 @@ PROCEDURE_KEYS = (
     "citation",
     "sequence",
     "levels",
+    "first_notice",
     "on_appeal",
     "judicial_bar",
     "administrative_bar",
@@ -1159,6 +1160,9 @@ def _check_procedure(pk: _Pack, data: Any, actions: dict) -> None:
     for type_ in on_appeal:
         if type_ not in actions:
             pk.add(f, "procedure.on_appeal", f"{type_!r} is not an action type of the pack")
+    first = data.get("first_notice")
+    if first is not None and first not in actions:
+        pk.add(f, "procedure.first_notice", f"{first!r} is not an action type of the pack")
     for key in ("judicial_bar", "administrative_bar"):
         if data.get(key) is not None:
             pk.cited(f, f"procedure.{key}", data[key])

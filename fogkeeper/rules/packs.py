@@ -530,9 +530,13 @@ def _load_procedure(where: str, data: Any, actions: dict[str, ActionSpec]) -> di
     admin_bar = data.get("administrative_bar")
     if admin_bar is not None:
         _cited(f"{here}.administrative_bar", admin_bar, "citation")
+    first = data.get("first_notice")
+    if first is not None and first not in actions:
+        raise PackError(f"{here}.first_notice: {first!r} is not an action type of the pack")
     _check_appeal_levels(where, actions, sequence)
     return {
         "citation": data["citation"],
+        "first_notice": first,
         "sequence": tuple(sequence),
         "levels": dict(levels),
         "on_appeal": frozenset(data.get("on_appeal") or ()),

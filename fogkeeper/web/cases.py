@@ -16,7 +16,8 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.http import content_disposition_header
+from django.urls import reverse
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import get_valid_filename
 
 from fogkeeper.billing.models import Invoice
@@ -27,13 +28,16 @@ from fogkeeper.enforcement.models import (
     EnforcementAction,
     EnforcementCase,
     Letter,
+    NoticeAnswer,
 )
 from fogkeeper.enforcement.selectors import establishment_report
+from fogkeeper.enforcement.steps import Step, next_steps
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Report
 
+from . import policy
 from .selectors import rule_title
 from .views import PAGE_SIZE, _as_of, agency_page, reads_only
 
@@ -168,7 +172,8 @@ def case_list_page(request):
     page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"page": page, "params": params, "query": query.urlencode(), "states": STATES}
+    context = {"page": page, "params": params, "query": query.urlencode(), "states": STATES,
+               "may_notice": policy.may_write(request.user, request.agency, "notice")}  # fmt: skip
     return render(request, "web/cases.html", context)
 
 
@@ -186,6 +191,8 @@ class CasePage:
     accruals: list[dict[str, Any]]
     invoices: list[dict[str, Any]] = field(default_factory=list)
     problem: str = ""  # why the engine could not evaluate the case file, if it could not
+    records: list[EnforcementAction] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
 
 
 def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> CasePage:
@@ -215,6 +222,7 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
                 ),
             ),
             Prefetch("letters", queryset=Letter.objects.defer("pdf").order_by("created_at")),
+            Prefetch("answers", queryset=NoticeAnswer.objects.select_related("answered_by")),
         )
         .order_by("taken_on", "pk")
     )
@@ -259,6 +267,7 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
         accruals=accruals,
         invoices=_invoices(fse, codes, as_of),
         problem=problem,
+        records=actions,
     )
 
 
@@ -304,6 +313,7 @@ def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
             for f in action.facts.all()
         ],
         "letters": list(action.letters.all()),
+        "answers": list(action.answers.all()),
     }
 
 
@@ -353,7 +363,56 @@ def case_detail(request, code: str, case: str):
     """Case `case` of the establishment `code` (case codes are unique per establishment)."""
     as_of = max(_as_of(request), request.agency.get_pack().effective)
     page = case_page(agency=request.agency, establishment=code, code=case, as_of=as_of)
+    page.steps = offered_steps(request, page)
     return render(request, "web/case.html", {"c": page})
+
+
+STEP_URLS = {"act": "web:case_act", "hearing": "web:case_hearing",
+             "continuance": "web:case_hearing", "conclude": "web:case_conclude",
+             "appeal": "web:case_appeal", "fact": "web:case_fact",
+             "judgment": "web:case_judgment"}  # fmt: skip
+
+
+def _step_kind(step: Step) -> str:
+    if step.step == "act":
+        return policy.action_kind(step.type)
+    if step.step in ("hearing", "continuance", "conclude"):
+        return "hearing"
+    if step.step == "fact":
+        return policy.fact_kind(step.type, step.field)
+    return policy.action_kind({"appeal": "appeal"}.get(step.step, "court_judgment"))
+
+
+def offered_steps(request, page: CasePage) -> list[dict[str, Any]]:
+    """The next steps of the case the person's role may take, each with its form's URL."""
+    pack = request.agency.get_pack()
+    fse, case = page.case.establishment, page.case
+    out = []
+    for step in next_steps(pack, page.records, page.deadlines, page.as_of):
+        if not policy.may_write(request.user, request.agency, _step_kind(step)):
+            continue
+        args = [fse.code, case.code] + ([step.type] if step.step == "act" else [])
+        url = reverse(STEP_URLS[step.step], args=args)
+        query = {**step.query(), **({"as_of": day} if (day := request.GET.get("as_of")) else {})}
+        if query:
+            url += "?" + urlencode(query)
+        out.append({"step": step, "url": url})
+    if policy.may_write(request.user, request.agency, "invoice"):
+        out += _penalties_to_invoice(page)
+    return out
+
+
+def _penalties_to_invoice(page: CasePage) -> list[dict[str, Any]]:
+    """A penalty order of the case not yet invoiced: the invoice form, with it chosen."""
+    fse = page.case.establishment
+    invoiced = {row["invoice"].enforcement_action for row in page.invoices}
+    url = reverse("web:invoice_new", args=[fse.code])
+    return [
+        {"step": Step("invoice", "invoice", f"Invoice the penalty order {a.code}"),
+         "url": f"{url}?{urlencode({'action': a.code})}"}
+        for a in page.records
+        if a.type == "penalty_order" and a.code not in invoiced
+    ]  # fmt: skip
 
 
 # -- letters ------------------------------------------------------------------------------

@@ -107,6 +107,15 @@ def _plain(number: Decimal) -> str:
     return f"{number.normalize():f}"
 
 
+def money_standing(establishment, as_of: date) -> dict[str, Any]:
+    """The delinquent invoices and the Town's business license block (10.02.360(B)), shown
+    near the permit (web/billing/_licence_block.html)."""
+    from fogkeeper.billing.selectors import money_standing as standing
+
+    late, block = standing(establishment, as_of)
+    return {"delinquent": late, "licence_block": block}
+
+
 def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str, Any]:
     devices = [
         {**row, "chart": accumulation(pack, row["device"], row["readings"], as_of)}
@@ -118,4 +127,5 @@ def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str
         "charts": [row["chart"] for row in devices if row["chart"]],
         "inspections": inspections_with_photos(page.establishment),
         "samples": samples(page.establishment, pack, as_of),
+        **money_standing(page.establishment, as_of),
     }

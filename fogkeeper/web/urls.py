@@ -1,7 +1,19 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import cases, disputes, field, map, photos, samples, views
+from . import (
+    billing,
+    calendar,
+    case_actions,
+    case_open,
+    cases,
+    disputes,
+    field,
+    map,
+    photos,
+    samples,
+    views,
+)
 
 app_name = "web"
 
@@ -56,4 +68,42 @@ urlpatterns = [
     path("letters/<int:letter>.pdf", cases.letter_pdf, name="letter"),
     path("photos/<int:photo>/", photos.photo, name="photo"),
     path("photos/<int:photo>/thumbnail.jpg", photos.thumbnail, name="photo_thumbnail"),
+    path("calendar/", calendar.calendar_page, name="calendar"),
+    path("calendar/calendar.csv", calendar.calendar_csv, name="calendar_csv"),
+    path("calendar/calendar.ics", calendar.calendar_ics, name="calendar_ics"),
+    path("establishments/<str:code>/cases/new/", case_open.open_case, name="case_open"),
+    path("enforcement/bulk-notice/", case_open.bulk_notice, name="bulk_notice"),
+    path("enforcement/bulk-notice/<int:pk>/", case_open.bulk_notice_run, name="bulk_notice_run"),
+    path(
+        "cases/<str:code>/<str:case>/act/<str:type>/",
+        case_actions.take_action,
+        name="case_act",
+    ),
+    path(
+        "cases/<str:code>/<str:case>/hearing/", case_actions.schedule_hearing, name="case_hearing"
+    ),
+    path(
+        "cases/<str:code>/<str:case>/hearing/concluded/",
+        case_actions.conclude_hearing,
+        name="case_conclude",
+    ),
+    path("cases/<str:code>/<str:case>/appeal/", case_actions.file_appeal, name="case_appeal"),
+    path("cases/<str:code>/<str:case>/fact/", case_actions.record_fact, name="case_fact"),
+    path(
+        "cases/<str:code>/<str:case>/judgment/", case_actions.record_judgment, name="case_judgment"
+    ),
+    path("billing/fees/", billing.fee_schedules, name="billing_fees"),
+    path("establishments/<str:code>/account/", billing.account, name="account"),
+    path("establishments/<str:code>/invoices/new/", billing.invoice_new, name="invoice_new"),
+    path(
+        "establishments/<str:code>/invoices/<str:invoice>/",
+        billing.invoice_detail,
+        name="invoice",
+    ),
+    path("establishments/<str:code>/liens/new/", billing.lien_new, name="lien_new"),
+    path(
+        "establishments/<str:code>/liens/<int:pk>/release/",
+        billing.lien_release_page,
+        name="lien_release",
+    ),
 ]

@@ -55,6 +55,7 @@ RECORDS = (
     "permit",
     "operator_change",
     "dispute",
+    "notice",
 )  # what the establishment page links to a form for
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_COLUMNS = [

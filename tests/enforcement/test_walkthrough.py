@@ -180,7 +180,7 @@ def test_town_from_hearing_decision_to_lien():
     assert due[("PO-1", "lien_eligible", "event")] == "2025-10-13"
     assert letters_sent(case) == ["H-1", "H-2", "HD-1", "HD-2", "PO-1", "SN-1"]
 
-    # The penalty is invoiced; the Town's permit fee invoice goes unpaid: delinquent 45 days
+    # The penalty is invoiced; the Town's permit fee invoice goes unpaid too: delinquent 45 days
     # after notice (Sept 1 + 45 = Oct 16), and the business license may not be renewed.
     penalty = invoice_issue(
         establishment=fse, code="INV-P1", kind="penalty", noticed_on=d("2025-07-16"),
@@ -190,8 +190,13 @@ def test_town_from_hearing_decision_to_lien():
         establishment=fse, code="INV-F1", kind="fee", noticed_on=d("2025-09-01"),
         lines=[{"description": "FOG Permit fee", "amount": Decimal("428.00")}],
     )  # fmt: skip
-    assert findings(fse, "2025-10-16", "fees.delinquent") == []
-    assert findings(fse, "2025-10-17", "fees.delinquent") == [("INV-F1", "2025-10-17", True)]
+    # The penalty invoice is delinquent too, 45 days after its notice (10.02.360(A): "all
+    # fees, charges and penalties"): July 16 + 45 = Aug 30, rolled to Tuesday Sept 2.
+    late_penalty = ("INV-P1", "2025-09-03", True)
+    assert findings(fse, "2025-10-16", "fees.delinquent") == [late_penalty]
+    assert findings(fse, "2025-10-17", "fees.delinquent") == [
+        ("INV-F1", "2025-10-17", True), late_penalty,
+    ]  # fmt: skip
     assert business_licence_renewal_blocked(fse, d("2025-10-17"))
     assert account_balance(fse, d("2025-10-17")) == Decimal("10428.00")
 

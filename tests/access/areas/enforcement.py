@@ -1,0 +1,51 @@
+"""The case workbench and the bulk notice: each step by the roles ACCESS.md gives it (a
+notice: manager and inspector; hearings, appeals and decisions: manager and clerk; the
+enforcement decisions: the manager), nobody outside the agency's staff, and another agency's
+case or run is not there (404)."""
+
+from fogkeeper.enforcement.models import BulkNotice, EnforcementCase
+
+TABLE = """
+web:case_open                       GET   ok    ok    403   403   404   404   404   404   login
+web:case_open                       POST  ok    ok    403   403   404   404   404   404   login
+web:bulk_notice                     GET   ok    ok    403   403   404   404   404   own   login
+web:bulk_notice                     POST  ok    ok    403   403   404   404   404   own   login
+web:bulk_notice_run                 GET   ok    ok    ok    ok    404   404   404   404   login
+web:bulk_notice_run                 POST  405   405   405   405   404   404   404   404   login
+web:case_act                        GET   ok    ok    403   403   404   404   404   404   login
+web:case_act                        POST  ok    ok    403   403   404   404   404   404   login
+web:case_hearing                    GET   ok    403   ok    403   404   404   404   404   login
+web:case_hearing                    POST  ok    403   ok    403   404   404   404   404   login
+web:case_conclude                   GET   ok    403   ok    403   404   404   404   404   login
+web:case_conclude                   POST  ok    403   ok    403   404   404   404   404   login
+web:case_appeal                     GET   ok    403   ok    403   404   404   404   404   login
+web:case_appeal                     POST  ok    403   ok    403   404   404   404   404   login
+web:case_fact                       GET   ok    403   403   403   404   404   404   404   login
+web:case_fact                       POST  ok    403   403   403   404   404   404   404   login
+web:case_judgment                   GET   ok    403   ok    403   404   404   404   404   login
+web:case_judgment                   POST  ok    403   ok    403   404   404   404   404   login
+"""
+
+
+def _case(side) -> dict:
+    case = EnforcementCase.objects.filter(establishment__agency=side.agency).earliest("pk")
+    return {"code": case.establishment.code, "case": case.code}
+
+
+def _first_notice(side) -> dict:
+    return {**_case(side), "type": side.agency.get_pack().procedure["first_notice"]}
+
+
+def _run(side) -> dict:
+    run = BulkNotice.objects.filter(agency=side.agency).first() or BulkNotice.objects.create(
+        agency=side.agency, action_type=side.agency.get_pack().procedure["first_notice"],
+        rule="gcd.service_overdue", codes=[], as_of="2025-06-06", total=0,
+    )  # fmt: skip
+    return {"pk": run.pk}
+
+
+RECORDS = {
+    "web:bulk_notice_run": _run,
+    "web:case_act": _first_notice,
+    **{f"web:case_{step}": _case for step in ("hearing", "conclude", "appeal", "fact", "judgment")},
+}
