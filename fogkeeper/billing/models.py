@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q, Sum
 
+from fogkeeper.enforcement.models import Immutable
+
 BASES = [
     ("annual", "Annual"),
     ("quarterly", "Quarterly"),
@@ -159,21 +161,6 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"${self.amount} on {self.paid_on} for {self.invoice}"
-
-
-class Immutable(models.Model):
-    """A record that is never changed or deleted: a correction is a new record."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError(f"{self._meta.verbose_name} records are never changed; add a new one")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError(f"{self._meta.verbose_name} records are never deleted")
 
 
 ADJUSTMENT_KINDS = [("void", "Void"), ("credit", "Credit")]

@@ -338,7 +338,7 @@ def action_take(
     if violation is not None and violation.case_id != case.pk:
         add_error(errors, "violation", f"{violation.code} belongs to another case.")
     decided = _appeal_decided(errors, pack, case, refers_to, level, as_of)
-    deadlines = _engine_deadlines(establishment, entry, as_of)
+    deadlines = _engine_deadlines(establishment, entry, _acted_by(spec, fields, as_of))
     if type in HEARD and fields.get("hearing_on"):
         _check_hearing(errors, pack, entry, deadlines, _day(fields["hearing_on"]))
     action = EnforcementAction(
@@ -348,6 +348,17 @@ def action_take(
     )  # fmt: skip
     _save_action(action, errors, actor, [d for d in deadlines if d.action == code], decided)
     return action
+
+
+def _acted_by(spec, fields: dict[str, Any], taken_on: date) -> date:
+    """The day by which every act the action records was done (a penalty order served after
+    it was issued): the engine ignores an act dated after its `as_of`, so the action's
+    deadlines are computed on that day, not on the day it was taken."""
+    days = [taken_on]
+    for name, f in spec.fields.items():
+        if f.kind in ("date", "datetime") and fields.get(name):
+            days.append(_day(fields[name]))
+    return max(days)
 
 
 def _appeal_decided(

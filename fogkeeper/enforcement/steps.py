@@ -8,19 +8,20 @@ what the case already holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from fogkeeper.rules.packs import Pack
 
 from .models import APPEAL, HEARING, EnforcementAction
-from .services import HEARD
+from .services import HEARD, _day
 
 # The facts of an action type staff record from the case page, with how the page says them.
 FACTS = {
     "corrected_on": "Record the correction",
     "record_requested_on": "Record the request for the record",
     "record_delivered_on": "Record the delivery of the record",
+    "hearing_concluded_at": "Record that the emergency hearing concluded",
 }
 
 
@@ -180,11 +181,3 @@ def _facts(pack: Pack, actions: list[EnforcementAction]) -> list[Step]:
                 step = Step("fact", a.type, label, refers_to=a.code, field=field, by=m["due"])
                 steps.append(step)
     return steps
-
-
-def _day(value: Any) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    return date.fromisoformat(str(value)[:10])

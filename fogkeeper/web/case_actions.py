@@ -9,6 +9,7 @@ from datetime import date
 from functools import wraps
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
@@ -27,6 +28,7 @@ from .case_forms import (
     ActionForm,
     AppealForm,
     ConcludeForm,
+    DateTimeInput,
     FactForm,
     HearingForm,
     JudgmentForm,
@@ -275,7 +277,23 @@ def file_appeal(request, case: EnforcementCase):
                 f"Appeal {appeal.code} of {appealed.code} to the {level_title(pack, to)} filed",
             )
     title = f"Appeal {appealed.code} to the {level_title(pack, to)}"
-    return _page(request, case, form, title, intro=[f"To: {to}"] if not to else [])
+    return _page(request, case, form, title, intro=[_appeal_words(pack, appealed, to)])
+
+
+def _appeal_words(pack, appealed: EnforcementAction, to: str) -> str:
+    """Who hears the appeal and by when, from the engine's deadlines of the action."""
+    routes = pack.actions[appealed.type].appeal_routes() if appealed.type in pack.actions else {}
+    status = ComplianceStatus.objects.filter(establishment=appealed.establishment).first()
+    for d in status.deadlines if status else []:
+        if d["action"] == appealed.code and routes.get(d["name"]) == to:
+            return (
+                f"The {level_title(pack, to)} hears an appeal of {appealed.code} filed by "
+                f"{str(d['date'])[:10]} ({d['citation']})."
+            )
+    return (
+        f"No deadline to appeal {appealed.code} to the {level_title(pack, to)} is open: the "
+        "appeal will be refused unless the ordinance routes it there."
+    )
 
 
 def _fact_kind(request, case) -> str:
@@ -292,7 +310,10 @@ def record_fact(request, case: EnforcementCase):
     action = _refers_to(request, case)
     field = request.POST.get("field") or request.GET.get("field", "")
     form = FactForm(request.POST or None, initial={"value": _as_of(request)})
-    form.fields["value"].label = label(field.split(".")[-1]) if field else "On"
+    spec = request.agency.get_pack().actions.get(action.type)
+    if spec is not None and field in spec.fields and spec.fields[field].kind == "datetime":
+        form.fields["value"] = forms.DateTimeField(widget=DateTimeInput)
+    form.fields["value"].label = _fact_label(field)
     if form.is_valid():
         try:
             services.action_fact_record(
@@ -301,10 +322,17 @@ def record_fact(request, case: EnforcementCase):
         except ValidationError as e:
             put_errors(form, e, {"field": "value"})
         else:
-            return _done(
-                request, case, action, f"{form.fields['value'].label} of {action.code} recorded"
-            )
+            what = f"{form.fields['value'].label} {form.cleaned_data['value']}"
+            return _done(request, case, action, f"{action.code}: {what} recorded")
     return _page(request, case, form, f"{form.fields['value'].label}: {action.code}")
+
+
+def _fact_label(field: str) -> str:
+    """`milestones.M-1.met_on` -> "Milestone M-1 met on"; `corrected_on` -> "Corrected on"."""
+    parts = field.split(".")
+    if len(parts) == 3 and parts[0] == "milestones":
+        return f"Milestone {parts[1]} {label(parts[2]).lower()}"
+    return label(field) if field else "On"
 
 
 @case_step(lambda request, case: policy.action_kind("court_judgment"))

@@ -86,7 +86,7 @@ class ActionForm(forms.Form):
             self._violation()
         if refers_to is not None:
             self.fields["refers_to"] = forms.CharField(
-                widget=forms.HiddenInput, initial=refers_to.code
+                widget=forms.HiddenInput, initial=refers_to.code, required=False
             )
         if spec.letter and case is not None:
             self.fields["delivery"] = forms.ChoiceField(

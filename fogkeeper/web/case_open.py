@@ -82,10 +82,11 @@ def _first_notice_form(request, pack, as_of):
 def bulk_notice(request):
     """The establishments with an open finding of a rule (`?rule=`), to send the pack's first
     notice to the ones chosen, each with its own case and letter."""
-    policy.require_write(request.user, request.agency, "notice")
     pack = request.agency.get_pack()
-    if not pack.procedure.get("first_notice"):
+    first = pack.procedure.get("first_notice")
+    if not first:
         return render(request, "web/enforcement/bulk_notice.html", {"none": True}, status=404)
+    policy.require_write(request.user, request.agency, policy.action_kind(first))
     as_of = _as_of(request)
     counts = (
         Finding.objects.filter(agency=request.agency, open=True)

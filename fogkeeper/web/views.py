@@ -146,7 +146,14 @@ def dashboard(request):
 
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
     board.calendar = with_cases(request.agency, board.calendar)
-    return render(request, "web/dashboard.html", {"board": board})
+    may_notice = _may_send_first_notice(request)
+    return render(request, "web/dashboard.html", {"board": board, "may_notice": may_notice})
+
+
+def _may_send_first_notice(request) -> bool:
+    """Whether the person may send the pack's first notice in bulk (its kind of write)."""
+    first = request.agency.get_pack().procedure.get("first_notice")
+    return bool(first) and policy.may_write(request.user, request.agency, policy.action_kind(first))
 
 
 @require_POST
@@ -182,6 +189,7 @@ def establishment_list(request):
         "query": query.urlencode(),
         "choices": selectors.filter_choices(agency=request.agency),
         "sorts": selectors.SORTS,
+        "may_notice": _may_send_first_notice(request),
     }
     partial = bool(request.headers.get("HX-Request"))
     template = "web/_establishment_rows.html" if partial else "web/establishments.html"

@@ -48,7 +48,11 @@ class Walk:
         self.page.locator("main form.record").get_by_role("button", name=button, exact=True).click()
 
     def done(self, text: str) -> None:
+        """The step was recorded, as the page says; a screenshot of each step's outcome."""
         expect(self.page.locator(".usa-alert--success, .messages").first).to_contain_text(text)
+        self.n += 1
+        slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
+        self._shot(self.page, f"{self.prefix}-{self.n:02d}-{slug}")
 
     def refused(self, text: str) -> None:
         expect(self.page.locator("#refusal")).to_contain_text(text)

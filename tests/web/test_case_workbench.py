@@ -173,3 +173,141 @@ def test_staff_open_a_case_from_open_findings_and_add_findings_to_it(client, wor
 def test_a_clerk_may_not_open_a_case(client, world):
     signed_in(client, world["sc"], "clerk")
     assert client.get("/establishments/FSE-0042/cases/new/").status_code == 403
+
+
+def test_an_out_of_sequence_step_forced_from_a_stale_page_is_refused_citing_why(client, world):
+    signed_in(client, world["sc"], "clerk")
+    before = counts()
+    # a final decision decides an appeal to the City Council; NNC-1 is not one
+    response = client.post("/cases/FSE-0042/EC-7/act/final_decision/?refers_to=NNC-1", {
+        "code": "FD-1", "final_on": "2025-06-06", "delivery": "personal",
+    })  # fmt: skip
+    assert response.status_code == 400
+    assert "Out of sequence" in response.content.decode()
+    assert counts() == before
+
+
+def test_no_compliance_schedule_while_money_is_owed(client, world):
+    from decimal import Decimal
+
+    from fogkeeper.billing.services import invoice_issue
+
+    invoice_issue(
+        establishment=world["pier"], code="INV-1", kind="fee", noticed_on=d("2025-06-01"),
+        lines=[{"description": "Inspection fee", "amount": Decimal("250.00")}],
+    )  # fmt: skip
+    signed_in(client, world["sc"], "manager")
+    before = counts()
+    response = client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
+        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01",
+    })  # fmt: skip
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "13.30.080(F)(2)" in html and "no compliance schedule while $250.00 is owed" in html
+    assert counts() == before
+
+
+def test_a_letter_is_previewed_before_it_is_issued_and_the_preview_is_not_kept(client, world):
+    signed_in(client, world["sc"], "inspector")
+    before = counts()
+    response = client.post("/cases/FSE-0042/EC-7/act/notice_of_noncompliance/", {
+        "code": "NNC-9", "delivered_on": "2025-06-06", "correct_by": "2025-07-06",
+        "delivery": "personal", "preview": "1",
+    })  # fmt: skip
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+    assert counts() == before
+
+
+def test_an_emergency_suspension_shows_its_hour_based_hearing_deadline(client, world):
+    signed_in(client, world["sc"], "manager")
+    response = client.post("/cases/FSE-0042/EC-7/act/emergency_suspension/", {
+        "code": "ES-1", "ordered_at": "2025-06-06T10:00",
+        "reasons": "Grease overflowing to the street.",
+    }, follow=True)  # fmt: skip
+    html = response.content.decode()
+    assert "Emergency suspension (water service discontinued) ES-1 taken" in html
+    assert "hearing by 2025-06-08 10:00" in html  # within 48 hours, 13.30.080(H)(3)
+
+
+def test_a_milestone_met_and_a_court_judgment_are_recorded_from_the_pages(client, world):
+    signed_in(client, world["sc"], "manager")
+    client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
+        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01",
+    })  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/fact/?refers_to=CS-1&field=milestones.M-1.met_on",
+        {"value": "2025-06-30"},
+    )
+    assert response.status_code == 302
+    schedule = EnforcementAction.objects.get(code="CS-1")
+    assert schedule.effective_fields()["milestones"][0]["met_on"] == "2025-06-30"
+    response = client.post("/cases/FSE-0042/EC-7/judgment/", {
+        "code": "CJ-1", "entered_on": "2025-09-01", "violation": "V-1", "amount": "5000",
+        "quantity": "1", "penalty_class": "judicial",
+    })  # fmt: skip
+    assert response.status_code == 302
+    judgment = EnforcementAction.objects.get(code="CJ-1")
+    assert judgment.type == "court_judgment" and judgment.fields["days"] == 1
+
+
+def test_a_penalty_order_served_after_it_was_issued_gets_its_final_and_lien_dates(
+    world, monkeypatch
+):
+    """The engine ignores an act dated after its `as_of`: the order's deadlines for its
+    letter are computed on the day it was served, not the day it was issued."""
+    from decimal import Decimal
+
+    from fogkeeper.enforcement import letters
+    from fogkeeper.enforcement.services import action_take
+
+    given = []
+
+    def render(action, deadlines, signer=None):
+        given.extend(deadlines)
+        return b"%PDF-1.7 test"
+
+    monkeypatch.setattr(letters, "render_action_letter", render)
+    action_take(
+        case=world["case"], type="penalty_order", code="PO-1",
+        fields={"issued_by": "manager", "issued_on": d("2025-06-02"), "served_on": d("2025-06-04"),
+                "amount": Decimal("1000"), "class": "records", "days": 1},
+        delivery="personal",
+    )  # fmt: skip
+    assert {(d.name, str(d.date)[:10]) for d in given} >= {
+        ("appeal", "2025-06-16"),  # 10 days from service, rolled past the weekend
+        ("final", "2025-06-15"),  # 11 days from service, 13.30.080(I)(6)
+    }
+
+
+def test_the_emergency_hearing_concluded_is_recorded_with_its_hour(client, world):
+    signed_in(client, world["sc"], "manager")
+    client.post("/cases/FSE-0042/EC-7/act/emergency_suspension/", {
+        "code": "ES-1", "ordered_at": "2025-06-06T10:00",
+    })  # fmt: skip
+    html = client.get("/cases/FSE-0042/EC-7/?as_of=2025-06-06").content.decode()
+    assert "Record that the emergency hearing concluded (ES-1)" in html
+    response = client.post(
+        "/cases/FSE-0042/EC-7/fact/?refers_to=ES-1&field=hearing_concluded_at",
+        {"value": "2025-06-07T15:30"}, follow=True,
+    )  # fmt: skip
+    assert "decision by 2025-06-08 15:30" in response.content.decode()  # 24 hours, (H)(3)
+
+
+def test_the_bulk_notice_is_sent_by_the_role_its_first_notice_belongs_to(client, world):
+    """San Clemente's inspector sends Notices of Non-Compliance; the Town's first notice is
+    an administrative complaint, the FOG Manager's (10.02.330(A))."""
+    signed_in(client, world["sc"], "inspector")
+    page = client.get("/enforcement/bulk-notice/?rule=gcd.service_overdue")
+    assert page.status_code == 200
+    assert "FSE-0042" in page.content.decode()
+    assert "/enforcement/bulk-notice/?rule=" in client.get("/").content.decode()
+    client.logout()
+    signed_in(client, world["town"], "inspector")
+    assert client.get("/enforcement/bulk-notice/").status_code == 403
+    assert "/enforcement/bulk-notice/" not in client.get("/").content.decode()
+    client.logout()
+    signed_in(client, world["town"], "manager")
+    page = client.get("/enforcement/bulk-notice/").content.decode()
+    assert "Send the Administrative complaint to many establishments" in page

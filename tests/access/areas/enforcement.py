@@ -44,6 +44,13 @@ def _run(side) -> dict:
     return {"pk": run.pk}
 
 
+# The Town's first notice is an administrative complaint, the FOG Manager's (10.02.330(A)):
+# its inspector may not send it in bulk, where San Clemente's sends Notices of Non-Compliance.
+B_ROLES = {
+    ("web:bulk_notice", "GET"): {"inspector": "own 403"},
+    ("web:bulk_notice", "POST"): {"inspector": "own 403"},
+}
+
 RECORDS = {
     "web:bulk_notice_run": _run,
     "web:case_act": _first_notice,
