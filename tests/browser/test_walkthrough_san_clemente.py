@@ -96,6 +96,8 @@ def _suspension_and_hearing(walk):
                "compliance schedule CS-1.", "Delivered by": "personal"})  # fmt: skip
     walk.submit("Issue")
     walk.done("SN-1 taken")
+    text = walk.letter("SN-1")
+    assert "13.30.080(G)" in text and "NNC-1" in text, text  # its section and its reasons
     walk.step("Schedule the hearing")
     expect(walk.page.locator(".usa-intro")).to_contain_text("not before 2025-07-31")
     walk.fill({"Hearing number": "H-1", "Date of the hearing": "2025-07-25",
@@ -110,6 +112,8 @@ def _suspension_and_hearing(walk):
     walk.fill({"Date of the hearing": "2025-08-04"})
     walk.submit()
     walk.done("Hearing H-1 set for 2025-08-04")
+    text = walk.letter("H-1")
+    assert "August 4, 2025" in text and "City Hall, 910 Calle Negocio" in text, text
     walk.step("Record that the hearing H-1 concluded")
     walk.fill({"The hearing concluded on": "2025-08-04"})
     walk.submit()

@@ -93,6 +93,8 @@ def _suspension_with_a_continuance(walk):
     walk.fill({"Date of the hearing": "2025-07-15"})
     walk.submit()
     walk.done("Continuance H-2 set for 2025-07-15")
+    text = walk.letter("H-2")
+    assert "July 15, 2025" in text and "10.02.260(B)" in text, text
     walk.step("Record that the hearing H-2 concluded")
     walk.fill({"The hearing concluded on": "2025-07-15"})
     walk.submit()
@@ -114,6 +116,8 @@ def _penalty_invoice_and_payment(walk):
                "Class": "records", "Number of days": "1", "Delivered by": "personal"})  # fmt: skip
     walk.submit("Issue")
     walk.done("PO-1 taken")
+    text = walk.letter("PO-1")
+    assert "$2,000" in text and "10.02.330(I)" in text, text  # the amount and the lien
     walk.step("Invoice the penalty order PO-1")
     walk.page.get_by_label("Date of notice (mailed)").fill("2025-07-21")
     walk.page.get_by_role("button", name="Issue the invoice").click()

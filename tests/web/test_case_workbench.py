@@ -311,3 +311,16 @@ def test_the_bulk_notice_is_sent_by_the_role_its_first_notice_belongs_to(client,
     signed_in(client, world["town"], "manager")
     page = client.get("/enforcement/bulk-notice/").content.decode()
     assert "Send the Administrative complaint to many establishments" in page
+
+
+def test_the_operators_answer_shows_on_the_case_page_under_the_action_it_answers(client, world):
+    from fogkeeper.enforcement.services import notice_answer
+
+    notice = EnforcementAction.objects.get(code="NNC-1")
+    notice_answer(action=notice, text="The trap was pumped on March 20 by Coastal Pumping.",
+                  answered_on=d("2025-03-21"))  # fmt: skip
+    signed_in(client, world["sc"], "clerk")
+    html = client.get(f"/cases/FSE-0042/EC-7/?as_of={AS_OF}").content.decode()
+    item = html.split('id="action-NNC-1"', 1)[1].split('id="action-', 1)[0]
+    assert "The trap was pumped on March 20 by Coastal Pumping." in item
+    assert "2025-03-21" in item
