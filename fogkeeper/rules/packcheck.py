@@ -1217,6 +1217,11 @@ def _check_application(pk: _Pack, data: Any) -> None:
         pk.add(f, "in_lieu", "fields are marked in_lieu but no in_lieu document is named")
 
 
+# Steps the application takes that send a letter without being a pack action (the notice of
+# a hearing).
+LETTER_STEPS = ("hearing",)
+
+
 def _check_letters(pk: _Pack, actions: Any) -> None:
     folder = pk.folder / "letters"
     if not folder.is_dir():
@@ -1224,12 +1229,13 @@ def _check_letters(pk: _Pack, actions: Any) -> None:
     types = set(actions) if isinstance(actions, dict) else set()
     for path in sorted(folder.glob("*.html")):
         stem = path.stem
-        if stem.startswith("_") or stem in ("default", "base") or stem in types:
+        if stem.startswith("_") or stem in ("default", "base", *LETTER_STEPS) or stem in types:
             continue
         pk.add(
             f"letters/{path.name}",
             "",
-            f"{stem!r} is not an action type of the pack (nor default, base or a _partial)",
+            f"{stem!r} is not an action type of the pack (nor default, base, hearing or a "
+            "_partial)",
         )
 
 
