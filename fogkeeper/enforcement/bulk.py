@@ -6,7 +6,6 @@ refused leaves the others sent, and what was sent and refused kept on the run.""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
@@ -19,16 +18,9 @@ from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
+from .codes import action_code, next_code
 from .models import BulkNotice, EnforcementAction, EnforcementCase
 from .services import action_take, case_open, violation_add
-
-
-def _next(existing: Iterable[str], prefix: str) -> str:
-    taken = set(existing)
-    n = 1
-    while f"{prefix}-{n}" in taken:
-        n += 1
-    return f"{prefix}-{n}"
 
 
 def case_from_findings(
@@ -56,11 +48,11 @@ def case_from_findings(
     with transaction.atomic():
         if case is None:
             codes = establishment.cases.values_list("code", flat=True)
-            case = case_open(establishment=establishment, code=_next(codes, "EC"),
+            case = case_open(establishment=establishment, code=next_code(codes, "EC"),
                              opened_on=opened_on, actor=actor)  # fmt: skip
         codes = list(case.violations.values_list("code", flat=True))
         for f in findings:
-            code = _next(codes, "V")
+            code = next_code(codes, "V")
             codes.append(code)
             violation_add(case=case, code=code, rule=f.rule, subject=f.subject, since=f.since,
                           actor=actor)  # fmt: skip
@@ -153,9 +145,8 @@ def _notice(run: BulkNotice, fse, findings: list[Finding], n: int) -> Enforcemen
     case = case_from_findings(establishment=fse, findings=findings, opened_on=run.as_of,
                               actor=actor)  # fmt: skip
     violations = list(case.violations.order_by("code"))
-    codes = EnforcementAction.objects.filter(establishment=fse).values_list("code", flat=True)
     return action_take(
-        case=case, type=run.action_type, code=_next(codes, run.prefix()), fields=run.fields,
+        case=case, type=run.action_type, code=action_code(fse, run.prefix()), fields=run.fields,
         delivery=run.delivery, certified_mail_number=_certified(run.first_certified, n),
         violation=violations[0] if len(violations) == 1 else None, actor=actor,
     )  # fmt: skip

@@ -32,6 +32,7 @@ from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
 from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.packs import level_title
 
 register = template.Library()
 
@@ -73,15 +74,8 @@ GENERIC = ("violations", "fields", "appeal")
 HEARING = "hearing"
 PREVIEW_MARK = "PREVIEW — not sent"
 
-# Who hears an appeal, by the level a pack routes it to, in the pack's titles.
-_LEVEL_TITLES = {
-    "inspector": "inspector",
-    "manager": "manager",
-    "hearing_officer": "hearing_body",
-    "council": "appeal_body",
-    "city_manager": "emergency_appeal",
-}
-_COURT = "Superior Court"
+# The levels an appeal may be routed to, whose titles a letter template may name.
+ROUTE_LEVELS = ("inspector", "manager", "hearing_officer", "council", "city_manager")
 
 # The signer's title at the agency: their role in the pack's titles.
 _ROLE_TITLES = {"manager": "manager", "inspector": "inspector"}
@@ -278,7 +272,7 @@ def _substance(action, pack, sections, fields, issued_on) -> dict[str, Any]:
         }
         out["title"] = "Notice of hearing"
         out["citation"] = action.cites
-    out["route_titles"] = {level: _level_title(level, titles) for level in _LEVEL_TITLES}
+    out["route_titles"] = {level: level_title(titles, level) for level in ROUTE_LEVELS}
     return out
 
 
@@ -430,13 +424,6 @@ def _hearing_action(action: Any) -> Any:
     )
 
 
-def _level_title(level: str, titles: dict) -> str:
-    if level == "court":
-        return _COURT
-    key = _LEVEL_TITLES.get(level)
-    return titles.get(key, level.replace("_", " ").title()) if key else level
-
-
 def _signer(user: Any, agency: Any, pack: Any, action: Any) -> dict[str, str]:
     """Who signs: the acting person's full name (else username) and the title of their role
     at the agency in the pack's words; "For the <body>" when the action is the Council's or
@@ -456,7 +443,7 @@ def _signer(user: Any, agency: Any, pack: Any, action: Any) -> dict[str, str]:
     else:
         title = (held or "").replace("_", " ").title()
     level = getattr(action, "level", "") or ""
-    behalf = _level_title(level, titles) if level in ("council", "city_manager") else ""
+    behalf = level_title(titles, level) if level in ("council", "city_manager") else ""
     return {"name": name, "title": title, "behalf": behalf}
 
 
@@ -497,7 +484,7 @@ def _context(*, pack, agency, establishment, action_type, action_code, **kw) -> 
         "deadline": by_name,
         # The deadlines the pack marks `appeal_to: <level>` (its appeal routes).
         "appeal_rights": [
-            {**d, "to": _level_title(routes[d["name"]], titles)}
+            {**d, "to": level_title(titles, routes[d["name"]])}
             for d in deadlines
             if d["name"] in routes
         ],
@@ -546,7 +533,7 @@ def _deadline(raw: Any, titles: dict, action_type: str, tz, routes: dict) -> dic
 
 def _label(name: str, kind: str, titles: dict, action_type: str, to: str | None) -> str:
     t = {k: titles.get(k, k.replace("_", " ").title()) for k in _TITLE_KEYS}
-    hears = _level_title(to, titles) if to else t["manager"]
+    hears = level_title(titles, to) if to else t["manager"]
     labels = {
         ("appeal", "deadline"): f"Last day to file a written appeal to the {hears}",
         ("council_review_request", "deadline"): (

@@ -211,6 +211,6 @@ class BulkNotice(models.Model):
 
     def prefix(self) -> str:
         """The action codes' prefix: the capitals of the action's title (`NNC`)."""
-        spec = self.agency.get_pack().actions[self.action_type]
-        words = spec.title.replace("-", " ").split()
-        return "".join(w[0] for w in words if w[0].isupper()) or "A"
+        from .codes import initials
+
+        return initials(self.agency.get_pack().actions[self.action_type].title)

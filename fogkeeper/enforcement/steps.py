@@ -57,16 +57,6 @@ def next_steps(
     return steps
 
 
-LEVEL_TITLES = {"council": "appeal_body", "hearing_officer": "hearing_body",
-                "city_manager": "emergency_appeal"}  # fmt: skip
-
-
-def level_title(pack: Pack, level: str) -> str:
-    """Who acts at `level`, in the pack's own titles (`council` -> "City Council")."""
-    title = pack.titles.get(level) or pack.titles.get(LEVEL_TITLES.get(level, ""))
-    return title or level.replace("_", " ").capitalize()
-
-
 def _title(pack: Pack, type: str) -> str:
     spec = pack.actions.get(type)
     return spec.title if spec else type.replace("_", " ").capitalize()
@@ -157,7 +147,7 @@ def _appeals(
             continue
         if any(a.type == APPEAL and a.refers_to_id == action.pk and a.level == to for a in actions):
             continue
-        label = f"Appeal {action.code} to the {level_title(pack, to)}"
+        label = f"Appeal {action.code} to the {pack.level_title(to)}"
         by = str(d["date"])[:10]
         steps.append(Step("appeal", APPEAL, label, refers_to=action.code, to=to, by=by))
     return steps

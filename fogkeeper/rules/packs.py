@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -37,6 +38,18 @@ PENALTY_UNITS = ("days", "occurrences", "gallons", "violation_days")
 IMPOSED_BY = ("administrative", "court")
 # Levels an appeal may go to beyond a pack's own procedure sequence.
 APPEAL_LEVELS = ("court", "city_manager")
+# The key of `titles` naming who acts at a level, where it is not the level's own name.
+LEVEL_TITLE_KEYS = {"hearing_officer": "hearing_body", "council": "appeal_body",
+                    "city_manager": "emergency_appeal"}  # fmt: skip
+COURT = "Superior Court"
+
+
+def level_title(titles: Mapping[str, str], level: str) -> str:
+    """Who acts at `level`, in a pack's `titles`: `council` -> "City Council"."""
+    if level == "court":
+        return COURT
+    title = titles.get(level) or titles.get(LEVEL_TITLE_KEYS.get(level, ""))
+    return title or level.replace("_", " ").capitalize()
 
 
 def _load_yaml(path: Path) -> Any:
@@ -288,6 +301,10 @@ class Pack:
     def kind_title(self, kind: str) -> str:
         vocab = self.device_kinds.get(kind)
         return vocab.title if vocab is not None else kind.replace("_", " ")
+
+    def level_title(self, level: str) -> str:
+        """Who acts at `level`, in the pack's titles: `council` -> "City Council"."""
+        return level_title(self.titles, level)
 
     def category_title(self, category: str) -> str:
         vocab = self.categories.get(category)

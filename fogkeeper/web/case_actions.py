@@ -20,8 +20,8 @@ from django.utils.http import urlencode
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.enforcement import services
+from fogkeeper.enforcement.codes import action_code
 from fogkeeper.enforcement.models import HEARING, EnforcementAction, EnforcementCase
-from fogkeeper.enforcement.steps import level_title
 
 from . import policy
 from .case_forms import (
@@ -33,7 +33,6 @@ from .case_forms import (
     HearingForm,
     JudgmentForm,
     label,
-    next_code,
 )
 from .forms import put_errors
 from .views import _as_of, agency_page
@@ -196,7 +195,7 @@ def schedule_hearing(request, case: EnforcementCase):
     continued = on if on.type == HEARING else None
     notice = on.refers_to if continued else on
     form = HearingForm(request.POST or None, initial={
-        "code": next_code(case.establishment, "H"), "noticed_on": _as_of(request),
+        "code": action_code(case.establishment, "H"), "noticed_on": _as_of(request),
         "place": (continued.fields.get("place", "") if continued else ""),
     })  # fmt: skip
     if form.is_valid():
@@ -260,7 +259,7 @@ def file_appeal(request, case: EnforcementCase):
     appealed = _refers_to(request, case)
     to = request.POST.get("to") or request.GET.get("to", "")
     pack = request.agency.get_pack()
-    form = AppealForm(request.POST or None, initial={"code": next_code(case.establishment, "AP"),
+    form = AppealForm(request.POST or None, initial={"code": action_code(case.establishment, "AP"),
                                                      "filed_on": _as_of(request)})  # fmt: skip
     if form.is_valid():
         try:
@@ -274,9 +273,9 @@ def file_appeal(request, case: EnforcementCase):
                 request,
                 case,
                 appeal,
-                f"Appeal {appeal.code} of {appealed.code} to the {level_title(pack, to)} filed",
+                f"Appeal {appeal.code} of {appealed.code} to the {pack.level_title(to)} filed",
             )
-    title = f"Appeal {appealed.code} to the {level_title(pack, to)}"
+    title = f"Appeal {appealed.code} to the {pack.level_title(to)}"
     return _page(request, case, form, title, intro=[_appeal_words(pack, appealed, to)])
 
 
@@ -287,11 +286,11 @@ def _appeal_words(pack, appealed: EnforcementAction, to: str) -> str:
     for d in status.deadlines if status else []:
         if d["action"] == appealed.code and routes.get(d["name"]) == to:
             return (
-                f"The {level_title(pack, to)} hears an appeal of {appealed.code} filed by "
+                f"The {pack.level_title(to)} hears an appeal of {appealed.code} filed by "
                 f"{str(d['date'])[:10]} ({d['citation']})."
             )
     return (
-        f"No deadline to appeal {appealed.code} to the {level_title(pack, to)} is open: the "
+        f"No deadline to appeal {appealed.code} to the {pack.level_title(to)} is open: the "
         "appeal will be refused unless the ordinance routes it there."
     )
 
@@ -339,7 +338,7 @@ def _fact_label(field: str) -> str:
 def record_judgment(request, case: EnforcementCase):
     pack = request.agency.get_pack()
     form = JudgmentForm(request.POST or None, pack=pack, case=case,
-                        initial={"code": next_code(case.establishment, "CJ")})  # fmt: skip
+                        initial={"code": action_code(case.establishment, "CJ")})  # fmt: skip
     if form.is_valid():
         data = form.cleaned_data
         cls = data["penalty_class"]

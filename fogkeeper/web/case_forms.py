@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 
+from fogkeeper.enforcement.codes import action_code, initials
 from fogkeeper.enforcement.models import DELIVERY, EnforcementAction, EnforcementCase
 from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
@@ -41,25 +42,6 @@ def label(name: str) -> str:
     return TEXT_LABELS.get(name) or name.replace("_", " ").capitalize()
 
 
-def next_code(establishment, prefix: str) -> str:
-    """The next free action code with `prefix` at the establishment (`NNC-3`)."""
-    taken = set(
-        EnforcementAction.objects.filter(establishment=establishment).values_list("code", flat=True)
-    )
-    n = 1
-    while f"{prefix}-{n}" in taken:
-        n += 1
-    return f"{prefix}-{n}"
-
-
-def prefix(title: str) -> str:
-    """`Notice of Non-Compliance` -> `NNC`: the capitals of the title's words."""
-    letters = "".join(
-        c for word in title.replace("-", " ").split() for c in word[:1] if c.isupper()
-    )
-    return letters or "A"
-
-
 class ActionForm(forms.Form):
     """An action of the pack on a case: its code, the fields the pack gives it that are known
     when it is taken, the violation it concerns, what it decides and how it was delivered."""
@@ -73,7 +55,7 @@ class ActionForm(forms.Form):
         if case is None:  # a bulk notice: each establishment's number is the next free one
             del self.fields["code"]
         else:
-            self.fields["code"].initial = next_code(case.establishment, prefix(spec.title))
+            self.fields["code"].initial = action_code(case.establishment, initials(spec.title))
         for name, f in spec.fields.items():
             if name in LATER or name in QUANTITIES:
                 continue
@@ -136,9 +118,7 @@ class ActionForm(forms.Form):
         return as_of + timedelta(days=period.days_equivalent())
 
     def _level(self, level: str) -> str:
-        from fogkeeper.enforcement.steps import level_title
-
-        return level_title(self.pack, level)
+        return self.pack.level_title(level)
 
     def _classes(self, as_of: date) -> list[tuple[str, str]]:
         """The administrative classes with their caps in force, e.g. "days (up to $1,000 a

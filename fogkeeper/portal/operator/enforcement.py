@@ -61,13 +61,6 @@ SAID_APART = {
     "correct_by", "corrected_on", "hearing_on", "continued_to", "hearing_concluded_on",
     "hearing_place", "hearing_time", "milestones",
 }  # fmt: skip
-# The levels an action is appealed to, as the pack's titles name them.
-LEVEL_TITLES = {
-    "manager": "manager",
-    "council": "appeal_body",
-    "city_manager": "emergency_appeal",
-    "hearing_officer": "hearing_body",
-}
 
 
 @dataclass
@@ -190,7 +183,7 @@ def _sent(pack, action, deadlines, fine, appeals, answers, as_of: date) -> SentA
         appeals=[
             {
                 "level": a.level,
-                "to": level_title(pack, a.level),
+                "to": pack.level_title(a.level),
                 "filed_on": _date(a.fields.get("filed_on")),
             }
             for a in appeals
@@ -218,17 +211,10 @@ def _hearing(pack, action, fields) -> dict[str, Any] | None:
     return {
         "on": on,
         "time": fields.get("hearing_time", ""),
-        "place": fields.get("hearing_place", ""),
-        "before": pack.titles.get(LEVEL_TITLES.get(action.level, ""), ""),
+        "place": fields.get("place") or fields.get("hearing_place", ""),
+        "before": pack.level_title(action.level) if action.level else "",
         "concluded_on": _date(concluded),
     }
-
-
-def level_title(pack: Pack, level: str) -> str:
-    """The body at a level, as the pack's titles name it ("City Council")."""
-    if level == "court":
-        return "the court"
-    return pack.titles.get(LEVEL_TITLES.get(level, level)) or _words(level)
 
 
 def deadline_row(pack: Pack, spec, deadline: Deadline, as_of: date) -> dict[str, Any]:
@@ -250,7 +236,7 @@ def _deadline_text(pack: Pack, deadline: Deadline, to: str | None) -> str:
     if to == "court":
         return "You may petition the court for review by"
     if to is not None:
-        return f"You may appeal to the {level_title(pack, to)} by"
+        return f"You may appeal to the {pack.level_title(to)} by"
     words = {
         ("hearing", "earliest"): "The hearing is not held before",
         ("hearing", "deadline"): "The hearing is to be held by",
@@ -344,7 +330,7 @@ def _shown(pack: Pack, value: Any, kind: str) -> str:
     if kind == "datetime":
         return _when(datetime.fromisoformat(str(value)))
     if kind.startswith("choice"):
-        return level_title(pack, str(value))
+        return pack.level_title(str(value))
     if isinstance(value, bool):
         return "yes" if value else "no"
     return _words(str(value)) if kind == "penalty_class" else str(value)
