@@ -421,10 +421,13 @@ def _haulers(batch: _Batch, *records: dict[int, list]) -> dict[int, dict]:
     haulers: dict[int, dict] = {}
     every_hauler = set().union(*batch.hauler_ids.values())
     if every_hauler:
-        for pk, code, name, licensed in Hauler.objects.filter(pk__in=every_hauler).values_list(
-            "pk", "code", "name", "licensed"
-        ):
+        rows = Hauler.objects.filter(pk__in=every_hauler).values_list(
+            "pk", "code", "name", "licensed", "licence_expires_on"
+        )
+        for pk, code, name, licensed, expires in rows:
             haulers[pk] = {"id": code, "name": name, "licensed": licensed}
+            if expires is not None:
+                haulers[pk]["licence_expires_on"] = expires
     for record in records:
         for items in record.values():
             for item in items:

@@ -187,9 +187,17 @@ class Device(_Model):
 
 
 class Hauler(_Model):
+    """A hauler; `licence_expires_on`, when given, is the last day its licence is valid: a
+    service after it is done unlicensed, whatever `licensed` says."""
+
     id: Id
     name: Text | None = None
     licensed: Flag = True
+    licence_expires_on: Date | None = None
+
+    def licensed_on(self, day: date) -> bool:
+        expired = self.licence_expires_on is not None and day > self.licence_expires_on
+        return self.licensed and not expired
 
 
 class Reading(_Model):

@@ -285,3 +285,15 @@ def test_the_run_records_counts_timings_and_queries(agency, pier):
     assert run.queries == result.queries > 0
     assert run.finished_at is not None
     assert calls == [1]
+
+
+def test_it_finds_a_pump_out_done_after_the_haulers_licence_expired(agency, pier):
+    from fogkeeper.registry.models import Hauler
+
+    Hauler.objects.filter(code="FSE-0042-H1").update(licence_expires_on=date(2025, 3, 1))
+
+    sweep_agency(agency, as_of=AS_OF)
+
+    found = finding(pier, "gcd.unlicensed_hauler", "GI-1")
+    assert (found.since, found.closed_on) == (date(2025, 3, 2), date(2025, 3, 2))
+    assert "its licence expired on 2025-03-01" in found.message

@@ -691,6 +691,16 @@ def test_it_reports_an_unlicensed_hauler_within_the_look_back(as_of, reported):
     assert bool(found(report, "gcd.unlicensed_hauler", "GI-1")) is reported
 
 
+@pytest.mark.parametrize("expires, reported", [("2025-04-30", True), ("2025-05-01", False)])
+def test_it_raises_unlicensed_hauler_for_a_service_after_the_licence_expired(expires, reported):
+    case = sc_gi([svc("2025-05-01", hauler="H-EXP")])
+    case["haulers"] = [{"id": "H-EXP", "licensed": True, "licence_expires_on": expires}]
+    findings = found(evaluate_case(case, as_of=AS_OF), "gcd.unlicensed_hauler", "GI-1")
+    assert bool(findings) is reported
+    if reported:
+        assert "its licence expired on 2025-04-30" in findings[0].message
+
+
 # gcd.trap_needs_interceptor (Town)
 
 OVER = {"fog_inches": 2, "solids_inches": 2}  # 4 of 12 inches: 33%

@@ -296,17 +296,23 @@ def _service_defects(ctx: Context, device, services) -> None:
                 evidence={"service": s.id},
             )
         hauler = ctx.haulers.get(s.hauler) if s.hauler else None
-        if unlicensed and hauler is not None and not hauler.licensed:
+        if unlicensed and hauler is not None and not hauler.licensed_on(s.date):
             ctx.finding(
                 "gcd.unlicensed_hauler",
                 device.id,
                 s.date,
                 f"Service {s.id} of {device.id} on {s.date} was done by unlicensed hauler "
-                f"{hauler.name or hauler.id}.",
+                f"{hauler.name or hauler.id}{_expired(hauler)}.",
                 open=False,
                 resolved_on=s.date,
                 evidence={"service": s.id, "hauler": hauler.id},
             )
+
+
+def _expired(hauler) -> str:
+    if hauler.licensed and hauler.licence_expires_on is not None:
+        return f" (its licence expired on {hauler.licence_expires_on})"
+    return ""
 
 
 def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
