@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import models
+from django.db.models.fields.files import FieldFile
 
 from .models import AuditEvent
 
@@ -18,6 +19,8 @@ def _plain(value: Any) -> Any:
         return str(value)
     if isinstance(value, models.Model):
         return value.pk
+    if isinstance(value, FieldFile):
+        return value.name or ""
     return value
 
 

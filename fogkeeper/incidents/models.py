@@ -1,5 +1,6 @@
 """Sewer overflows, spills and blockages, entered by staff or imported from CIWQS."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
@@ -33,6 +34,15 @@ class Incident(models.Model):
     clearance_inspection_on = models.DateField(null=True, blank=True)
     source = models.CharField(max_length=10, choices=SOURCES, default="staff")
     source_record = models.JSONField(null=True, blank=True, help_text="the imported row, as read")
+    reviewed_on = models.DateField(
+        null=True, blank=True, help_text="when staff matched an imported spill or set it aside"
+    )
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    review_note = models.TextField(
+        blank=True, help_text="why an imported spill was not from a food service establishment"
+    )
 
     class Meta:
         ordering = ["-date"]
@@ -55,3 +65,15 @@ class Incident(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.code} on {self.date}"
+
+    @property
+    def to_review(self) -> bool:
+        """An imported spill no establishment was matched to, not yet looked at by staff."""
+        return self.source == "ciwqs" and self.establishment_id is None and not self.reviewed_on
+
+    @property
+    def is_open(self) -> bool:
+        """An attributed incident whose written report or clearance inspection is missing."""
+        return self.attributed and (
+            self.written_report_on is None or self.clearance_inspection_on is None
+        )

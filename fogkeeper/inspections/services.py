@@ -9,8 +9,10 @@ from datetime import date
 from decimal import Decimal
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.files import File
 from django.db import transaction
+from django.utils import timezone
 
 from fogkeeper.audit.services import snapshot
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
@@ -60,39 +62,57 @@ def _check_device(
         add_error(errors, key, f"{device.code} was not installed on {on}.")
 
 
-def inspection_record(
-    *,
-    establishment: FoodServiceEstablishment,
-    code: str,
-    date: date,
-    answers: Sequence[Answer] = (),
-    measurements: Sequence[Reading] = (),
-    inspector: AbstractBaseUser | None = None,
-    notes: str = "",
-    actor: Actor = None,
-) -> Inspection:
-    """An inspection: answers to items of the agency's checklist and measurements of the
-    establishment's devices."""
-    checklist = establishment.agency.get_pack().checklist
-    inspection = Inspection(
-        establishment=establishment, code=code, date=date, inspector=inspector, notes=notes
+def _both_depths(reading: Reading, establishment: FoodServiceEstablishment) -> str:
+    """Why a reading with one depth only is refused: the accumulation rule needs both."""
+    missing = "solids" if reading.solids_inches is None else "FOG"
+    rule = establishment.agency.get_pack().rules.get("gcd.accumulation_over_limit")
+    why = f"{rule.title} ({rule.citation})" if rule else "the accumulation limit"
+    return (
+        f"{reading.device.code}: the {missing} depth is missing; give both depths, since "
+        f"{why} adds them."
     )
-    errors: Errors = {}
-    check_model(inspection, errors)
+
+
+def _check_header(errors: Errors, inspection: Inspection, answers, measurements, today) -> None:
+    """Not blank, not in the future, and a number the agency has not used."""
+    if not answers and not measurements:
+        add_error(
+            errors,
+            NON_FIELD_ERRORS,
+            "An inspection records at least one checklist answer or measurement.",
+        )
+    if inspection.date > (today or timezone.localdate()):
+        add_error(errors, "date", f"{inspection.date} is in the future.")
+    agency = inspection.establishment.agency_id
+    used = Inspection.objects.filter(establishment__agency=agency, code=inspection.code)
+    if inspection.code and (earlier := used.select_related("establishment").first()):
+        add_error(
+            errors,
+            "code",
+            f"Inspection number {inspection.code} is already used: "
+            f"{earlier.establishment.name} on {earlier.date}.",
+        )
+
+
+def _check_answers(errors: Errors, answers, establishment, on: date) -> None:
+    checklist = establishment.agency.get_pack().checklist
     answered: set[tuple[str, int | None]] = set()
     for i, a in enumerate(answers):
         key = f"answers[{i}]"
         if a.item not in checklist:
             add_error(errors, key, f"{a.item!r} is not on the checklist of {establishment.agency}.")
-        _check_device(errors, key, a.device, establishment, date)
+        _check_device(errors, key, a.device, establishment, on)
         which = (a.item, a.device.pk if a.device else None)
         if which in answered:
             add_error(errors, key, f"{a.item!r} is answered twice.")
         answered.add(which)
+
+
+def _check_readings(errors: Errors, measurements, establishment, on: date) -> None:
     measured: set[int] = set()
     for i, r in enumerate(measurements):
         key = f"measurements[{i}]"
-        _check_device(errors, key, r.device, establishment, date)
+        _check_device(errors, key, r.device, establishment, on)
         if r.device.pk in measured:
             add_error(errors, key, f"{r.device.code} is measured twice.")
         measured.add(r.device.pk)
@@ -106,38 +126,66 @@ def inspection_record(
         for field, messages in field_errors.items():
             for m in messages:
                 add_error(errors, key, f"{field}: {m}")
+        if (r.fog_inches is None) != (r.solids_inches is None):
+            add_error(errors, key, _both_depths(r, establishment))
+
+
+def _rows(inspection: Inspection, answers, measurements) -> tuple[list, list]:
+    answer_rows = [
+        ChecklistAnswer(
+            inspection=inspection, item=a.item, compliant=a.compliant, device=a.device, note=a.note
+        )
+        for a in answers
+    ]
+    readings = [
+        Measurement(
+            inspection=inspection,
+            device=r.device,
+            fog_inches=r.fog_inches,
+            solids_inches=r.solids_inches,
+            final_chamber_floating_oil=r.final_chamber_floating_oil,
+            sludge_to_outlet_inches=r.sludge_to_outlet_inches,
+        )
+        for r in measurements
+    ]
+    return answer_rows, readings
+
+
+def inspection_record(
+    *,
+    establishment: FoodServiceEstablishment,
+    code: str,
+    date: date,
+    answers: Sequence[Answer] = (),
+    measurements: Sequence[Reading] = (),
+    inspector: AbstractBaseUser | None = None,
+    notes: str = "",
+    today: date | None = None,
+    actor: Actor = None,
+) -> Inspection:
+    """An inspection: answers to items of the agency's checklist and measurements of the
+    establishment's devices. A blank inspection (nothing answered, nothing measured), a number
+    the agency already used, and a date after `today` (by default the local date) are refused."""
+    inspection = Inspection(
+        establishment=establishment, code=code, date=date, inspector=inspector, notes=notes
+    )
+    errors: Errors = {}
+    _check_header(errors, inspection, answers, measurements, today)
+    check_model(inspection, errors)
+    _check_answers(errors, answers, establishment, date)
+    _check_readings(errors, measurements, establishment, date)
     refuse(errors)
     with transaction.atomic():
         inspection.save()
-        rows = [
-            ChecklistAnswer(
-                inspection=inspection,
-                item=a.item,
-                compliant=a.compliant,
-                device=a.device,
-                note=a.note,
-            )
-            for a in answers
-        ]
-        readings = [
-            Measurement(
-                inspection=inspection,
-                device=r.device,
-                fog_inches=r.fog_inches,
-                solids_inches=r.solids_inches,
-                final_chamber_floating_oil=r.final_chamber_floating_oil,
-                sludge_to_outlet_inches=r.sludge_to_outlet_inches,
-            )
-            for r in measurements
-        ]
-        for row in [*rows, *readings]:
+        answer_rows, readings = _rows(inspection, answers, measurements)
+        for row in [*answer_rows, *readings]:
             row_errors: Errors = {}
             check_model(row, row_errors)
             refuse(row_errors)
-        ChecklistAnswer.objects.bulk_create(rows)
+        ChecklistAnswer.objects.bulk_create(answer_rows)
         Measurement.objects.bulk_create(readings)
         after = snapshot(inspection)
-        after["answers"] = [snapshot(a) for a in rows]
+        after["answers"] = [snapshot(a) for a in answer_rows]
         after["measurements"] = [snapshot(m) for m in readings]
         audit("inspection.record", inspection, actor, after=after)
     return inspection

@@ -69,8 +69,11 @@ class Service(models.Model):
     class Meta:
         ordering = ["-date"]
         constraints = [
+            # one manifest may cover several devices of one establishment on one date
+            # (maintenance.services.service_record refuses any other reuse)
             models.UniqueConstraint(
-                fields=["hauler", "manifest_number"], name="manifest_unique_per_hauler"
+                fields=["hauler", "manifest_number", "device"],
+                name="manifest_unique_per_hauler_device",
             ),
             _not_negative("gallons_removed", "service_gallons_not_negative"),
             _not_negative("fog_inches", "service_fog_not_negative"),

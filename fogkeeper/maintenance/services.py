@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from fogkeeper.audit.services import snapshot
 from fogkeeper.registry.models import (
@@ -48,10 +49,12 @@ def service_record(
     notes: str = "",
     source: str = "staff",
     submitted_by=None,
+    today: date | None = None,
     actor: Actor = None,
 ) -> Service:
     """A pump-out of `device` with its manifest and the depths measured before it. `agency`,
-    when given, is the agency recording it: a device of another agency is refused."""
+    when given, is the agency recording it: a device of another agency is refused. Staff
+    name the hauler; a date after `today` (by default the local date) is refused."""
     service = Service(
         device=device,
         hauler=hauler,
@@ -84,25 +87,43 @@ def service_record(
         solids_inches=solids_inches,
         sludge_to_outlet_inches=sludge_to_outlet_inches,
     )
-    if hauler is not None and manifest_number:
-        earlier = (
-            Service.objects.filter(hauler=hauler, manifest_number=manifest_number)
-            .select_related("device__establishment")
-            .first()
-        )
-        if earlier is not None:
-            add_error(
-                errors,
-                "manifest_number",
-                f"Manifest {manifest_number} of {hauler} is already recorded: "
-                f"{earlier.device.code} at {earlier.device.establishment.name} on {earlier.date}.",
-            )
+    if source == "staff" and hauler is None:
+        add_error(errors, "hauler", "A pump-out names the hauler that did it (its manifest).")
+    if date > (today or timezone.localdate()):
+        add_error(errors, "date", f"{date} is in the future.")
+    _check_manifest(errors, service)
     check_model(service, errors)
     refuse(errors)
     with transaction.atomic():
         service.save()
         audit("service.record", service, actor)
     return service
+
+
+def _check_manifest(errors: Errors, service: Service) -> None:
+    """A hauler's manifest number is used once, except that one manifest may cover several
+    devices of the same establishment pumped out on the same date."""
+    if service.hauler is None or not service.manifest_number:
+        return
+    earlier = (
+        Service.objects.filter(hauler=service.hauler, manifest_number=service.manifest_number)
+        .select_related("device__establishment")
+        .order_by("pk")
+    )
+    for other in earlier:
+        same_visit = (
+            other.device.establishment_id == service.device.establishment_id
+            and other.date == service.date
+            and other.device_id != service.device_id
+        )
+        if not same_visit:
+            add_error(
+                errors,
+                "manifest_number",
+                f"Manifest {service.manifest_number} of {service.hauler} is already recorded: "
+                f"{other.device.code} at {other.device.establishment.name} on {other.date}.",
+            )
+            return
 
 
 def pickup_record(
@@ -175,7 +196,14 @@ def service_submit(
     ).exists():
         add_error(errors, "device", f"{fse.name} was not a customer of {hauler} on {date}.")
     refuse(errors)
-    earlier = Service.objects.filter(hauler=hauler, manifest_number=manifest_number).first()
+    earlier = (
+        Service.objects.filter(
+            hauler=hauler, manifest_number=manifest_number, device=device
+        ).first()
+        or Service.objects.filter(hauler=hauler, manifest_number=manifest_number)
+        .exclude(device__establishment=device.establishment, date=date)
+        .first()
+    )
     if earlier is not None:
         wanted = {"device_id": device.pk, "date": date, "full_pump_out": True, **readings}
         different = [
@@ -202,6 +230,7 @@ def service_submit(
         actor=actor,
         source=source,
         submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
+        today=today,
         **readings,
     )
     return service, True

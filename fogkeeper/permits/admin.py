@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from fogkeeper.registry.admin import RecordAdmin
 
-from .models import Permit, PermitApplication
+from .models import Permit, PermitApplication, PermitLetter, PermitModification, PlanReview
 
 
 @admin.register(PermitApplication)
@@ -39,3 +39,30 @@ class PermitAdmin(RecordAdmin):
     list_select_related = ["agency", "establishment"]
     autocomplete_fields = ["establishment", "application"]
     date_hierarchy = "issued_on"
+
+
+@admin.register(PermitModification)
+class PermitModificationAdmin(RecordAdmin):
+    list_display = ["permit", "noticed_on", "effective_on", "applied_on", "inspection"]
+    list_filter = ["permit__agency"]
+    search_fields = ["permit__number", "permit__establishment__code", "reason"]
+    list_select_related = ["permit", "inspection"]
+    raw_id_fields = ["permit", "inspection", "letter"]
+
+
+@admin.register(PermitLetter)
+class PermitLetterAdmin(RecordAdmin):
+    list_display = ["permit", "kind", "sha256", "created_at"]
+    search_fields = ["permit__number", "kind"]
+    list_select_related = ["permit"]
+    raw_id_fields = ["permit"]
+    exclude = ["pdf"]
+
+
+@admin.register(PlanReview)
+class PlanReviewAdmin(RecordAdmin):
+    list_display = ["establishment", "submitted_on", "decided_on", "outcome", "reviewer"]
+    list_filter = ["establishment__agency", "outcome"]
+    search_fields = ["establishment__code", "establishment__name", "description"]
+    list_select_related = ["establishment", "reviewer"]
+    raw_id_fields = ["establishment", "reviewer"]

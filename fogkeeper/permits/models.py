@@ -1,5 +1,6 @@
 """Permits (San Clemente's Discharge Permit, the Town's FOG Permit) and their applications."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
@@ -171,3 +172,103 @@ def discharge_limit_problems(limits) -> list[str]:
         if not isinstance(unit, str) or not unit.strip():
             problems.append(f"{parameter}: name the unit (e.g. mg/L).")
     return problems
+
+
+class PermitLetter(models.Model):
+    """A letter about a permit (the notice of a modification), the PDF kept byte for byte as
+    it was sent, like enforcement letters."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="letters")
+    kind = models.CharField(max_length=40, help_text="the pack's letter template it came from")
+    pdf = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("permit letters are never changed; add a new one")
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.permit.number}"
+
+
+class PermitModification(models.Model):
+    """A change of a permit's terms during its life, in effect from `effective_on`, after the
+    written notice the ordinance requires (San Clemente 13.30.050(J); Town 10.02.060(C)).
+    `changes` holds the new terms by Permit field; `applied_on` is set when they were written
+    onto the permit (on or after `effective_on`, by `apply_permit_modifications`)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="modifications")
+    noticed_on = models.DateField("notice given on")
+    effective_on = models.DateField("in effect from")
+    changes = models.JSONField(default=dict)
+    reason = models.TextField()
+    inspection = models.ForeignKey(
+        "inspections.Inspection",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the Authorized Inspector's evaluation for permit non-compliance it follows",
+    )
+    letter = models.ForeignKey(
+        PermitLetter, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    applied_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-effective_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(effective_on__gte=F("noticed_on")),
+                name="modification_effective_after_notice",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"modification of {self.permit.number} from {self.effective_on}"
+
+
+PLAN_OUTCOMES = [("approved", "Approved"), ("returned", "Returned for correction")]
+
+
+class PlanReview(models.Model):
+    """Plans of a grease control device for new construction or a remodel, submitted to the
+    agency and approved or returned before installation (San Clemente 13.30.060(B))."""
+
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment", on_delete=models.PROTECT, related_name="plan_reviews"
+    )
+    submitted_on = models.DateField("plans submitted on")
+    description = models.CharField("what the plans are for", max_length=200)
+    decided_on = models.DateField("decided on", null=True, blank=True)
+    outcome = models.CharField(max_length=20, choices=PLAN_OUTCOMES, blank=True)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    notes = models.TextField(blank=True)
+    document = models.FileField(upload_to="plan-reviews/%Y/", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-submitted_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(decided_on__isnull=True) | Q(decided_on__gte=F("submitted_on")),
+                name="plan_review_decided_after_submitted",
+            ),
+            models.CheckConstraint(
+                condition=Q(decided_on__isnull=True, outcome="")
+                | (Q(decided_on__isnull=False) & ~Q(outcome="")),
+                name="plan_review_outcome_with_decision",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"plans of {self.establishment.code} submitted {self.submitted_on}"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
+from hashlib import sha256
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
-from fogkeeper.audit.services import snapshot
+from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -19,12 +21,25 @@ from fogkeeper.registry.services import (
     check_positive,
     refuse,
 )
+from fogkeeper.rules.errors import ParameterNotInForce
 
-from .models import Permit, PermitApplication
+from .documents import MODIFICATION_LETTER, modification_notice_pdf
+from .models import (
+    PLAN_OUTCOMES,
+    Permit,
+    PermitApplication,
+    PermitLetter,
+    PermitModification,
+    PlanReview,
+    discharge_limit_problems,
+)
 from .requirements import DETAILS, application_spec
 from .selectors import establishment_current_permit
 
 _CLOSED = ("ended", "revoked", "superseded")
+MAX_TERM = "permit.max_term"
+FREQUENCY_RULE = "gcd.frequency_invalid"
+ALLOWED_FREQUENCIES = "gcd.allowed_frequencies_days"
 
 
 def _title(establishment: FoodServiceEstablishment) -> str:
@@ -89,8 +104,50 @@ def _new_permit(
         service_frequency_days=service_frequency_days,
         yellow_grease_frequency_days=yellow_grease_frequency_days,
     )
+    check_term(errors, establishment, issued_on, expires_on)
+    check_frequency(errors, establishment, service_frequency_days, issued_on)
     check_model(permit, errors, exclude=["holder"] if "holder" in errors else ())
     return permit
+
+
+def check_term(errors: Errors, establishment, issued_on: date, expires_on: date) -> None:
+    """A permit runs at most the pack's `permit.max_term` from its issue."""
+    if issued_on is None or expires_on is None or "expires_on" in errors:
+        return
+    pack = establishment.agency.get_pack()
+    try:
+        term = pack.param(MAX_TERM, issued_on)
+        reference = pack.parameters[MAX_TERM].value_on(issued_on).reference
+    except ParameterNotInForce:
+        return
+    latest = pack.calendar.add(issued_on, pack.duration(MAX_TERM, term))
+    if expires_on > latest:
+        add_error(
+            errors,
+            "expires_on",
+            f"A {_title(establishment)} runs at most {term} ({reference}): issued on "
+            f"{issued_on}, it expires on {latest} at the latest.",
+        )
+
+
+def check_frequency(errors: Errors, establishment, days: int | None, on: date) -> None:
+    """Where the ordinance lets the manager assign only some cleaning frequencies (the pack
+    has `gcd.frequency_invalid`), a permit's frequency must be one of them."""
+    pack = establishment.agency.get_pack()
+    if days is None or not pack.has(FREQUENCY_RULE):
+        return
+    try:
+        allowed = pack.param(ALLOWED_FREQUENCIES, on)
+    except ParameterNotInForce:
+        return
+    if days not in allowed:
+        listed = ", ".join(str(a) for a in allowed)
+        add_error(
+            errors,
+            "service_frequency_days",
+            f"{days} days is not a frequency the ordinance allows ({listed} days; "
+            f"{pack.citation(FREQUENCY_RULE)}).",
+        )
 
 
 def _or(value: Any, default: Any) -> Any:
@@ -372,3 +429,333 @@ def permit_renewal_deny(*, permit: Permit, denied_on: date, reason: str = "", ac
         check_order(errors, "denied_on", denied_on, permit.renewal_applied_on, "the application")
     refuse(errors)
     return _decide(permit, {"renewal_denied_on": denied_on}, "permit.renewal_deny", actor, reason)
+
+
+def permit_application_deny(
+    *, application: PermitApplication, decided_on: date, reasons: str, actor: Actor = None
+) -> PermitApplication:
+    """The application refused, with the reasons the applicant is told (required)."""
+    errors: Errors = {}
+    if not (reasons or "").strip():
+        add_error(errors, "reasons", "Give the reasons the application is denied.")
+    if application.decided_on is not None:
+        add_error(errors, "decided_on", f"{application} was decided on {application.decided_on}.")
+    refuse(errors)
+    return permit_application_decide(
+        application=application,
+        decided_on=decided_on,
+        approved=False,
+        actor=actor,
+        reason=reasons.strip(),
+    )
+
+
+# -- modification of a permit's terms, after the notice the ordinance requires --------------
+
+NOTICE = "permit.modification_notice_period"
+NOTICE_AFTER_INSPECTION = "permit.modification_notice_inspection_period"
+MODIFIABLE = ("service_frequency_days", "yellow_grease_frequency_days", "conditions",
+              "discharge_limits")  # fmt: skip
+
+
+def modification_notice(permit: Permit, noticed_on: date, after_inspection: bool):
+    """(period, reference, earliest effective day) of the notice a modification of `permit`
+    noticed on `noticed_on` needs; None when the pack sets no notice period."""
+    pack = permit.agency.get_pack()
+    name = NOTICE
+    if after_inspection and NOTICE_AFTER_INSPECTION in pack.parameters:
+        name = NOTICE_AFTER_INSPECTION
+    try:
+        value = pack.param(name, noticed_on)
+        reference = pack.parameters[name].value_on(noticed_on).reference
+    except ParameterNotInForce:
+        return None
+    return value, reference, pack.calendar.add(noticed_on, pack.duration(name, value))
+
+
+def _check_changes(errors: Errors, permit: Permit, changes: dict[str, Any], on: date) -> None:
+    for name in set(changes) - set(MODIFIABLE):
+        add_error(errors, "changes", f"{name} is not a term of the permit that may be modified.")
+    changed = {n: v for n, v in changes.items() if n in MODIFIABLE and getattr(permit, n) != v}
+    if not changed:
+        add_error(errors, "changes", f"Nothing would change in {permit.number}'s terms.")
+    check_positive(
+        errors,
+        service_frequency_days=changes.get("service_frequency_days"),
+        yellow_grease_frequency_days=changes.get("yellow_grease_frequency_days"),
+    )
+    check_frequency(errors, permit.establishment, changes.get("service_frequency_days"), on)
+    if "discharge_limits" in changes:
+        for problem in discharge_limit_problems(changes["discharge_limits"]):
+            add_error(errors, "discharge_limits", problem)
+
+
+def _check_inspection(errors: Errors, permit: Permit, inspection, noticed_on: date) -> None:
+    if inspection is None:
+        return
+    if inspection.establishment_id != permit.establishment_id:
+        add_error(errors, "inspection", f"{inspection} is not of {permit.establishment}.")
+    elif inspection.date > noticed_on:
+        add_error(errors, "inspection", f"{inspection} is after the notice ({noticed_on}).")
+
+
+def _check_notice(errors, permit, noticed_on, effective_on, after_inspection) -> None:
+    notice = modification_notice(permit, noticed_on, after_inspection)
+    if notice is None:
+        return
+    period, reference, earliest = notice
+    if effective_on < earliest:
+        why = " after an Authorized Inspector's evaluation" if after_inspection else ""
+        add_error(
+            errors,
+            "effective_on",
+            f"The holder must have at least {period} of prior written notice{why} "
+            f"({reference}): noticed on {noticed_on}, the change takes effect on {earliest} "
+            "at the earliest.",
+        )
+
+
+def permit_modify(
+    *,
+    permit: Permit,
+    noticed_on: date,
+    effective_on: date,
+    changes: dict[str, Any],
+    reason: str,
+    inspection=None,
+    today: date,
+    signer: Actor = None,
+    actor: Actor = None,
+) -> PermitModification:
+    """A change of `permit`'s terms (`changes`: new values of MODIFIABLE fields) in effect from
+    `effective_on`, no earlier than the ordinance's notice after `noticed_on` (shorter after
+    an inspector's evaluation for non-compliance, `inspection`). The notice is the pack's
+    letter, stored with it; the terms are written onto the permit on `effective_on`
+    (`permit_modifications_apply`), at once when that is `today` or earlier."""
+    errors: Errors = {}
+    _check_open(errors, permit)
+    if not (reason or "").strip():
+        add_error(errors, "reason", "Say why the terms change (the notice states it).")
+    check_order(errors, "noticed_on", noticed_on, permit.issued_on, "the permit's issue")
+    check_order(errors, "effective_on", effective_on, noticed_on, "the notice")
+    _check_changes(errors, permit, changes, effective_on)
+    _check_inspection(errors, permit, inspection, noticed_on)
+    if "effective_on" not in errors:
+        _check_notice(errors, permit, noticed_on, effective_on, inspection is not None)
+    if effective_on > permit.expires_on:
+        add_error(errors, "effective_on", f"{permit.number} expires on {permit.expires_on}.")
+    refuse(errors)
+    modification = PermitModification(
+        permit=permit, noticed_on=noticed_on, effective_on=effective_on, changes=changes,
+        reason=reason.strip(), inspection=inspection,
+    )  # fmt: skip
+    pdf = modification_notice_pdf(modification, signer or actor)
+    with transaction.atomic():
+        modification.letter = PermitLetter.objects.create(
+            permit=permit, kind=MODIFICATION_LETTER, pdf=pdf, sha256=sha256(pdf).hexdigest()
+        )
+        modification.save()
+        _audit_modification("permit.modify", modification, actor)
+        if effective_on <= today:
+            _apply(modification, today, actor)
+    return modification
+
+
+def _audit_modification(action: str, modification: PermitModification, actor: Actor, **kw):
+    audit_record(
+        action=action, obj=modification, actor=actor, agency=modification.permit.agency, **kw
+    )
+
+
+def _apply(modification: PermitModification, on: date, actor: Actor) -> None:
+    permit = modification.permit
+    if permit.status in _CLOSED or permit.revoked_on is not None:
+        return
+    before = snapshot(permit)
+    for name, value in modification.changes.items():
+        setattr(permit, name, value)
+    permit.full_clean()
+    permit.save()
+    audit("permit.modification_apply", permit, actor, before=before,
+          reason=f"modification in effect from {modification.effective_on}")  # fmt: skip
+    modification.applied_on = on
+    modification.save(update_fields=["applied_on"])
+
+
+def permit_modifications_apply(
+    *, on: date, agency=None, actor: Actor = None
+) -> list[PermitModification]:
+    """Write onto each permit (of `agency`, or of every agency) the terms of its modifications
+    in effect on `on` and not yet applied, oldest first (the case file knows a permit's terms
+    only as they are now, so they change on the day the modification takes effect). Running
+    it again does nothing."""
+    due = (
+        PermitModification.objects.filter(applied_on__isnull=True, effective_on__lte=on)
+        .select_related("permit")
+        .order_by("effective_on", "pk")
+    )
+    if agency is not None:
+        due = due.filter(permit__agency=agency)
+    applied = []
+    for modification in due:
+        with transaction.atomic():
+            _apply(modification, on, actor)
+        if modification.applied_on is not None:
+            applied.append(modification)
+    return applied
+
+
+# -- suspension and revocation from the enforcement decision --------------------------------
+
+DECISIONS = ("manager_decision", "hearing_decision", "emergency_decision", "final_decision")
+ORDERS = {"suspend": ("suspension_notice", "emergency_suspension"),
+          "revoke": ("revocation_notice",)}  # fmt: skip
+
+
+def decisions_ordering(permit: Permit, what: str) -> list:
+    """The enforcement decisions of `permit`'s establishment that `what` ("suspend" or
+    "revoke") the permit: a decision in a case whose notice proposed it, or an emergency
+    suspension itself (RULES.md 11.8)."""
+    from fogkeeper.enforcement.models import EnforcementAction
+
+    notices = ORDERS[what]
+    actions = EnforcementAction.objects.filter(establishment=permit.establishment)
+    cases = actions.filter(type__in=notices).values("case_id")
+    direct = [t for t in notices if t == "emergency_suspension"]
+    found = actions.filter(
+        Q(type__in=DECISIONS, case_id__in=cases) | Q(type__in=direct)
+    ).select_related("case")
+    return list(found.order_by("-taken_on", "-pk"))
+
+
+def _from_decision(errors: Errors, permit: Permit, decision, what: str) -> str:
+    if decision is None or decision not in decisions_ordering(permit, what):
+        pack = permit.agency.get_pack()
+        notice = pack.actions.get(ORDERS[what][0])
+        cite = f" ({notice.citation})" if notice and notice.citation else ""
+        add_error(
+            errors,
+            "decision",
+            f"No enforcement decision orders the {_title(permit.establishment)} "
+            f"{'suspended' if what == 'suspend' else 'revoked'}: it takes effect from the "
+            f"decision on the notice{cite}.",
+        )
+        return ""
+    action = permit.agency.get_pack().actions.get(decision.type)
+    title = action.title if action else decision.type.replace("_", " ")
+    return f"{title} {decision.code} of case {decision.case.code}"
+
+
+def permit_suspend_from_decision(
+    *,
+    permit: Permit,
+    decision,
+    suspended_from: date,
+    suspended_until: date | None = None,
+    actor: Actor = None,
+) -> Permit:
+    """The permit suspended as `decision` (an EnforcementAction) orders."""
+    errors: Errors = {}
+    named = _from_decision(errors, permit, decision, "suspend")
+    if decision is not None and not errors:
+        check_order(errors, "suspended_from", suspended_from, decision.taken_on, "the decision")
+    refuse(errors)
+    return permit_suspend(
+        permit=permit, suspended_from=suspended_from, suspended_until=suspended_until,
+        reason=f"ordered by {named}", actor=actor,
+    )  # fmt: skip
+
+
+def permit_revoke_from_decision(
+    *, permit: Permit, decision, revoked_on: date, actor: Actor = None
+) -> Permit:
+    """The permit revoked as `decision` (an EnforcementAction) orders."""
+    errors: Errors = {}
+    named = _from_decision(errors, permit, decision, "revoke")
+    if decision is not None and not errors:
+        check_order(errors, "revoked_on", revoked_on, decision.taken_on, "the decision")
+    refuse(errors)
+    return permit_revoke(
+        permit=permit, revoked_on=revoked_on, reason=f"ordered by {named}", actor=actor
+    )
+
+
+# -- plan review (San Clemente 13.30.060(B)) -------------------------------------------------
+
+
+def _plans_in_step(establishment: FoodServiceEstablishment, actor: Actor) -> None:
+    """The establishment's `interceptor_plans_submitted_on` (the engine reads it) is the
+    first submission of plans not returned."""
+    kept = establishment.plan_reviews.exclude(outcome="returned").order_by("submitted_on")
+    first = kept.first()
+    value = first.submitted_on if first else None
+    if establishment.interceptor_plans_submitted_on != value:
+        before = snapshot(establishment)
+        establishment.interceptor_plans_submitted_on = value
+        establishment.save(update_fields=["interceptor_plans_submitted_on"])
+        audit("establishment.plans_submitted", establishment, actor, before=before)
+
+
+def _review_snapshot(review: PlanReview) -> dict[str, Any]:
+    """The review as an audit row keeps it: the plans' file by its stored name."""
+    return {**snapshot(review), "document": review.document.name or ""}
+
+
+def plan_review_submit(
+    *,
+    establishment: FoodServiceEstablishment,
+    submitted_on: date,
+    description: str,
+    today: date,
+    document=None,
+    actor: Actor = None,
+) -> PlanReview:
+    """Plans of a grease control device received for review before installation."""
+    review = PlanReview(
+        establishment=establishment, submitted_on=submitted_on,
+        description=(description or "").strip(), document=document or "",
+    )  # fmt: skip
+    errors: Errors = {}
+    if submitted_on is not None and submitted_on > today:
+        add_error(errors, "submitted_on", f"{submitted_on} is in the future (today {today}).")
+    check_model(review, errors)
+    refuse(errors)
+    with transaction.atomic():
+        review.save()
+        audit("plan_review.submit", review, actor, after=_review_snapshot(review))
+        _plans_in_step(establishment, actor)
+    return review
+
+
+def plan_review_decide(
+    *,
+    review: PlanReview,
+    decided_on: date,
+    outcome: str,
+    notes: str,
+    today: date,
+    actor: Actor = None,
+) -> PlanReview:
+    """The plans approved, or returned with the corrections asked (notes required)."""
+    errors: Errors = {}
+    if review.decided_on is not None:
+        add_error(errors, "decided_on", f"These plans were decided on {review.decided_on}.")
+    check_order(errors, "decided_on", decided_on, review.submitted_on, "their submission")
+    if decided_on is not None and decided_on > today:
+        add_error(errors, "decided_on", f"{decided_on} is in the future (today {today}).")
+    if outcome not in dict(PLAN_OUTCOMES):
+        add_error(errors, "outcome", "Approve the plans or return them.")
+    if outcome == "returned" and not (notes or "").strip():
+        add_error(errors, "notes", "Say what must be corrected before the plans are approved.")
+    refuse(errors)
+    with transaction.atomic():
+        before = _review_snapshot(review)
+        review.decided_on, review.outcome, review.notes = decided_on, outcome, notes.strip()
+        review.reviewer = actor if getattr(actor, "pk", None) else None
+        review.full_clean()
+        review.save()
+        audit(
+            f"plan_review.{outcome}", review, actor, before=before, after=_review_snapshot(review)
+        )
+        _plans_in_step(review.establishment, actor)
+    return review

@@ -18,6 +18,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 from django.db.models.deletion import ProtectedError, RestrictedError
+from django.utils import timezone
 
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.rules.calendar import Duration
@@ -29,6 +30,7 @@ from .models import (
     FoodServiceEstablishment,
     GreaseControlDevice,
     Hauler,
+    OperationChange,
     Operator,
     OperatorTenure,
     Parcel,
@@ -146,10 +148,12 @@ def operator_register(
     actor: Actor = None,
 ) -> Operator:
     operator = Operator(
-        agency=agency, name=name, mailing_address=mailing_address, phone=phone, email=email
-    )
+        agency=agency, name=name.strip(), mailing_address=mailing_address.strip(),
+        phone=phone.strip(), email=email.strip(),
+    )  # fmt: skip
     errors: Errors = {}
-    check_model(operator, errors)
+    _check_phone(errors, operator.phone)
+    check_model(operator, errors, exclude=["phone"] if "phone" in errors else ())
     refuse(errors)
     with transaction.atomic():
         operator.save()
@@ -221,11 +225,15 @@ def establishment_register(
     on_public_sewer: bool = True,
     food_grinder: bool = False,
     food_grinder_installed_on: date | None = None,
+    latitude: Decimal | None = None,
+    longitude: Decimal | None = None,
+    today: date | None = None,
     actor: Actor = None,
 ) -> FoodServiceEstablishment:
     """A new FSE with its first operator (an `Operator` of the agency, or the name of a new
     one), operating it since `operator_since` (by default the opening date), in one of the
-    pack's categories (by default the pack's `default_category`)."""
+    pack's categories (by default the pack's `default_category`). Given `today`, dates after
+    it are refused."""
     fse = FoodServiceEstablishment(
         agency=agency,
         code=code,
@@ -240,9 +248,14 @@ def establishment_register(
         on_public_sewer=on_public_sewer,
         food_grinder=food_grinder,
         food_grinder_installed_on=food_grinder_installed_on,
+        latitude=latitude,
+        longitude=longitude,
     )
     since = operator_since or opened_on
     errors: Errors = {}
+    if today is not None:
+        check_not_future(errors, today, opened_on=opened_on, operator_since=operator_since)
+    check_coordinates(errors, latitude, longitude)
     check_model(fse, errors)
     check_same_agency(errors, "parcel", parcel, agency)
     check_order(errors, "operator_since", since, opened_on, "the opening")
@@ -532,3 +545,190 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
         raise ValidationError(
             {NON_FIELD_ERRORS: [f"{obj} is still referred to by {', '.join(others)}."]}
         ) from None
+
+
+# -- the registry kept current from the staff pages ---------------------------------------
+
+ESTABLISHMENT_FIELDS = (
+    "name", "address", "city", "zip_code", "category", "opened_on", "parcel",
+    "on_public_sewer", "latitude", "longitude",
+)  # fmt: skip
+
+
+def check_not_future(errors: Errors, today: date | None, **dates: date | None) -> None:
+    """Facts are recorded once they happened: a date after `today` (by default the local
+    date) is refused."""
+    today = today or timezone.localdate()
+    for field, value in dates.items():
+        if value is not None and value > today:
+            add_error(errors, field, f"{value} is in the future (today is {today}).")
+
+
+def check_coordinates(errors: Errors, latitude: Decimal | None, longitude: Decimal | None) -> None:
+    if latitude is not None and not -90 <= latitude <= 90:
+        add_error(errors, "latitude", f"A latitude is between -90 and 90 (got {latitude}).")
+    if longitude is not None and not -180 <= longitude <= 180:
+        add_error(errors, "longitude", f"A longitude is between -180 and 180 (got {longitude}).")
+    if (latitude is None) != (longitude is None):
+        field = "longitude" if longitude is None else "latitude"
+        add_error(errors, field, "Give both the latitude and the longitude, or neither.")
+
+
+def _update(obj: models.Model, values: dict[str, Any], check, action: str, actor: Actor) -> bool:
+    """Set `values` on `obj`, run `check(errors)` and the model's own validation, and save
+    with an audit row of before and after. Refused: nothing changes, not even `obj` in
+    memory. Unchanged: nothing is written. Returns whether anything changed."""
+    before = snapshot(obj)
+    for name, value in values.items():
+        setattr(obj, name, value)
+    errors: Errors = {}
+    check(errors)
+    check_model(obj, errors)
+    if errors:
+        obj.refresh_from_db()
+        refuse(errors)
+    if snapshot(obj) == before:
+        return False
+    with transaction.atomic():
+        obj.save()
+        audit(action, obj, actor, before=before)
+    return True
+
+
+def _create(obj: models.Model, check, action: str, actor: Actor):
+    """Validate a new record (`check(errors)`, then the model's) and save it with its audit."""
+    errors: Errors = {}
+    check(errors)
+    check_model(obj, errors)
+    refuse(errors)
+    with transaction.atomic():
+        obj.save()
+        audit(action, obj, actor)
+    return obj
+
+
+def establishment_update(
+    *, establishment: FoodServiceEstablishment, today: date, actor: Actor = None, **values: Any
+) -> bool:
+    """Change what the agency knows of an establishment (everything but its code, which its
+    records are filed under). Returns whether anything changed."""
+    unknown = set(values) - set(ESTABLISHMENT_FIELDS)
+    if unknown:
+        raise TypeError(f"establishment_update cannot change {', '.join(sorted(unknown))}")
+    agency = establishment.agency
+    first = establishment.tenures.order_by("since").values_list("since", flat=True).first()
+
+    def check(errors: Errors) -> None:
+        opened, closed = establishment.opened_on, establishment.closed_on
+        check_not_future(errors, today, opened_on=opened)
+        if closed is not None and opened is not None and closed < opened:
+            add_error(errors, "opened_on", f"{opened} is after the closing ({closed}).")
+        if first is not None and opened is not None and first < opened:
+            why = f"{opened} is after the first operator's start ({first})."
+            add_error(errors, "opened_on", why)
+        check_same_agency(errors, "parcel", establishment.parcel, agency)
+        check_coordinates(errors, establishment.latitude, establishment.longitude)
+
+    return _update(establishment, values, check, "establishment.update", actor)
+
+
+def establishment_close(
+    *,
+    establishment: FoodServiceEstablishment,
+    closed_on: date,
+    today: date,
+    actor: Actor = None,
+    reason: str = "",
+) -> FoodServiceEstablishment:
+    """The establishment closed on `closed_on`: not before it opened, not in the future."""
+    errors: Errors = {}
+    check_not_future(errors, today, closed_on=closed_on)
+    refuse(errors)
+    record_end(
+        establishment, field="closed_on", on=closed_on, started_on=establishment.opened_on,
+        started="the opening", ended="closed", action="establishment.close", actor=actor,
+        reason=reason,
+    )  # fmt: skip
+    return establishment
+
+
+def establishment_reopen(
+    *, establishment: FoodServiceEstablishment, actor: Actor = None, reason: str = ""
+) -> FoodServiceEstablishment:
+    """A closed establishment is open again: its closing date is cleared (audited)."""
+    if establishment.closed_on is None:
+        refuse({"closed_on": [f"{establishment} is not closed."]})
+    with transaction.atomic():
+        before = snapshot(establishment)
+        establishment.closed_on = None
+        establishment.save(update_fields=["closed_on"])
+        audit("establishment.reopen", establishment, actor, before=before, reason=reason)
+    return establishment
+
+
+def operation_change_record(
+    *,
+    establishment: FoodServiceEstablishment,
+    kind: str,
+    date: date,
+    today: date,
+    notified_on: date | None = None,
+    description: str = "",
+    actor: Actor = None,
+) -> OperationChange:
+    """A remodel, expansion or process change, planned or done on `date`, and the day the
+    agency was told of it (the Town's ordinance wants notice ahead: the engine checks it). A
+    remodel is also the establishment's latest remodel when it is the latest one."""
+    change = OperationChange(
+        establishment=establishment, kind=kind, date=date, notified_on=notified_on,
+        description=description.strip(),
+    )  # fmt: skip
+    errors: Errors = {}
+    check_not_future(errors, today, notified_on=notified_on)
+    check_order(errors, "date", date, establishment.opened_on, "the opening")
+    if establishment.closed_on is not None and date > establishment.closed_on:
+        add_error(errors, "date", f"{establishment} closed on {establishment.closed_on}.")
+    check_model(change, errors, exclude=["establishment"])
+    refuse(errors)
+    remodeled = kind == "remodel" and (
+        establishment.remodeled_on is None or date > establishment.remodeled_on
+    )
+    with transaction.atomic():
+        change.save()
+        audit("operation_change.record", change, actor)
+        if remodeled:
+            before = snapshot(establishment)
+            establishment.remodeled_on = date
+            establishment.save(update_fields=["remodeled_on"])
+            audit("establishment.remodel", establishment, actor, before=before)
+    return change
+
+
+def operator_update(
+    *, operator: Operator, name: str, phone: str, email: str, mailing_address: str,
+    actor: Actor = None,
+) -> bool:  # fmt: skip
+    """The operator's name and contact details as given (the contact checked as the portal's
+    form checks it). Returns whether anything changed."""
+    name = name.strip()
+    errors: Errors = {}
+    if not name:
+        add_error(errors, "name", "This field cannot be blank.")
+    refuse(errors)
+    with transaction.atomic():
+        renamed = name != operator.name
+        if renamed:
+            before = snapshot(operator)
+            operator.name = name
+            operator.save(update_fields=["name"])
+            audit("operator.rename", operator, actor, before=before)
+        changed = operator_contact_update(
+            operator=operator, phone=phone, email=email, mailing_address=mailing_address,
+            actor=actor,
+        )  # fmt: skip
+    return renamed or changed
+
+
+def _check_phone(errors: Errors, phone: str) -> None:
+    if phone and (not _PHONE.match(phone) or sum(c.isdigit() for c in phone) < 7):
+        add_error(errors, "phone", f"{phone!r} is not a phone number.")

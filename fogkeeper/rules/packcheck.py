@@ -371,6 +371,8 @@ PARAMETERS: dict[str, Param] = {
     "permit.change_notice_lead": Param(backward_period, ("permit.change_not_notified",)),
     "permit.max_term": Param(date_period, ("permit.term_invalid",)),
     "permit.term": Param(date_period),  # the term a new permit is issued for (permits app)
+    "permit.modification_notice_period": Param(date_period),  # permits app
+    "permit.modification_notice_inspection_period": Param(date_period),  # permits app
     "permit.holder_business_name": Param(flag),
     "gcd.default_service_frequency": Param(kind_frequencies),
     "gcd.required_categories": Param(category_list, ("gcd.missing",)),
@@ -1218,8 +1220,8 @@ def _check_application(pk: _Pack, data: Any) -> None:
 
 
 # Steps the application takes that send a letter without being a pack action (the notice of
-# a hearing).
-LETTER_STEPS = ("hearing",)
+# a hearing; the permit itself and the notice of its modification, permits.documents).
+LETTER_STEPS = ("hearing", "permit", "permit_modification_notice")
 
 
 def _check_letters(pk: _Pack, actions: Any) -> None:
@@ -1234,8 +1236,8 @@ def _check_letters(pk: _Pack, actions: Any) -> None:
         pk.add(
             f"letters/{path.name}",
             "",
-            f"{stem!r} is not an action type of the pack (nor default, base, hearing or a "
-            "_partial)",
+            f"{stem!r} is not an action type of the pack (nor default, base, hearing, "
+            "permit, permit_modification_notice or a _partial)",
         )
 
 

@@ -39,6 +39,11 @@ class Training(models.Model):
     date = models.DateField(db_index=True)
     topic = models.CharField(max_length=200, default="Kitchen BMPs and FOG control")
     trainer = models.CharField(max_length=200, blank=True)
+    log = models.FileField(
+        upload_to="trainings/%Y/%m/",
+        blank=True,
+        help_text="the signed attendance log, PDF or image (training.logs)",
+    )
 
     class Meta:
         ordering = ["-date"]

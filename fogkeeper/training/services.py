@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import date
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.registry.devices import together
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -15,6 +17,7 @@ from fogkeeper.registry.services import (
     add_error,
     audit,
     check_model,
+    check_not_future,
     record_end,
     refuse,
 )
@@ -30,8 +33,11 @@ def employee_hire(
     hired_on: date,
     kitchen_duties: bool = True,
     contractor: bool = False,
+    today: date | None = None,
     actor: Actor = None,
 ) -> Employee:
+    """A new employee of the establishment (its code unique there), hired not after today
+    (`today`, by default the local date)."""
     employee = Employee(
         establishment=establishment,
         code=code,
@@ -41,6 +47,7 @@ def employee_hire(
         contractor=contractor,
     )
     errors: Errors = {}
+    check_not_future(errors, today, hired_on=hired_on)
     check_model(employee, errors)
     refuse(errors)
     with transaction.atomic():
@@ -50,13 +57,58 @@ def employee_hire(
 
 
 def employee_leave(
-    *, employee: Employee, left_on: date, actor: Actor = None, reason: str = ""
+    *,
+    employee: Employee,
+    left_on: date,
+    today: date | None = None,
+    actor: Actor = None,
+    reason: str = "",
 ) -> Employee:
-    """`left_on` is the first day the employee no longer works there."""
-    record_end(
-        employee, field="left_on", on=left_on, started_on=employee.hired_on,
-        started="the hiring", ended="left", action="employee.leave", actor=actor, reason=reason,
-    )  # fmt: skip
+    """`left_on` is the first day the employee no longer works there: not before the hiring,
+    not after today (`today`, by default the local date)."""
+    errors: Errors = {}
+    check_not_future(errors, today, left_on=left_on)
+    try:
+        together(
+            errors,
+            lambda: record_end(
+                employee, field="left_on", on=left_on, started_on=employee.hired_on,
+                started="the hiring", ended="left", action="employee.leave", actor=actor,
+                reason=reason,
+            ),
+        )  # fmt: skip
+    except ValidationError:
+        employee.refresh_from_db()
+        raise
+    return employee
+
+
+def employee_update(
+    *,
+    employee: Employee,
+    name: str,
+    kitchen_duties: bool,
+    contractor: bool,
+    actor: Actor = None,
+    reason: str = "",
+) -> Employee:
+    """The employee's name, kitchen duties and whether a contractor, as they are now (who
+    has kitchen duties must be trained: RULES.md 7); the audit row keeps what they were."""
+    errors: Errors = {}
+    if not name.strip():
+        add_error(errors, "name", "The employee needs a name.")
+    before = snapshot(employee)
+    employee.name = name.strip()
+    employee.kitchen_duties, employee.contractor = kitchen_duties, contractor
+    check_model(employee, errors)
+    if errors:
+        employee.refresh_from_db()
+    refuse(errors)
+    if snapshot(employee) == before:
+        return employee
+    with transaction.atomic():
+        employee.save()
+        audit("employee.update", employee, actor, before=before, reason=reason)
     return employee
 
 

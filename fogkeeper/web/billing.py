@@ -39,6 +39,7 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 
 from . import policy
 from .forms import DateInput, put_errors
+from .templatetags.words import money as dollars
 from .views import PAGE_SIZE, _as_of, agency_page, reads_only, record_page
 
 INPUT = {"class": "usa-input"}
@@ -315,7 +316,7 @@ def _fee_choices(agency, on) -> list[tuple[str, str]]:
     items = schedule.items.all() if schedule else []
     return [
         (i.code, f"{i.code}: {i.description}, "
-                 f"{'at actual cost' if i.amount is None else f'${i.amount}'} ({i.citation})")
+                 f"{'at actual cost' if i.amount is None else dollars(i.amount)} ({i.citation})")
         for i in items
     ]  # fmt: skip
 
@@ -329,7 +330,7 @@ def _orders_to_invoice(fse, pack) -> list[tuple[str, str]]:
     )
     title = pack.actions["penalty_order"].title if "penalty_order" in pack.actions else ""
     return [
-        (o.code, f"{o.code}: {title}, ${o.fields.get('amount', '')} ({o.taken_on:%Y-%m-%d})")
+        (o.code, f"{o.code}: {title}, {dollars(o.fields.get('amount'))} ({o.taken_on:%Y-%m-%d})")
         for o in money.penalty_orders(fse)
         if o.code not in billed
     ]
@@ -390,7 +391,7 @@ def invoice_new(request, fse):
         else:
             messages.success(
                 request,
-                f"Invoice {invoice.code} for ${invoice.total()} was issued, noticed "
+                f"Invoice {invoice.code} for {dollars(invoice.total())} was issued, noticed "
                 f"{invoice.noticed_on:%Y-%m-%d}. Record payments against it here.",
             )
             return redirect("web:invoice", code=fse.code, invoice=invoice.code)
@@ -411,12 +412,15 @@ INVOICE_FORMS = {"payment": (PaymentForm, "payment"), "void": (VoidForm, "invoic
 def _save(action: str, invoice, data, actor):
     if action == "payment":
         payment_record(invoice=invoice, actor=actor, **data)
-        return f"A payment of ${data['amount']} was recorded."
+        return f"A payment of {dollars(data['amount'])} was recorded."
     if action == "void":
         void = invoice_void(invoice=invoice, actor=actor, **data)
-        return f"Invoice {invoice.code} is void: ${void.amount} was credited; nothing more is owed."
+        return (
+            f"Invoice {invoice.code} is void: {dollars(void.amount)} was credited; "
+            "nothing more is owed."
+        )
     invoice_credit(invoice=invoice, actor=actor, **data)
-    return f"${data['amount']} of invoice {invoice.code} was credited."
+    return f"{dollars(data['amount'])} of invoice {invoice.code} was credited."
 
 
 @agency_page
@@ -484,8 +488,9 @@ def lien_new(request, fse):
         else:
             messages.success(
                 request,
-                f"Lien {lien.document_number} for ${lien.amount} ({lien.enforcement_action}) "
-                f"was recorded on {lien.recorded_on:%Y-%m-%d}. Record its release once paid.",
+                f"Lien {lien.document_number} for {dollars(lien.amount)} "
+                f"({lien.enforcement_action}) was recorded on {lien.recorded_on:%Y-%m-%d}. "
+                "Record its release once paid.",
             )
             return redirect("web:account", code=fse.code)
     context = {"fse": fse, "form": form, "orders": orders, "on": on,

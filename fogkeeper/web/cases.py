@@ -168,11 +168,13 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
 @reads_only
 def case_list_page(request):
     params = request.GET.dict()
-    rows = case_list(agency=request.agency, params=params, as_of=_as_of(request))
+    as_of = _as_of(request)
+    rows = case_list(agency=request.agency, params=params, as_of=as_of)
     page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {"page": page, "params": params, "query": query.urlencode(), "states": STATES,
+               "as_of": as_of,
                "may_notice": policy.may_write(request.user, request.agency, "notice")}  # fmt: skip
     return render(request, "web/cases.html", context)
 

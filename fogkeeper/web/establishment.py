@@ -4,17 +4,20 @@ their photos, and the samples of the discharge against their limits."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from fogkeeper.compliance.models import ComplianceStatus
-from fogkeeper.inspections.models import Inspection, InspectionPhoto, Sample
+from fogkeeper.enforcement.selectors import establishment_report
+from fogkeeper.inspections.models import ChecklistAnswer, Inspection, InspectionPhoto, Sample
 from fogkeeper.inspections.selectors import discharge_limits
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
 
 from .selectors import EstablishmentPage
+from .templatetags.words import pack_title
 
 RULE = "gcd.accumulation_over_limit"
 LIMIT = "gcd.accumulation_limit"
@@ -23,8 +26,7 @@ LIMIT_KINDS = "gcd.accumulation_device_kinds"
 
 def obligation_title(pack: Pack, obligation: str) -> str:
     """The pack's title of an obligation of the schedule, else the obligation in words."""
-    title = pack.obligations.get(obligation)
-    return title or obligation.replace("_", " ").replace(".", " ").capitalize()
+    return pack_title(pack, obligation)
 
 
 def schedule(pack: Pack, compliance: ComplianceStatus | None) -> list[dict[str, Any]]:
@@ -71,18 +73,28 @@ def accumulation_limit(pack: Pack, kind: str, on: date):
         return None
 
 
-def inspections_with_photos(establishment) -> list[Inspection]:
-    """The establishment's inspections, newest first, each with its photos (`photo_list`)."""
+def inspections_with_photos(establishment, pack: Pack, as_of: date) -> list[Inspection]:
+    """The establishment's inspections up to `as_of`, newest first, each with its photos
+    (`photo_list`) and the checklist items it found out of compliance (`failed`: the pack's
+    question, the inspector's note)."""
     inspections = list(
-        Inspection.objects.filter(establishment=establishment)
+        Inspection.objects.filter(establishment=establishment, date__lte=as_of)
         .select_related("inspector")
         .order_by("-date", "-pk")
     )
     photos: dict[int, list[InspectionPhoto]] = {i.pk: [] for i in inspections}
     for photo in InspectionPhoto.objects.filter(inspection__in=inspections).order_by("pk"):
         photos[photo.inspection_id].append(photo)
+    failed: dict[int, list[dict[str, str]]] = {i.pk: [] for i in inspections}
+    answers = ChecklistAnswer.objects.filter(inspection__in=inspections, compliant=False)
+    for answer in answers.select_related("device").order_by("pk"):
+        failed[answer.inspection_id].append(
+            {"question": pack_title(pack, answer.item), "note": answer.note,
+             "device": answer.device.code if answer.device else ""}
+        )  # fmt: skip
     for inspection in inspections:
         inspection.photo_list = photos[inspection.pk]
+        inspection.failed = failed[inspection.pk]
     return inspections
 
 
@@ -116,6 +128,40 @@ def money_standing(establishment, as_of: date) -> dict[str, Any]:
     return {"delinquent": late, "licence_block": block}
 
 
+@dataclass
+class Evaluation:
+    """What the engine says of the establishment on a day the page is shown as of, in the
+    shape of the stored status the page reads (ComplianceStatus)."""
+
+    status: str
+    as_of: date
+    status_citation: str | None
+    schedule: list[dict[str, Any]]
+    deadlines: list[dict[str, Any]]
+
+
+def evaluated_on(page: EstablishmentPage, pack: Pack, as_of: date) -> EstablishmentPage:
+    """The page as of `as_of` where that is not the day of its last evaluation: the status,
+    the open findings, the schedule and the deadlines the engine gives that day, and only
+    the records of the timeline up to it."""
+    stored = page.compliance
+    if stored is not None and stored.as_of == as_of:
+        return page
+    report = establishment_report(establishment=page.establishment, as_of=as_of)
+    page.compliance = Evaluation(
+        status=report.status,
+        as_of=as_of,
+        status_citation=report.status_citation,
+        schedule=[item.to_dict() for item in report.schedule],
+        deadlines=[d.to_dict() for d in report.deadlines],
+    )
+    page.findings = [
+        {"finding": f, "title": pack_title(pack, f.rule)} for f in report.findings if f.open
+    ]
+    page.timeline = [t for t in page.timeline if t["date"] <= as_of]
+    return page
+
+
 def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str, Any]:
     devices = [
         {**row, "chart": accumulation(pack, row["device"], row["readings"], as_of)}
@@ -125,7 +171,8 @@ def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str
         "schedule": schedule(pack, page.compliance),
         "devices": devices,
         "charts": [row["chart"] for row in devices if row["chart"]],
-        "inspections": inspections_with_photos(page.establishment),
+        "inspections": inspections_with_photos(page.establishment, pack, as_of),
         "samples": samples(page.establishment, pack, as_of),
+        "training_logs": page.establishment.trainings.exclude(log="").order_by("-date"),
         **money_standing(page.establishment, as_of),
     }

@@ -20,7 +20,6 @@ from django.db.models import (
     Func,
     IntegerField,
     OuterRef,
-    Q,
     Subquery,
     Value,
 )
@@ -34,9 +33,9 @@ from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
 from . import policy
+from .selectors import inspections_due, inspections_due_by
 from .views import PAGE_SIZE, _as_of, agency_page, reads_only
 
-WEEK = timedelta(days=6)
 OVERFLOW_WINDOW = timedelta(days=365)
 # How much each sign of risk weighs in the ranking: an overflow the FSE caused in the last year
 # counts most, then an open violation, an overdue pump-out, and each month since the last
@@ -113,7 +112,7 @@ def ranked(*, agency: Agency, as_of: date):
     )
     days = Coalesce(DaysBetween(F("last_inspected"), Value(as_of)), NEVER_INSPECTED_DAYS)
     return (
-        _due(agency, as_of)
+        inspections_due_by(agency, as_of)
         .select_related("compliance")
         .only(*STOP_FIELDS)
         .annotate(
@@ -133,12 +132,6 @@ def ranked(*, agency: Agency, as_of: date):
     )
 
 
-def _due(agency: Agency, as_of: date):
-    return FoodServiceEstablishment.objects.filter(
-        agency=agency, closed_on__isnull=True, compliance__next_inspection_due__lte=as_of + WEEK
-    )
-
-
 def field_list(*, agency: Agency, as_of: date):
     """(due today or overdue, due in the six days after), each ranked riskiest first: lazy
     querysets of establishments, for `stops` to make FieldStops of a page of them."""
@@ -147,12 +140,8 @@ def field_list(*, agency: Agency, as_of: date):
 
 
 def field_counts(*, agency: Agency, as_of: date) -> tuple[int, int]:
-    """How many establishments `field_list` has in each section, in one query."""
-    today = Q(compliance__next_inspection_due__lte=as_of)
-    counts = _due(agency, as_of).aggregate(
-        today=Count("pk", filter=today), week=Count("pk", filter=~today)
-    )
-    return counts["today"], counts["week"]
+    """How many establishments `field_list` has in each section (the dashboard's figures)."""
+    return inspections_due(agency=agency, as_of=as_of)
 
 
 class CountedPaginator(Paginator):

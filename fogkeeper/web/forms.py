@@ -50,7 +50,7 @@ class ServiceForm(forms.Form):
     """A pump-out of one of the establishment's devices, with its manifest."""
 
     device = forms.ModelChoiceField(queryset=GreaseControlDevice.objects.none(), label="Device")
-    hauler = forms.ModelChoiceField(queryset=Hauler.objects.none(), required=False, label="Hauler")
+    hauler = forms.ModelChoiceField(queryset=Hauler.objects.none(), label="Hauler")
     manifest_number = forms.CharField(max_length=60, label="Manifest number")
     date = forms.DateField(label="Date of the pump-out", widget=DateInput)
     full_pump_out = forms.BooleanField(required=False, initial=True, label="Full pump-out")
@@ -103,7 +103,7 @@ class InspectionForm(forms.Form):
                 widget=forms.RadioSelect,
             )
             self.fields[f"{name}_note"] = forms.CharField(
-                required=False, max_length=500, label=f"Note on {item.item}"
+                required=False, max_length=500, label=f"Note ({item.citation})"
             )
             self.items.append({"item": item, "field": self[name], "note": self[f"{name}_note"]})
         self.devices = []
@@ -173,47 +173,6 @@ class TrainingForm(forms.Form):
     def unsigned(self) -> list[Employee]:
         signed = set(self.cleaned_data["signed"])
         return [e for e in self.cleaned_data["attendees"] if e not in signed]
-
-
-INCIDENT_KINDS = [("overflow", "Overflow"), ("spill", "Spill"), ("blockage", "Blockage")]
-
-
-class IncidentForm(forms.Form):
-    """An overflow, spill or blockage attributed to the establishment."""
-
-    code = forms.CharField(max_length=40, label="Incident number")
-    date = forms.DateField(label="Date of the incident", widget=DateInput)
-    kind = forms.ChoiceField(choices=INCIDENT_KINDS, label="Kind")
-    attributed = forms.BooleanField(
-        required=False, initial=True, label="Attributed to this establishment"
-    )
-    fog_caused = forms.BooleanField(required=False, label="Caused by FOG")
-    gallons = forms.DecimalField(required=False, min_value=0, label="Gallons spilled")
-    address = forms.CharField(max_length=200, required=False, label="Address or location")
-    cause = forms.CharField(required=False, label="Cause", widget=forms.Textarea(attrs={"rows": 3}))
-    written_report_on = forms.DateField(
-        required=False, label="Written report received on", widget=DateInput
-    )
-
-
-class PermitForm(forms.Form):
-    """A new permit to the establishment (its title, e.g. "Discharge Permit", is the pack's)."""
-
-    number = forms.CharField(max_length=60, label="Permit number")
-    issued_on = forms.DateField(label="Issued on", widget=DateInput)
-    expires_on = forms.DateField(label="Expires on", widget=DateInput)
-    holder = forms.CharField(
-        max_length=200, required=False, label="Holder (empty: the current operator)"
-    )
-    service_frequency_days = forms.IntegerField(
-        required=False, min_value=1, label="Pump-out frequency (days)"
-    )
-    yellow_grease_frequency_days = forms.IntegerField(
-        required=False, min_value=1, label="Waste cooking oil pickup frequency (days)"
-    )
-    conditions = forms.CharField(
-        required=False, label="Conditions", widget=forms.Textarea(attrs={"rows": 3})
-    )
 
 
 class OperatorChangeForm(forms.Form):

@@ -20,23 +20,30 @@ from .models import STAFF_ROLES, Membership
 
 SESSION_KEY = "fogkeeper_agency"
 
-# What each role may write (ACCESS.md "may write"). Staff roles write for the whole agency;
-# an operator for its establishments, a hauler for its customers' devices. A sample of the
-# discharge is part of an inspection (13.30.080(C); 10.02.090): whoever records inspections.
+# What each role may write (ACCESS.md "may write"). "establishment" covers the registry
+# around an establishment (operators, parcels and owners, laterals and sewer segments);
+# "device" its grease control devices and food grinders; "hauler" the haulers and their
+# service contracts (the manager's records); "employee" an establishment's employees (with
+# trainings); "membership" approving who may sign in (enrolment requests). Staff roles
+# write for the whole agency; an operator for its establishments, a hauler for its
+# customers' devices. A sample of the discharge is part of an inspection (13.30.080(C);
+# 10.02.090): whoever records inspections.
 WRITES = {
     "manager": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
+        "hauler", "employee", "plan_review", "yellow_grease",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
-        "operator_change", "notice", "dispute",
+        "operator_change", "notice", "dispute", "employee", "plan_review", "yellow_grease",
     },
     "clerk": {"hearing", "decision", "appeal", "penalty", "invoice", "payment"},
     "auditor": set(),
     "operator": {
         "training", "yellow_grease", "permit_application", "notice_answer", "contact",
+        "employee",
     },
     "hauler": {"service"},
     "owner": set(),

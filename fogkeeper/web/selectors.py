@@ -25,6 +25,10 @@ from fogkeeper.registry.models import (
 from fogkeeper.rules.report import STATUSES
 from fogkeeper.training.models import Training
 
+from .templatetags.words import pack_title
+
+INSPECTION_WEEK = timedelta(days=6)  # the field list's week ahead
+
 SORTS = {
     "name": ("name", "code"),
     "code": ("code",),
@@ -103,6 +107,39 @@ def establishment_list(*, agency: Agency, params: dict[str, str]):
     return qs.order_by(*fields)
 
 
+@dataclass
+class Shown:
+    """An establishment's status on the day a list is shown as of."""
+
+    status: str
+    open_violations: int
+    next_due: date | None
+
+
+def shown_on(*, agency: Agency, establishments, as_of: date) -> None:
+    """Give each of `establishments` (a page of a list) what the engine says of it on
+    `as_of` (`fse.shown`), where that is not the day of its last evaluation (the stored
+    status, which the filters and the sorting read)."""
+    from fogkeeper.compliance.casefiles import build_case_files
+    from fogkeeper.rules import evaluate
+
+    rows = [f for f in establishments if getattr(_stored(f), "as_of", None) != as_of]
+    cases = build_case_files(agency, [f.pk for f in rows], as_of) if rows else {}
+    for fse in rows:
+        if fse.pk not in cases:
+            continue
+        report = evaluate(cases[fse.pk], as_of)
+        dues = [item.due for item in report.schedule]
+        fse.shown = Shown(report.status, len(report.open_violations()), min(dues, default=None))
+
+
+def _stored(fse) -> ComplianceStatus | None:
+    try:
+        return fse.compliance
+    except ComplianceStatus.DoesNotExist:
+        return None
+
+
 def _scheduled(agency: Agency, obligation: str, start: date | None, end: date | None):
     """Schedule items of `obligation` due from `start` through `end` (either open-ended)."""
     items = ScheduleItem.objects.filter(agency=agency, obligation=obligation)
@@ -114,12 +151,9 @@ def _scheduled(agency: Agency, obligation: str, start: date | None, end: date | 
 
 
 def rule_title(pack, rule: str) -> str:
-    """The pack's title of a rule or the question of a checklist item."""
-    if rule in pack.rules:
-        return pack.rules[rule].title
-    if rule in pack.checklist:
-        return pack.checklist[rule].question
-    return rule
+    """The pack's title of a rule or the question of a checklist item (templatetags.words:
+    the one place identifiers become the pack's words)."""
+    return pack_title(pack, rule)
 
 
 def filter_choices(*, agency: Agency) -> dict[str, list]:
@@ -148,6 +182,7 @@ class Dashboard:
     permits_to_renew: int
     renew_by: date
     inspections_due: int
+    inspections_this_week: int
     month_start: date
     month_end: date
     calendar: list[dict[str, Any]]
@@ -160,12 +195,7 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     from fogkeeper.enforcement.selectors import agency_calendar
 
     pack = agency.get_pack()
-    by_rule = dict(
-        Finding.objects.filter(agency=agency, open=True, severity="violation")
-        .order_by()
-        .values_list("rule")
-        .annotate(n=Count("establishment_id", distinct=True))
-    )
+    by_rule = violations_by_rule(agency=agency, on=as_of)
     violations = [
         {"rule": rule, "title": rule_title(pack, rule), "count": n}
         for rule, n in sorted(by_rule.items())
@@ -174,24 +204,19 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     end = month_end(as_of)
     renew_by = month_end(end + timedelta(days=1))
     overflow_since = as_of - timedelta(days=RECENT_OVERFLOW_DAYS)
-    inspections = Q(obligation="inspection.annual", due__gte=start, due__lte=end)
-    renewals = Q(obligation="permit.renewal_application", due__lte=renew_by)
-    due = (
-        ScheduleItem.objects.filter(agency=agency)
-        .filter(inspections | renewals)
-        .aggregate(
-            inspections=Count("establishment_id", distinct=True, filter=inspections),
-            renewals=Count("establishment_id", distinct=True, filter=renewals),
-        )
-    )
+    renewals = ScheduleItem.objects.filter(
+        agency=agency, obligation="permit.renewal_application", due__lte=renew_by
+    ).aggregate(n=Count("establishment_id", distinct=True))
+    due_now, due_this_week = inspections_due(agency=agency, as_of=as_of)
     return Dashboard(
         as_of=as_of,
         overdue_pump_outs=by_rule.get("gcd.service_overdue", 0),
         violations_by_rule=violations,
         permits_expired=by_rule.get("permit.expired", 0),
-        permits_to_renew=due["renewals"],
+        permits_to_renew=renewals["n"],
         renew_by=renew_by,
-        inspections_due=due["inspections"],
+        inspections_due=due_now,
+        inspections_this_week=due_this_week,
         month_start=start,
         month_end=end,
         calendar=_with_codes(agency, agency_calendar(agency=agency, as_of=as_of, weeks=1)),
@@ -203,6 +228,38 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
         overflow_since=overflow_since,
         compliance_rate=compliance_rate(agency=agency, as_of=as_of),
     )
+
+
+def violations_by_rule(*, agency: Agency, on: date) -> dict[str, int]:
+    """How many establishments had a violation of each rule open on `on`, as the stored
+    findings say (open that day: found since then, and not closed by then; rates.py)."""
+    open_on = Q(since__lte=on) & (Q(closed_on__isnull=True) | Q(closed_on__gt=on))
+    return dict(
+        Finding.objects.filter(open_on, agency=agency, severity="violation")
+        .order_by()
+        .values_list("rule")
+        .annotate(n=Count("establishment_id", distinct=True))
+    )
+
+
+def inspections_due_by(agency: Agency, as_of: date):
+    """The agency's open establishments with an inspection due by the end of the week ahead
+    (the earliest inspection of the schedule, stored by the sweep): the field list's."""
+    return FoodServiceEstablishment.objects.filter(
+        agency=agency,
+        closed_on__isnull=True,
+        compliance__next_inspection_due__lte=as_of + INSPECTION_WEEK,
+    )
+
+
+def inspections_due(*, agency: Agency, as_of: date) -> tuple[int, int]:
+    """(due on `as_of` or overdue, due in the six days after): the field list's two sections
+    and the dashboard's figures, counted in one query."""
+    today = Q(compliance__next_inspection_due__lte=as_of)
+    counts = inspections_due_by(agency, as_of).aggregate(
+        today=Count("pk", filter=today), week=Count("pk", filter=~today)
+    )
+    return counts["today"], counts["week"]
 
 
 def _with_codes(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -349,8 +406,9 @@ def _timeline(fse, services, actions) -> list[dict[str, Any]]:
         {"date": t.date, "kind": "Training", "text": f"Training {t.code}"}
         for t in Training.objects.filter(establishment=fse)
     ]
+    pack = fse.agency.get_pack()
     items += [
-        {"date": a.taken_on, "kind": "Enforcement", "text": f"{a.type.replace('_', ' ')} "
+        {"date": a.taken_on, "kind": "Enforcement", "text": f"{pack_title(pack, a.type)} "
          f"({a.code}, case {a.case.code})"}
         for a in actions
     ]  # fmt: skip

@@ -8,17 +8,25 @@ from . import (
     case_open,
     cases,
     disputes,
+    enrolment_urls,
     field,
+    inbox_urls,
+    incidents_urls,
     map,
+    members_urls,
+    permits_urls,
     photos,
+    receipts,
     samples,
     views,
 )
+from .registry import urls_equipment, urls_sites
 
 app_name = "web"
 
 urlpatterns = [
-    path("", views.dashboard, name="dashboard"),
+    path("", views.home, name="home"),
+    path("dashboard/", views.dashboard, name="dashboard"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(template_name="web/login.html"),
@@ -47,15 +55,14 @@ urlpatterns = [
         name="record_training",
     ),
     path(
-        "establishments/<str:code>/record/incident/",
-        views.record_incident,
-        name="record_incident",
-    ),
-    path("establishments/<str:code>/record/permit/", views.record_permit, name="record_permit"),
-    path(
         "establishments/<str:code>/record/operator-change/",
         views.record_operator_change,
         name="record_operator_change",
+    ),
+    path(
+        "establishments/<str:code>/record/yellow-grease/",
+        receipts.record_yellow_grease,
+        name="record_yellow_grease",
     ),
     path("inspections/field/", field.field_page, name="field"),
     path(
@@ -106,4 +113,11 @@ urlpatterns = [
         billing.lien_release_page,
         name="lien_release",
     ),
+    *urls_sites.urlpatterns,
+    *urls_equipment.urlpatterns,
+    *permits_urls.urlpatterns,
+    *incidents_urls.urlpatterns,
+    *inbox_urls.urlpatterns,
+    *enrolment_urls.urlpatterns,
+    *members_urls.urlpatterns,
 ]

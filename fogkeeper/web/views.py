@@ -19,7 +19,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from fogkeeper.compliance.resweep import sweep_establishment
-from fogkeeper.incidents.services import incident_report
 from fogkeeper.inspections.services import (
     Answer,
     Reading,
@@ -27,23 +26,23 @@ from fogkeeper.inspections.services import (
     inspection_record,
 )
 from fogkeeper.maintenance.services import service_record
-from fogkeeper.permits.services import permit_issue
+from fogkeeper.registry import selectors as registry_selectors
 from fogkeeper.registry.models import FoodServiceEstablishment, Operator
 from fogkeeper.registry.services import operator_change
 from fogkeeper.training.services import training_record
 
 from . import policy, selectors
-from .establishment import accumulation_limit, page_extras
+from .dates import as_of_choice, explicit_as_of
+from .establishment import accumulation_limit, evaluated_on, page_extras
 from .forms import (
-    IncidentForm,
     InspectionForm,
     OperatorChangeForm,
-    PermitForm,
     ServiceForm,
     TrainingForm,
     put_errors,
 )
 from .models import STAFF_ROLES
+from .templatetags.words import status_word
 
 PAGE_SIZE = 25
 RECORDS = (
@@ -54,20 +53,13 @@ RECORDS = (
     "incident",
     "permit",
     "operator_change",
+    "plan_review",
     "dispute",
     "notice",
+    "yellow_grease",
 )  # what the establishment page links to a form for
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-CSV_COLUMNS = [
-    "code",
-    "name",
-    "address",
-    "city",
-    "status",
-    "open_violations",
-    "next_due",
-    "permit_number",
-]
+CSV_COLUMNS = ["Code", "Name", "Address", "City", "Status", "Open violations", "Next due"]
 
 
 def reads_only(view):
@@ -114,19 +106,22 @@ agency_page = acting_page(lambda m: m.is_staff_role, "the staff pages are for th
 
 
 def _as_of(request) -> date:
-    """The day the page shows (`?as_of=`, default today), never before the agency's
-    ordinance took effect: the engine has nothing to say of earlier days."""
-    try:
-        day = date.fromisoformat(request.GET.get("as_of", ""))
-    except ValueError:
-        day = timezone.localdate()
+    """The day the page shows (`?as_of=`, default today; an impossible date is today, and
+    the page's as-of control says so), never before the agency's ordinance took effect: the
+    engine has nothing to say of earlier days."""
+    day, _ = as_of_choice(request)
     agency = getattr(request, "agency", None)
     return max(day, agency.get_pack().effective) if agency is not None else day
 
 
+# Where each role's work is (issue 12): the inspector's field list, the clerk's calendar;
+# the manager and the auditor land on the dashboard, outside roles in their portal.
+LANDINGS = {"inspector": "web:field", "clerk": "web:calendar"}
+
+
 def _outsiders_to_their_portal(view):
-    """The dashboard is where everyone lands after signing in: send an operator, hauler or
-    owner on to their portal instead."""
+    """The staff pages' landing is no place for an operator, hauler or owner: send them on to
+    their portal instead."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
@@ -141,7 +136,24 @@ def _outsiders_to_their_portal(view):
 @_outsiders_to_their_portal
 @agency_page
 @reads_only
+def home(request):
+    """Where one lands after signing in (`/`): the page of one's work by role (LANDINGS), the
+    dashboard for the others; the dashboard keeps its own address for every staff role."""
+    landing = LANDINGS.get(request.membership.role)
+    if landing is not None:
+        return redirect(landing)
+    return _dashboard(request)
+
+
+@_outsiders_to_their_portal
+@agency_page
+@reads_only
 def dashboard(request):
+    return _dashboard(request)
+
+
+def _dashboard(request):
+    """What needs doing, as of the day asked for."""
     from .cases import with_cases  # cases.py builds its views on agency_page, defined here
 
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
@@ -180,10 +192,15 @@ def establishment_list(request):
     if params.get("export") == "xlsx":
         return _xlsx(request.agency, rows)
     page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
+    as_of = _as_of(request)
+    if explicit_as_of(request):
+        page.object_list = list(page.object_list)
+        selectors.shown_on(agency=request.agency, establishments=page.object_list, as_of=as_of)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "page": page,
+        "as_of": as_of,
         # every filter present: a variable missing from a template is slow to resolve
         "params": {**dict.fromkeys((*selectors.FILTERS, "sort"), ""), **params},
         "query": query.urlencode(),
@@ -198,7 +215,15 @@ def establishment_list(request):
     return response
 
 
+def _export_columns(agency) -> list[str]:
+    """The export's column headings, as the list page shows them (the permit in the pack's
+    words)."""
+    permit = agency.get_pack().titles.get("permit", "Permit")
+    return [*CSV_COLUMNS, f"{permit} number"]
+
+
 def _export_rows(rows):
+    """Each establishment as the list page shows it: the status in plain words."""
     for fse in rows:
         status = getattr(fse, "compliance", None)
         yield [
@@ -206,7 +231,7 @@ def _export_rows(rows):
             fse.name,
             fse.address,
             fse.city,
-            status.status if status else "",
+            status_word(status.status) if status else "",
             status.open_violations if status else "",
             status.next_due if status and status.next_due else "",
             fse.permit_number or "",
@@ -217,7 +242,7 @@ def _csv(agency, rows) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{agency.code}-establishments.csv"'
     writer = csv.writer(response)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(_export_columns(agency))
     for row in _export_rows(rows):
         writer.writerow([v.isoformat() if isinstance(v, date) else v for v in row])
     return response
@@ -228,7 +253,7 @@ def _xlsx(agency, rows) -> HttpResponse:
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet("Establishments")
-    sheet.append(CSV_COLUMNS)
+    sheet.append(_export_columns(agency))
     for row in _export_rows(rows):
         sheet.append(row)
     response = HttpResponse(content_type=XLSX)
@@ -240,10 +265,15 @@ def _xlsx(agency, rows) -> HttpResponse:
 @agency_page
 @reads_only
 def establishment_detail(request, code: str):
+    """One establishment as of the day asked for (the engine's word on a day other than its
+    last evaluation's)."""
     page = selectors.establishment_page(agency=request.agency, code=code)
+    pack, as_of = request.agency.get_pack(), _as_of(request)
+    if explicit_as_of(request):
+        page = evaluated_on(page, pack, as_of)
     may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]
-    extras = page_extras(page=page, pack=request.agency.get_pack(), as_of=_as_of(request))
-    context = {"p": page, "may_record": may_record, **extras}
+    extras = page_extras(page=page, pack=pack, as_of=as_of)
+    context = {"p": page, "may_record": may_record, "as_of": as_of, **extras}
     return render(request, "web/establishment.html", context)
 
 
@@ -274,8 +304,8 @@ def _recorded(request, fse):
     return redirect("web:establishment", code=fse.code)
 
 
-def _form_page(request, fse, form, title: str):
-    context = {"fse": fse, "form": form, "title": title}
+def _form_page(request, fse, form, title: str, warning: str = ""):
+    context = {"fse": fse, "form": form, "title": title, "warning": warning}
     return render(request, "web/record_form.html", context, status=400 if form.is_bound else 200)
 
 
@@ -284,7 +314,12 @@ def record_service(request, fse):
     form = ServiceForm(request.POST or None, establishment=fse)
     if form.is_valid():
         try:
-            service_record(**form.cleaned_data, agency=request.agency, actor=request.user)
+            service_record(
+                **form.cleaned_data,
+                agency=request.agency,
+                today=timezone.localdate(),
+                actor=request.user,
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -326,6 +361,7 @@ def _inspection_save(request, fse, form) -> None:
             measurements=readings,
             inspector=request.user,
             notes=data["notes"],
+            today=timezone.localdate(),
             actor=request.user,
         )
         for photo in data["photos"]:
@@ -364,40 +400,13 @@ def record_training(request, fse):
     return _form_page(request, fse, form, "Record a training")
 
 
-@record_page("incident")
-def record_incident(request, fse):
-    form = IncidentForm(request.POST or None)
-    if form.is_valid():
-        try:
-            incident_report(
-                agency=request.agency, establishment=fse, **form.cleaned_data, actor=request.user
-            )
-        except ValidationError as e:
-            put_errors(form, e)
-        else:
-            return _recorded(request, fse)
-    return _form_page(request, fse, form, "Record an incident")
-
-
-@record_page("permit")
-def record_permit(request, fse):
-    form = PermitForm(request.POST or None)
-    if form.is_valid():
-        try:
-            permit_issue(establishment=fse, **form.cleaned_data, actor=request.user)
-        except ValidationError as e:
-            put_errors(form, e)
-        else:
-            return _recorded(request, fse)
-    return _form_page(request, fse, form, "Issue a permit")
-
-
 @record_page("operator_change")
 def record_operator_change(request, fse):
     form = OperatorChangeForm(request.POST or None)
     if form.is_valid():
         data = form.cleaned_data
         known = Operator.objects.filter(agency=request.agency, name=data["operator"]).first()
+        permits = registry_selectors.active_permits(establishment=fse)
         try:
             operator_change(
                 establishment=fse,
@@ -409,5 +418,10 @@ def record_operator_change(request, fse):
         except ValidationError as e:
             put_errors(form, e)
         else:
+            ended = registry_selectors.operator_change_ended(
+                permits=permits, on=data["on"], agency=request.agency
+            )
+            messages.warning(request, ended)
             return _recorded(request, fse)
-    return _form_page(request, fse, form, "Record a change of operator")
+    warning = registry_selectors.operator_change_warning(establishment=fse)
+    return _form_page(request, fse, form, "Record a change of operator", warning)

@@ -105,6 +105,8 @@ portal:hauler_upload                GET   404   404   404   404   404   ok    40
 portal:hauler_upload                POST  404   404   404   404   404   ok    404   own   login
 portal:hauler_submissions           GET   404   404   404   404   404   ok    404   own   login
 portal:hauler_submissions           POST  404   404   404   404   404   405   404   own   login
+portal:hauler_api_token             GET   404   404   404   404   404   ok    404   own   login
+portal:hauler_api_token             POST  404   404   404   404   404   ok    404   own   login
 web:service_dispute                 GET   ok    ok    403   403   404   404   404   404   login
 web:service_dispute                 POST  ok    ok    403   403   404   404   404   404   login
 portal:operator_establishment       GET   404   404   404   404   ok    404   404   404   login

@@ -59,13 +59,14 @@ def screenshot():
 
 @pytest.fixture
 def sign_in(live_server):
-    """Signs `username` in through the login form, as a new inspector would."""
+    """Signs `username` in through the login form, as a new inspector would, and waits for
+    the page the person's role lands on (web.views.home)."""
 
     def go(page, username: str) -> None:
         page.goto(f"{live_server.url}/accounts/login/")
         page.get_by_label("Username").fill(username)
         page.get_by_label("Password").fill(PASSWORD)
         page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url(f"{live_server.url}/")
+        page.wait_for_url(lambda url: url.startswith(live_server.url) and "/accounts/" not in url)
 
     return go

@@ -77,6 +77,8 @@ def test_the_sign_in_page_has_no_serious_violations(page, live_server):
     "path",
     [
         "/",
+        "/dashboard/",
+        "/inbox/",
         "/establishments/",
         "/establishments/FSE-0042/",
         "/establishments/FSE-0042/record/inspection/",
@@ -120,8 +122,8 @@ def test_the_sign_in_form_works_with_the_keyboard(page, live_server, san_clement
     page.keyboard.press("Tab")
     page.keyboard.type(PASSWORD)
     page.keyboard.press("Enter")
-    page.wait_for_url(f"{live_server.url}/")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("What needs doing")
+    page.wait_for_url(f"{live_server.url}/inspections/field/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Inspections in the field")
 
 
 HAULER_PAGES = [

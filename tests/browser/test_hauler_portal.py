@@ -63,3 +63,26 @@ def test_a_hauler_submits_a_pump_out_and_sees_it_listed(page, live_server, scree
         "hauler_form",
         "hank",
     )
+
+
+def test_a_hauler_issues_its_api_token_and_sees_it_once(page, live_server, screenshot):
+    from rest_framework.authtoken.models import Token
+
+    from .conftest import PHONE
+    from .test_accessibility import serious_violations
+
+    sc, _ = two_agencies()
+    make_hauler_login(sc)
+    sign_in_hauler(page, live_server)
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="API token").click()
+    expect(page.locator("#token-state")).to_have_text("You have no API token yet.")
+    page.get_by_role("button", name="Issue a token").click()
+    key = Token.objects.get(user__username="hank").key
+    expect(page.locator("#token")).to_have_text(key)
+    assert serious_violations(page) == []
+    screenshot(page, "hauler-api-token")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "hauler-api-token-phone")
+    page.reload()
+    expect(page.locator("#token-state")).to_contain_text("You have a token, issued on")
+    expect(page.locator("body")).not_to_contain_text(key)

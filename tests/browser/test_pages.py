@@ -55,6 +55,9 @@ def test_a_new_inspector_signs_in_finds_an_establishment_and_opens_it(
     expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
     screenshot(page, "login")
     sign_in(page, "ines")
+    expect(page).to_have_url(f"{live_server.url}/inspections/field/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Inspections in the field")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Dashboard").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(
         "What needs doing, City of San Clemente"
     )
@@ -73,28 +76,42 @@ def test_a_new_inspector_signs_in_finds_an_establishment_and_opens_it(
     rows.get_by_role("link", name="Pier Taqueria").click()
     expect(page).to_have_url(f"{live_server.url}/establishments/FSE-0042/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Pier Taqueria")
-    expect(page.locator("#status")).to_contain_text("non compliant as of 2025-06-30")
+    expect(page.locator("#status")).to_contain_text("Not in compliance as of 2025-06-30")
     screenshot(page, "establishment")
     assert errors == []
 
 
-def test_the_dashboard_and_the_establishment_page_fit_a_phone(
+PHONE_PAGES = [
+    ("/dashboard/?as_of=2025-06-30", "What needs doing", "phone-dashboard"),
+    ("/establishments/?as_of=2025-06-30", "Establishments", "phone-establishments"),
+    ("/establishments/FSE-0042/?as_of=2025-06-30", "Pier Taqueria", "phone-establishment"),
+    ("/inspections/field/?as_of=2025-06-30", "Inspections in the field", "phone-field"),
+    ("/cases/?as_of=2025-06-30", "Enforcement cases", "phone-cases"),
+    ("/cases/FSE-0042/EC-7/?as_of=2025-06-30", "EC-7", "phone-case"),
+    ("/calendar/?as_of=2025-06-30", "", "phone-calendar"),
+    ("/establishments/FSE-0042/account/?as_of=2025-06-30", "", "phone-account"),
+    ("/billing/fees/", "", "phone-fees"),
+    ("/inbox/", "Inbox", "phone-inbox"),
+]
+
+
+def test_every_table_fits_a_phone_or_scrolls_inside_its_card(
     browser, live_server, san_clemente, sign_in, screenshot
 ):
+    from fogkeeper.registry.models import FoodServiceEstablishment
+    from tests.web.enforcement import san_clemente_case
+
+    san_clemente_case(FoodServiceEstablishment.objects.get(code="FSE-0042"))
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
         sign_in(page, "ines")
-        expect(page.get_by_role("heading", level=1)).to_contain_text("What needs doing")
-        expect(page.locator("#overdue-pump-outs")).to_be_visible()
-        assert _page_width(page) <= PHONE["width"]
-        screenshot(page, "phone-dashboard")
-
-        page.goto(f"{live_server.url}/establishments/FSE-0042/")
-        expect(page.get_by_role("heading", level=1)).to_contain_text("Pier Taqueria")
-        expect(page.get_by_role("heading", name="Open findings")).to_be_visible()
-        assert _page_width(page) <= PHONE["width"]
-        screenshot(page, "phone-establishment")
+        for path, heading, name in PHONE_PAGES:
+            page.goto(f"{live_server.url}{path}")
+            expect(page.get_by_role("heading", level=1)).to_contain_text(heading)
+            assert _page_width(page) <= PHONE["width"], path
+            assert _tables_overflowing(page) == [], path
+            screenshot(page, name)
     finally:
         context.close()
 
@@ -117,6 +134,19 @@ def test_the_map_shows_the_establishments_and_opens_one(
     pier.click()
     expect(page).to_have_url(f"{live_server.url}/establishments/FSE-0042/")
     assert errors == []
+
+
+def _tables_overflowing(page) -> list[str]:
+    """The tables wider than the viewport that do not scroll inside a container of their own."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll("table")].filter(t => {
+             const box = t.closest(".usa-table-container--scrollable");
+             const right = t.getBoundingClientRect().right;
+             return right > window.innerWidth + 1 && !(box &&
+               getComputedStyle(box).overflowX !== "visible" &&
+               box.getBoundingClientRect().right <= window.innerWidth + 1);
+           }).map(t => t.id || t.querySelector("th")?.textContent || "table")"""
+    )
 
 
 def _page_width(page) -> int:

@@ -65,7 +65,8 @@ def test_it_refuses_a_device_of_another_establishment(fse):
 
 def test_it_refuses_a_negative_depth(fse):
     with pytest.raises(ValidationError) as e:
-        record(fse, measurements=[Reading(make_device(fse), fog_inches=Decimal("-1"))])
+        reading = Reading(make_device(fse), fog_inches=Decimal("-1"), solids_inches=Decimal("1"))
+        record(fse, measurements=[reading])
     assert e.value.message_dict == {"measurements[0]": ["fog_inches: Cannot be negative (got -1)."]}
 
 
@@ -77,8 +78,53 @@ def test_it_refuses_a_device_measured_twice(fse):
 
 
 def test_it_refuses_a_code_the_establishment_already_uses(fse):
-    record(fse)
+    record(fse, answers=[Answer("bmp.spill_kit", True)])
     with pytest.raises(ValidationError) as e:
         record(fse, answers=[Answer("bmp.dry_wipe", True)])
     assert list(e.value.message_dict) == ["code"]
-    assert not ChecklistAnswer.objects.exists()
+    assert ChecklistAnswer.objects.count() == 1
+
+
+def test_it_refuses_a_blank_inspection_and_writes_nothing(fse):
+    with pytest.raises(ValidationError) as e:
+        record(fse)
+    assert e.value.message_dict == {
+        "__all__": ["An inspection records at least one checklist answer or measurement."]
+    }
+    assert not Inspection.objects.exists() and events() == []
+
+
+def test_it_refuses_a_number_used_at_another_establishment_of_the_agency(fse):
+    neighbour = make_establishment(fse.agency, code="FSE-2", name="Harbor Grill")
+    record(neighbour, answers=[Answer("bmp.spill_kit", True)])
+    with pytest.raises(ValidationError) as e:
+        record(fse, answers=[Answer("bmp.spill_kit", True)])
+    assert list(e.value.message_dict) == ["code"]
+    assert Inspection.objects.count() == 1
+
+
+def test_it_lets_another_agency_use_the_same_number(fse):
+    town = make_establishment(make_agency("town-10-02"), code="T-1")
+    record(fse, answers=[Answer("bmp.spill_kit", True)])
+    record(town, measurements=[Reading(make_device(town), Decimal("1"), Decimal("1"))])
+    assert Inspection.objects.count() == 2
+
+
+def test_it_refuses_solids_without_fog_on_that_measurement(fse):
+    with pytest.raises(ValidationError) as e:
+        record(fse, measurements=[Reading(make_device(fse), solids_inches=Decimal("2"))])
+    (message,) = e.value.message_dict["measurements[0]"]
+    assert "the FOG depth is missing" in message
+    assert not Inspection.objects.exists() and events() == []
+
+
+def test_it_takes_a_reading_of_the_final_chamber_without_depths(fse):
+    reading = Reading(make_device(fse), final_chamber_floating_oil=False)
+    assert record(fse, measurements=[reading]).measurements.count() == 1
+
+
+def test_it_refuses_a_date_after_today(fse):
+    with pytest.raises(ValidationError) as e:
+        record(fse, answers=[Answer("bmp.spill_kit", True)], today=date(2025, 2, 2))
+    assert e.value.message_dict == {"date": ["2025-02-03 is in the future."]}
+    assert events() == []

@@ -48,9 +48,14 @@ def test_it_refuses_a_hauler_of_another_agency(device):
 
 
 def test_it_refuses_a_negative_depth(device):
+    hauler = make_hauler(device.establishment.agency)
     with pytest.raises(ValidationError) as e:
         service_record(
-            device=device, manifest_number="M-1", date=date(2025, 2, 3), solids_inches=Decimal("-1")
+            device=device,
+            hauler=hauler,
+            manifest_number="M-1",
+            date=date(2025, 2, 3),
+            solids_inches=Decimal("-1"),
         )
     assert e.value.message_dict == {"solids_inches": ["Cannot be negative (got -1)."]}
     assert not Service.objects.exists() and events() == []
@@ -83,6 +88,61 @@ def test_it_refuses_a_pump_out_before_the_installation(device):
 
 
 def test_it_refuses_a_pump_out_without_a_manifest(device):
+    hauler = make_hauler(device.establishment.agency)
     with pytest.raises(ValidationError) as e:
-        service_record(device=device, manifest_number="", date=date(2025, 2, 3))
+        service_record(device=device, hauler=hauler, manifest_number="", date=date(2025, 2, 3))
     assert list(e.value.message_dict) == ["manifest_number"]
+
+
+def test_it_refuses_a_staff_pump_out_without_its_hauler(device):
+    with pytest.raises(ValidationError) as e:
+        service_record(device=device, manifest_number="M-1", date=date(2025, 2, 3))
+    assert e.value.message_dict == {
+        "hauler": ["A pump-out names the hauler that did it (its manifest)."]
+    }
+    assert not Service.objects.exists() and events() == []
+
+
+def test_it_takes_one_manifest_for_two_devices_of_the_establishment_on_one_date(device):
+    hauler = make_hauler(device.establishment.agency)
+    trap = make_device(device.establishment, "GT-2", "trap", installed_on="2010-01-01")
+    for d in (device, trap):
+        service_record(device=d, hauler=hauler, manifest_number="M-1", date=date(2025, 2, 3))
+    assert Service.objects.filter(manifest_number="M-1").count() == 2
+
+
+def test_it_refuses_the_manifest_of_that_visit_for_the_same_device_again(device):
+    hauler = make_hauler(device.establishment.agency)
+    service_record(device=device, hauler=hauler, manifest_number="M-1", date=date(2025, 2, 3))
+    with pytest.raises(ValidationError) as e:
+        service_record(device=device, hauler=hauler, manifest_number="M-1", date=date(2025, 2, 3))
+    assert "already recorded" in e.value.message_dict["manifest_number"][0]
+    assert Service.objects.count() == 1
+
+
+def test_it_refuses_the_manifest_for_a_device_of_another_establishment(device):
+    hauler = make_hauler(device.establishment.agency)
+    elsewhere = make_device(
+        make_establishment(device.establishment.agency, code="FSE-2"), installed_on="2010-01-01"
+    )
+    service_record(device=device, hauler=hauler, manifest_number="M-1", date=date(2025, 2, 3))
+    with pytest.raises(ValidationError) as e:
+        service_record(
+            device=elsewhere, hauler=hauler, manifest_number="M-1", date=date(2025, 2, 3)
+        )
+    assert "manifest_number" in e.value.message_dict
+    assert Service.objects.count() == 1
+
+
+def test_it_refuses_a_pump_out_after_today(device):
+    hauler = make_hauler(device.establishment.agency)
+    with pytest.raises(ValidationError) as e:
+        service_record(
+            device=device,
+            hauler=hauler,
+            manifest_number="M-1",
+            date=date(2025, 2, 3),
+            today=date(2025, 2, 2),
+        )
+    assert e.value.message_dict == {"date": ["2025-02-03 is in the future."]}
+    assert events() == []

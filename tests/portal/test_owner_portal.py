@@ -28,7 +28,7 @@ def test_it_sends_the_owner_from_the_portal_home_to_its_portal(as_dora):
 
 def test_it_shows_status_findings_schedule_and_permits(as_dora):
     html = as_dora.get(PIER).content.decode()
-    assert "Non compliant as of 2025-06-30" in html
+    assert "Not in compliance as of 2025-06-30" in html
     assert "Permit ended by a new Operator" in html and "13.30.050(A), (E)" in html
     assert "Pump-out of GI-1" in html
     assert "FSE-0042-P1" in html and "FSE-0042-P2" in html

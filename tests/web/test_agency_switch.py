@@ -59,5 +59,6 @@ def test_it_lets_a_superuser_switch_to_any_agency(client, django_user_model):
     client.force_login(root)
     client.post("/agency/switch/", {"agency": "town-10-02"})
     assert (
-        "Acting for <strong>The Town</strong>" in client.get("/?as_of=2025-06-30").content.decode()
+        "Acting for <strong>The Town</strong>"
+        in client.get("/dashboard/?as_of=2025-06-30").content.decode()
     )

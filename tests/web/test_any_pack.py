@@ -16,7 +16,7 @@ from fogkeeper.enforcement.models import EnforcementCase, Letter
 from fogkeeper.enforcement.services import action_take
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import Service
-from fogkeeper.registry.models import Agency, GreaseControlDevice
+from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler
 from fogkeeper.registry.services import device_install
 from fogkeeper.rules.packs import default_registry
 
@@ -85,7 +85,8 @@ def test_every_staff_page_answers_200(staff, town):
     service = Service.objects.filter(device__establishment=fse).first()
     letter = Letter.objects.get(action__case=case)
     urls = [
-        "/", "/establishments/", "/establishments/?export=csv", "/establishments/?export=xlsx",
+        "/dashboard/", "/inbox/", "/establishments/", "/establishments/?export=csv",
+        "/establishments/?export=xlsx",
         f"/establishments/?device={next(iter(pack().device_kinds))}",
         f"/establishments/{fse.code}/", "/map/", "/map/data.json", "/inspections/field/",
         "/cases/", f"/cases/{case.establishment.code}/{case.code}/",
@@ -117,8 +118,9 @@ def test_it_records_an_inspection_through_the_page(staff, town):
 def test_it_records_a_pump_out_through_the_page(staff, town):
     fse = an_establishment(town)
     device = fse.devices.filter(removed_on=None).order_by("code").first()
-    data = {"device": device.pk, "manifest_number": "M-ANY-1", "date": "2026-06-29",
-            "full_pump_out": "on", "gallons_removed": "40"}  # fmt: skip
+    hauler = Hauler.objects.filter(agency=town).order_by("code").first()
+    data = {"device": device.pk, "hauler": hauler.pk, "manifest_number": "M-ANY-1",
+            "date": "2026-06-29", "full_pump_out": "on", "gallons_removed": "40"}  # fmt: skip
     response = staff.post(f"/establishments/{fse.code}/record/service/{Q}", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Service.objects.filter(device=device, manifest_number="M-ANY-1").exists()

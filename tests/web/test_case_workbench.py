@@ -302,11 +302,11 @@ def test_the_bulk_notice_is_sent_by_the_role_its_first_notice_belongs_to(client,
     page = client.get("/enforcement/bulk-notice/?rule=gcd.service_overdue")
     assert page.status_code == 200
     assert "FSE-0042" in page.content.decode()
-    assert "/enforcement/bulk-notice/?rule=" in client.get("/").content.decode()
+    assert "/enforcement/bulk-notice/?rule=" in client.get("/dashboard/").content.decode()
     client.logout()
     signed_in(client, world["town"], "inspector")
     assert client.get("/enforcement/bulk-notice/").status_code == 403
-    assert "/enforcement/bulk-notice/" not in client.get("/").content.decode()
+    assert "/enforcement/bulk-notice/" not in client.get("/dashboard/").content.decode()
     client.logout()
     signed_in(client, world["town"], "manager")
     page = client.get("/enforcement/bulk-notice/").content.decode()

@@ -44,13 +44,13 @@ def test_it_lists_the_agencys_cases_newest_first_and_none_of_another(alice):
     response = alice.get("/cases/?as_of=2025-06-06")
     assert listed(response) == [("FSE-0042", "EC-7", True), ("FSE-0100", "EC-2", False)]
     html = response.content.decode()
-    assert '<a href="/cases/FSE-0042/EC-7/">EC-7</a>' in html
+    assert '<a href="/cases/FSE-0042/EC-7/?as_of=2025-06-06">EC-7</a>' in html
     assert "T-0042" not in html
 
 
 def test_it_shows_the_violation_the_last_action_and_the_next_date(alice):
     html = alice.get("/cases/?as_of=2025-06-06").content.decode()
-    row = html.split('<a href="/cases/FSE-0042/EC-7/">', 1)[1].split("</tr>", 1)[0]
+    row = html.split('<a href="/cases/FSE-0042/EC-7/?as_of=2025-06-06">', 1)[1].split("</tr>", 1)[0]
     assert '<td class="state-open">Open</td>' in row
     assert '<td class="hide-narrow">Pump-out overdue</td>' in row
     assert "Decision of the Utilities Manager (MD-1), 2025-06-05" in row

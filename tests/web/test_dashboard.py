@@ -31,13 +31,13 @@ def count(html: str, element_id: str) -> str:
 
 
 def test_it_counts_overdue_pump_outs_per_establishment_with_a_link(alice):
-    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
     assert count(html, "overdue-pump-outs") == "1"  # two devices, one establishment
-    assert 'href="/establishments/?rule=gcd.service_overdue"' in html
+    assert 'href="/establishments/?rule=gcd.service_overdue&amp;as_of=2025-06-30"' in html
 
 
 def test_it_lists_open_violations_by_rule_in_the_packs_words(alice):
-    response = alice.get(f"/?as_of={AS_OF}")
+    response = alice.get(f"/dashboard/?as_of={AS_OF}")
     rows = [(v["rule"], v["count"]) for v in response.context["board"].violations_by_rule]
     assert rows == [
         ("bmp.drain_screens", 1),
@@ -54,51 +54,85 @@ def test_it_follows_a_number_to_the_establishments_behind_it(alice):
     assert [fse.code for fse in response.context["page"].object_list] == ["FSE-0042"]
 
 
-def test_it_counts_inspections_due_this_month_from_the_schedule(alice):
-    html = alice.get("/?as_of=2026-02-05").content.decode()
-    assert count(html, "inspections-due") == "1"
-    link = (
-        "/establishments/?obligation=inspection.annual"
-        "&amp;due_from=2026-02-01&amp;due_to=2026-02-28"
+@pytest.mark.parametrize("day", ["2025-06-30", "2026-01-15", "2026-02-05", "2026-03-01"])
+def test_it_counts_the_inspections_due_as_the_field_list_does_overdue_ones_included(alice, day):
+    board = alice.get(f"/dashboard/?as_of={day}").context["board"]
+    field = alice.get(f"/inspections/field/?as_of={day}").context["pages"]
+    assert board.inspections_due == field["today"].paginator.count
+    assert board.inspections_this_week == field["week"].paginator.count
+
+
+def test_it_counts_an_overdue_inspection_as_due(alice):
+    fse = FoodServiceEstablishment.objects.get(code="FSE-0042")
+    overdue = fse.compliance.next_inspection_due.replace(
+        year=fse.compliance.next_inspection_due.year + 1
     )
-    assert link in html
-    listed = alice.get(link.replace("&amp;", "&")).context["page"].object_list
-    assert [fse.code for fse in listed] == ["FSE-0042"]
+    html = alice.get(f"/dashboard/?as_of={overdue}").content.decode()
+    assert count(html, "inspections-due") == "1"
+    assert f'href="/inspections/field/?as_of={overdue}"' in html
+
+
+def test_it_shows_an_impossible_day_as_today_and_says_so(alice):
+    response = alice.get("/dashboard/?as_of=2026-02-30")
+    assert response.status_code == 200
+    assert response.context["board"].as_of == date.today()
+    html = response.content.decode()
+    assert "“2026-02-30” is not a date (YYYY-MM-DD)" in html
+    assert 'id="as-of-error"' in html
+
+
+def test_it_offers_the_as_of_control_with_a_way_back_to_today(alice):
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
+    assert (
+        '<input class="usa-input" type="date" id="as-of" name="as_of" value="2025-06-30">' in html
+    )
+    assert '<a id="as-of-today" href="/dashboard/">Back to today</a>' in html
+    assert 'id="as-of-today"' not in alice.get("/dashboard/").content.decode()
+
+
+def test_it_counts_the_violations_open_on_the_day_shown(alice):
+    before = alice.get("/dashboard/?as_of=2025-01-05").context["board"].violations_by_rule
+    now = alice.get(f"/dashboard/?as_of={AS_OF}").context["board"].violations_by_rule
+    assert len(before) < len(now)
+    assert "bmp.drain_screens" not in {v["rule"] for v in before}
 
 
 def test_it_shows_recent_overflows_of_the_agency_only(alice):
-    response = alice.get("/?as_of=2025-04-15")
+    response = alice.get("/dashboard/?as_of=2025-04-15")
     codes = [i.code for i in response.context["board"].overflows]
     assert codes == ["FSE-0042-SSO-X", "FSE-0042-SSO-3"]  # none of the Town's T-0042
     assert count(response.content.decode(), "recent-overflows") == "2"
 
 
 def test_it_charts_twelve_months_of_compliance(alice):
-    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
     assert '<script id="compliance-data" type="application/json">' in html
     assert "/static/web/vendor/chart.umd.min.js" in html
     assert html.count('<th scope="row">2025-') == 6 and html.count('<th scope="row">2024-') == 6
 
 
 def test_it_names_the_agency_and_its_permit(alice):
-    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
     assert "What needs doing, City of San Clemente" in html
     assert "Discharge Permits to renew" in html
 
 
 def test_it_links_this_weeks_deadlines_to_their_case(alice):
     san_clemente_case(FoodServiceEstablishment.objects.get(code="FSE-0042"))
-    html = alice.get("/?as_of=2025-06-10").content.decode()
+    html = alice.get("/dashboard/?as_of=2025-06-10").content.decode()
     week = html.split('id="week-heading"', 1)[1].split("</section>", 1)[0]
-    assert ('<a href="/cases/FSE-0042/EC-7/">Council review request (MD-1, case EC-7)</a>') in week
+    assert (
+        '<a href="/cases/FSE-0042/EC-7/?as_of=2025-06-10">'
+        "Council review request (MD-1, case EC-7)</a>"
+    ) in week
     assert "<td>13.30.080(D)(2)</td>" in week
 
 
 def test_it_charts_the_rates_the_sweep_stored_and_counts_the_day_shown(alice):
     sc = Agency.objects.get(code="san-clemente")
-    stored = alice.get(f"/?as_of={AS_OF}").context["board"].compliance_rate
+    stored = alice.get(f"/dashboard/?as_of={AS_OF}").context["board"].compliance_rate
     ComplianceRate.objects.all().delete()
-    counted = alice.get(f"/?as_of={AS_OF}").context["board"].compliance_rate
+    counted = alice.get(f"/dashboard/?as_of={AS_OF}").context["board"].compliance_rate
     assert stored == counted
     assert [m["date"] for m in stored][-2:] == [date(2025, 5, 31), AS_OF]
     assert stored[-1] == {"date": AS_OF, "rate": 0.0, "active": 1}
@@ -108,7 +142,7 @@ def test_it_charts_the_rates_the_sweep_stored_and_counts_the_day_shown(alice):
 def test_it_counts_the_day_shown_and_keeps_the_month_ends_of_the_last_sweep(alice):
     sc = Agency.objects.get(code="san-clemente")
     make_establishment(sc, code="FSE-NEW", name="New Place", opened_on="2025-05-01")
-    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
     assert '<th scope="row">2025-06-30</th><td class="num">50.0 %</td><td class="num">2' in html
     assert '<th scope="row">2025-05-31</th><td class="num">0.0 %</td><td class="num">1' in html
 
@@ -118,7 +152,7 @@ def test_it_counts_permits_to_renew_from_the_schedule(alice):
     fse = make_establishment(sc, code="FSE-R", name="Renewing Grill")
     make_permit(fse, "DP-R", issued_on="2021-08-01", expires_on="2025-08-31")
     sweep_agency(sc, as_of=AS_OF)
-    board = alice.get(f"/?as_of={AS_OF}").context["board"]
+    board = alice.get(f"/dashboard/?as_of={AS_OF}").context["board"]
     assert board.permits_to_renew == 1 and board.renew_by == date(2025, 7, 31)
     listed = alice.get("/establishments/?obligation=permit.renewal_application&due_to=2025-07-31")
     assert [fse.code for fse in listed.context["page"].object_list] == ["FSE-R"]
@@ -133,12 +167,12 @@ def test_it_shows_no_overdue_pump_out_once_both_are_recorded_through_the_page(al
                 "manifest_number": manifest, "full_pump_out": "on"}  # fmt: skip
         response = alice.post(url, data)
         assert response.status_code == 302
-    html = alice.get(f"/?as_of={AS_OF}").content.decode()
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
     assert count(html, "overdue-pump-outs") == "0"
 
 
 def test_it_shows_the_day_the_ordinance_took_effect_for_an_earlier_day(alice):
-    response = alice.get("/?as_of=2000-01-01")
+    response = alice.get("/dashboard/?as_of=2000-01-01")
     assert response.status_code == 200
     assert (
         response.context["board"].as_of

@@ -36,7 +36,7 @@ def test_it_shows_status_schedule_devices_and_timeline(client, agencies):
     client.force_login(make_user("alice", agencies[0]))
     response = client.get("/establishments/FSE-0042/")
     html = response.content.decode()
-    assert "non compliant as of 2025-06-30" in html
+    assert "Not in compliance as of 2025-06-30" in html
     assert '<th scope="row">Annual Restaurant Grease Inspection</th>' in html
     assert "<caption>Accumulation readings of GI-1</caption>" in html
     assert response.context["p"].timeline[0]["date"] >= response.context["p"].timeline[-1]["date"]
@@ -129,5 +129,48 @@ def test_it_links_the_cases_and_their_letters(client, agencies):
     assert '<li><a href="/cases/FSE-0042/EC-7/">Case EC-7</a>, opened 2025-03-01.</li>' in html
     letter = Letter.objects.get(action__code="NNC-1")
     assert (
-        f'<a href="/letters/{letter.pk}.pdf" download>Notice of noncompliance (NNC-1), PDF' in html
+        f'<a href="/letters/{letter.pk}.pdf" download>Notice of Non-Compliance (NNC-1), PDF' in html
     )
+
+
+def test_it_shows_each_inspections_failed_items_in_the_packs_words_with_the_note(client, agencies):
+    from fogkeeper.inspections.models import ChecklistAnswer
+
+    failed = ChecklistAnswer.objects.filter(
+        inspection__establishment__code="FSE-0042", compliant=False
+    ).first()
+    failed.note = "Screen missing at the prep sink"
+    failed.save()
+    client.force_login(make_user("alice", agencies[0]))
+    html = client.get("/establishments/FSE-0042/").content.decode()
+    question = agencies[0].get_pack().checklist[failed.item].question
+    section = html.split('id="inspections"', 1)[1].split("</section>", 1)[0]
+    assert question in section
+    assert "Inspector's note:</span> Screen missing at the prep sink" in section
+    assert failed.item not in html
+
+
+def test_it_shows_the_establishment_as_the_engine_sees_it_on_the_day_asked(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    response = client.get("/establishments/FSE-0042/?as_of=2025-01-05")
+    html = response.content.decode()
+    assert "as of 2025-01-05" in html
+    rules = {row["finding"].rule for row in response.context["p"].findings}
+    assert "bmp.drain_screens" not in rules and "gcd.service_overdue" in rules
+    assert (
+        '<input class="usa-input" type="date" id="as-of" name="as_of" value="2025-01-05">' in html
+    )
+
+
+def test_it_keeps_the_day_asked_in_the_links_of_the_page(client, agencies):
+    san_clemente_case(FoodServiceEstablishment.objects.get(code="FSE-0042"))
+    client.force_login(make_user("alice", agencies[0]))
+    html = client.get("/establishments/FSE-0042/?as_of=2025-06-30").content.decode()
+    assert '<a href="/cases/FSE-0042/EC-7/?as_of=2025-06-30">Case EC-7</a>' in html
+
+
+def test_it_shows_today_with_a_message_for_an_impossible_day(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    response = client.get("/establishments/FSE-0042/?as_of=2026-02-30")
+    assert response.status_code == 200
+    assert "“2026-02-30” is not a date (YYYY-MM-DD)" in response.content.decode()

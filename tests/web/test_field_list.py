@@ -115,3 +115,30 @@ def test_it_leaves_out_closed_establishments(client):
     FoodServiceEstablishment.objects.filter(code="P-01").update(closed_on=date(2025, 6, 15))
     client.force_login(make_user("alice", sc))
     assert [s.establishment.code for s in client.get(URL).context["today"]] == ["P-00"]
+
+
+@pytest.mark.parametrize("code", ["san-clemente", "town"])
+def test_the_dashboard_counts_the_inspections_due_as_the_field_list_on_the_demo(client, code):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from fogkeeper.registry.models import Agency
+
+    call_command("demo", "--as-of", "2026-11-30", stdout=StringIO())
+    client.force_login(make_user("alice", Agency.objects.get(code=code)))
+    for day in ("2026-11-30", "2027-01-15"):
+        board = client.get(f"/dashboard/?as_of={day}").context["board"]
+        pages = client.get(f"/inspections/field/?as_of={day}").context["pages"]
+        assert board.inspections_due == pages["today"].paginator.count
+        assert board.inspections_this_week == pages["week"].paginator.count
+        assert board.inspections_due + board.inspections_this_week > 0
+
+
+def test_it_keeps_the_day_asked_in_the_links_to_the_establishments(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    html = client.get(URL).content.decode()
+    assert 'href="/establishments/FSE-Z/?as_of=2025-06-30"' in html
+    assert (
+        '<input class="usa-input" type="date" id="as-of" name="as_of" value="2025-06-30">' in html
+    )

@@ -20,7 +20,7 @@ from tests.web.people import make_user, two_agencies
 pytestmark = pytest.mark.django_db
 
 PAGES = [
-    "/?as_of=2025-06-30",
+    "/dashboard/?as_of=2025-06-30",
     "/establishments/?status=non_compliant&as_of=2025-06-30",
     "/establishments/FSE-000/?as_of=2025-06-30",
     "/inspections/field/?as_of=2025-06-30",

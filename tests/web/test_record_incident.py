@@ -58,3 +58,14 @@ def test_it_answers_404_for_another_agencys_establishment(client, agencies):
 def test_it_forbids_an_auditor(client, agencies):
     client.force_login(make_user("audrey", agencies[0], role="auditor"))
     assert client.get(URL).status_code == 403
+
+
+def test_it_refuses_an_incident_dated_in_the_future_and_keeps_what_was_typed(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    before = (Incident.objects.count(), AuditEvent.objects.count())
+    data = {"code": "SSO-9", "date": "2099-06-20", "kind": "overflow", "gallons": "30"}
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert response.context["form"].errors["date"] == ["2099-06-20 is in the future."]
+    assert 'value="SSO-9"' in response.content.decode()
+    assert (Incident.objects.count(), AuditEvent.objects.count()) == before

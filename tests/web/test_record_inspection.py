@@ -75,7 +75,7 @@ def test_it_shows_the_services_message_and_records_nothing_for_a_code_already_us
     data = {"code": "I-55", "date": "2025-06-25", spill_kit: "no"}
     response = client.post(URL, data)
     assert response.status_code == 400
-    assert "already exists" in response.content.decode()
+    assert "Inspection number I-55 is already used" in response.content.decode()
     assert Inspection.objects.count() == 1
     assert not AuditEvent.objects.filter(action="inspection.record").exists()
 
@@ -93,3 +93,56 @@ def test_it_forbids_an_auditor_and_a_clerk(client, agencies):
     client.force_login(make_user("carol", agencies[0], role="clerk"))
     assert client.post(URL, {"code": "I-77", "date": "2025-06-25"}).status_code == 403
     assert not Inspection.objects.filter(code="I-77").exists()
+
+
+def counts():
+    return Inspection.objects.count(), AuditEvent.objects.count()
+
+
+def test_it_refuses_a_blank_inspection_naming_the_form_and_keeps_what_was_typed(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    before = counts()
+    response = client.post(URL, {"code": "I-78", "date": "2025-06-25", "notes": "came by"})
+    assert response.status_code == 400
+    assert response.context["form"].non_field_errors() == [
+        "An inspection records at least one checklist answer or measurement."
+    ]
+    assert 'value="I-78"' in response.content.decode()
+    assert counts() == before
+
+
+def test_it_refuses_a_number_another_establishment_of_the_agency_used(client, agencies):
+    sc = agencies[0]
+    other = make_establishment(sc, code="FSE-0043", name="Harbor Grill")
+    Inspection.objects.create(establishment=other, code="I-90", date="2025-05-01")
+    client.force_login(make_user("alice", sc))
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    before = counts()
+    response = client.post(URL, {"code": "I-90", "date": "2025-06-25", spill_kit: "yes"})
+    assert response.status_code == 400
+    (message,) = response.context["form"].errors["code"]
+    assert message == "Inspection number I-90 is already used: Harbor Grill on 2025-05-01."
+    assert counts() == before
+
+
+def test_it_refuses_a_fog_depth_without_the_solids_on_that_devices_field(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    gi = GreaseControlDevice.objects.get(code="GI-1")
+    before = counts()
+    response = client.post(URL, {"code": "I-79", "date": "2025-06-25", f"fog_{gi.pk}": "2"})
+    assert response.status_code == 400
+    (message,) = response.context["form"].errors[f"fog_{gi.pk}"]
+    assert message.startswith("GI-1: the solids depth is missing; give both depths")
+    assert "13.30.040(C)(6)" in message
+    assert f'name="fog_{gi.pk}" value="2"' in response.content.decode()
+    assert counts() == before
+
+
+def test_it_refuses_an_inspection_dated_in_the_future(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    before = counts()
+    response = client.post(URL, {"code": "I-80", "date": "2099-06-25", spill_kit: "yes"})
+    assert response.status_code == 400
+    assert response.context["form"].errors["date"] == ["2099-06-25 is in the future."]
+    assert counts() == before

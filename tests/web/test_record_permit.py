@@ -36,7 +36,7 @@ def test_it_issues_the_permit_to_the_current_operator_and_the_page_shows_it(clie
     assert Permit.objects.get(number="FSE-0042-P3").holder == "Harbor Eats Inc"
     assert AuditEvent.objects.filter(action="permit.issue", actor=mia).exists()
     html = response.content.decode()
-    assert "FSE-0042-P3, issued" in html and "to Harbor Eats Inc" in html
+    assert "FSE-0042-P3</a>, issued" in html and "to Harbor Eats Inc" in html
 
 
 def test_it_shows_a_message_for_a_missing_expiry_and_issues_nothing(client, agencies):

@@ -92,3 +92,46 @@ def test_it_forbids_an_auditor(client, agencies):
 def test_it_forbids_a_clerk(client, agencies):
     client.force_login(make_user("carol", agencies[0], role="clerk"))
     assert client.post(URL, pump_out()).status_code == 403
+
+
+def counts():
+    return Service.objects.count(), AuditEvent.objects.count()
+
+
+def test_it_refuses_a_pump_out_without_its_hauler_on_the_hauler_field(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    before = counts()
+    response = client.post(URL, pump_out(hauler=""))
+    assert response.status_code == 400
+    assert response.context["form"].errors["hauler"] == ["This field is required."]
+    assert 'value="M-900"' in response.content.decode()
+    assert counts() == before
+
+
+def test_it_refuses_a_manifest_number_the_hauler_used_for_another_pump_out(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    before = counts()
+    response = client.post(URL, pump_out(manifest_number="FSE-0042-M1"))
+    assert response.status_code == 400
+    (message,) = response.context["form"].errors["manifest_number"]
+    assert message.startswith("Manifest FSE-0042-M1 of Coastal Pumping is already recorded")
+    assert counts() == before
+
+
+def test_it_takes_one_manifest_for_two_devices_pumped_out_the_same_day(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    gi = GreaseControlDevice.objects.get(code="GI-1")
+    client.post(URL, pump_out())
+    response = client.post(URL, pump_out(device=gi.pk))
+    assert response.status_code == 302
+    assert Service.objects.filter(manifest_number="M-900").count() == 2
+
+
+def test_it_refuses_a_pump_out_dated_in_the_future_on_the_date_field(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    before = counts()
+    response = client.post(URL, pump_out(date="2099-01-01"))
+    assert response.status_code == 400
+    assert response.context["form"].errors["date"] == ["2099-01-01 is in the future."]
+    assert 'value="2099-01-01"' in response.content.decode()
+    assert counts() == before

@@ -12,7 +12,9 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
+from fogkeeper.api.services import token_rotate
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
 from fogkeeper.maintenance.services import service_submit
@@ -26,6 +28,7 @@ from . import selectors
 from .forms import ManifestFileForm, PumpOutForm
 
 PAGE_SIZE = 25
+NEW_TOKEN = "hauler_new_api_token"
 
 
 def _page(request, rows):
@@ -161,3 +164,18 @@ def submissions(request):
     )
     page, query = _page(request, rows)
     return render(request, "portal/hauler/submissions.html", {"page": page, "q": q, "query": query})
+
+
+@portal_page("hauler")
+def api_token(request):
+    """The hauler's API token for its own software: whether it has one, and a new one issued
+    on request (the old one stops working at once), shown once, on the page the issue
+    redirects to (kept in the server-side session for that one view, never in a cookie)."""
+    if request.method == "POST":
+        token = token_rotate(user=request.user, actor=request.user)
+        request.session[NEW_TOKEN] = token.key
+        return redirect("portal:hauler_api_token")
+    issued = request.session.pop(NEW_TOKEN, None)
+    current = Token.objects.filter(user=request.user).first()
+    context = {"issued": issued, "current": current}
+    return render(request, "portal/hauler/token.html", context)

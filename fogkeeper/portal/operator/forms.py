@@ -6,10 +6,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from fogkeeper.permits.models import Permit, PermitApplication
 from fogkeeper.permits.requirements import ApplicationSpec, label
 from fogkeeper.registry.models import FoodServiceEstablishment, Hauler
+from fogkeeper.training.logs import training_log_kind
 from fogkeeper.training.models import Employee
 
 RECENT_LEAVERS = timedelta(days=365)  # former employees still offered for a past training
@@ -43,6 +45,13 @@ class TrainingUploadForm(forms.Form):
     signed = forms.ModelMultipleChoiceField(
         queryset=Employee.objects.none(), required=False, label="Signed the attendance log"
     )
+    log = forms.FileField(
+        required=False,
+        label="Signed attendance log",
+        help_text="Optional: the signed log as a PDF, or a JPEG or PNG photo or scan, up to "
+        "10 MB. It is kept with the training.",
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,image/jpeg,image/png"}),
+    )
 
     def __init__(self, *args, establishment: FoodServiceEstablishment, today: date, **kwargs):
         super().__init__(*args, **kwargs)
@@ -74,6 +83,15 @@ class TrainingUploadForm(forms.Form):
         day = self.cleaned_data["date"]
         _not_after(day, self.today, "training date")
         return day
+
+    def clean_log(self):
+        log = self.cleaned_data.get("log")
+        if log:
+            try:
+                training_log_kind(log)
+            except ValidationError as e:
+                raise forms.ValidationError(e.message_dict["log"]) from e
+        return log
 
     def clean(self):
         data = super().clean()
@@ -203,3 +221,42 @@ class ContactForm(forms.Form):
     mailing_address = forms.CharField(
         required=False, label="Mailing address", widget=forms.Textarea(attrs={"rows": 3})
     )
+
+
+class EmployeeHireForm(forms.Form):
+    """A new employee of the establishment, for its BMP training roster."""
+
+    name = forms.CharField(max_length=200, label="Name")
+    hired_on = forms.DateField(label="Hired on", widget=DateInput)
+    kitchen_duties = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Works in the kitchen",
+        help_text="Kitchen staff need BMP training within the time the ordinance sets.",
+    )
+
+    def __init__(self, *args, today: date, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.today = today
+
+    def clean_hired_on(self):
+        day = self.cleaned_data["hired_on"]
+        _not_after(day, self.today, "hiring date")
+        return day
+
+
+class EmployeeLeaveForm(forms.Form):
+    left_on = forms.DateField(
+        label="No longer works here from",
+        widget=DateInput,
+        help_text="The first day the employee no longer works at the establishment.",
+    )
+
+    def __init__(self, *args, today: date, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.today = today
+
+    def clean_left_on(self):
+        day = self.cleaned_data["left_on"]
+        _not_after(day, self.today, "leaving date")
+        return day

@@ -268,3 +268,18 @@ def invoice_rows(fse, as_of: date) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def employee_roster(*, establishment: FoodServiceEstablishment, as_of: date) -> dict[str, list]:
+    """The establishment's employees on `as_of` ("current"), and those who left in the year
+    before ("former"), by name."""
+    from .forms import RECENT_LEAVERS
+
+    everyone = Employee.objects.filter(establishment=establishment).order_by("name", "code")
+    current = [e for e in everyone if e.left_on is None or e.left_on > as_of]
+    former = [
+        e
+        for e in everyone
+        if e.left_on is not None and as_of - RECENT_LEAVERS <= e.left_on <= as_of
+    ]
+    return {"current": current, "former": former}

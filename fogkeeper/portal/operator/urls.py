@@ -9,6 +9,18 @@ urlpatterns = [
     path("<str:code>/enforcement/", views.enforcement, name="operator_enforcement"),
     path("<str:code>/letters/<int:letter>.pdf", views.letter_pdf, name="operator_letter"),
     path("<str:code>/training/", views.training_upload, name="operator_training"),
+    path(
+        "<str:code>/trainings/<int:training>/log/",
+        views.training_log,
+        name="operator_training_log",
+    ),
+    path("<str:code>/employees/", views.employees, name="operator_employees"),
+    path("<str:code>/employees/new/", views.employee_add, name="operator_employee_add"),
+    path(
+        "<str:code>/employees/<int:employee>/left/",
+        views.employee_left,
+        name="operator_employee_left",
+    ),
     path("<str:code>/yellow-grease/", views.yellow_grease, name="operator_yellow_grease"),
     path(
         "<str:code>/permit-application/",

@@ -8,6 +8,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,9 +23,11 @@ from fogkeeper.permits.requirements import application_spec
 from fogkeeper.permits.selectors import establishment_current_permit
 from fogkeeper.permits.services import permit_application_submit
 from fogkeeper.registry.services import operator_contact_update
-from fogkeeper.training.models import Training
-from fogkeeper.training.services import training_record
+from fogkeeper.training.logs import training_log_attach
+from fogkeeper.training.models import Employee, Training
+from fogkeeper.training.services import employee_hire, employee_leave, training_record
 from fogkeeper.web import policy
+from fogkeeper.web.enrolment import stream_log
 from fogkeeper.web.forms import put_errors
 from fogkeeper.web.views import reads_only
 
@@ -34,6 +37,8 @@ from . import selectors
 from .enforcement import enforcement_page
 from .forms import (
     ContactForm,
+    EmployeeHireForm,
+    EmployeeLeaveForm,
     NoticeAnswerForm,
     PermitApplicationForm,
     PickupForm,
@@ -41,7 +46,9 @@ from .forms import (
 )
 
 ROLE = "operator"
-WRITES = ("training", "yellow_grease", "permit_application", "notice_answer", "contact")
+WRITES = (
+    "training", "yellow_grease", "permit_application", "notice_answer", "contact", "employee",
+)  # fmt: skip
 
 
 def _today():
@@ -161,26 +168,102 @@ def _training_code(fse, day) -> str:
 
 @writes("training")
 def training_upload(request, fse):
-    form = TrainingUploadForm(request.POST or None, establishment=fse, today=_today())
+    form = TrainingUploadForm(
+        request.POST or None, request.FILES or None, establishment=fse, today=_today()
+    )
     if form.is_valid():
         data = form.cleaned_data
         try:
-            training = training_record(
-                establishment=fse,
-                code=_training_code(fse, data["date"]),
-                date=data["date"],
-                attendees=list(data["attendees"]),
-                unsigned=form.unsigned(),
-                topic=data["topic"],
-                trainer=data["trainer"],
-                actor=request.user,
-            )
+            training = _file_training(request, fse, form)
         except ValidationError as e:
             put_errors(form, e)
         else:
             n = len(data["attendees"])
-            return _filed(request, fse, f"Training of {training.date} filed with {n} attendee(s).")
+            log = " and its signed log" if data["log"] else ""
+            what = f"Training of {training.date} filed with {n} attendee(s){log}."
+            return _filed(request, fse, what)
     return _form_page(request, fse, form, "File a BMP training", template="training.html")
+
+
+def _file_training(request, fse, form) -> Training:
+    """The training and its signed log together: a log refused files no training."""
+    data = form.cleaned_data
+    with transaction.atomic():
+        training = training_record(
+            establishment=fse,
+            code=_training_code(fse, data["date"]),
+            date=data["date"],
+            attendees=list(data["attendees"]),
+            unsigned=form.unsigned(),
+            topic=data["topic"],
+            trainer=data["trainer"],
+            actor=request.user,
+        )
+        if data["log"]:
+            training_log_attach(training=training, log=data["log"], actor=request.user)
+    return training
+
+
+@establishment_page
+@reads_only
+def training_log(request, fse, training: int):
+    """The signed attendance log of one of the establishment's trainings."""
+    if not policy.may_read(request.user, request.agency, "trainings"):
+        raise Http404("no such log")
+    return stream_log(get_object_or_404(Training, establishment=fse, pk=training))
+
+
+@establishment_page
+@reads_only
+def employees(request, fse):
+    """The establishment's employees now on the roster, and who left in the last year."""
+    if not policy.may_read(request.user, request.agency, "trainings"):
+        raise Http404("no such page")
+    rows = selectors.employee_roster(establishment=fse, as_of=_today())
+    context = {"fse": fse, "roster": rows, "may": _writes(request)}
+    return render(request, "portal/operator/employees.html", context)
+
+
+def _employee_code(fse) -> str:
+    taken = set(Employee.objects.filter(establishment=fse).values_list("code", flat=True))
+    n = len(taken) + 1
+    while f"E-{n}" in taken:
+        n += 1
+    return f"E-{n}"
+
+
+@writes("employee")
+def employee_add(request, fse):
+    form = EmployeeHireForm(request.POST or None, today=_today())
+    if form.is_valid():
+        try:
+            hired = employee_hire(
+                establishment=fse, code=_employee_code(fse), **form.cleaned_data,
+                actor=request.user,
+            )  # fmt: skip
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            what = f"{hired.name} added to the roster, hired on {hired.hired_on}."
+            return _filed(request, fse, what, "portal:operator_employees")
+    intro = "Kitchen staff hired need the BMP training: file it once it is held."
+    return _form_page(request, fse, form, "Add an employee", intro)
+
+
+@writes("employee")
+def employee_left(request, fse, employee: int):
+    person = get_object_or_404(Employee, establishment=fse, pk=employee, left_on__isnull=True)
+    form = EmployeeLeaveForm(request.POST or None, today=_today())
+    if form.is_valid():
+        try:
+            employee_leave(employee=person, **form.cleaned_data, actor=request.user)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            what = f"{person.name} no longer works here from {person.left_on}."
+            return _filed(request, fse, what, "portal:operator_employees")
+    intro = f"{person.name}, hired on {person.hired_on.isoformat()}."
+    return _form_page(request, fse, form, f"Record that {person.name} left", intro)
 
 
 @writes("yellow_grease")

@@ -168,6 +168,11 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
         )
 
 
+def _money(amount) -> str:
+    """An amount as the pages and letters show money: $1,234.00."""
+    return f"${Decimal(str(amount)):,.2f}"
+
+
 def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
     cls = fields["class"]
     cap_param = ctx.p[f"enforcement.penalty_cap.{cls}"]
@@ -180,8 +185,8 @@ def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
             cfg["rule"],
             action.id,
             since,
-            f"The penalty of ${amount:,} exceeds the {cls} cap of "
-            f"${cap_param['amount']:,} a {per[:-1]} × {quantity} = ${cap:,}.",
+            f"The penalty of {_money(amount)} exceeds the {cls} cap of "
+            f"{_money(cap_param['amount'])} a {per[:-1]} × {quantity} = {_money(cap)}.",
             evidence={
                 "cap": cap,
                 "amount": amount,
@@ -202,7 +207,7 @@ def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
             cfg["precondition_rule"],
             action.id,
             since,
-            f"A compliance schedule was entered on {since} while ${owed:,} was owed"
+            f"A compliance schedule was entered on {since} while {_money(owed)} was owed"
             + (
                 " without an approved payment arrangement."
                 if ctx.p[cfg["arrangement_allowed"]]
@@ -230,6 +235,6 @@ def _delinquency(ctx: Context, action, fields, values, cfg) -> None:
         action.id,
         due,
         fields.get(cfg["paid"]),
-        f"Invoice {action.id} for ${fields.get('amount', 0):,} was payable by {due}.",
+        f"Invoice {action.id} for {_money(fields.get('amount', 0))} was payable by {due}.",
         evidence={"amount": fields.get("amount")},
     )

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.compliance.sweep import SweepResult, sweep_agency
+from fogkeeper.permits.services import permit_modifications_apply
 from fogkeeper.registry.models import Agency
 
 PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
@@ -61,6 +62,8 @@ class Command(BaseCommand):
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1")
         for agency in _agencies(options["agency"]):
+            if options["as_of"] is None:
+                self._apply_permit_modifications(agency, as_of)
             self.stdout.write(f"Sweeping {agency.name} ({agency.code}) as of {as_of}")
 
             def progress(done: int, total: int) -> None:
@@ -68,6 +71,13 @@ class Command(BaseCommand):
 
             result = sweep_agency(agency, as_of=as_of, batch_size=batch_size, progress=progress)
             self._summary(result)
+
+    def _apply_permit_modifications(self, agency: Agency, today: date) -> None:
+        """Tonight's sweep first puts on each permit the modified terms taking effect today
+        (a sweep of a past day changes no permit)."""
+        applied = permit_modifications_apply(on=today, agency=agency)
+        for m in applied:
+            self.stdout.write(f"  {m.permit.number}: modified terms of {m.effective_on} applied")
 
     def _summary(self, result: SweepResult) -> None:
         t = result.timings

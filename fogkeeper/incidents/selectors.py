@@ -1,0 +1,118 @@
+"""Reads of incidents for the staff pages: the agency's list with its filters, the imported
+spills still to review, what the engine found of one incident, and the establishments an
+imported spill may have come from."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
+
+from .ciwqs import street_key
+from .models import Incident
+
+# The columns of an imported CIWQS row shown to whoever matches it by hand.
+SOURCE_COLUMNS = (
+    "SPILL_ID", "START_DT", "ADDRESS", "CITY", "SPILL_LOC_NAME", "SPILL_VOL", "SPILL_CAUSE",
+    "SPILL_CAUSE_EXPLAIN",
+)  # fmt: skip
+CANDIDATES = 20
+
+
+def incidents(
+    *,
+    agency: Agency,
+    q: str = "",
+    source: str = "",
+    unmatched: bool = False,
+    open: bool = False,
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> QuerySet[Incident]:
+    """The agency's incidents, newest first, narrowed by each filter given."""
+    qs = Incident.objects.filter(agency=agency).select_related("establishment")
+    if q.strip():
+        text = q.strip()
+        qs = qs.filter(
+            Q(code__icontains=text)
+            | Q(address__icontains=text)
+            | Q(cause__icontains=text)
+            | Q(establishment__name__icontains=text)
+            | Q(establishment__code__iexact=text)
+        )
+    if source:
+        qs = qs.filter(source=source)
+    if unmatched:
+        qs = qs.filter(establishment__isnull=True)
+    if open:
+        qs = qs.filter(attributed=True).filter(
+            Q(written_report_on__isnull=True) | Q(clearance_inspection_on__isnull=True)
+        )
+    if date_from:
+        qs = qs.filter(date__gte=date_from)
+    if date_to:
+        qs = qs.filter(date__lte=date_to)
+    return qs.order_by("-date", "code")
+
+
+def to_review(*, agency: Agency) -> QuerySet[Incident]:
+    """Imported spills no establishment was matched to and that staff have not set aside."""
+    return Incident.objects.filter(
+        agency=agency, source="ciwqs", establishment__isnull=True, reviewed_on__isnull=True
+    ).order_by("-date", "code")
+
+
+def incident(*, agency: Agency, pk: int) -> Incident | None:
+    return (
+        Incident.objects.filter(agency=agency, pk=pk)
+        .select_related("establishment", "reviewed_by")
+        .first()
+    )
+
+
+def findings(incident: Incident) -> list[Finding]:
+    """The findings the engine made of the incident (open and closed), oldest first."""
+    if incident.establishment_id is None:
+        return []
+    return list(
+        Finding.objects.filter(
+            establishment_id=incident.establishment_id,
+            subject=incident.code,
+            rule__startswith="incident.",
+        ).order_by("since", "rule")
+    )
+
+
+def schedule(incident: Incident) -> list[dict[str, Any]]:
+    """What the establishment's schedule still expects of the incident (the written report)."""
+    if incident.establishment_id is None:
+        return []
+    status = ComplianceStatus.objects.filter(establishment_id=incident.establishment_id).first()
+    items = status.schedule if status is not None else []
+    return [i for i in items or [] if i.get("subject") == incident.code]
+
+
+def source_columns(incident: Incident) -> list[tuple[str, str]]:
+    row = incident.source_record or {}
+    return [(c, row[c]) for c in SOURCE_COLUMNS if row.get(c, "").strip()]
+
+
+def candidates(*, incident: Incident, q: str = "") -> list[FoodServiceEstablishment]:
+    """Establishments of the incident's agency the spill may have come from: those matching
+    `q` (code, name or address), else those at the spill's street number and name."""
+    qs = FoodServiceEstablishment.objects.filter(agency_id=incident.agency_id).order_by("code")
+    text = q.strip()
+    if text:
+        found = Q(code__iexact=text) | Q(name__icontains=text) | Q(address__icontains=text)
+        if normalised := normalise_address(text):
+            found |= Q(normalised_address__icontains=normalised)
+        return list(qs.filter(found)[:CANDIDATES])
+    key = street_key(incident.normalised_address)
+    if key is None:
+        return []
+    near = qs.filter(normalised_address__startswith=f"{key[0]} ")
+    return [f for f in near if street_key(f.normalised_address) == key][:CANDIDATES]

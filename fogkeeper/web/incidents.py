@@ -1,0 +1,220 @@
+"""Incident pages: enter an overflow, find the agency's incidents, keep one current after the
+investigation (written report, clearance inspection), and match the spills the CIWQS import
+could not place, by hand."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from fogkeeper.incidents import selectors
+from fogkeeper.incidents.services import (
+    incident_match,
+    incident_report,
+    incident_set_aside,
+    incident_update,
+)
+
+from . import policy
+from .forms import put_errors
+from .incident_forms import (
+    IncidentFilterForm,
+    IncidentForm,
+    IncidentUpdateForm,
+    MatchForm,
+    SetAsideForm,
+)
+from .selectors import rule_title
+from .views import PAGE_SIZE, _as_of, _form_page, _recorded, agency_page, reads_only, record_page
+
+UPDATED = ("attributed", "fog_caused", "gallons", "cause", "written_report_on",
+           "clearance_inspection_on")  # fmt: skip
+
+
+@record_page("incident")
+def record_incident(request, fse):
+    form = IncidentForm(request.POST or None)
+    if form.is_valid():
+        try:
+            incident_report(
+                agency=request.agency,
+                establishment=fse,
+                **form.cleaned_data,
+                today=timezone.localdate(),
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _recorded(request, fse)
+    return _form_page(request, fse, form, "Record an incident")
+
+
+def incident_page(*, write: bool = False):
+    """A page about one incident of the agency acted for (404 for any other agency's); one
+    that writes answers 403 to a role that may not record incidents."""
+
+    def decorate(view):
+        @agency_page
+        @wraps(view)
+        def wrapper(request, pk: int):
+            found = selectors.incident(agency=request.agency, pk=pk)
+            if found is None:
+                raise Http404("no such incident")
+            if write:
+                policy.require_write(request.user, request.agency, "incident")
+            return view(request, found)
+
+        return wrapper
+
+    return decorate
+
+
+def _paged(request, rows):
+    query = request.GET.copy()
+    query.pop("page", None)
+    return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page")), query.urlencode()
+
+
+@agency_page
+@reads_only
+def incident_list(request):
+    """The agency's incidents, filtered and searched, newest first."""
+    form = IncidentFilterForm(request.GET)
+    filters = form.cleaned_data if form.is_valid() else {}
+    rows = selectors.incidents(agency=request.agency, **filters)
+    page, query = _paged(request, rows)
+    context = {
+        "form": form,
+        "page": page,
+        "query": query,
+        "to_review": selectors.to_review(agency=request.agency).count(),
+    }
+    return render(request, "web/incidents/list.html", context)
+
+
+@agency_page
+@reads_only
+def incident_review(request):
+    """Imported spills no establishment was matched to, for staff to match or set aside."""
+    page, query = _paged(request, selectors.to_review(agency=request.agency))
+    rows = [{"incident": i, "columns": selectors.source_columns(i)} for i in page]
+    context = {
+        "page": page,
+        "rows": rows,
+        "query": query,
+        "may_write": policy.may_write(request.user, request.agency, "incident"),
+    }
+    return render(request, "web/incidents/review.html", context)
+
+
+@incident_page()
+@reads_only
+def incident_detail(request, incident):
+    pack = request.agency.get_pack()
+    found = [
+        {"finding": f, "title": rule_title(pack, f.rule)} for f in selectors.findings(incident)
+    ]
+    context = {
+        "incident": incident,
+        "findings": found,
+        "schedule": selectors.schedule(incident),
+        "columns": selectors.source_columns(incident),
+        "may_write": policy.may_write(request.user, request.agency, "incident"),
+    }
+    return render(request, "web/incidents/detail.html", context)
+
+
+@incident_page(write=True)
+def incident_edit(request, incident):
+    """What the investigation found, and the written report and clearance inspection."""
+    initial = {name: getattr(incident, name) for name in UPDATED}
+    form = IncidentUpdateForm(request.POST or None, initial=initial)
+    if form.is_valid():
+        try:
+            incident_update(
+                incident=incident,
+                **form.cleaned_data,
+                today=timezone.localdate(),
+                as_of=_as_of(request),
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _updated(request, incident)
+    context = {"incident": incident, "form": form}
+    status = 400 if form.is_bound else 200
+    return render(request, "web/incidents/edit.html", context, status=status)
+
+
+def _updated(request, incident):
+    fse = incident.establishment
+    again = f" {fse.name} was evaluated again." if fse is not None else ""
+    messages.success(request, f"Incident {incident.code} recorded.{again}")
+    return redirect("web:incident", pk=incident.pk)
+
+
+@incident_page(write=True)
+def incident_match_page(request, incident):
+    """Match an incident no establishment was matched to (an imported spill) to one of the
+    agency's establishments."""
+    if incident.establishment_id is not None:
+        return redirect("web:incident", pk=incident.pk)
+    form = MatchForm(request.POST or None, agency=request.agency)
+    if form.is_valid():
+        try:
+            incident_match(
+                incident=incident,
+                establishment=form.cleaned_data["establishment"],
+                today=timezone.localdate(),
+                as_of=_as_of(request),
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _updated(request, incident)
+    return _match_page(request, incident, form, SetAsideForm())
+
+
+@incident_page(write=True)
+def incident_set_aside_page(request, incident):
+    """Set an imported spill aside: reviewed, not from a food service establishment."""
+    if incident.establishment_id is not None:
+        return redirect("web:incident", pk=incident.pk)
+    form = SetAsideForm(request.POST or None)
+    if form.is_valid():
+        try:
+            incident_set_aside(
+                incident=incident,
+                note=form.cleaned_data["review_note"],
+                today=timezone.localdate(),
+                actor=request.user,
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            messages.success(request, f"Spill {incident.code} set aside as not from an FSE.")
+            return redirect("web:incident_review")
+    return _match_page(request, incident, MatchForm(agency=request.agency), form)
+
+
+def _match_page(request, incident, match, aside):
+    q = request.GET.get("q", "")
+    context = {
+        "incident": incident,
+        "columns": selectors.source_columns(incident),
+        "candidates": selectors.candidates(incident=incident, q=q),
+        "q": q,
+        "match": match,
+        "aside": aside,
+    }
+    status = 400 if match.is_bound or aside.is_bound else 200
+    return render(request, "web/incidents/match.html", context, status=status)
