@@ -17,6 +17,7 @@ from fogkeeper.registry.services import (
     add_error,
     audit,
     check_model,
+    check_not_future,
     check_order,
     check_positive,
     refuse,
@@ -315,6 +316,7 @@ def permit_application_submit(
         other_information=other_information,
     )
     errors: Errors = {}
+    check_not_future(errors, None, submitted_on=submitted_on)
     if renewal_of is not None:
         if renewal_of.establishment_id != establishment.pk:
             add_error(errors, "renewal_of", f"{renewal_of.number} is not of {establishment}.")

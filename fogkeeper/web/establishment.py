@@ -170,6 +170,7 @@ def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str
     return {
         "schedule": schedule(pack, page.compliance),
         "devices": devices,
+        "removed_devices": [row for row in devices if row["device"].removed_on],
         "charts": [row["chart"] for row in devices if row["chart"]],
         "inspections": inspections_with_photos(page.establishment, pack, as_of),
         "samples": samples(page.establishment, pack, as_of),

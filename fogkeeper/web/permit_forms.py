@@ -7,6 +7,7 @@ from django import forms
 
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.permits.models import PLAN_OUTCOMES
+from fogkeeper.portal.operator.forms import PermitApplicationForm
 
 from .forms import DateInput
 
@@ -184,3 +185,17 @@ class PlanDecideForm(forms.Form):
     decided_on = forms.DateField(label="Decided on", widget=DateInput)
     outcome = forms.ChoiceField(choices=PLAN_OUTCOMES, label="Outcome", widget=forms.RadioSelect)
     notes = _text("Notes (what must be corrected, when returned)")
+
+
+class PaperApplicationForm(PermitApplicationForm):
+    """A paper application the agency received, entered by staff as it reads: the day it
+    was received, then the fields of the pack's application, any of them left blank (the
+    queue shows what the ordinance requires and the paper lacks)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        received = forms.DateField(label="Received on", widget=DateInput)
+        self.fields = {"submitted_on": received, **self.fields}
+
+    def details(self) -> dict:
+        return {k: v for k, v in super().details().items() if k != "submitted_on"}

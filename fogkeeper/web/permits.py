@@ -26,6 +26,7 @@ from fogkeeper.permits.models import (
     PermitLetter,
     PlanReview,
 )
+from fogkeeper.permits.requirements import application_spec
 from fogkeeper.rules.errors import ParameterNotInForce
 
 from . import policy
@@ -34,6 +35,7 @@ from .permit_forms import (
     ApplicationApproveForm,
     ApplicationDenyForm,
     ModificationForm,
+    PaperApplicationForm,
     PermitForm,
     PlanDecideForm,
     PlanSubmitForm,
@@ -268,6 +270,36 @@ def permit_letter(request, pk: int):
     response["Content-Disposition"] = content_disposition_header(True, name)
     response["ETag"] = f'"{letter.sha256}"'
     return response
+
+
+@record_page("permit")
+def application_record(request, fse):
+    """A paper application the agency received, recorded as it reads; what the ordinance
+    requires and it lacks is listed on its review page."""
+    pack = request.agency.get_pack()
+    form = PaperApplicationForm(
+        request.POST or None,
+        initial={"submitted_on": _as_of(request)},
+        spec=application_spec(pack),
+        permit_title=pack.titles.get("permit", "permit"),
+        current=permit_selectors.establishment_current_permit(establishment=fse),
+    )
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            application = services.permit_application_submit(
+                establishment=fse, submitted_on=data["submitted_on"],
+                renewal_of=form.renewal_of(), **form.details(), actor=request.user,
+            )  # fmt: skip
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            messages.success(request, f"The application received on {data['submitted_on']} "
+                             "was recorded; review it below.")  # fmt: skip
+            return redirect("web:permit_application", pk=application.pk)
+    intro = "Enter the application as the paper reads; leave blank what it does not give."
+    return _form(request, form, "Record a paper application", fse=fse, intro=intro,
+                 button="Record the application")  # fmt: skip
 
 
 @record_page("permit")

@@ -21,6 +21,11 @@ urlpatterns: list = [
     path("permits/<int:pk>/revoke/", permits.permit_revoke, name="permit_revoke"),
     path("permits/letters/<int:pk>.pdf", permits.permit_letter, name="permit_letter"),
     path(
+        "establishments/<str:code>/record/permit-application/",
+        permits.application_record,
+        name="record_permit_application",
+    ),
+    path(
         "establishments/<str:code>/record/permit/",
         permits.record_permit,
         name="record_permit",

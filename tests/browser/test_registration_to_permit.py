@@ -162,3 +162,29 @@ def test_a_new_restaurant_is_registered_applies_and_gets_its_permit_with_finding
         )
     )
     assert "gcd.service_overdue" in open_rules and "permit.missing" not in open_rules
+
+
+def test_a_paper_application_is_recorded_and_its_gaps_listed_for_review(
+    page, live_server, sign_in, screenshot
+):
+    from tests.records import make_establishment
+
+    with time_machine.travel(NOON):
+        sc, _ = two_agencies()
+        make_establishment(sc, "FSE-0100", name="Harbor Grill", operator="Grill LLC")
+        make_user("maria", sc, role="manager")
+        page.set_viewport_size(DESKTOP)
+        sign_in(page, "maria")
+        page.goto(f"{live_server.url}/establishments/FSE-0100/")
+        page.get_by_role("link", name="Record a paper application").click()
+        field(page, "Received on").fill("2026-11-30")
+        field(page, "Name of the applicant").fill("Grill LLC")
+        field(page, "Address of the applicant").fill("200 Avenida Del Mar")
+        look(page, screenshot, "permit-paper-application")
+        page.get_by_role("button", name="Record the application").click()
+        expect(page.get_by_role("status")).to_contain_text("received on 2026-11-30 was recorded")
+        contents = page.locator("#contents")
+        expect(contents.get_by_role("row", name=re.compile("^Emergency contact "))).to_contain_text(
+            "13.30.080(H)(1)"
+        )
+        look(page, screenshot, "permit-paper-application-review")
