@@ -13,8 +13,8 @@ from fogkeeper.rules.errors import ParameterNotInForce
 PERMIT_LETTER = "permit"
 MODIFICATION_LETTER = "permit_modification_notice"
 TERMS = {
-    "service_frequency_days": "Grease control device service frequency (days)",
-    "yellow_grease_frequency_days": "Waste cooking oil pickup frequency (days)",
+    "service_frequency_days": "Grease control device service frequency",
+    "yellow_grease_frequency_days": "Waste cooking oil pickup frequency",
     "conditions": "Conditions",
     "discharge_limits": "Discharge limits",
 }
@@ -86,6 +86,8 @@ def _change_rows(modification: Any) -> list[dict[str, str]]:
         old = getattr(permit, name)
         if name == "discharge_limits":
             old, new = "; ".join(_limits(old)) or "—", "; ".join(_limits(new)) or "—"
+        elif name.endswith("_frequency_days"):
+            old, new = (f"Every {n} days" if n else "" for n in (old, new))
         rows.append({"term": TERMS.get(name, name), "old": old or "—", "new": new or "—"})
     return rows
 

@@ -169,7 +169,7 @@ def _penalty_invoice_payment_and_lien(walk):
     walk.page.get_by_label("Paid on").fill("2025-09-20")
     walk.page.get_by_label("Amount paid").fill("1000.00")
     walk.page.get_by_role("button", name="Record the payment").click()
-    expect(walk.page.locator("main")).to_contain_text("$3000.00 of $4000.00")
+    expect(walk.page.locator("main")).to_contain_text("$3,000.00 of $4,000.00")
     walk.go("/establishments/FSE-0042/liens/new/?as_of=2025-11-20")
     expect(walk.page.locator("main")).to_contain_text("2025-11-15")  # final + 60 days
     walk.shot("lien-eligible")

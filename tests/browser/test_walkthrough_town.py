@@ -131,5 +131,5 @@ def _penalty_invoice_and_payment(walk):
     walk.page.get_by_label("Paid on").fill("2025-09-10")
     walk.page.get_by_label("Amount paid").fill("2000.00")
     walk.page.get_by_role("button", name="Record the payment").click()
-    expect(walk.page.locator("main")).to_contain_text("$0.00 of $2000.00")
+    expect(walk.page.locator("main")).to_contain_text("$0.00 of $2,000.00")
     walk.shot("paid")
