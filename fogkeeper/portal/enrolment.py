@@ -27,6 +27,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from fogkeeper.audit.services import audit_record, snapshot
+from fogkeeper.registry.haulers import contract_start
 from fogkeeper.registry.models import (
     Agency,
     FoodServiceEstablishment,
@@ -231,8 +232,7 @@ def _approve(
             actor=actor,
         )  # fmt: skip
         for fse in customers:
-            contract_start(hauler=link["hauler"], establishment=fse, since=contracts_since,
-                           actor=actor)  # fmt: skip
+            _contract(link["hauler"], fse, contracts_since, actor)
     if user is None:
         user = User(username=req.email, email=req.email, first_name=req.contact_name[:150])
         user.set_unusable_password()
@@ -248,17 +248,16 @@ def _approve(
     return membership
 
 
-def contract_start(
-    *, hauler: Hauler, establishment: FoodServiceEstablishment, since: date, actor: Actor
-) -> ServiceContract:
-    """A service contract from `since`: the establishment becomes the hauler's customer."""
-    contract = ServiceContract(hauler=hauler, establishment=establishment, since=since)
-    errors: Errors = {}
-    check_model(contract, errors, prefix="customers")
-    refuse(errors)
-    contract.save()
-    audit_record(action="contract.start", obj=contract, actor=actor, agency=hauler.agency)
-    return contract
+def _contract(hauler: Hauler, establishment: FoodServiceEstablishment, since: date, actor):
+    """A service contract started through registry.haulers, its refusal put on the
+    approval form's fields (the customers, the date the contracts start)."""
+    try:
+        contract_start(hauler=hauler, establishment=establishment, since=since, actor=actor)
+    except ValidationError as e:
+        fields = {"establishment": "customers", "since": "contracts_since"}
+        raise ValidationError(
+            {fields.get(key, key): messages for key, messages in e.message_dict.items()}
+        ) from None
 
 
 def _decide(req, status: str, actor, decided_at, membership=None, reason: str = "") -> None:

@@ -91,7 +91,7 @@ def test_approving_a_hauler_registers_it_starts_its_contract_and_emails_a_link(
     with django_capture_on_commit_callbacks(execute=True):
         m = enrolment_request_approve(
             request=req, actor=manager, site=SITE, hauler_code="H-BW",
-            customers=[world.grill], contracts_since=date(2025, 7, 1),
+            customers=[world.grill], contracts_since=date(2025, 6, 15),
         )  # fmt: skip
     hauler = Hauler.objects.get(agency=world.sc, code="H-BW")
     assert (m.role, m.hauler, m.agency) == ("hauler", hauler, world.sc)
@@ -214,3 +214,18 @@ def test_it_refuses_a_rejection_without_a_reason(world, manager):
     assert "reason" in e.value.message_dict
     req.refresh_from_db()
     assert req.status == "waiting"
+
+
+def test_a_contract_starting_after_today_is_refused_on_its_field_and_nothing_written(
+    world, manager
+):
+    req = submit(world)
+    with pytest.raises(ValidationError) as e:
+        enrolment_request_approve(
+            request=req, actor=manager, site=SITE, hauler_code="H-BW",
+            customers=[world.grill], contracts_since=date(2025, 7, 1),
+        )  # fmt: skip
+    assert "is in the future" in e.value.message_dict["contracts_since"][0]
+    assert not Hauler.objects.filter(code="H-BW").exists()
+    req.refresh_from_db()
+    assert req.status == "waiting" and not mail.outbox
