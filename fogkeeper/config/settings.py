@@ -34,6 +34,8 @@ INSTALLED_APPS = [
     "fogkeeper.training",
     "fogkeeper.inspections",
     "fogkeeper.incidents",
+    "fogkeeper.sewers",
+    "fogkeeper.reporting",
     "fogkeeper.billing",
     "fogkeeper.compliance",
     "fogkeeper.enforcement",

@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import F, Q
 
 SOURCES = [("staff", "Entered by staff"), ("ciwqs", "CIWQS export")]
+CATEGORIES = [(1, "Category 1"), (2, "Category 2"), (3, "Category 3"), (4, "Category 4")]
+CATEGORY_SOURCES = [("derived", "Derived from the spill's volumes"), ("staff", "Set by staff")]
 
 
 class Incident(models.Model):
@@ -19,6 +21,14 @@ class Incident(models.Model):
         related_name="incidents",
         help_text="empty when the spill matched no establishment",
     )
+    segment = models.ForeignKey(
+        "registry.SewerSegment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="incidents",
+        help_text="the public sewer segment the spill came from, where known",
+    )
     code = models.CharField(max_length=60)
     date = models.DateField(db_index=True)
     kind = models.CharField(max_length=40, default="overflow", help_text="overflow, spill, ...")
@@ -30,6 +40,32 @@ class Incident(models.Model):
     latitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     longitude = models.DecimalField(max_digits=9, decimal_places=6, null=True, blank=True)
     cause = models.CharField(max_length=200, blank=True)
+    # What the State's General Order WQ 2022-0103-DWQ asks of a spill (reporting pack).
+    category = models.PositiveSmallIntegerField(choices=CATEGORIES, null=True, blank=True)
+    category_source = models.CharField(max_length=10, choices=CATEGORY_SOURCES, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="spill start")
+    ended_at = models.DateTimeField(null=True, blank=True, help_text="spill end")
+    known_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the agency learned of the spill"
+    )
+    gallons_recovered = models.DecimalField(max_digits=12, decimal_places=1, null=True, blank=True)
+    gallons_to_surface_water = models.DecimalField(
+        max_digits=12, decimal_places=1, null=True, blank=True
+    )
+    reached_surface_water = models.BooleanField(null=True, blank=True)
+    reached_storm_drain = models.BooleanField(null=True, blank=True)
+    storm_drain_fully_captured = models.BooleanField(
+        null=True, blank=True, help_text="all that reached the storm drain returned to the sewer"
+    )
+    oes_notified_at = models.DateTimeField(
+        null=True, blank=True, help_text="California Office of Emergency Services notified"
+    )
+    oes_control_number = models.CharField(max_length=40, blank=True)
+    notification_certified_at = models.DateTimeField(null=True, blank=True)
+    draft_report_on = models.DateField(null=True, blank=True)
+    certified_report_on = models.DateField(null=True, blank=True)
+    amended_report_on = models.DateField(null=True, blank=True)
+    technical_report_on = models.DateField(null=True, blank=True)
     written_report_on = models.DateField(null=True, blank=True)
     clearance_inspection_on = models.DateField(null=True, blank=True)
     source = models.CharField(max_length=10, choices=SOURCES, default="staff")
@@ -51,6 +87,21 @@ class Incident(models.Model):
             models.CheckConstraint(
                 condition=Q(gallons__isnull=True) | Q(gallons__gte=0),
                 name="incident_gallons_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(gallons_recovered__isnull=True) | Q(gallons_recovered__gte=0),
+                name="incident_recovered_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(gallons_to_surface_water__isnull=True)
+                | Q(gallons_to_surface_water__gte=0),
+                name="incident_surface_water_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True)
+                | Q(started_at__isnull=True)
+                | Q(ended_at__gte=F("started_at")),
+                name="incident_spill_ends_after_start",
             ),
             models.CheckConstraint(
                 condition=Q(written_report_on__isnull=True) | Q(written_report_on__gte=F("date")),

@@ -33,11 +33,12 @@ WRITES = {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
-        "hauler", "employee", "plan_review", "yellow_grease",
+        "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "operator_change", "notice", "dispute", "employee", "plan_review", "yellow_grease",
+        "segment_cleaning",
     },
     "clerk": {"hearing", "decision", "appeal", "penalty", "invoice", "payment"},
     "auditor": set(),
@@ -101,6 +102,14 @@ READS = {
     "hauler": {"establishment", "devices", "schedule", "own_services"},
     "owner": {"establishment", "status", "findings", "schedule", "permit"},
 }  # fmt: skip
+
+# The audit trail is read by the manager and the auditor (the one the trail is kept for).
+AUDIT_READERS = {"manager", "auditor"}
+
+
+def may_read_audit(user, agency: Agency | None) -> bool:
+    """Whether the person may read the agency's audit trail."""
+    return role(user, agency) in AUDIT_READERS
 
 
 def _active(user) -> bool:

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import (
+    audit_urls,
     billing,
     calendar,
     case_actions,
@@ -12,12 +13,16 @@ from . import (
     field,
     inbox_urls,
     incidents_urls,
+    lists_urls,
     map,
     members_urls,
     permits_urls,
     photos,
     receipts,
+    records_urls,
+    reports_urls,
     samples,
+    sewers_urls,
     views,
 )
 from .registry import urls_equipment, urls_sites
@@ -120,4 +125,9 @@ urlpatterns = [
     *inbox_urls.urlpatterns,
     *enrolment_urls.urlpatterns,
     *members_urls.urlpatterns,
+    *reports_urls.urlpatterns,
+    *audit_urls.urlpatterns,
+    *sewers_urls.urlpatterns,
+    *records_urls.urlpatterns,
+    *lists_urls.urlpatterns,
 ]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ReportingConfig(AppConfig):
+    name = "fogkeeper.reporting"
+    verbose_name = "State reporting"

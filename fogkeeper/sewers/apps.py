@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SewersConfig(AppConfig):
+    name = "fogkeeper.sewers"
+    verbose_name = "Sewer cleaning"

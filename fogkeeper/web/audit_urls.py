@@ -1,0 +1,3 @@
+"""URLs of the audit pages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of the lists pages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of the records pages."""
+
+urlpatterns: list = []

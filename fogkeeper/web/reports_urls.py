@@ -1,0 +1,3 @@
+"""URLs of the reports pages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of the sewers pages."""
+
+urlpatterns: list = []
