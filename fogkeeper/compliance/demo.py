@@ -1456,6 +1456,7 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
     from .demo_enforcement import load_enforcement
     from .demo_generated import load_generated
     from .demo_people import load_people
+    from .demo_sewers import load_cleanings
 
     packs = demo_packs(packs)
     written = [p for p in packs if p in STORIES]
@@ -1468,6 +1469,7 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
         agencies += [load_generated(p, as_of=as_of, seed=seed) for p in packs if p not in STORIES]
         for agency in agencies:
             load_enforcement(agency, as_of=as_of, staff=staff)
+            load_cleanings(agency, as_of=as_of, staff=staff)
         load_people(agencies, staff)
         return agencies
 

@@ -191,3 +191,21 @@ def test_the_sweep_reads_every_demo_case_file_and_prints_the_statuses():
     assert [run.errors for run in SweepRun.objects.all()] == [[], []]
     assert "Swept san-clemente as of 2026-11-30: " in out
     assert " compliant, " in out and " non_compliant;" in out
+
+
+@pytest.mark.django_db
+def test_the_demo_segments_tell_each_cleaning_story():
+    """A prone segment overdue, one listed for a frequency review, one due soon, one never
+    cleaned (fogkeeper/demo/sewer-cleanings.yaml), read back through the segment states."""
+    from fogkeeper.sewers.selectors import cleaning_states
+
+    load()
+    states = {}
+    for agency in Agency.objects.all():
+        for s in cleaning_states(agency=agency, as_of=AS_OF):
+            states[s.segment.code] = s
+    assert states["S-0522"].state == "overdue"
+    assert states["S-0410"].frequency_review and states["S-0410"].state == "current"
+    assert states["S-0412"].state == "current"
+    assert states["TC-01"].state == "due_soon"
+    assert states["OT-04"].state == "never"
