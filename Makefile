@@ -55,6 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20} --seconds $${DURATION:-60}
+	scripts/with-postgres $(BIN)/python -m bench.exports --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info

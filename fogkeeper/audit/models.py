@@ -13,6 +13,18 @@ class AuditEvent(models.Model):
     agency = models.ForeignKey(
         "registry.Agency", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The establishment the record is about (itself, or the one its device, service, permit…
+    # belongs to), for its own trail. No database constraint: an establishment deleted after
+    # its retention period leaves its audit rows as they were, naming it still.
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=True,
+        related_name="+",
+    )
     action = models.CharField(max_length=64, help_text="e.g. permit.issue")
     object_type = models.CharField(max_length=64)
     object_id = models.CharField(max_length=64)
@@ -22,7 +34,11 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["object_type", "object_id"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id"]),
+            models.Index(fields=["agency", "action"], name="audit_agency_action_idx"),
+            models.Index(fields=["agency", "object_type"], name="audit_agency_type_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"

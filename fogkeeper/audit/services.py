@@ -33,6 +33,34 @@ def snapshot(obj: models.Model | None) -> dict[str, Any] | None:
 
 _SNAPSHOT = object()
 
+ESTABLISHMENT = "registry.foodserviceestablishment"
+# The foreign keys that lead from a record to its establishment, tried in this order (a
+# device's, a service's through its device, an invoice's through its incident…).
+TOWARDS_ESTABLISHMENT = (
+    "establishment", "device", "service", "inspection", "training", "permit", "case",
+    "action", "invoice", "lien", "incident",
+)  # fmt: skip
+
+
+def establishment_id_of(obj: models.Model, depth: int = 4) -> int | None:
+    """The id of the establishment `obj` is about: its own for an establishment, the one it
+    names (read from `establishment_id`, no query), else the establishment of the record it
+    belongs to (a device, a permit…); None for a record of no establishment."""
+    if obj._meta.label_lower == ESTABLISHMENT:
+        return obj.pk
+    if depth == 0:
+        return None
+    names = {f.name for f in obj._meta.concrete_fields if f.is_relation}
+    for name in TOWARDS_ESTABLISHMENT:
+        if name not in names or getattr(obj, f"{name}_id") is None:
+            continue
+        if name == "establishment":
+            return obj.establishment_id
+        found = establishment_id_of(getattr(obj, name), depth - 1)
+        if found is not None:
+            return found
+    return None
+
 
 def audit_record(
     *,
@@ -56,6 +84,7 @@ def audit_record(
         object_id=str(obj.pk),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         agency=agency,
+        establishment_id=establishment_id_of(obj),
         before=before,
         after=snapshot(obj) if after is _SNAPSHOT else after,
         reason=reason,

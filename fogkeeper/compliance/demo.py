@@ -1457,6 +1457,7 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
     from .demo_generated import load_generated
     from .demo_people import load_people
     from .demo_sewers import load_cleanings
+    from .demo_spills import load_spills
 
     packs = demo_packs(packs)
     written = [p for p in packs if p in STORIES]
@@ -1470,6 +1471,7 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
         for agency in agencies:
             load_enforcement(agency, as_of=as_of, staff=staff)
             load_cleanings(agency, as_of=as_of, staff=staff)
+            load_spills(agency, as_of=as_of)
         load_people(agencies, staff)
         return agencies
 

@@ -16,10 +16,12 @@ class IncidentAdmin(RecordAdmin):
         "attributed",
         "fog_caused",
         "gallons",
+        "category",
+        "category_source",
         "source",
         "agency",
     ]
-    list_filter = ["agency", "kind", "attributed", "fog_caused", "source"]
+    list_filter = ["agency", "kind", "attributed", "fog_caused", "category", "source"]
     search_fields = ["code", "address", "normalised_address", "establishment__name", "cause"]
     list_select_related = ["agency", "establishment"]
     autocomplete_fields = ["establishment"]

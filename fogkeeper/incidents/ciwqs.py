@@ -7,6 +7,14 @@ kind "spill", source "ciwqs", the row kept in `source_record`); one that mention
 FOG is `fog_caused`; one whose address matches an establishment of the agency is linked to
 it, and `attributed` when it is also FOG-caused. Rows without a spill id or a readable date
 are skipped and counted, never fatal. A spill already imported is left as it is.
+
+What the State's General Order asks of a spill comes from the export's own columns: the
+volumes (SPILL_VOL, SPILL_VOL_RECOVER, SPILL_VOL_REACH_SURF), whether it reached surface
+water or a storm drain and whether what reached the drain was returned (REACH_SURFACE,
+REACH_STORM_DRAINPIPE, RETURN_TO_SSS, Yes/No or a "Not Applicable - ..." text), and the times
+(START_DT, EST_END_DT, AGENCY_NOTIFY_DT: when the agency learned of it), read as local time in
+the reporting pack's time zone. The category is derived where those decide it, and left for
+staff otherwise; the summary counts both.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
@@ -25,6 +33,8 @@ from django.db import transaction
 
 from fogkeeper.audit.services import audit_record
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
+from fogkeeper.reporting.pack import reporting_pack
+from fogkeeper.reporting.spills import derive_category
 
 from .models import Incident
 
@@ -41,6 +51,8 @@ _MONTHS = {
 _ORACLE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})(?:\s|$)")
 _US = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:\s|$)")
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[\sT]|$)")
+_ORACLE_TIME = re.compile(r"^\S+\s+(\d{1,2})\.(\d{2})\.(\d{2})(?:\.\d+)?\s*([AP]M)$", re.I)
+_CLOCK = re.compile(r"^\S+\s+(\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _VOLUME = re.compile(
     r"^(?:approx(?:imately|\.)?|about|est\.?|~)?\s*(\d[\d,]*(?:\.\d*)?|\.\d+)\s*(?:gal(?:lon)?s?\.?)?$",
     re.I,
@@ -81,6 +93,8 @@ class CiwqsImport:
     skipped: Counter = field(default_factory=Counter)
     skipped_rows: list[str] = field(default_factory=list)
     notes: Counter = field(default_factory=Counter)
+    categories: Counter = field(default_factory=Counter)
+    left_for_staff: Counter = field(default_factory=Counter)
 
     def counts(self) -> dict:
         return {
@@ -97,6 +111,9 @@ class CiwqsImport:
             "matched_by": dict(self.matched),
             "unmatched_because": dict(self.unmatched),
             "skipped_because": dict(self.skipped),
+            "categories": {str(n): self.categories[n] for n in sorted(self.categories)},
+            "category_left_for_staff": sum(self.left_for_staff.values()),
+            "category_left_because": dict(self.left_for_staff),
         }
 
     def summary(self) -> list[str]:
@@ -114,6 +131,10 @@ class CiwqsImport:
             f"  unmatched: {sum(self.unmatched.values())}{_why(self.unmatched)}",
             f"  attributed (matched and FOG-caused): {self.attributed}",
             f"  skipped: {sum(self.skipped.values())}{_why(self.skipped)}",
+            "  categories derived: "
+            + (", ".join(f"{n}: {self.categories[n]}" for n in sorted(self.categories)) or "none"),
+            f"  category left for staff: {sum(self.left_for_staff.values())}"
+            f"{_why(self.left_for_staff)}",
         ]
         lines += [f"    {line}" for line in self.skipped_rows]
         if self.notes:
@@ -261,7 +282,7 @@ def _incident(
     address = _address(row)
     fog = _fog_caused(row)
     result.fog_caused += fog
-    return Incident(
+    incident = Incident(
         agency=agency,
         code=code,
         date=when,
@@ -275,7 +296,74 @@ def _incident(
         cause=_cause(row),
         source="ciwqs",
         source_record=row,
+        **_spill(row, result),
     )
+    _categorise(incident, result)
+    return incident
+
+
+def _spill(row: dict[str, str], result: CiwqsImport) -> dict:
+    """What the General Order asks of the spill, from the export's own columns."""
+    out = {
+        "gallons_recovered": _gallons(row.get("SPILL_VOL_RECOVER", "")),
+        "gallons_to_surface_water": _gallons(row.get("SPILL_VOL_REACH_SURF", "")),
+        "reached_surface_water": _yes_no(row.get("REACH_SURFACE", "")),
+        "reached_storm_drain": _yes_no(row.get("REACH_STORM_DRAINPIPE", "")),
+        "storm_drain_fully_captured": _yes_no(row.get("RETURN_TO_SSS", "")),
+        "started_at": _moment(row.get("START_DT", "")),
+        "ended_at": _moment(row.get("EST_END_DT", "")),
+        "known_at": _moment(row.get("AGENCY_NOTIFY_DT", "")),
+    }
+    if out["started_at"] and out["ended_at"] and out["ended_at"] < out["started_at"]:
+        out["ended_at"] = None
+        result.notes["end before start, end left out"] += 1
+    return out
+
+
+def _categorise(incident: Incident, result: CiwqsImport) -> None:
+    category, reason = derive_category(incident)
+    if category is None:
+        result.left_for_staff[_left_because(reason)] += 1
+        return
+    incident.category, incident.category_source = category, "derived"
+    result.categories[category] += 1
+
+
+def _left_because(reason: str) -> str:
+    if "yet with" in reason:
+        return "REACH_SURFACE No but SPILL_VOL_REACH_SURF above 0"
+    if "storm drain" in reason:
+        return "storm drain reached, return to the sewer not stated"
+    if "volume spilled is unknown" in reason:
+        return "volume unknown"
+    return "surface water not stated"
+
+
+def _yes_no(text: str) -> bool | None:
+    """Yes, No; None for a blank or a "Not Applicable - ..." text."""
+    word = (text or "").strip().lower()
+    return {"yes": True, "y": True, "no": False, "n": False}.get(word)
+
+
+def _moment(text: str) -> datetime | None:
+    """A CIWQS timestamp as an aware datetime in the pack's time zone (the export gives local
+    time): `15-SEP-07 05.00.00.000000 PM`, `09/15/2007 18:00`; a day without a readable time
+    is None (a deadline counted in hours cannot start from a guessed hour)."""
+    text = " ".join((text or "").split())
+    day = _date(text)
+    if day is None:
+        return None
+    m = _ORACLE_TIME.match(text)
+    if m:
+        hour = int(m[1]) % 12 + (12 if m[4].upper() == "PM" else 0)
+        minute, second = int(m[2]), int(m[3])
+    elif m := _CLOCK.match(text):
+        hour, minute, second = int(m[1]), int(m[2]), int(m[3] or 0)
+    else:
+        return None
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return datetime(day.year, day.month, day.day, hour, minute, second, tzinfo=reporting_pack().tz)
 
 
 def _spill_id(row: dict[str, str]) -> str:

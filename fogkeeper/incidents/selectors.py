@@ -8,9 +8,11 @@ from datetime import date
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
+from fogkeeper.reporting.spills import late_incident_ids
 
 from .ciwqs import street_key
 from .models import Incident
@@ -32,8 +34,12 @@ def incidents(
     open: bool = False,
     date_from: date | None = None,
     date_to: date | None = None,
+    category: int | None = None,
+    reports_late: bool = False,
+    as_of: date | None = None,
 ) -> QuerySet[Incident]:
-    """The agency's incidents, newest first, narrowed by each filter given."""
+    """The agency's incidents, newest first, narrowed by each filter given: `category` 1 to 4
+    (0: none yet), `reports_late` those with a State report late on `as_of`."""
     qs = Incident.objects.filter(agency=agency).select_related("establishment")
     if q.strip():
         text = q.strip()
@@ -56,6 +62,12 @@ def incidents(
         qs = qs.filter(date__gte=date_from)
     if date_to:
         qs = qs.filter(date__lte=date_to)
+    if category == 0:
+        qs = qs.filter(category__isnull=True)
+    elif category:
+        qs = qs.filter(category=category)
+    if reports_late:
+        qs = qs.filter(pk__in=late_incident_ids(agency=agency, as_of=as_of or timezone.localdate()))
     return qs.order_by("-date", "code")
 
 

@@ -3,7 +3,7 @@ conventions)."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -24,8 +24,19 @@ from fogkeeper.registry.services import (
     check_same_agency,
     refuse,
 )
+from fogkeeper.reporting.spills import derive_category
 
 from .models import Incident
+
+# What the State's General Order asks of a spill (reporting pack), kept as given; the category
+# is derived from them where they decide it (fogkeeper.reporting.spills).
+SPILL_TIMES = ("started_at", "ended_at", "known_at", "oes_notified_at", "notification_certified_at")
+SPILL_VOLUMES = ("gallons_recovered", "gallons_to_surface_water")
+SPILL_FLAGS = ("reached_surface_water", "reached_storm_drain", "storm_drain_fully_captured")
+SPILL_REPORTS = (
+    "draft_report_on", "certified_report_on", "amended_report_on", "technical_report_on",
+)  # fmt: skip
+SPILL_FIELDS = (*SPILL_TIMES, *SPILL_VOLUMES, *SPILL_FLAGS, *SPILL_REPORTS, "oes_control_number")
 
 
 def incident_report(
@@ -44,11 +55,16 @@ def incident_report(
     clearance_inspection_on: date | None = None,
     source: str = "staff",
     source_record: dict[str, Any] | None = None,
+    category: int | None = None,
     today: date | None = None,
+    now: datetime | None = None,
     actor: Actor = None,
+    **spill: Any,
 ) -> Incident:
-    """An overflow, spill or blockage, attributed to `establishment` when known. No date may
-    come after `today` (by default the local date)."""
+    """An overflow, spill or blockage, attributed to `establishment` when known, with what the
+    State's General Order asks of a spill (`spill`: any of SPILL_FIELDS). Its category is
+    derived from those where they decide it; otherwise `category` is the one staff set. No
+    date may come after `today`, no time after `now` (by default the local date and now)."""
     incident = Incident(
         agency=agency,
         establishment=establishment,
@@ -66,10 +82,11 @@ def incident_report(
         source=source,
         source_record=source_record,
     )
+    _put_spill(incident, spill)
     errors: Errors = {}
     check_same_agency(errors, "establishment", establishment, agency)
-    check_not_negative(errors, gallons=gallons)
-    _check_dates(errors, incident, today)
+    _check_spill(errors, incident, today, now)
+    _categorise(errors, incident, category)
     if attributed and establishment is None:
         add_error(errors, "attributed", "An attributed incident names its establishment.")
     check_model(incident, errors)
@@ -80,11 +97,11 @@ def incident_report(
     return incident
 
 
-_DATES = ("date", "written_report_on", "clearance_inspection_on")
+_DATES = ("date", "written_report_on", "clearance_inspection_on", *SPILL_REPORTS)
 
 
 def _check_dates(errors: Errors, incident: Incident, today: date | None) -> None:
-    """The report and the clearance come on or after the incident; nothing in the future."""
+    """The reports and the clearance come on or after the incident; nothing in the future."""
     today = today or timezone.localdate()
     for field in _DATES:
         value = getattr(incident, field)
@@ -92,6 +109,64 @@ def _check_dates(errors: Errors, incident: Incident, today: date | None) -> None
             add_error(errors, field, f"{value} is in the future.")
     for field in _DATES[1:]:
         check_order(errors, field, getattr(incident, field), incident.date, "the incident")
+
+
+def _put_spill(incident: Incident, spill: dict[str, Any]) -> None:
+    unknown = set(spill) - set(SPILL_FIELDS)
+    if unknown:
+        raise TypeError(f"not a spill field: {', '.join(sorted(unknown))}")
+    for name, value in spill.items():
+        setattr(incident, name, (value or "").strip() if name == "oes_control_number" else value)
+
+
+def _check_spill(
+    errors: Errors, incident: Incident, today: date | None, now: datetime | None
+) -> None:
+    """Volumes not negative, and what was recovered or reached surface water not above what
+    spilled; the spill ends after it starts; no time in the future; the State's reports come
+    on or after the incident and not after today."""
+    volumes = {name: getattr(incident, name) for name in ("gallons", *SPILL_VOLUMES)}
+    check_not_negative(errors, **volumes)
+    for name in SPILL_VOLUMES:
+        part = volumes[name]
+        if part is not None and incident.gallons is not None and 0 <= incident.gallons < part:
+            add_error(errors, name, f"{part} gallons is more than the {incident.gallons} spilled.")
+    surface = incident.gallons_to_surface_water
+    if incident.reached_surface_water is False and surface is not None and surface > 0:
+        add_error(
+            errors,
+            "gallons_to_surface_water",
+            f"{surface} gallons reached surface water, yet the spill is said not to reach it.",
+        )
+    _check_dates(errors, incident, today)
+    now = now or timezone.now()
+    for name in SPILL_TIMES:
+        value = getattr(incident, name)
+        if value is not None and value > now:
+            add_error(errors, name, f"{timezone.localtime(value):%Y-%m-%d %H:%M} is in the future.")
+    start, end = incident.started_at, incident.ended_at
+    if start is not None and end is not None and end < start:
+        add_error(
+            errors,
+            "ended_at",
+            f"The spill cannot end ({timezone.localtime(end):%Y-%m-%d %H:%M}) before it started "
+            f"({timezone.localtime(start):%Y-%m-%d %H:%M}).",
+        )
+
+
+def _categorise(errors: Errors, incident: Incident, category: int | None) -> None:
+    """The category the spill's data gives (source "derived"); where the data does not decide
+    it, the one staff set (source "staff"). A staff category the data contradicts is refused
+    with the rule cited."""
+    derived, reason = derive_category(incident)
+    if derived is not None:
+        if category is not None and category != derived:
+            add_error(errors, "category", f"Category {category} contradicts the spill: {reason}")
+        incident.category, incident.category_source = derived, "derived"
+    elif category is not None:
+        incident.category, incident.category_source = category, "staff"
+    else:
+        incident.category, incident.category_source = None, ""
 
 
 def _reswept(incident: Incident, earlier: FoodServiceEstablishment | None, as_of: date) -> None:
@@ -109,21 +184,28 @@ def incident_update(
     gallons: Decimal | None = None,
     written_report_on: date | None = None,
     clearance_inspection_on: date | None = None,
+    category: int | None = None,
     today: date | None = None,
+    now: datetime | None = None,
     as_of: date | None = None,
     actor: Actor = None,
+    **spill: Any,
 ) -> Incident:
     """What the investigation found: attribution, cause, volume, and the dates the written
     report was received and the clearance inspection made (the Town's 10.02.170(A)(4) and
-    10.02.180(B)). The establishment is evaluated again on `as_of` (by default today)."""
+    10.02.180(B)); and what the State's General Order asks of a spill (`spill`, any of
+    SPILL_FIELDS; those not given are left as they are), its category derived again or set by
+    staff (`category`) as in `incident_report`. The establishment is evaluated again on
+    `as_of` (by default today)."""
     before = snapshot(incident)
     incident.attributed, incident.fog_caused = attributed, fog_caused
     incident.cause, incident.gallons = cause.strip(), gallons
     incident.written_report_on = written_report_on
     incident.clearance_inspection_on = clearance_inspection_on
+    _put_spill(incident, spill)
     errors: Errors = {}
-    check_not_negative(errors, gallons=gallons)
-    _check_dates(errors, incident, today)
+    _check_spill(errors, incident, today, now)
+    _categorise(errors, incident, category)
     if attributed and incident.establishment_id is None:
         add_error(
             errors,

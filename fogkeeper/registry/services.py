@@ -64,6 +64,7 @@ RETAINED_FROM: dict[str, tuple[str, ...]] = {
     "inspections.measurement": ("inspection.date",),
     "inspections.checklistanswer": ("inspection.date",),
     "incidents.incident": ("date",),
+    "sewers.segmentcleaning": ("cleaned_on",),
 }
 NEVER_DELETED = {"audit.auditevent"}
 

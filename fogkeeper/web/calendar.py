@@ -3,9 +3,11 @@ agency's open cases from a week back to some weeks ahead, by day, with what the 
 has let pass (a hearing not held inside its window, a decision past due) listed first; and
 the same entries as CSV and iCalendar for the clerk's own calendar.
 
-Every date comes from the engine's calendar of each establishment as the last sweep stored it
-(`ComplianceStatus.deadlines`) or from the hearings recorded; nothing is computed here but
-which of those dates have passed undone."""
+Every date of a case comes from the engine's calendar of each establishment as the last sweep
+stored it (`ComplianceStatus.deadlines`) or from the hearings recorded; nothing is computed
+here but which of those dates have passed undone. Beside the cases: the spill reports the
+State's General Order asks, due and late (fogkeeper.reporting.spills), and the sewer segments
+whose scheduled cleaning is overdue (fogkeeper.sewers.selectors), each linking to its page."""
 
 from __future__ import annotations
 
@@ -28,7 +30,10 @@ from django.utils import timezone
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.enforcement.models import HEARING, STEPS, ActionFact, EnforcementAction
 from fogkeeper.registry.models import Agency
+from fogkeeper.reporting.spills import SpillReport, reports_due
 from fogkeeper.rules.packs import Pack
+from fogkeeper.sewers.selectors import CITATION as CLEANING_CITATION
+from fogkeeper.sewers.selectors import SegmentState, cleanings_overdue
 
 from . import policy
 from .cases import DEADLINE_KINDS, action_title, case_list
@@ -39,6 +44,8 @@ KINDS = {
     "deadline": "Deadlines",
     "final": "Final dates",
     "lien": "Lien dates",
+    "spill_report": "State spill reports",
+    "cleaning": "Sewer cleanings overdue",
     "overdue": "Overdue on our side",
 }
 NAMED_KINDS = {"final": "final", "lien_eligible": "lien"}  # deadline name -> calendar kind
@@ -88,6 +95,7 @@ class Entry:
     citation: str
     overdue: bool = False
     why: str = ""
+    href: str = ""  # the page of an entry that is no case's: an incident, a sewer segment
 
     @property
     def shown(self) -> str:
@@ -157,6 +165,9 @@ def legal_calendar(
         found = _case_entries(pack, case_actions, deadlines, cutoff, invalid)
         if case_actions[0].case_id in open_ids or any(e.overdue for e in found):
             entries += [e for e in found if e.overdue or start <= e.day < end]
+    entries += [_spill_entry(r) for r in reports_due(agency=agency, as_of=as_of, start=start,
+                                                      end=end)]  # fmt: skip
+    entries += [_cleaning_entry(s, as_of) for s in cleanings_overdue(agency=agency, as_of=as_of)]
     entries.sort(key=_order)
     if kinds:
         entries = [e for e in entries if e.kinds & set(kinds)]
@@ -263,6 +274,40 @@ def _hearing_entry(pack: Pack, hearing: EnforcementAction, by_code: dict) -> Ent
     )  # fmt: skip
 
 
+def _spill_entry(report: SpillReport) -> Entry:
+    """A report the State's General Order asks of a spill, due or late (the reporting pack)."""
+    i, d = report.incident, report.deadline
+    fse = i.establishment
+    at = d.due if isinstance(d.due, datetime) else None
+    return Entry(
+        day=d.day, at=at, kind="spill_report", name=d.key, engine_kind="spill", what=d.what,
+        action=i.code, action_title=f"{i.kind.capitalize()}", establishment=fse.code if fse else "",
+        establishment_name=fse.name if fse else (i.address or "no establishment"), case="",
+        citation=d.citation, overdue=d.late,
+        why=f"Not submitted by {d.shown} (counted from {d.counted_from})." if d.late else "",
+        href=reverse("web:incident", kwargs={"pk": i.pk}),
+    )  # fmt: skip
+
+
+def _cleaning_entry(state: SegmentState, as_of: date) -> Entry:
+    """A sewer segment whose scheduled cleaning has fallen due undone."""
+    seg = state.segment
+    last = state.last
+    why = (
+        f"Last cleaned {last.cleaned_on.isoformat()}; cleaned every "
+        f"{seg.cleaning_frequency_days} days."
+        if last
+        else "Never cleaned."
+    )
+    return Entry(
+        day=state.due_on or as_of, at=None, kind="cleaning", name="cleaning",
+        engine_kind="cleaning", what=state.state_word, action=seg.code, action_title="Segment",
+        establishment="", establishment_name=f"Sewer segment {seg.code}", case="",
+        citation=CLEANING_CITATION, overdue=True, why=why,
+        href=reverse("web:segment", kwargs={"segment": seg.pk}),
+    )  # fmt: skip
+
+
 def _undone(name: str, action: EnforcementAction, actions: list, due: Entry) -> str:
     """Why a passed deadline named `hearing` or `decision` is overdue on the agency's side
     (empty when the act was recorded, or the deadline is the operator's)."""
@@ -335,7 +380,7 @@ def _refused(form: CalendarForm) -> HttpResponse:
 
 def _case_url(request, entry: Entry) -> str:
     return request.build_absolute_uri(
-        reverse("web:case", kwargs={"code": entry.establishment, "case": entry.case})
+        entry.href or reverse("web:case", kwargs={"code": entry.establishment, "case": entry.case})
     )
 
 
@@ -376,10 +421,13 @@ def _event(request, entry: Entry, stamp: datetime) -> icalendar.Event:
     event.add("dtstamp", stamp)
     event.add("dtstart", entry.at or entry.day)
     mark = "Overdue: " if entry.overdue else ""
-    event.add("summary", f"{mark}{entry.what}: {entry.establishment_name} ({entry.case})")
+    of = f"case {entry.case}" if entry.case else f"{entry.action_title} {entry.action}"
+    event.add("summary", f"{mark}{entry.what}: {entry.establishment_name} ({of})")
     lines = [
         f"{entry.action_title} {entry.action}, case {entry.case} of {entry.establishment_name} "
-        f"({entry.establishment}).",
+        f"({entry.establishment})."
+        if entry.case
+        else f"{entry.action_title} {entry.action}: {entry.establishment_name}.",
         f"Citation: {entry.citation}" if entry.citation else "",
         entry.why,
         _case_url(request, entry),

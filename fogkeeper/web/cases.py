@@ -38,7 +38,9 @@ from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Report
 
 from . import policy
+from .exports import export_response
 from .selectors import rule_title
+from .templatetags.web_extras import words
 from .views import PAGE_SIZE, _as_of, agency_page, reads_only
 
 STATES = ("open", "closed")
@@ -170,6 +172,11 @@ def case_list_page(request):
     params = request.GET.dict()
     as_of = _as_of(request)
     rows = case_list(agency=request.agency, params=params, as_of=as_of)
+    if "export" in params:
+        return export_response(
+            params["export"], filename=f"{request.agency.code}-cases", sheet="Cases",
+            columns=CASE_COLUMNS, rows=_case_cells(rows),
+        )  # fmt: skip
     page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -177,6 +184,24 @@ def case_list_page(request):
                "as_of": as_of,
                "may_notice": policy.may_write(request.user, request.agency, "notice")}  # fmt: skip
     return render(request, "web/cases.html", context)
+
+
+CASE_COLUMNS = ["Case", "Establishment code", "Establishment", "Opened", "State", "Violations",
+                "Last action", "Last action taken on", "Next date", "Next date is"]  # fmt: skip
+
+
+def _case_cells(rows: list[CaseRow]):
+    """The cases listed, as the list shows them, for the export."""
+    for row in rows:
+        case, last, ahead = row.case, row.last_action, row.next_date
+        yield [
+            case.code, case.establishment.code, case.establishment.name, case.opened_on,
+            "Open" if row.open else "Closed", "; ".join(row.violations),
+            f"{last['title']} ({last['code']})" if last else "",
+            last["taken_on"] if last else None,
+            ahead["day"] if ahead else None,
+            f"{words(ahead['name'])} ({ahead['action']})" if ahead else "",
+        ]  # fmt: skip
 
 
 # -- one case -------------------------------------------------------------------------------

@@ -7,13 +7,66 @@ from django import forms
 
 from fogkeeper.registry.models import FoodServiceEstablishment
 
+from .case_forms import DateTimeInput
 from .forms import DateInput
 
 INCIDENT_KINDS = [("overflow", "Overflow"), ("spill", "Spill"), ("blockage", "Blockage")]
 
 
-class IncidentForm(forms.Form):
+def _moment(label: str) -> forms.DateTimeField:
+    return forms.DateTimeField(
+        required=False, label=label, widget=DateTimeInput(format="%Y-%m-%dT%H:%M")
+    )
+
+
+def _volume(label: str) -> forms.DecimalField:
+    return forms.DecimalField(required=False, min_value=0, decimal_places=1, label=label)
+
+
+def _day(label: str) -> forms.DateField:
+    return forms.DateField(required=False, label=label, widget=DateInput)
+
+
+CATEGORY_CHOICES = [
+    ("", "Derived from the spill's data"),
+    *((n, f"Category {n}") for n in range(1, 5)),
+]
+
+
+class SpillForm(forms.Form):
+    """What the State's General Order WQ 2022-0103-DWQ asks of a spill (its category is
+    derived from these where they decide it; staff set it otherwise)."""
+
+    started_at = _moment("Spill started (local time)")
+    ended_at = _moment("Spill ended (local time)")
+    known_at = _moment("Agency learned of the spill (local time)")
+    gallons_recovered = _volume("Gallons recovered")
+    gallons_to_surface_water = _volume("Gallons reaching surface water")
+    reached_surface_water = forms.NullBooleanField(label="Reached surface water")
+    reached_storm_drain = forms.NullBooleanField(label="Reached a storm drain")
+    storm_drain_fully_captured = forms.NullBooleanField(
+        label="All that reached the storm drain was captured and returned to the sewer"
+    )
+    category = forms.TypedChoiceField(
+        required=False, choices=CATEGORY_CHOICES, coerce=int, empty_value=None,
+        label="Category (set by staff only where the data does not decide it)",
+    )  # fmt: skip
+    oes_notified_at = _moment("Cal OES notified (local time)")
+    oes_control_number = forms.CharField(
+        required=False, max_length=40, label="Cal OES control number"
+    )
+    notification_certified_at = _moment("Notification certified (local time)")
+    draft_report_on = _day("Draft Spill Report submitted on")
+    certified_report_on = _day("Certified Spill Report submitted on")
+    amended_report_on = _day("Amended Spill Report submitted on")
+    technical_report_on = _day("Spill Technical Report submitted on")
+
+
+class IncidentForm(SpillForm):
     """An overflow, spill or blockage attributed to the establishment."""
+
+    field_order = ["code", "date", "kind", "attributed", "fog_caused", "gallons", "address",
+                   "cause", "written_report_on"]  # fmt: skip
 
     code = forms.CharField(max_length=40, label="Incident number")
     date = forms.DateField(label="Date of the incident", widget=DateInput)
@@ -30,9 +83,12 @@ class IncidentForm(forms.Form):
     )
 
 
-class IncidentUpdateForm(forms.Form):
+class IncidentUpdateForm(SpillForm):
     """What the investigation found, and the dates the written report and the clearance
     inspection came."""
+
+    field_order = ["attributed", "fog_caused", "gallons", "cause", "written_report_on",
+                   "clearance_inspection_on"]  # fmt: skip
 
     attributed = forms.BooleanField(
         required=False, label="Caused or contributed to by the establishment"
@@ -66,6 +122,11 @@ class IncidentFilterForm(forms.Form):
     open = forms.BooleanField(
         required=False, label="Open: written report or clearance inspection missing"
     )
+    category = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, label="Category",
+        choices=[("", "Any"), *((n, f"Category {n}") for n in range(1, 5)), (0, "None yet")],
+    )  # fmt: skip
+    reports_late = forms.BooleanField(required=False, label="State reports late")
     date_from = forms.DateField(required=False, label="From", widget=DateInput)
     date_to = forms.DateField(required=False, label="To", widget=DateInput)
 

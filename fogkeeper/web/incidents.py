@@ -15,13 +15,17 @@ from django.utils import timezone
 
 from fogkeeper.incidents import selectors
 from fogkeeper.incidents.services import (
+    SPILL_FIELDS,
     incident_match,
     incident_report,
     incident_set_aside,
     incident_update,
 )
+from fogkeeper.reporting.pack import reporting_pack
+from fogkeeper.reporting.spills import deadlines, derive_category, summary
 
 from . import policy
+from .exports import export_response
 from .forms import put_errors
 from .incident_forms import (
     IncidentFilterForm,
@@ -34,7 +38,14 @@ from .selectors import rule_title
 from .views import PAGE_SIZE, _as_of, _form_page, _recorded, agency_page, reads_only, record_page
 
 UPDATED = ("attributed", "fog_caused", "gallons", "cause", "written_report_on",
-           "clearance_inspection_on")  # fmt: skip
+           "clearance_inspection_on", *SPILL_FIELDS)  # fmt: skip
+EXPORT_COLUMNS = [
+    "Incident", "Date", "Kind", "Establishment code", "Establishment", "Address", "Source",
+    "Gallons spilled", "Gallons recovered", "Gallons reaching surface water", "Category",
+    "Category set", "State reports", "Spill started", "Spill ended", "Agency learned of it",
+    "Draft report", "Certified report", "Amended report", "Written report",
+    "Clearance inspection", "Cause",
+]  # fmt: skip
 
 
 @record_page("incident")
@@ -47,6 +58,7 @@ def record_incident(request, fse):
                 establishment=fse,
                 **form.cleaned_data,
                 today=timezone.localdate(),
+                now=timezone.now(),
                 actor=request.user,
             )
         except ValidationError as e:
@@ -88,8 +100,12 @@ def incident_list(request):
     """The agency's incidents, filtered and searched, newest first."""
     form = IncidentFilterForm(request.GET)
     filters = form.cleaned_data if form.is_valid() else {}
-    rows = selectors.incidents(agency=request.agency, **filters)
+    as_of = _as_of(request)
+    rows = selectors.incidents(agency=request.agency, **filters, as_of=as_of)
+    if "export" in request.GET:
+        return _export(request.GET["export"], request.agency, rows, as_of)
     page, query = _paged(request, rows)
+    page.object_list = [_row(i, as_of) for i in page.object_list]
     context = {
         "form": form,
         "page": page,
@@ -97,6 +113,41 @@ def incident_list(request):
         "to_review": selectors.to_review(agency=request.agency).count(),
     }
     return render(request, "web/incidents/list.html", context)
+
+
+def _row(incident, as_of) -> dict:
+    found = deadlines(incident, as_of)
+    return {"incident": incident, "reports": summary(found), "late": any(d.late for d in found)}
+
+
+def _export_rows(rows, as_of):
+    """Each incident as the list shows it, with its volumes, category and State reports."""
+    for i in rows:
+        fse = i.establishment
+        yield [
+            i.code, i.date, i.kind, fse.code if fse else "", fse.name if fse else "", i.address,
+            i.get_source_display(), i.gallons, i.gallons_recovered, i.gallons_to_surface_water,
+            i.category, i.get_category_source_display() if i.category_source else "",
+            summary(deadlines(i, as_of)), _local(i.started_at), _local(i.ended_at),
+            _local(i.known_at), i.draft_report_on, i.certified_report_on, i.amended_report_on,
+            i.written_report_on, i.clearance_inspection_on, i.cause,
+        ]  # fmt: skip
+
+
+def _local(moment):
+    """A stored (UTC) time as the agency's local wall-clock time, for a spreadsheet."""
+    return timezone.localtime(moment).replace(tzinfo=None) if moment else None
+
+
+def _export(fmt: str, agency, rows, as_of):
+    """The incidents listed, as `fmt` (csv or xlsx), streamed (web.exports)."""
+    return export_response(
+        fmt,
+        filename=f"{agency.code}-incidents-{as_of.isoformat()}",
+        sheet="Incidents",
+        columns=EXPORT_COLUMNS,
+        rows=_export_rows(rows.iterator(chunk_size=2000), as_of),
+    )
 
 
 @agency_page
@@ -127,14 +178,33 @@ def incident_detail(request, incident):
         "schedule": selectors.schedule(incident),
         "columns": selectors.source_columns(incident),
         "may_write": policy.may_write(request.user, request.agency, "incident"),
+        **_state_reporting(incident, _as_of(request)),
     }
     return render(request, "web/incidents/detail.html", context)
+
+
+def _state_reporting(incident, as_of) -> dict:
+    """The category with how it was decided, and the deadlines of the State's General Order
+    with their citations and states (the reporting pack)."""
+    pack = reporting_pack()
+    _, reason = derive_category(incident, pack)
+    category = pack.categories.get(incident.category) if incident.category else None
+    return {
+        "pack": pack,
+        "category": category,
+        "category_reason": reason,
+        "deadlines": deadlines(incident, as_of, pack),
+        "unconfirmed": pack.unconfirmed_for(incident.category) if incident.category else [],
+        "as_of": as_of,
+    }
 
 
 @incident_page(write=True)
 def incident_edit(request, incident):
     """What the investigation found, and the written report and clearance inspection."""
     initial = {name: getattr(incident, name) for name in UPDATED}
+    if incident.category_source == "staff":
+        initial["category"] = incident.category
     form = IncidentUpdateForm(request.POST or None, initial=initial)
     if form.is_valid():
         try:
@@ -142,6 +212,7 @@ def incident_edit(request, incident):
                 incident=incident,
                 **form.cleaned_data,
                 today=timezone.localdate(),
+                now=timezone.now(),
                 as_of=_as_of(request),
                 actor=request.user,
             )

@@ -1,5 +1,6 @@
 """The map page: the agency's establishments coloured by status, the sewer segments they drain
-to and the overflows, as GeoJSON for Leaflet. Access is decided by `agency_page` (policy)."""
+to coloured by the state of their cleaning, and the overflows, as GeoJSON for Leaflet. Access
+is decided by `agency_page` (policy)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,20 @@ from django.urls import reverse
 
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, SewerSegment
+from fogkeeper.sewers.selectors import cleaning_states
 
-from .views import agency_page, reads_only
+from .views import _as_of, agency_page, reads_only
+
+# How the map colours a segment by its cleaning state (fogkeeper.sewers.selectors.STATES);
+# the legend says each in words.
+SEGMENT_COLOURS = {
+    "overdue": "late",
+    "never": "late",
+    "due_soon": "due_soon",
+    "current": "current",
+    "no_frequency": "unscheduled",
+    "unscheduled": "unscheduled",
+}
 
 
 @agency_page
@@ -27,11 +40,11 @@ def map_page(request):
 @agency_page
 @reads_only
 def map_data(request):
-    return JsonResponse(features(request.agency))
+    return JsonResponse(features(request.agency, as_of=_as_of(request)))
 
 
-def features(agency: Agency) -> dict:
-    """A GeoJSON FeatureCollection, in four queries whatever the number of records."""
+def features(agency: Agency, *, as_of) -> dict:
+    """A GeoJSON FeatureCollection, in five queries whatever the number of records."""
     establishments = (
         FoodServiceEstablishment.objects.filter(
             agency=agency, latitude__isnull=False, longitude__isnull=False
@@ -61,23 +74,11 @@ def features(agency: Agency) -> dict:
                 url=reverse("web:establishment", args=[fse.code]),
             )
         )
-    for segment in SewerSegment.objects.filter(agency=agency, path__isnull=False):
-        line = _line(segment.path)
-        if line is None:
-            continue
-        out.append(
-            {
-                "type": "Feature",
-                "geometry": line,
-                "properties": {
-                    "kind": "segment",
-                    "code": segment.code,
-                    "description": segment.description,
-                    "prone_to_blockage": segment.prone_to_blockage,
-                    "establishments": sorted(draining.get(segment.pk, ())),
-                },
-            }
-        )
+    placed = SewerSegment.objects.filter(agency=agency, path__isnull=False).order_by("code")
+    for state in cleaning_states(agency=agency, as_of=as_of, segments=placed, keep=2):
+        feature = _segment(state, draining)
+        if feature is not None:
+            out.append(feature)
     incidents = (
         Incident.objects.filter(agency=agency, latitude__isnull=False, longitude__isnull=False)
         .select_related("establishment")
@@ -98,6 +99,29 @@ def features(agency: Agency) -> dict:
             )
         )
     return {"type": "FeatureCollection", "features": out}
+
+
+def _segment(state, draining: dict[int, set[str]]) -> dict | None:
+    segment = state.segment
+    line = _line(segment.path)
+    if line is None:
+        return None
+    return {
+        "type": "Feature",
+        "geometry": line,
+        "properties": {
+            "kind": "segment",
+            "code": segment.code,
+            "description": segment.description,
+            "prone_to_blockage": segment.prone_to_blockage,
+            "establishments": sorted(draining.get(segment.pk, ())),
+            "state": SEGMENT_COLOURS[state.state],
+            "state_word": state.state_word,
+            "due_on": state.due_on.isoformat() if state.due_on else None,
+            "frequency_review": state.frequency_review,
+            "url": reverse("web:segment", args=[segment.pk]),
+        },
+    }
 
 
 def _point(latitude, longitude, **properties) -> dict:

@@ -1,3 +1,9 @@
 """URLs of the reports pages."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import reports
+
+urlpatterns: list = [
+    path("reports/annual/", reports.annual, name="annual_report"),
+]

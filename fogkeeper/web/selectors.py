@@ -189,10 +189,19 @@ class Dashboard:
     overflows: list[Incident]
     overflow_since: date
     compliance_rate: list[dict[str, Any]] = field(default_factory=list)
+    spill_reports: list = field(default_factory=list)  # reporting.spills.SpillReport
+    cleanings_overdue: list = field(default_factory=list)  # sewers.selectors.SegmentState
+    cleaning_citation: str = ""
+
+    @property
+    def spill_reports_late(self) -> int:
+        return sum(r.deadline.late for r in self.spill_reports)
 
 
 def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     from fogkeeper.enforcement.selectors import agency_calendar
+    from fogkeeper.reporting.spills import reports_due
+    from fogkeeper.sewers.selectors import CITATION, cleanings_overdue
 
     pack = agency.get_pack()
     by_rule = violations_by_rule(agency=agency, on=as_of)
@@ -227,6 +236,11 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
         ),
         overflow_since=overflow_since,
         compliance_rate=compliance_rate(agency=agency, as_of=as_of),
+        spill_reports=reports_due(
+            agency=agency, as_of=as_of, start=as_of, end=as_of + timedelta(days=7)
+        ),
+        cleanings_overdue=cleanings_overdue(agency=agency, as_of=as_of),
+        cleaning_citation=CITATION,
     )
 
 

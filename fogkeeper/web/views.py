@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from datetime import date
 from functools import wraps
 
@@ -11,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -34,6 +33,7 @@ from fogkeeper.training.services import training_record
 from . import policy, selectors
 from .dates import as_of_choice, explicit_as_of
 from .establishment import accumulation_limit, evaluated_on, page_extras
+from .exports import export_response
 from .forms import (
     InspectionForm,
     OperatorChangeForm,
@@ -58,7 +58,6 @@ RECORDS = (
     "notice",
     "yellow_grease",
 )  # what the establishment page links to a form for
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_COLUMNS = ["Code", "Name", "Address", "City", "Status", "Open violations", "Next due"]
 
 
@@ -187,10 +186,8 @@ def agency_switch(request):
 def establishment_list(request):
     params = request.GET.dict()
     rows = selectors.establishment_list(agency=request.agency, params=params)
-    if params.get("export") == "csv":
-        return _csv(request.agency, rows)
-    if params.get("export") == "xlsx":
-        return _xlsx(request.agency, rows)
+    if "export" in params:
+        return _export(params["export"], request.agency, rows)
     page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
     as_of = _as_of(request)
     if explicit_as_of(request):
@@ -238,28 +235,15 @@ def _export_rows(rows):
         ]
 
 
-def _csv(agency, rows) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{agency.code}-establishments.csv"'
-    writer = csv.writer(response)
-    writer.writerow(_export_columns(agency))
-    for row in _export_rows(rows):
-        writer.writerow([v.isoformat() if isinstance(v, date) else v for v in row])
-    return response
-
-
-def _xlsx(agency, rows) -> HttpResponse:
-    from openpyxl import Workbook
-
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet("Establishments")
-    sheet.append(_export_columns(agency))
-    for row in _export_rows(rows):
-        sheet.append(row)
-    response = HttpResponse(content_type=XLSX)
-    response["Content-Disposition"] = f'attachment; filename="{agency.code}-establishments.xlsx"'
-    book.save(response)
-    return response
+def _export(fmt: str, agency, rows):
+    """The establishments listed, as `fmt` (csv or xlsx), streamed (web.exports)."""
+    return export_response(
+        fmt,
+        filename=f"{agency.code}-establishments",
+        sheet="Establishments",
+        columns=_export_columns(agency),
+        rows=_export_rows(rows.iterator(chunk_size=2000)),
+    )
 
 
 @agency_page

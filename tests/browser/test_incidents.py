@@ -1,5 +1,6 @@
 """A Town overflow entered at an establishment, then its written report and clearance
-inspection recorded from the incident page, closing its findings; and an imported CIWQS
+inspection recorded from the incident page, closing its findings, with the spill's times and
+volumes as the State asks them (a category 2 spill, its deadlines shown); and an imported CIWQS
 spill the address match missed, matched to its establishment by the manager."""
 
 import re
@@ -84,10 +85,28 @@ def test_an_inspector_closes_a_town_overflow_with_its_report_and_clearance(
     page.get_by_label(label("Written report received on")).fill("2026-11-24")
     page.get_by_label(label("Clearance inspection on")).fill("2026-11-30")
     page.get_by_label(label("Cause")).fill("grease in the lateral")
+    page.get_by_label(label("Gallons spilled")).fill("1500")
+    page.get_by_label(label("Spill started (local time)")).fill("2026-11-10T08:00")
+    page.get_by_label(label("Spill ended (local time)")).fill("2026-11-10T10:00")
+    page.get_by_label(label("Agency learned of the spill (local time)")).fill("2026-11-10T08:30")
+    page.get_by_label(label("Reached surface water")).select_option(label="No")
+    page.get_by_label(label("Reached a storm drain")).select_option(label="No")
     check_page(page, screenshot, "incident-edit")
     page.get_by_role("button", name="Save").click()
 
     expect(page.get_by_role("status")).to_contain_text("Town Diner was evaluated again.")
+    expect(page.locator("#spill-category")).to_have_text(
+        "Category 2, derived from the spill's data"
+    )
+    expect(page.locator("#category-reason")).to_contain_text("1,000 gallons or more is category 2")
+    deadlines = page.locator("#spill-deadlines")
+    # Known on Tuesday November 10: Veterans Day (Wednesday) is no business day.
+    expect(deadlines.get_by_role("row", name="Draft Spill Report")).to_contain_text("2026-11-16")
+    expect(deadlines.get_by_role("row", name="Draft Spill Report")).to_contain_text("§3.2.1")
+    expect(deadlines.get_by_role("row", name="Certified Spill Report")).to_contain_text(
+        "2026-11-25"
+    )
+    check_page(page, screenshot, "incident-state-reporting")
     expect(page.locator("#clearance")).to_have_text("2026-11-30")
     expect(page.locator("#incident-findings")).not_to_contain_text("Open")
     page.get_by_role("link", name="Town Diner (T-1)").click()

@@ -55,7 +55,7 @@ def test_a_manager_filters_the_establishments_and_exports_what_is_shown(
     download.save_as(path)
 
     assert download.suggested_filename == "san-clemente-establishments.csv"
-    with Path(path).open(newline="", encoding="utf-8") as f:
+    with Path(path).open(newline="", encoding="utf-8-sig") as f:
         exported = list(csv.DictReader(f))
     assert [row["Code"] for row in exported] == shown == ["FSE-0200", "FSE-0042"]  # by name
     assert [row["Name"] for row in exported] == ["Pier Pizza", "Pier Taqueria"]

@@ -209,3 +209,22 @@ def test_the_demo_segments_tell_each_cleaning_story():
     assert states["S-0412"].state == "current"
     assert states["TC-01"].state == "due_soon"
     assert states["OT-04"].state == "never"
+
+
+@pytest.mark.django_db
+def test_the_demo_spills_have_their_categories_and_state_reports():
+    """fogkeeper/demo/spills.yaml: a category 2 spill with its reports due, a category 1 whose
+    certified report is late, a category 4 reported on time; none an establishment's."""
+    from fogkeeper.incidents.models import Incident
+    from fogkeeper.reporting.spills import deadlines
+
+    load()
+    sc = Agency.objects.get(pack="san-clemente")
+    spills = {i.code: i for i in Incident.objects.filter(agency=sc, code__startswith="SSO-PUB")}
+    assert {c: i.category for c, i in spills.items()} == {
+        "SSO-PUB-01": 2, "SSO-PUB-02": 1, "SSO-PUB-03": 4,
+    }  # fmt: skip
+    assert all(i.establishment_id is None and i.segment_id for i in spills.values())
+    states = {d.key: d.state for d in deadlines(spills["SSO-PUB-02"], AS_OF)}
+    assert "late" in states.values()
+    assert {d.state for d in deadlines(spills["SSO-PUB-03"], AS_OF)} <= {"done", "open", "closed"}

@@ -64,3 +64,33 @@ def test_it_refuses_a_code_the_agency_already_uses():
     with pytest.raises(ValidationError) as e:
         report(fse.agency)
     assert list(e.value.message_dict) == ["code"]
+
+
+def test_it_derives_the_category_from_the_spills_data():
+    incident = report(make_agency(), gallons=Decimal("999"), reached_surface_water=False)
+    assert (incident.category, incident.category_source) == (3, "derived")
+
+
+def test_it_keeps_a_staff_category_where_the_volume_is_unknown():
+    incident = report(make_agency(), reached_surface_water=False, category=2)
+    assert (incident.category, incident.category_source) == (2, "staff")
+
+
+def test_it_refuses_a_staff_category_contradicting_the_volume_and_writes_nothing():
+    with pytest.raises(ValidationError) as e:
+        report(make_agency(), gallons=Decimal("2000"), reached_surface_water=False, category=4)
+    assert "1,000 gallons or more is category 2" in e.value.message_dict["category"][0]
+    assert not Incident.objects.exists() and events() == []
+
+
+def test_it_refuses_more_recovered_than_spilled():
+    with pytest.raises(ValidationError) as e:
+        report(make_agency(), gallons=Decimal("10"), gallons_recovered=Decimal("11"))
+    assert e.value.message_dict == {
+        "gallons_recovered": ["11 gallons is more than the 10 spilled."]
+    }
+
+
+def test_it_refuses_a_field_it_does_not_know():
+    with pytest.raises(TypeError, match="not a spill field: colour"):
+        report(make_agency(), colour="brown")

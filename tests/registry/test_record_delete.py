@@ -108,3 +108,16 @@ def test_it_never_deletes_an_audit_row():
     with pytest.raises(ValidationError):
         record_delete(AuditEvent.objects.get(), actor=None, on=date(2040, 1, 1))
     assert AuditEvent.objects.count() == 1
+
+
+def test_a_segment_cleaning_is_kept_for_the_period_like_the_other_records():
+    from fogkeeper.sewers.models import SegmentCleaning
+    from tests.sewers.records import clean, make_segment
+
+    cleaning = clean(make_segment(make_agency("san-clemente")), 0, as_of=date(2022, 3, 1))
+    with pytest.raises(ValidationError) as e:
+        record_delete(cleaning, actor=alice(), on=date(2025, 3, 1))
+    assert "may be deleted from 2025-03-02" in e.value.message_dict["cleaned_on"][0]
+    assert SegmentCleaning.objects.filter(pk=cleaning.pk).exists()
+    record_delete(cleaning, actor=alice(), on=date(2025, 3, 2))
+    assert not SegmentCleaning.objects.exists()

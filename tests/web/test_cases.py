@@ -1,3 +1,6 @@
+import csv
+import io
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -88,6 +91,33 @@ def test_it_lists_in_a_fixed_number_of_queries(alice, sc):
     with CaptureQueriesContext(connection) as more:
         alice.get("/cases/")
     assert len(more.captured_queries) == len(few.captured_queries)
+
+
+def test_it_exports_the_cases_shown_as_csv(alice):
+    response = alice.get("/cases/?as_of=2025-06-06&state=open&export=csv")
+    assert "san-clemente-cases.csv" in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
+    assert rows == [
+        ["Case", "Establishment code", "Establishment", "Opened", "State", "Violations",
+         "Last action", "Last action taken on", "Next date", "Next date is"],
+        ["EC-7", "FSE-0042", "Pier Taqueria", "2025-03-01", "Open", "Pump-out overdue",
+         "Decision of the Utilities Manager (MD-1)", "2025-06-05", "2025-06-16",
+         "council review request (MD-1)"],
+    ]  # fmt: skip
+
+
+def test_it_exports_every_case_of_the_agency_and_none_of_another_as_excel(alice):
+    from openpyxl import load_workbook
+
+    response = alice.get("/cases/?as_of=2025-06-06&export=xlsx")
+    assert "san-clemente-cases.xlsx" in response["Content-Disposition"]
+    sheet = load_workbook(io.BytesIO(response.getvalue())).active
+    rows = [[c.value for c in row] for row in sheet.iter_rows()]
+    assert [(r[0], r[1], r[4]) for r in rows[1:]] == [
+        ("EC-7", "FSE-0042", "Open"),
+        ("EC-2", "FSE-0100", "Closed"),
+    ]
+    assert alice.get("/cases/?export=json").status_code == 400
 
 
 def test_it_sends_anonymous_visitors_to_sign_in(client):

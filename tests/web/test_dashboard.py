@@ -178,3 +178,60 @@ def test_it_shows_the_day_the_ordinance_took_effect_for_an_earlier_day(alice):
         response.context["board"].as_of
         == Agency.objects.get(code="san-clemente").get_pack().effective
     )
+
+
+def state_spill(agency, code="SSO-9", **kw):
+    """A category 2 spill the agency learned of on Monday June 2, 2025, ended that day."""
+    from datetime import datetime
+    from decimal import Decimal
+    from zoneinfo import ZoneInfo
+
+    from fogkeeper.incidents.models import Incident
+
+    la = ZoneInfo("America/Los_Angeles")
+    return Incident.objects.create(
+        agency=agency, code=code, date=date(2025, 6, 2), kind="spill", gallons=Decimal(1500),
+        category=2, category_source="derived", known_at=datetime(2025, 6, 2, 8, tzinfo=la),
+        ended_at=datetime(2025, 6, 2, 10, tzinfo=la), **kw,
+    )  # fmt: skip
+
+
+def overdue_segment(agency):
+    from fogkeeper.registry.models import SewerSegment
+    from fogkeeper.sewers.models import SegmentCleaning
+
+    segment = SewerSegment.objects.create(
+        agency=agency, code="MH-12-MH-13", prone_to_blockage=True, cleaning_frequency_days=90
+    )
+    SegmentCleaning.objects.create(
+        agency=agency, segment=segment, cleaned_on=date(2025, 1, 6), crew="Crew 2",
+        method="hydro_jet", fog_found="heavy",
+    )  # fmt: skip
+    return segment
+
+
+def test_it_lists_spill_reports_late_and_due_with_their_citations(alice):
+    sc = Agency.objects.get(pack="san-clemente")
+    spill = state_spill(sc)
+    html = alice.get("/dashboard/?as_of=2025-06-11").content.decode()
+    assert count(html, "spill-reports-late") == "1"
+    table = html.split('id="dashboard-spill-reports"', 1)[1].split("</table>", 1)[0]
+    assert '2025-06-05 <span class="usa-tag">Late</span>' in table  # draft: 3 business days
+    assert "2025-06-17" in table and "Att. E1 §3.2.2" in table  # certified: due this week
+    assert f'href="/incidents/{spill.pk}/?as_of=2025-06-11"' in table
+
+
+def test_it_leaves_out_another_agencys_spill_reports(alice):
+    state_spill(Agency.objects.get(pack="town-10-02"))
+    html = alice.get("/dashboard/?as_of=2025-06-10").content.decode()
+    assert count(html, "spill-reports-late") == "0"
+    assert "No spill report is late or due this week." in html
+
+
+def test_it_lists_overdue_segment_cleanings_with_a_link_to_the_segment(alice):
+    segment = overdue_segment(Agency.objects.get(pack="san-clemente"))
+    html = alice.get("/dashboard/?as_of=2025-06-10").content.decode()
+    assert count(html, "cleanings-overdue") == "1"
+    table = html.split('id="dashboard-cleanings"', 1)[1].split("</table>", 1)[0]
+    assert f'<a href="/registry/segments/{segment.pk}/">MH-12-MH-13</a>' in table
+    assert "2025-04-06" in table and "2025-01-06" in table

@@ -48,7 +48,7 @@ def test_it_never_exports_another_agencys_establishments(alice, agencies):
     sc, town = agencies
     make_establishment(sc, code="SC-1", name="Pier Taqueria")
     make_establishment(town, code="T-1", name="Town Diner", address="1 Town Sq")
-    body = alice.get("/establishments/?export=csv&q=Town").content.decode()
+    body = alice.get("/establishments/?export=csv&q=Town").getvalue().decode("utf-8-sig")
     assert "Town Diner" not in body
 
 
@@ -120,7 +120,7 @@ def test_it_exports_the_filtered_list_as_csv(alice, agencies):
     response = alice.get("/establishments/?export=csv&status=non_compliant")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "san-clemente-establishments.csv" in response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert rows == [
         ["Code", "Name", "Address", "City", "Status", "Open violations", "Next due",
          "Discharge Permit number"],
@@ -148,10 +148,10 @@ def test_it_lists_in_a_fixed_number_of_queries(
         status(fse, "compliant", "2025-07-01")
     with django_assert_max_num_queries(14):  # with the nav's figures (inbox, requests)
         alice.get("/establishments/?device=interceptor&sort=-next_due")
+    with django_assert_max_num_queries(6):  # the rows read as the export streams
+        alice.get("/establishments/?export=csv").getvalue()
     with django_assert_max_num_queries(6):
-        alice.get("/establishments/?export=csv")
-    with django_assert_max_num_queries(6):
-        alice.get("/establishments/?export=xlsx")
+        alice.get("/establishments/?export=xlsx").getvalue()
 
 
 def test_it_runs_the_same_queries_for_5_as_for_30_establishments(alice, agencies):
@@ -181,11 +181,30 @@ def test_it_exports_the_filtered_list_as_excel(alice, agencies):
     make_establishment(town, code="T-1", name="Town Diner")
     response = alice.get("/establishments/?export=xlsx")
     assert "san-clemente-establishments.xlsx" in response["Content-Disposition"]
-    sheet = load_workbook(io.BytesIO(response.content)).active
+    sheet = load_workbook(io.BytesIO(response.getvalue())).active
     rows = [[c.value for c in row] for row in sheet.iter_rows()]
     assert rows[0][:2] == ["Code", "Name"]
     assert [r[:2] for r in rows[1:]] == [["SC-1", "Pier Taqueria"]]
     assert rows[1][6].date().isoformat() == "2025-07-01"
+
+
+def test_it_streams_the_export_with_a_formula_looking_name_neutralised(alice, agencies):
+    from openpyxl import load_workbook
+
+    make_establishment(agencies[0], code="SC-1", name='=HYPERLINK("http://x.test","Pier")')
+    response = alice.get("/establishments/?export=csv")
+    assert response.streaming
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
+    assert rows[1][1] == '\'=HYPERLINK("http://x.test","Pier")'
+    book = load_workbook(io.BytesIO(alice.get("/establishments/?export=xlsx").getvalue()))
+    assert book.active["B2"].value == '\'=HYPERLINK("http://x.test","Pier")'
+    assert book.active["B2"].data_type == "s"
+
+
+def test_it_refuses_an_export_in_another_format(alice):
+    response = alice.get("/establishments/?export=pdf")
+    assert response.status_code == 400
+    assert b"export=csv or export=xlsx" in response.content
 
 
 def test_it_keeps_the_chosen_rule_and_segment_selected(alice, agencies):

@@ -172,3 +172,122 @@ def test_the_establishment_page_links_its_incidents(client, town):
     html = client.get("/establishments/T-1/").content.decode()
     assert f'href="/incidents/{town["overflow"].pk}/"' in html
     assert "written report not received" in html
+
+
+# -- the spill as the State counts it ---------------------------------------------------------
+
+SPILL = {
+    "attributed": "on", "fog_caused": "on", "gallons": "1500", "cause": "grease",
+    "reached_surface_water": "false", "reached_storm_drain": "false",
+    "started_at": "2025-03-03T21:00", "ended_at": "2025-03-03T23:30",
+    "known_at": "2025-03-03T21:15", "gallons_recovered": "200",
+}  # fmt: skip
+
+
+def edit(client, town, **changes):
+    url = f"/incidents/{town['overflow'].pk}/edit/{AS_OF}"
+    return client.post(url, {**SPILL, **changes})
+
+
+def test_it_derives_category_2_and_shows_its_deadlines_with_their_citations(client, town):
+    signed_in(client, town)
+    assert edit(client, town).status_code == 302
+    overflow = Incident.objects.get(code="SSO-1")
+    assert (overflow.category, overflow.category_source) == (2, "derived")
+    html = client.get(f"/incidents/{overflow.pk}/?as_of=2025-03-19").content.decode()
+    assert "1,000 gallons or more is category 2" in html
+    table = html.split('id="spill-deadlines"', 1)[1].split("</table>", 1)[0]
+    assert "Draft Spill Report" in table and "2025-03-06" in table and "Att. E1 §3.2.1" in table
+    assert "2025-03-18" in table and "the spill end date (2025-03-03)" in table
+    assert table.count('<span class="usa-tag">Late</span>') == 2
+
+
+def test_it_refuses_a_staff_category_the_volume_contradicts_and_changes_nothing(client, town):
+    signed_in(client, town)
+    before = counts()
+    response = edit(client, town, gallons="2000", category="4")
+    assert response.status_code == 400
+    (message,) = response.context["form"].errors["category"]
+    assert message.startswith("Category 4 contradicts the spill:")
+    assert "§5.13.1" in message
+    assert counts() == before
+    assert Incident.objects.get(code="SSO-1").category is None
+
+
+def test_it_takes_a_staff_category_where_the_data_does_not_decide(client, town):
+    signed_in(client, town)
+    assert edit(client, town, gallons="", category="3").status_code == 302
+    overflow = Incident.objects.get(code="SSO-1")
+    assert (overflow.category, overflow.category_source) == (3, "staff")
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"gallons_recovered": "-1"}, "gallons_recovered", "Ensure this value is greater"),
+        ({"gallons_recovered": "1600"}, "gallons_recovered", "1600 gallons is more than"),
+        ({"gallons_to_surface_water": "2000", "reached_surface_water": "true"},
+         "gallons_to_surface_water", "2000 gallons is more than"),
+        ({"ended_at": "2025-03-03T20:00"}, "ended_at", "The spill cannot end"),
+        ({"known_at": "2099-03-03T20:00"}, "known_at", "is in the future"),
+        ({"draft_report_on": "2025-03-02"}, "draft_report_on", "is before the incident"),
+        ({"certified_report_on": "2099-01-01"}, "certified_report_on", "is in the future"),
+    ],
+)  # fmt: skip
+def test_it_refuses_impossible_spill_facts_on_their_field(client, town, changes, field, message):
+    signed_in(client, town)
+    before = counts()
+    response = edit(client, town, **changes)
+    assert response.status_code == 400
+    assert message in " ".join(response.context["form"].errors[field])
+    assert f'id="id_{field}_error"' in response.content.decode()
+    assert counts() == before
+
+
+def test_it_filters_by_category_and_by_reports_late(client, town):
+    signed_in(client, town)
+    edit(client, town)
+    assert "SSO-1" in client.get("/incidents/?category=2").content.decode()
+    assert "SSO-1" not in client.get("/incidents/?category=3").content.decode()
+    assert "712345" in client.get("/incidents/?category=0").content.decode()
+    late = client.get("/incidents/?reports_late=on&as_of=2025-03-19").content.decode()
+    assert "SSO-1" in late and "712345" not in late
+    assert (
+        "SSO-1" not in client.get("/incidents/?reports_late=on&as_of=2025-03-05").content.decode()
+    )
+
+
+def test_it_exports_what_it_lists_as_csv_with_formulas_neutralised(client, town):
+    signed_in(client, town)
+    edit(client, town, cause="=HYPERLINK(1)")
+    response = client.get("/incidents/?category=2&export=csv&as_of=2025-03-19")
+    assert response["Content-Disposition"].endswith('-incidents-2025-03-19.csv"')
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    header, *rows = text.splitlines()
+    assert header.startswith("Incident,Date,Kind")
+    assert len(rows) == 1 and rows[0].startswith("SSO-1,2025-03-03,overflow")
+    assert "Late: Draft Spill Report by 2025-03-06 (+1 more)" in rows[0]
+    assert "2025-03-03T23:30:00" in rows[0]
+    assert rows[0].endswith(",'=HYPERLINK(1)")
+
+
+def test_it_exports_what_it_lists_as_a_workbook(client, town):
+    import io
+
+    from openpyxl import load_workbook
+
+    signed_in(client, town)
+    edit(client, town, cause="@SUM(A1)")
+    response = client.get("/incidents/?export=xlsx&as_of=2025-03-19")
+    data = b"".join(response.streaming_content)
+    sheet = load_workbook(io.BytesIO(data)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0][:3] == ("Incident", "Date", "Kind")
+    assert sorted(r[0] for r in rows[1:]) == ["712345", "SSO-1"]
+    sso = next(r for r in rows if r[0] == "SSO-1")
+    assert sso[10] == 2 and sso[-1] == "'@SUM(A1)"
+
+
+def test_it_refuses_an_export_format_it_does_not_know(client, town):
+    signed_in(client, town)
+    assert client.get("/incidents/?export=pdf").status_code == 400

@@ -1,3 +1,4 @@
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -8,6 +9,7 @@ from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.registry.models import Lateral, SewerSegment
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment, make_incident
+from tests.sewers.records import clean
 from tests.web.people import make_user, two_agencies
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +76,10 @@ def test_the_data_has_placed_establishments_their_segments_and_overflows(client,
         "coordinates": [[-117.6125, 33.4205], [-117.611, 33.4215]],
     }
     assert segment["properties"]["establishments"] == ["FSE-0042"]
+    assert (
+        segment["properties"]["url"]
+        == f"/registry/segments/{SewerSegment.objects.get(code='S-12').pk}/"
+    )
     [overflow] = kinds["overflow"]
     assert overflow["geometry"]["coordinates"] == [-117.6115, 33.421]
     assert overflow["properties"]["date"] == "2025-03-01"
@@ -94,6 +100,7 @@ def test_the_data_takes_a_fixed_number_of_queries(client, agencies):
     with CaptureQueriesContext(connection) as few:
         client.get("/map/data.json")
     segment = SewerSegment.objects.get(code="S-12")
+    clean(segment, 10, as_of=date(2026, 12, 1))
     for n in range(10):
         fse = make_establishment(
             sc, f"FSE-X{n}", latitude=Decimal("33.42"), longitude=Decimal("-117.61")
@@ -104,6 +111,40 @@ def test_the_data_takes_a_fixed_number_of_queries(client, agencies):
         data = client.get("/map/data.json").json()
     assert len(_by_kind(data)["establishment"]) == 11
     assert len(many) == len(few)
+
+
+def test_each_segment_has_its_cleaning_state(client, agencies):
+    sc = agencies[0]
+    path = [[33.42, -117.61], [33.43, -117.62]]
+    for code, days_ago in (("S-LATE", 100), ("S-SOON", 80), ("S-NOW", 5)):
+        segment = SewerSegment.objects.create(
+            agency=sc, code=code, prone_to_blockage=True, cleaning_frequency_days=90, path=path
+        )
+        clean(segment, days_ago, as_of=date(2026, 12, 1))
+    SewerSegment.objects.create(
+        agency=sc, code="S-NEVER", prone_to_blockage=True, cleaning_frequency_days=90, path=path
+    )
+    client.force_login(make_user("alice", sc))
+    data = client.get("/map/data.json?as_of=2026-12-01").json()
+    states = {
+        f["properties"]["code"]: (f["properties"]["state"], f["properties"]["state_word"])
+        for f in _by_kind(data)["segment"]
+    }
+    assert states == {
+        "S-12": ("unscheduled", "Not on a cleaning schedule"),
+        "S-LATE": ("late", "Cleaning overdue"),
+        "S-NEVER": ("late", "Never cleaned"),
+        "S-SOON": ("due_soon", "Cleaning due soon"),
+        "S-NOW": ("current", "Cleaned on schedule"),
+    }
+
+
+def test_the_legend_names_each_segment_state_in_words(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    html = client.get("/map/").content.decode()
+    for words in ("cleaning overdue or never cleaned", "cleaning due soon",
+                  "cleaned on schedule", "not on a cleaning schedule"):  # fmt: skip
+        assert f"Segment: {words}" in html
 
 
 def test_the_page_loads_leaflet_and_has_no_tiles_by_default(client, agencies):

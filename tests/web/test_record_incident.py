@@ -69,3 +69,28 @@ def test_it_refuses_an_incident_dated_in_the_future_and_keeps_what_was_typed(cli
     assert response.context["form"].errors["date"] == ["2099-06-20 is in the future."]
     assert 'value="SSO-9"' in response.content.decode()
     assert (Incident.objects.count(), AuditEvent.objects.count()) == before
+
+
+def test_it_records_a_spills_times_and_derives_its_category(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    data = {"code": "SSO-10", "date": "2025-06-20", "kind": "spill", "gallons": "40",
+            "reached_surface_water": "false", "started_at": "2025-06-20T23:30",
+            "known_at": "2025-06-20T23:40"}  # fmt: skip
+    client.post(URL, data)
+    spill = Incident.objects.get(code="SSO-10")
+    assert (spill.category, spill.category_source) == (4, "derived")
+    assert spill.started_at.isoformat() == "2025-06-21T06:30:00+00:00"  # 23:30 in Los Angeles
+
+
+def test_it_refuses_a_staff_category_contradicting_surface_water_and_records_nothing(
+    client, agencies
+):
+    client.force_login(make_user("alice", agencies[0]))
+    before = (Incident.objects.count(), AuditEvent.objects.count())
+    data = {"code": "SSO-11", "date": "2025-06-20", "kind": "spill", "gallons": "10",
+            "reached_surface_water": "true", "category": "4"}  # fmt: skip
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert "It reached surface water" in response.context["form"].errors["category"][0]
+    assert 'value="SSO-11"' in response.content.decode()
+    assert (Incident.objects.count(), AuditEvent.objects.count()) == before

@@ -253,7 +253,7 @@ def test_an_inspector_adds_edits_and_removes_a_lateral(client, world):
     assert client.post("/establishments/FSE-1/laterals/new/" + AS_OF, data).status_code == 302
     lateral = Lateral.objects.get()
     html = client.get("/establishments/FSE-1/").content.decode()
-    assert "To segment S-7: rear, last inspected 2026-10-01" in html
+    assert ">S-7</a>: rear, last inspected 2026-10-01" in html
     data["last_inspected_on"] = "2027-01-01"
     url = f"/establishments/FSE-1/laterals/{lateral.pk}/" + AS_OF
     assert client.post(url, data).status_code == 400

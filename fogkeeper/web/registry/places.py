@@ -1,5 +1,6 @@
 """Staff pages of the places around the establishments: parcels and their property owners,
-the public sewer's segments, and each establishment's laterals to them."""
+and each establishment's laterals to the public sewer's segments (the segments' own pages are
+in `segments` and fogkeeper/web/sewers.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
 from fogkeeper.registry import selectors as registry
-from fogkeeper.registry.models import Lateral, Parcel, PropertyOwner, SewerSegment
+from fogkeeper.registry.models import Lateral, Parcel, PropertyOwner
 from fogkeeper.registry.places import (
     lateral_add,
     lateral_remove,
@@ -17,20 +18,17 @@ from fogkeeper.registry.places import (
     owner_update,
     parcel_register,
     parcel_update,
-    segment_register,
-    segment_update,
 )
 from fogkeeper.web import policy
 from fogkeeper.web.forms import put_errors
 from fogkeeper.web.views import _as_of, agency_page, reads_only
 
 from .operators import list_page
-from .site_forms import LateralForm, OwnerForm, ParcelForm, RemoveForm, SegmentForm
+from .site_forms import LateralForm, OwnerForm, ParcelForm, RemoveForm
 from .sites import KIND, establishment_write, evaluated, form_page, registry_write
 
 OWNER_FIELDS = ("name", "phone", "email", "mailing_address")
 PARCEL_FIELDS = ("apn", "address", "owner", "multi_tenant")
-SEGMENT_FIELDS = ("code", "description", "prone_to_blockage", "cleaning_frequency_days")
 LATERAL_FIELDS = ("segment", "description", "last_inspected_on")
 
 
@@ -123,41 +121,6 @@ def parcel_edit(request, parcel: int):
     form = ParcelForm(request.POST or None, agency=request.agency, initial=initial)
     title = f"Edit parcel {found.apn}"
     return _edit(request, form, parcel_update, title, "web:parcels", parcel=found)
-
-
-# -- sewer segments -----------------------------------------------------------------------
-
-
-@agency_page
-@reads_only
-def segment_list(request):
-    rows = registry.segment_list(agency=request.agency, q=request.GET.get("q", ""))
-    return list_page(request, rows, "web/registry/segment_list.html")
-
-
-@registry_write
-def segment_new(request):
-    form = SegmentForm(request.POST or None)
-    if form.is_valid():
-        try:
-            segment = segment_register(
-                agency=request.agency, **form.cleaned_data, actor=request.user
-            )
-        except ValidationError as e:
-            put_errors(form, e)
-        else:
-            said = f"Segment {segment.code} is added; add the laterals that reach it."
-            return _saved(request, "web:segments", said)
-    return form_page(request, form, title="Add a sewer segment")
-
-
-@agency_page
-def segment_edit(request, segment: int):
-    found = _writer(request, SewerSegment, pk=segment)
-    initial = {k: getattr(found, k) for k in SEGMENT_FIELDS}
-    form = SegmentForm(request.POST or None, initial=initial)
-    title = f"Edit segment {found.code}"
-    return _edit(request, form, segment_update, title, "web:segments", segment=found)
 
 
 # -- laterals of an establishment ---------------------------------------------------------

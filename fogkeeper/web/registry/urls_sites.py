@@ -1,8 +1,8 @@
-"""URLs of the registry pages in `sites`, `operators` and `places`."""
+"""URLs of the registry pages in `sites`, `operators`, `places` and `segments`."""
 
 from django.urls import path
 
-from . import operators, places, sites
+from . import operators, places, segments, sites
 
 FSE = "establishments/<str:code>"
 
@@ -28,7 +28,7 @@ urlpatterns: list = [
     path("registry/parcels/", places.parcel_list, name="parcels"),
     path("registry/parcels/new/", places.parcel_new, name="parcel_new"),
     path("registry/parcels/<int:parcel>/edit/", places.parcel_edit, name="parcel_edit"),
-    path("registry/segments/", places.segment_list, name="segments"),
-    path("registry/segments/new/", places.segment_new, name="segment_new"),
-    path("registry/segments/<int:segment>/edit/", places.segment_edit, name="segment_edit"),
+    path("registry/segments/", segments.segment_list, name="segments"),
+    path("registry/segments/new/", segments.segment_new, name="segment_new"),
+    path("registry/segments/<int:segment>/edit/", segments.segment_edit, name="segment_edit"),
 ]

@@ -3,6 +3,9 @@
   "use strict";
   var COLOURS = { compliant: "#2e7d32", non_compliant: "#a4262c", overflow: "#6a1b9a" };
   var OTHER = "#8a8f94";
+  // A segment's colour by the state of its cleaning (web/map.py SEGMENT_COLOURS); the legend
+  // names each state in words, and a late segment is also drawn dashed.
+  var SEGMENT = { late: "#a4262c", due_soon: "#b35c00", current: "#2e7d32", unscheduled: OTHER };
 
   function text(value) {
     var div = document.createElement("div");
@@ -27,7 +30,14 @@
     var counts = { establishment: 0, segment: 0, overflow: 0 };
     var layer = L.geoJSON(data, {
       style: function (f) {
-        return { color: "#1f6f8b", weight: f.properties.prone_to_blockage ? 5 : 3 };
+        var p = f.properties;
+        if (p.kind !== "segment") return {};  // the markers style themselves (pointToLayer)
+        return {
+          color: SEGMENT[p.state] || OTHER, weight: p.prone_to_blockage ? 6 : 4,
+          dashArray: p.state === "late" ? "10 6" : null,
+          className: "segment-" + (p.state || "unscheduled") +
+            " code-" + String(p.code).replace(/[^A-Za-z0-9_-]/g, "_"),
+        };
       },
       pointToLayer: function (f, latlng) {
         var p = f.properties;
@@ -46,8 +56,13 @@
           l.bindTooltip(text(p.name) + " (" + text(p.code) + ")");
           l.on("click", function () { window.location.href = p.url; });
         } else if (p.kind === "segment") {
-          l.bindTooltip("Segment " + text(p.code) +
-            (p.establishments.length ? ": " + text(p.establishments.join(", ")) : ""));
+          l.bindTooltip("Segment " + text(p.code) + ": " + text(p.state_word));
+          l.bindPopup(
+            '<a href="' + text(p.url) + '">Segment ' + text(p.code) + "</a><br>" +
+            text(p.state_word) + (p.due_on ? ", due " + text(p.due_on) : "") +
+            (p.frequency_review ? "<br>Listed for a frequency review" : "") +
+            (p.establishments.length ? "<br>Fed by " + text(p.establishments.join(", ")) : "")
+          );
         } else {
           l.bindTooltip("Overflow " + text(p.code) + " on " + text(p.date) +
             (p.gallons != null ? ", " + text(p.gallons) + " gal" : ""));

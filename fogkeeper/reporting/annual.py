@@ -1,0 +1,583 @@
+"""The annual report of an agency's FOG program: the figures of one calendar year, each with the
+agency's words for it and a plain statement of how it was computed (the records counted, the
+dates used), as the State's annual report and the auditor ask for them.
+
+Every figure is counted in the database, a fixed number of queries whatever the size of the
+program. A year not over yet is reported up to the day it is asked on: what is "at year end"
+is then on that day, and the report says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, DateField, Exists, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce, ExtractMonth, Greatest
+from django.utils import timezone
+
+from fogkeeper.billing.models import InvoiceLine, Payment
+from fogkeeper.compliance.models import ComplianceRate
+from fogkeeper.compliance.rates import rate_counts
+from fogkeeper.enforcement.models import EnforcementAction
+from fogkeeper.incidents.models import CATEGORIES, Incident
+from fogkeeper.inspections.models import Inspection
+from fogkeeper.maintenance.models import Service
+from fogkeeper.permits.models import Permit
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
+from fogkeeper.sewers.selectors import cleaning_states
+
+SPILL_KINDS = ("overflow", "spill")  # a blockage that spilled nothing is no spill
+STEP_TITLES = {"hearing": "Hearing", "appeal": "Appeal", "court_judgment": "Court judgment"}
+ACCESS_REFUSED = "inspection.access_refused"  # as the engine's inspection check reads it
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
+ZERO = Decimal("0.00")
+
+
+class YearRefused(ValueError):
+    """A year the report cannot be made for, with the reason in words."""
+
+
+@dataclass
+class Table:
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+
+
+@dataclass
+class Figure:
+    key: str
+    label: str
+    value: Any
+    how: str
+    table: Table | None = None
+    money: bool = False
+
+
+@dataclass
+class AnnualReport:
+    agency: Agency
+    year: int
+    start: date
+    end: date  # 31 December, or the day the report was made on while the year runs
+    made_on: date
+    figures: list[Figure] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.end == date(self.year, 12, 31)
+
+    @property
+    def end_words(self) -> str:
+        """ "year end" in words: 31 December, or the day the report stops at."""
+        if self.complete:
+            return f"year end ({self.end:%-d %B %Y})"
+        return f"{self.end:%-d %B %Y} (the year is not over)"
+
+    def __getitem__(self, key: str) -> Figure:
+        for f in self.figures:
+            if f.key == key:
+                return f
+        raise KeyError(key)
+
+
+def first_year(agency: Agency) -> int:
+    """The first year of the agency's program: its ordinance took effect in it."""
+    return agency.get_pack().effective.year
+
+
+def check_year(agency: Agency, text: Any, today: date) -> int:
+    """The year asked for, as a number from the program's first year to the current one."""
+    try:
+        year = int(str(text).strip())
+    except ValueError:
+        example = f"e.g. {today.year}"
+        raise YearRefused(f"“{text}” is not a year: give it as four digits, {example}.") from None
+    first = first_year(agency)
+    if year < first:
+        raise YearRefused(
+            f"{agency.name}'s program began in {first} ({agency.get_pack().ordinance}); "
+            f"choose {first} or later."
+        )
+    if year > today.year:
+        raise YearRefused(f"{year} has not begun: choose {today.year} or earlier.")
+    return year
+
+
+def annual_report(*, agency: Agency, year: int, today: date | None = None) -> AnnualReport:
+    """The figures of `agency`'s FOG program for calendar `year` (check_year first)."""
+    today = today or timezone.localdate()
+    report = AnnualReport(
+        agency=agency,
+        year=year,
+        start=date(year, 1, 1),
+        end=min(date(year, 12, 31), today),
+        made_on=today,
+    )
+    pack = agency.get_pack()
+    for build in BUILDERS:
+        report.figures.extend(build(report, agency, pack))
+    return report
+
+
+# -- establishments, permits, devices -------------------------------------------------------
+
+
+def _open_on(day: date, prefix: str = "") -> Q:
+    """Open on `day`: from its opening to the day before its closing (as rates.py counts)."""
+    return Q(**{f"{prefix}opened_on__lte": day}) & (
+        Q(**{f"{prefix}closed_on__isnull": True}) | Q(**{f"{prefix}closed_on__gt": day})
+    )
+
+
+def _open_during(start: date, end: date, prefix: str = "") -> Q:
+    return Q(**{f"{prefix}opened_on__lte": end}) & (
+        Q(**{f"{prefix}closed_on__isnull": True}) | Q(**{f"{prefix}closed_on__gt": start})
+    )
+
+
+def _permit_current_on(day: date) -> Q:
+    """A permit in force on `day`: issued, not expired, ended, revoked or suspended."""
+    suspended = Q(suspended_from__lte=day) & (
+        Q(suspended_until__isnull=True) | Q(suspended_until__gte=day)
+    )
+    return (
+        Q(issued_on__lte=day, expires_on__gte=day)
+        & (Q(ended_on__isnull=True) | Q(ended_on__gt=day))
+        & (Q(revoked_on__isnull=True) | Q(revoked_on__gt=day))
+        & ~suspended
+    )
+
+
+def _establishments(r: AnnualReport, agency, pack) -> list[Figure]:
+    permit = pack.titles.get("permit", "Permit")
+    current = Permit.objects.filter(_permit_current_on(r.end), establishment=OuterRef("pk"))
+    counts = FoodServiceEstablishment.objects.filter(agency=agency).aggregate(
+        during=Count("pk", filter=_open_during(r.start, r.end)),
+        at_end=Count("pk", filter=_open_on(r.end)),
+        permitted=Count("pk", filter=_open_on(r.end) & Q(Exists(current))),
+    )
+    opened = (
+        "opened on or before that day and not closed by it (a closing date is the first day closed)"
+    )
+    return [
+        Figure(
+            "fses_in_year",
+            f"Food service establishments in the program during {r.year}",
+            counts["during"],
+            f"Establishments on {agency.name}'s register open on at least one day from "
+            f"{r.start:%-d %B} to {r.end:%-d %B %Y}: opened on or before the last day and not "
+            "closed before the first (exempt ones included, as the compliance rate counts them).",
+        ),
+        Figure(
+            "fses_at_end",
+            f"Food service establishments in the program at {r.end_words}",
+            counts["at_end"],
+            f"Establishments on the register open on {r.end:%-d %B %Y}: {opened}.",
+        ),
+        Figure(
+            "fses_permitted",
+            f"Of those, with a current {permit} at {r.end_words}",
+            counts["permitted"],
+            f"Establishments open on {r.end:%-d %B %Y} holding a {permit} issued on or before "
+            "that day that had not expired, ended (a new operator, a renewal), been revoked, "
+            "or been suspended on it.",
+        ),
+    ]
+
+
+def _devices(r: AnnualReport, agency, pack) -> list[Figure]:
+    rows = (
+        GreaseControlDevice.objects.filter(establishment__agency=agency)
+        .filter(_open_on(r.end, "establishment__"), installed_on__lte=r.end)
+        .filter(Q(removed_on__isnull=True) | Q(removed_on__gt=r.end))
+        .values("kind")
+        .annotate(n=Count("pk"))
+        .order_by("kind")
+    )
+    table = [(pack.kind_title(row["kind"]), row["n"]) for row in rows]
+    return [
+        Figure(
+            "devices",
+            f"Grease control devices in service at {r.end_words}",
+            sum(n for _, n in table),
+            f"Devices installed on or before {r.end:%-d %B %Y} and not removed by then, at "
+            "establishments open that day, counted by the kind the ordinance names.",
+            Table(("Kind", "Devices"), table),
+        )
+    ]
+
+
+# -- inspections and pump-outs ---------------------------------------------------------------
+
+
+def _inspections_done(r: AnnualReport, agency, pack) -> list[Figure]:
+    done = Inspection.objects.filter(
+        establishment__agency=agency, date__gte=r.start, date__lte=r.end
+    ).aggregate(n=Count("pk"), places=Count("establishment", distinct=True))
+    return [
+        Figure(
+            "inspections_done",
+            f"Inspections done in {r.year}",
+            done["n"],
+            f"The agency's inspections on record dated from {r.start:%-d %B} to "
+            f"{r.end:%-d %B %Y}, at {done['places']} establishment"
+            f"{'' if done['places'] == 1 else 's'}.",
+        )
+    ]
+
+
+def _last_counted_inspection(before: date, establishment: str):
+    refused = Inspection.objects.filter(
+        pk=OuterRef("pk"), answers__item=ACCESS_REFUSED, answers__compliant=False
+    )
+    return Subquery(
+        Inspection.objects.filter(establishment=OuterRef(establishment), date__lt=before)
+        .filter(~Exists(refused))
+        .order_by("-date")
+        .values("date")[:1]
+    )
+
+
+def _last_permit(before: date, establishment: str):
+    return Subquery(
+        Permit.objects.filter(establishment=OuterRef(establishment), issued_on__lt=before)
+        .order_by("-issued_on")
+        .values("issued_on")[:1]
+    )
+
+
+def _inspections_due(r: AnnualReport, agency, pack) -> list[Figure]:
+    title = pack.obligations.get("inspection.annual", "Annual inspection")
+    label = f"Annual inspections due in {r.year} ({title})"
+    if not pack.has("inspection.annual_due"):
+        return [Figure("inspections_due", label, 0, f"{pack.name} sets no annual inspection.")]
+    params = pack.params_on(max(r.end, pack.effective))
+    interval = params.duration("inspection.annual_interval")
+    year_end = date(r.year, 12, 31)
+    cutoff = pack.calendar.subtract(year_end, interval)
+    per_device = params["inspection.annual_scope"] != "establishment"
+    exempt = Q(category__in=params.get("applicability.exempt_categories", []) or [])
+    if params.get("applicability.exempt_off_public_sewer", False):
+        exempt |= Q(on_public_sewer=False)
+    prefix = "establishment__" if per_device else ""
+    subjects = (
+        GreaseControlDevice.objects.filter(establishment__agency=agency)
+        .filter(installed_on__lte=r.end)
+        .filter(Q(removed_on__isnull=True) | Q(removed_on__gt=r.start))
+        .exclude(establishment__in=FoodServiceEstablishment.objects.filter(exempt, agency=agency))
+        if per_device
+        else FoodServiceEstablishment.objects.filter(agency=agency).exclude(exempt)
+    )
+    own = "establishment_id" if per_device else "pk"
+    opened = (
+        Greatest(F("establishment__opened_on"), F("installed_on")) if per_device else F("opened_on")
+    )
+    done_in_year = Inspection.objects.filter(
+        establishment=OuterRef(own), date__gte=r.start, date__lte=r.end
+    )
+    counts = (
+        subjects.filter(_open_during(r.start, r.end, prefix))
+        .annotate(
+            base=Greatest(
+                Coalesce(
+                    _last_counted_inspection(r.start, own), _last_permit(r.start, own), opened
+                ),
+                Value(pack.effective, output_field=DateField()),
+            )
+        )
+        .filter(base__lte=cutoff)
+        .aggregate(due=Count("pk"), inspected=Count("pk", filter=Q(Exists(done_in_year))))
+    )
+    scope = "device" if per_device else "establishment"
+    cited = params.reference("inspection.annual_interval")
+    how = (
+        f"Each {scope} in the program during {r.year} (not exempt) whose {title} fell due on "
+        f"or before 31 December {r.year} ({cited}: {interval} after its last inspection before "
+        f"the year, or, if none, after its last {pack.titles.get('permit', 'permit')} issued "
+        f"before the year, or else its opening"
+        f"{' or installation' if per_device else ''}, as the engine's schedule counts it; "
+        "one already overdue on 1 January is due in the year too), counted once. "
+        f"An inspection at which access was refused does not count."
+    )
+    table = [
+        ("Due in the year", counts["due"]),
+        (f"Inspected in {r.year} (to {r.end:%-d %B})", counts["inspected"]),
+        ("Not inspected", counts["due"] - counts["inspected"]),
+    ]
+    return [
+        Figure(
+            "inspections_due",
+            label,
+            counts["due"],
+            how,
+            Table((scope.capitalize() + "s", "Count"), table),
+        )
+    ]
+
+
+def _pump_outs(r: AnnualReport, agency, pack) -> list[Figure]:
+    by_month = dict(
+        Service.objects.filter(
+            device__establishment__agency=agency, date__gte=r.start, date__lte=r.end
+        )
+        .annotate(month=ExtractMonth("date"))
+        .values("month")
+        .annotate(n=Count("pk"))
+        .values_list("month", "n")
+    )
+    table = [(MONTHS[m - 1], by_month.get(m, 0)) for m in range(1, r.end.month + 1)]
+    return [
+        Figure(
+            "pump_outs",
+            f"Pump-outs recorded in {r.year}",
+            sum(by_month.values()),
+            f"Pump-outs (services) of grease control devices dated from {r.start:%-d %B} to "
+            f"{r.end:%-d %B %Y}, whoever recorded them (staff, a manifest import or the hauler), "
+            "disputed ones included, by the month of the pump-out.",
+            Table(("Month", "Pump-outs"), table),
+        )
+    ]
+
+
+# -- compliance and enforcement --------------------------------------------------------------
+
+
+def _compliance(r: AnnualReport, agency, pack) -> list[Figure]:
+    stored = (
+        ComplianceRate.objects.filter(agency=agency, date=r.end).first() if r.complete else None
+    )
+    if stored is not None:
+        active, compliant = stored.active, stored.compliant
+        source = (
+            f"The compliance rate the sweep stored for {r.end:%-d %B %Y} (its last sweep on or "
+            "after that day)"
+        )
+    else:
+        active, compliant = rate_counts(agency=agency, days=[r.end])[r.end]
+        source = (
+            f"Counted from the findings on record: the violations open on {r.end:%-d %B %Y} "
+            "(found on or before it, not closed by it)"
+        )
+    share = f" ({100 * compliant / active:.1f}%)" if active else ""
+    return [
+        Figure(
+            "compliance",
+            f"Establishments in compliance at {r.end_words}",
+            f"{compliant} of {active}{share}",
+            f"{source}: the establishments open that day with no violation open that day, of "
+            "all establishments open that day.",
+            Table(("Establishments", "Count"), [("Open", active), ("In compliance", compliant),
+                                                ("Not in compliance", active - compliant)]),
+        )
+    ]  # fmt: skip
+
+
+def action_title(pack, action_type: str) -> str:
+    spec = pack.actions.get(action_type)
+    if spec is not None:
+        return spec.title
+    return STEP_TITLES.get(action_type, action_type.replace("_", " ").capitalize())
+
+
+def _enforcement(r: AnnualReport, agency, pack) -> list[Figure]:
+    counts = dict(
+        EnforcementAction.objects.filter(
+            establishment__agency=agency, taken_on__gte=r.start, taken_on__lte=r.end
+        )
+        .values("type")
+        .annotate(n=Count("pk"))
+        .values_list("type", "n")
+    )
+    order = [*pack.actions, *STEP_TITLES]
+    kinds = sorted(counts, key=lambda t: (order.index(t) if t in order else len(order), t))
+    table = [(action_title(pack, t), counts[t]) for t in kinds]
+    return [
+        Figure(
+            "enforcement",
+            f"Enforcement actions taken in {r.year}",
+            sum(counts.values()),
+            f"Actions and steps of enforcement cases (notices, orders, hearings, appeals...) "
+            f"taken from {r.start:%-d %B} to {r.end:%-d %B %Y}, by their date taken, counted "
+            f"by type in {pack.name}'s words.",
+            Table(("Action", "Taken"), table),
+        )
+    ]
+
+
+def _penalties(r: AnnualReport, agency, pack) -> list[Figure]:
+    assessed = InvoiceLine.objects.filter(
+        invoice__agency=agency,
+        invoice__kind="penalty",
+        invoice__noticed_on__gte=r.start,
+        invoice__noticed_on__lte=r.end,
+    ).aggregate(total=Sum("amount"), invoices=Count("invoice", distinct=True))
+    paid = Payment.objects.filter(
+        invoice__agency=agency, invoice__kind="penalty", paid_on__gte=r.start, paid_on__lte=r.end
+    ).aggregate(total=Sum("amount"), n=Count("pk"))
+    return [
+        Figure(
+            "penalties_assessed",
+            f"Penalties assessed in {r.year}",
+            assessed["total"] or ZERO,
+            f"The total of the {assessed['invoices']} penalty invoice"
+            f"{'' if assessed['invoices'] == 1 else 's'} (each invoicing a penalty order) "
+            f"noticed from {r.start:%-d %B} to {r.end:%-d %B %Y}, as invoiced (a later credit "
+            "or void is not taken off).",
+            money=True,
+        ),
+        Figure(
+            "penalties_collected",
+            f"Penalties collected in {r.year}",
+            paid["total"] or ZERO,
+            f"The {paid['n']} payment{'' if paid['n'] == 1 else 's'} received from "
+            f"{r.start:%-d %B} to {r.end:%-d %B %Y} against penalty invoices, whatever year "
+            "the invoice was noticed in.",
+            money=True,
+        ),
+    ]
+
+
+# -- spills and sewers -----------------------------------------------------------------------
+
+
+def _spills(r: AnnualReport, agency, pack) -> list[Figure]:
+    spills = Incident.objects.filter(
+        agency=agency, kind__in=SPILL_KINDS, date__gte=r.start, date__lte=r.end
+    )
+    by_category = dict(
+        spills.values("category").annotate(n=Count("pk")).values_list("category", "n")
+    )
+    by_cause = list(
+        spills.values("cause")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "cause")
+        .values_list("cause", "n")
+    )
+    fog = list(
+        spills.filter(fog_caused=True, attributed=True, establishment__isnull=False)
+        .values("establishment__code", "establishment__name")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "establishment__code")
+    )
+    total = sum(by_category.values())
+    when = f"dated from {r.start:%-d %B} to {r.end:%-d %B %Y}"
+    categories = [(title, by_category.get(n, 0)) for n, title in CATEGORIES]
+    categories.append(("Not categorised", by_category.get(None, 0)))
+    causes = [(cause.strip() or "Cause not recorded", n) for cause, n in by_cause]
+    fse_rows = [(f["establishment__name"], f["establishment__code"], f["n"]) for f in fog]
+    return [
+        Figure(
+            "spills_by_category",
+            f"Spills in {r.year} by category",
+            total,
+            f"Incidents recorded as an overflow or a spill (not a blockage that spilled "
+            f"nothing) {when}, by the category of General Order WQ 2022-0103-DWQ recorded on "
+            "each (derived from its volumes or set by staff); those without one are counted "
+            "apart as not categorised.",
+            Table(("Category", "Spills"), categories),
+        ),
+        Figure(
+            "spills_by_cause",
+            f"Spills in {r.year} by cause",
+            total,
+            f"The same spills ({when}) by the cause recorded on each, as written.",
+            Table(("Cause", "Spills"), causes),
+        ),
+        Figure(
+            "fog_spills_fses",
+            f"FOG-caused spills attributed to food service establishments in {r.year}",
+            sum(n for *_, n in fse_rows),
+            f"Of those spills, the ones recorded as caused by FOG and attributed to the "
+            f"establishment they are on record against (it caused or contributed), {when}.",
+            Table(("Establishment", "Code", "Spills"), fse_rows),
+        ),
+    ]
+
+
+def _segments(r: AnnualReport, agency, pack) -> list[Figure]:
+    scheduled = agency.sewer_segments.filter(cleaning_frequency_days__isnull=False).order_by("code")
+    rows = []
+    for state in cleaning_states(agency=agency, as_of=r.end, segments=scheduled):
+        rows.append(_segment_row(state, r))
+    on_schedule = sum(1 for row in rows if row[-1] == "yes")
+    return [
+        Figure(
+            "segments_on_schedule",
+            f"Segments on a cleaning schedule cleaned on schedule in {r.year}",
+            f"{on_schedule} of {len(rows)}",
+            f"Of the sewer segments with a cleaning frequency (as now set), those cleaned at "
+            f"least once from {r.start:%-d %B} to {r.end:%-d %B %Y} and never overdue in the "
+            "year: no gap between consecutive cleanings, counting the last one before the "
+            "year, longer than the frequency, and not overdue on "
+            f"{r.end:%-d %B %Y} (a segment never cleaned before the year was overdue until "
+            "its first cleaning).",
+            Table(
+                (
+                    "Segment",
+                    "Frequency (days)",
+                    f"Cleanings in {r.year}",
+                    "Longest gap (days)",
+                    f"State on {r.end:%-d %B}",
+                    "On schedule",
+                ),
+                rows,
+            ),  # fmt: skip
+        )
+    ]
+
+
+def _segment_row(state, r: AnnualReport) -> tuple:
+    days = state.segment.cleaning_frequency_days
+    in_year = sorted(c.cleaned_on for c in state.cleanings if c.cleaned_on >= r.start)
+    before = [c.cleaned_on for c in state.cleanings if c.cleaned_on < r.start]
+    chain = ([max(before)] if before else []) + in_year
+    gaps = [(b - a).days for a, b in zip(chain, chain[1:], strict=False)]
+    longest = max(gaps) if gaps else None
+    ok = bool(in_year) and bool(before) and (longest or 0) <= days and not state.late
+    return (
+        state.segment.code,
+        days,
+        len(in_year),
+        longest,
+        state.state_word,
+        "yes" if ok else "no",
+    )
+
+
+BUILDERS = (
+    _establishments,
+    _devices,
+    _inspections_done,
+    _inspections_due,
+    _pump_outs,
+    _compliance,
+    _enforcement,
+    _penalties,
+    _spills,
+    _segments,
+)
+
+
+def report_text(report: AnnualReport) -> str:
+    """The report as plain text (the command's default output)."""
+    from fogkeeper.web.templatetags.words import money
+
+    lines = [
+        f"{report.agency.name}: FOG program annual report {report.year}",
+        f"From {report.start:%-d %B %Y} to {report.end:%-d %B %Y}; made on {report.made_on}.",
+        "",
+    ]
+    for f in report.figures:
+        value = money(f.value) if f.money else f.value
+        lines += [f"{f.label}: {value}", f"  How: {f.how}"]
+        if f.table is not None and f.table.rows:
+            lines.append("  " + " | ".join(f.table.columns))
+            lines += [
+                "  " + " | ".join("" if v is None else str(v) for v in row) for row in f.table.rows
+            ]
+        lines.append("")
+    return "\n".join(lines)
