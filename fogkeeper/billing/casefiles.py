@@ -38,10 +38,11 @@ def _invoices(ids: list[int], as_of: date) -> tuple[list[tuple], dict[int, date]
 def _settlements(invoice_ids, as_of: date) -> list[tuple[int, date, Decimal]]:
     """(invoice pk, date, amount) of every payment, void and credit of the invoices by
     `as_of`: what reduces what is owed on them, in one query."""
-    payments = Payment.objects.filter(invoice_id__in=invoice_ids, paid_on__lte=as_of)
+    # no ORDER BY inside the UNION: SQLite refuses one in a compound statement's parts
+    payments = Payment.objects.filter(invoice_id__in=invoice_ids, paid_on__lte=as_of).order_by()
     adjustments = InvoiceAdjustment.objects.filter(
         invoice_id__in=invoice_ids, adjusted_on__lte=as_of
-    )
+    ).order_by()
     return list(
         payments.values_list("invoice_id", "paid_on", "amount").union(
             adjustments.values_list("invoice_id", "adjusted_on", "amount"), all=True
