@@ -1,19 +1,22 @@
 """The annual report as documents: its bar charts (drawn here as SVG geometry, no script), the
-PDF (WeasyPrint, on the agency's letterhead, from web/reports/annual_pdf.html) and the Excel
+PDF (WeasyPrint, on the agency's letterhead, from reporting/layout/annual.html) and the Excel
 workbook (openpyxl: a "Figures" sheet, then a sheet for each figure's table)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO
 
-from django.template.loader import render_to_string
+from django.template import Context, Engine
 
 from fogkeeper.web.exports import neutralise
 
 from .annual import AnnualReport, Figure
 
+LAYOUT = Path(__file__).resolve().parent / "layout"
+PAGE_TEMPLATES = Path(__file__).resolve().parents[1] / "web" / "templates"
 CHARTS = ("spills_by_category", "enforcement", "pump_outs")  # the figures drawn as bars
 CHART_WIDTH = 640
 LABEL_WIDTH = 250
@@ -82,14 +85,22 @@ def filename(report: AnnualReport, extension: str) -> str:
 # -- PDF --------------------------------------------------------------------------------------
 
 
+def _layout() -> Engine:
+    """The PDF's own layout (reporting/layout/, with its print stylesheet, kept apart from the
+    pages' templates, which carry no inline style), and the pages' chart and table includes."""
+    return Engine(
+        dirs=[str(LAYOUT), str(PAGE_TEMPLATES)],
+        autoescape=True,
+        libraries={"words": "fogkeeper.web.templatetags.words"},
+    )
+
+
 def annual_pdf(report: AnnualReport) -> bytes:
     from fogkeeper.enforcement.letters import _folder, _pdf
 
     pack = report.agency.get_pack()
-    html = render_to_string(
-        "web/reports/annual_pdf.html",
-        {"report": report, "figures": with_charts(report), "titles": pack.titles, "pack": pack},
-    )
+    context = {"report": report, "figures": with_charts(report), "titles": pack.titles}
+    html = _layout().get_template("annual.html").render(Context({**context, "pack": pack}))
     return _pdf(html, _folder(pack))  # nothing fetched from outside the pack's letters
 
 
