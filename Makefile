@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install run test lint format bench clean browser
+.PHONY: install run test lint format bench bench-scale clean browser redis
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,18 +44,33 @@ browser:
 	  echo "  run 'sudo apt-get install chromium' (the browser tests in tests/browser FAIL without it)" >&2; \
 	fi
 
-test: lint browser
+# The worker tests (tests/tasks) run real Celery workers against a throwaway Redis
+# (scripts/with-redis), Debian's redis-server.
+redis:
+	@if command -v redis-server >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server; \
+	else \
+	  echo "make redis: redis-server is not installed and this is not root, so it cannot be installed;" >&2; \
+	  echo "  run 'sudo apt-get install redis-server' (the worker tests in tests/tasks FAIL without it)" >&2; \
+	fi
+
+test: lint browser redis
 	@if [ -f $(SHARED)/tools/conformance.py ]; then \
 	  echo "conformance cases in $(SHARED)/spec/cases:"; \
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \
 	fi
-	scripts/with-postgres $(BIN)/python -m pytest
+	scripts/with-postgres scripts/with-redis $(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20} --seconds $${DURATION:-60}
 	scripts/with-postgres $(BIN)/python -m bench.exports --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
+
+# Many agencies on one PostgreSQL, swept by 1 and by 2 worker processes (bench/scale.py).
+bench-scale: $(STAMP) redis
+	scripts/with-postgres scripts/with-redis $(BIN)/python -m bench.scale --agencies $${AGENCIES:-10} --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info

@@ -20,12 +20,89 @@ class SweepRun(models.Model):
         default=dict, blank=True, help_text="seconds spent loading, evaluating and storing"
     )
     queries = models.PositiveIntegerField(default=0, help_text="database queries the sweep ran")
+    RUNNING, COMPLETE, DIED = "running", "complete", "died"
+    STATUSES = [(RUNNING, "running"), (COMPLETE, "complete"), (DIED, "stopped unfinished")]
+    status = models.CharField(max_length=10, choices=STATUSES, default=RUNNING)
+    batch_size = models.PositiveIntegerField(default=1000)
+    batches_total = models.PositiveIntegerField(default=0)
+    batches_done = models.PositiveIntegerField(default=0)
+    progress_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a batch last finished (or the run started)"
+    )
+    requested_by = models.CharField(
+        max_length=150, blank=True, help_text="who started it: a user, or the nightly schedule"
+    )
 
     class Meta:
         ordering = ["-started_at"]
+        # two sweeps of one agency never run at once: the second is refused (runs.py)
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agency"],
+                condition=models.Q(status="running"),
+                name="one_running_sweep_per_agency",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"sweep of {self.agency} as of {self.as_of}"
+
+
+class SweepBatch(models.Model):
+    """One batch of a sweep's establishments, evaluated and stored by one task. Its counts
+    are stored in the same transaction as its findings, so that a batch is stored once
+    however many times its task runs."""
+
+    QUEUED, DONE = "queued", "done"
+    run = models.ForeignKey(SweepRun, on_delete=models.CASCADE, related_name="batches")
+    number = models.PositiveIntegerField()
+    establishment_ids = models.JSONField(default=list)
+    status = models.CharField(max_length=10, default=QUEUED)
+    attempts = models.PositiveIntegerField(default=0, help_text="times a worker began it")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True, help_text="host and process id")
+    establishments = models.PositiveIntegerField(default=0)
+    opened = models.PositiveIntegerField(default=0)
+    closed = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    errors = models.JSONField(default=list, blank=True)
+    timings = models.JSONField(default=dict, blank=True)
+    queries = models.PositiveIntegerField(default=0)
+    max_rss_kib = models.PositiveBigIntegerField(
+        default=0, help_text="the worker process's peak memory when the batch was stored"
+    )
+
+    class Meta:
+        ordering = ["run", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "number"], name="one_batch_number_per_run")
+        ]
+
+    def __str__(self) -> str:
+        return f"batch {self.number} of {self.run}"
+
+
+class DailyJob(models.Model):
+    """A job the schedule runs once a day for an agency (the nightly sweep, the reminders):
+    queued when its hour comes in the agency's time zone, queued again if it has not
+    finished a while later (a message lost to a broker restart), done once."""
+
+    agency = models.ForeignKey("registry.Agency", on_delete=models.CASCADE, related_name="+")
+    job = models.CharField(max_length=40)
+    on = models.DateField(help_text="the agency's local date it runs for")
+    queued_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-on", "job"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "job", "on"], name="one_daily_job_a_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.job} of {self.agency} on {self.on}"
 
 
 class ComplianceStatus(models.Model):

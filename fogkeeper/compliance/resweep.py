@@ -8,7 +8,7 @@ from datetime import date
 from fogkeeper.registry.models import FoodServiceEstablishment
 
 from .models import SweepRun
-from .sweep import SweepResult, _sweep_batch
+from .sweep import SweepResult, sweep_ids
 
 
 def sweep_establishment(establishment: FoodServiceEstablishment, *, as_of: date) -> SweepResult:
@@ -16,5 +16,5 @@ def sweep_establishment(establishment: FoodServiceEstablishment, *, as_of: date)
     agency's sweep runs are its full sweeps)."""
     agency = establishment.agency
     result = SweepResult(run=SweepRun(agency=agency, as_of=as_of))
-    _sweep_batch(agency, [establishment.pk], as_of, result)
+    sweep_ids(agency, [establishment.pk], as_of, result)
     return result

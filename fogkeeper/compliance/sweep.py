@@ -50,12 +50,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import JSONField, Model
-from django.utils import timezone
 
-from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.registry.models import Agency
 from fogkeeper.rules import CaseFileError, Report, evaluate, parse_case
 
-from . import rates
 from .casefiles import build_case_files
 from .models import ComplianceStatus, Finding, ScheduleItem, SweepRun
 
@@ -112,7 +110,7 @@ class SweepResult:
 
 
 @contextmanager
-def _counting_queries(result: SweepResult):
+def counting_queries(result: SweepResult):
     def count(execute, sql, params, many, context):
         result.queries += 1
         return execute(sql, params, many, context)
@@ -122,7 +120,7 @@ def _counting_queries(result: SweepResult):
 
 
 @contextmanager
-def _without_gc():
+def without_gc():
     """The sweep makes millions of short-lived objects and no reference cycles worth
     collecting; the collector would only walk them again and again."""
     enabled = gc.isenabled()
@@ -138,42 +136,59 @@ def _without_gc():
 
 
 def sweep_agency(
-    agency: Agency, *, as_of: date, batch_size: int = 1000, progress: Progress | None = None
+    agency: Agency,
+    *,
+    as_of: date,
+    batch_size: int = 1000,
+    progress: Progress | None = None,
+    requested_by: str = "",
 ) -> SweepResult:
-    """Evaluate every establishment of `agency` on `as_of` and store what changed.
+    """Evaluate every establishment of `agency` on `as_of` and store what changed, here and
+    now, batch after batch (runs.py; the workers run the same batches as tasks, tasks.py).
 
     `progress(done, total)` is called after each batch."""
-    if batch_size < 1:
-        raise ValueError("batch_size must be at least 1")
-    result = SweepResult(run=SweepRun(agency=agency, as_of=as_of))
-    with _counting_queries(result), _without_gc():
-        result.run.save()
-        ids = list(
-            FoodServiceEstablishment.objects.filter(agency=agency)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        for start in range(0, len(ids), batch_size):
-            _sweep_batch(agency, ids[start : start + batch_size], as_of, result)
-            if progress is not None:
-                progress(min(start + batch_size, len(ids)), len(ids))
-        rates.rates_store(agency=agency, as_of=as_of)
-        run = result.run
-        run.finished_at = timezone.now()
-        run.establishments = result.establishments
-        run.opened, run.closed, run.changed = result.opened, result.closed, result.changed
-        run.errors = result.errors
-        run.timings = {k: round(v, 3) for k, v in result.timings.items()}
-        run.queries = result.queries + 1  # this save
-        run.save()
-        result.queries = run.queries
-    return result
+    from .runs import plan_sweep, sweep_inline
+
+    run = sweep_inline(
+        plan_sweep(agency, as_of=as_of, batch_size=batch_size, requested_by=requested_by),
+        progress,
+    )
+    return SweepResult(
+        run=run,
+        establishments=run.establishments,
+        opened=run.opened,
+        closed=run.closed,
+        changed=run.changed,
+        errors=run.errors,
+        timings=run.timings,
+        queries=run.queries,
+    )
 
 
-def _sweep_batch(agency: Agency, ids: list[int], as_of: date, result: SweepResult) -> None:
+def sweep_ids(
+    agency: Agency, ids: list[int], as_of: date, result: SweepResult, *, locked: bool = False
+) -> None:
+    """Evaluate the establishments `ids` and store their reports, adding to `result`.
+    `locked`: the caller's transaction holds the agency's row already."""
     started = time.perf_counter()
     cases = build_case_files(agency, ids, as_of)
     loaded = time.perf_counter()
+    reports = _evaluate(cases, result)
+    evaluated = time.perf_counter()
+    with transaction.atomic():
+        if not locked:
+            list(
+                Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values_list("pk")
+            )
+        _store(agency, reports, as_of, result)
+    stored = time.perf_counter()
+    result.establishments += len(cases)
+    result.timings["load"] += loaded - started
+    result.timings["evaluate"] += evaluated - loaded
+    result.timings["store"] += stored - evaluated
+
+
+def _evaluate(cases: dict[int, dict], result: SweepResult) -> dict[int, Report]:
     reports: dict[int, Report] = {}
     for est_id, data in cases.items():
         try:
@@ -188,15 +203,7 @@ def _sweep_batch(agency: Agency, ids: list[int], as_of: date, result: SweepResul
             result.errors.append(
                 {"establishment": data["establishment"]["id"], "problems": problems}
             )
-    evaluated = time.perf_counter()
-    with transaction.atomic():
-        list(Agency.objects.select_for_update().filter(pk=agency.pk).values_list("pk"))
-        _store(agency, reports, as_of, result)
-    stored = time.perf_counter()
-    result.establishments += len(cases)
-    result.timings["load"] += loaded - started
-    result.timings["evaluate"] += evaluated - loaded
-    result.timings["store"] += stored - evaluated
+    return reports
 
 
 def _store(agency: Agency, reports: dict[int, Report], as_of: date, result: SweepResult) -> None:

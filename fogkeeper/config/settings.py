@@ -228,3 +228,41 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# Background work (fogkeeper/config/celery.py). With FOGKEEPER_BROKER_URL set, e.g.
+# redis://127.0.0.1:6379/0, tasks go to the workers (`celery -A fogkeeper worker`) and
+# `celery -A fogkeeper beat` runs the schedule; unset (the one-command start), every task runs
+# inline in the process that asks for it.
+CELERY_BROKER_URL = env.str("FOGKEEPER_BROKER_URL", default="")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged when it has finished, so that a worker that dies mid-task leaves
+# it on the queue for another; every task is therefore safe to run twice.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# How long a task taken by a worker that vanished (kill -9, a machine lost) waits before
+# Redis gives it to another worker. Longer than the longest task.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("FOGKEEPER_BROKER_VISIBILITY_TIMEOUT", default=3600)
+}
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    # each agency's nightly sweep and daily reminders, at their hour in the agency's time zone
+    # (fogkeeper/compliance/schedule.py); every few minutes, so that a tick lost to a broker
+    # restart is made up by the next one
+    "agency-schedule": {
+        "task": "fogkeeper.schedule.tick",
+        "schedule": env.float("FOGKEEPER_SCHEDULE_TICK_SECONDS", default=300.0),
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
+# Local hours (the agency's time zone) of the nightly sweep and of the daily reminders.
+FOGKEEPER_SWEEP_HOUR = env.int("FOGKEEPER_SWEEP_HOUR", default=2)
+FOGKEEPER_REMINDER_HOUR = env.int("FOGKEEPER_REMINDER_HOUR", default=7)
+# A sweep with no batch finished for this long is taken to have stalled: its batches are
+# queued again (they are idempotent), and after SWEEP_DEAD_AFTER it no longer holds the lock.
+FOGKEEPER_SWEEP_STALLED_AFTER = env.int("FOGKEEPER_SWEEP_STALLED_AFTER", default=600)
+FOGKEEPER_SWEEP_DEAD_AFTER = env.int("FOGKEEPER_SWEEP_DEAD_AFTER", default=6 * 3600)

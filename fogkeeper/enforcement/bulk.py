@@ -1,7 +1,8 @@
 """Cases from findings, one establishment or many: a case opened (or an open one added to)
 for open findings of the engine, and the pack's first notice sent to each of many
 establishments in one go (`procedure.first_notice`), each in its own transaction so that one
-refused leaves the others sent, and what was sent and refused kept on the run."""
+refused leaves the others sent, and what was sent and refused kept on the run; the
+establishments sent a notice are then evaluated again together (compliance.tasks.reevaluate)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
@@ -111,6 +112,8 @@ def run_bulk_notice(run_id: int) -> BulkNotice:
     is finished by running it again."""
     run = BulkNotice.objects.get(pk=run_id)
     done = {r["establishment"] for r in run.sent + run.refused}
+    if done.issuperset(run.codes) and run.finished_at is not None:
+        return run
     for n, code in enumerate(run.codes):
         if code in done:
             continue
@@ -119,9 +122,21 @@ def run_bulk_notice(run_id: int) -> BulkNotice:
         run.done += 1
         (run.sent if "action" in outcome else run.refused).append(outcome)
         BulkNotice.objects.filter(pk=run.pk).update(sent=run.sent, refused=run.refused)
+    _reevaluate(run)
     BulkNotice.objects.filter(pk=run.pk).update(finished_at=timezone.now())
     run.refresh_from_db()
     return run
+
+
+def _reevaluate(run: BulkNotice) -> None:
+    """The establishments sent a notice by the run (by this call or one stopped before it),
+    evaluated again on the run's date."""
+    codes = [r["establishment"] for r in run.sent]
+    ids = FoodServiceEstablishment.objects.filter(agency=run.agency, code__in=codes).values_list(
+        "pk", flat=True
+    )
+    if codes:
+        reevaluate(run.agency, list(ids), as_of=run.as_of)
 
 
 def _send_one(run: BulkNotice, code: str, n: int) -> dict[str, Any]:
@@ -136,7 +151,6 @@ def _send_one(run: BulkNotice, code: str, n: int) -> dict[str, Any]:
             action = _notice(run, fse, findings, n)
     except ValidationError as e:
         return {"establishment": code, "reason": " ".join(e.messages)}
-    sweep_establishment(fse, as_of=run.as_of)
     return {"establishment": code, "case": action.case.code, "action": action.code}
 
 

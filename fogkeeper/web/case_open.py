@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 
 from fogkeeper.compliance.models import Finding
+from fogkeeper.enforcement import tasks as enforcement_tasks
 from fogkeeper.enforcement.bulk import bulk_notice_start, case_from_findings, run_bulk_notice
 from fogkeeper.enforcement.models import DELIVERY, BulkNotice
 
@@ -125,7 +126,9 @@ def _start(request, pack, form, rule, as_of) -> BulkNotice:
     )  # fmt: skip
     if getattr(settings, "FOGKEEPER_BULK_INLINE", False):
         run_bulk_notice(run.pk)
-    else:
+    elif not settings.CELERY_TASK_ALWAYS_EAGER:
+        enforcement_tasks.bulk_notice.delay(run.pk)  # a worker sends them
+    else:  # no broker (the one-command start): beside the request, for its page to follow
         threading.Thread(target=_run_and_close, args=(run.pk,), daemon=True).start()
     return run
 

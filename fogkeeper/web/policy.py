@@ -24,16 +24,16 @@ SESSION_KEY = "fogkeeper_agency"
 # around an establishment (operators, parcels and owners, laterals and sewer segments);
 # "device" its grease control devices and food grinders; "hauler" the haulers and their
 # service contracts (the manager's records); "employee" an establishment's employees (with
-# trainings); "membership" approving who may sign in (enrolment requests). Staff roles
-# write for the whole agency; an operator for its establishments, a hauler for its
-# customers' devices. A sample of the discharge is part of an inspection (13.30.080(C);
-# 10.02.090): whoever records inspections.
+# trainings); "membership" approving who may sign in (enrolment requests); "sweep" starting
+# a sweep of the agency (the manager's). Staff roles write for the whole agency; an operator
+# for its establishments, a hauler for its customers' devices. A sample of the discharge is
+# part of an inspection (13.30.080(C); 10.02.090): whoever records inspections.
 WRITES = {
     "manager": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
-        "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning",
+        "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning", "sweep",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",

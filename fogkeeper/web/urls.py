@@ -23,6 +23,7 @@ from . import (
     reports_urls,
     samples,
     sewers_urls,
+    sweeps_urls,
     views,
 )
 from .registry import urls_equipment, urls_sites
@@ -130,4 +131,5 @@ urlpatterns = [
     *sewers_urls.urlpatterns,
     *records_urls.urlpatterns,
     *lists_urls.urlpatterns,
+    *sweeps_urls.urlpatterns,
 ]

@@ -126,7 +126,9 @@ def test_it_runs_a_fixed_number_of_queries_per_batch():
 
     run = 7  # the run's INSERT and UPDATE, the establishments' ids, the rates: 3 reads, 1 write
     assert two_batches - run == 2 * (one_batch - run)
-    assert one_batch - run <= 29  # with the schedule items' DELETE and COPY; samples, exceptions
+    # with the schedule items' DELETE and COPY, samples, exceptions, and the batch's own
+    # bookkeeping (runs.py: read, begun, locked, stored, counted on its run: 7 queries)
+    assert one_batch - run <= 36
 
 
 def test_sweeping_again_writes_nothing(agency, pier):

@@ -4,11 +4,14 @@ nothing, and the run says why."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import date
+from unittest.mock import patch
 
 import pytest
 from django.db.models import Count
 
+from fogkeeper.compliance import sweep
 from fogkeeper.compliance.generate import generate_program
 from fogkeeper.compliance.models import Finding
 from fogkeeper.compliance.sweep import sweep_agency
@@ -37,8 +40,11 @@ def test_it_sends_one_notice_and_one_letter_to_each_of_over_200_establishments(p
         first_certified="7019 0700 0000 0000 0100",
         fields={"delivered_on": AS_OF, "correct_by": date(2025, 7, 6)},
     )  # fmt: skip
-    run = run_bulk_notice(run.pk)
+    with _loads() as loads:
+        run = run_bulk_notice(run.pk)
     assert run.done == run.total == len(codes)
+    sent_ids = program.establishments.filter(code__in=codes[1:]).values_list("pk", flat=True)
+    assert loads == [sorted(sent_ids)]  # evaluated again together, once, after the sending
     sent = {r["establishment"] for r in run.sent}
     assert sent == set(codes[1:])
     assert run.refused == [
@@ -59,9 +65,24 @@ def test_it_sends_one_notice_and_one_letter_to_each_of_over_200_establishments(p
     )
     assert len(numbers) == len(codes) - 1  # one certified number of the roll each
 
-    again = run_bulk_notice(run.pk)  # a run finished is not sent twice
+    with _loads() as loads:
+        again = run_bulk_notice(run.pk)  # a run finished is not sent twice
+    assert loads == []
     assert Letter.objects.filter(action__establishment__agency=program).count() == len(codes) - 1
     assert again.done == run.done
+
+
+@contextmanager
+def _loads():
+    """The establishment ids of each batch of case files built (one per evaluation)."""
+    loads, real = [], sweep.build_case_files
+
+    def spy(agency, ids, as_of):
+        loads.append(list(ids))
+        return real(agency, ids, as_of)
+
+    with patch.object(sweep, "build_case_files", spy):
+        yield loads
 
 
 def _most_found(agency) -> tuple[str, list[str]]:

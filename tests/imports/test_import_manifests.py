@@ -1,13 +1,16 @@
 """`manage.py import_manifests`: hauler pump-out manifests from CSV, all or nothing."""
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from io import StringIO
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core.management import CommandError, call_command
 
 from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.maintenance.manifests import ManifestImportError, manifests_import
 from fogkeeper.maintenance.models import Service
 from tests.records import make_agency, make_device, make_establishment, make_hauler, make_service
@@ -78,6 +81,18 @@ def test_it_adds_nothing_when_the_same_file_is_imported_twice(agency, tmp_path):
     assert "0 services created, 3 already imported" in out
     assert Service.objects.count() == 3
     assert AuditEvent.objects.filter(action="manifests.import").count() == 1
+
+
+def test_it_evaluates_again_the_establishments_given_pump_outs(agency, tmp_path):
+    other = make_establishment(agency, code="FSE-3", address="9 Calle Negocio")
+    with time_machine.travel(datetime(2025, 6, 30, 12, tzinfo=ZoneInfo("America/Los_Angeles"))):
+        out, _, error = run(agency, tmp_path, GOOD)
+    assert error is None and "2 establishments evaluated again" in out
+    statuses = ComplianceStatus.objects.filter(establishment__agency=agency)
+    assert sorted(statuses.values_list("establishment__code", "as_of")) == [
+        ("FSE-1", date(2025, 6, 30)), ("FSE-2", date(2025, 6, 30))
+    ]  # fmt: skip
+    assert not statuses.filter(establishment=other).exists()
 
 
 def test_it_prints_progress(agency, tmp_path):

@@ -1,10 +1,18 @@
 """A hauler uploads a manifest file: all its rows are checked, any bad row adds nothing."""
 
+from unittest.mock import patch
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance import sweep
+from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.maintenance.models import Service
+from fogkeeper.registry.models import ServiceContract
+from tests.records import d, make_device, make_establishment
 
 from . import haulers
 from .haulers import SUBMISSIONS, UPLOAD, staff_user, trap_overdue
@@ -104,3 +112,53 @@ def test_it_asks_for_a_file(client, world):
 def test_it_is_not_a_page_for_staff(client, world):
     client.force_login(staff_user("ines", world.sc))
     assert client.get(UPLOAD).status_code == 404
+
+
+def _new_customers(world, prefix: str, n: int) -> list:
+    """`n` new customers of Coastal Pumping with a trap GT-1 each, never swept."""
+    fses = []
+    for i in range(1, n + 1):
+        fse = make_establishment(world.sc, code=f"{prefix}-{i}", name=f"Cafe {prefix} {i}")
+        make_device(fse, "GT-1", kind="trap", installed_on="2020-01-01")
+        since = d("2021-01-01")
+        ServiceContract.objects.create(hauler=world.coastal, establishment=fse, since=since)
+        fses.append(fse)
+    return fses
+
+
+def _file_for(fses, prefix: str) -> str:
+    rows = [f"FSE-0042-H1,{prefix}-M{i},{f.code},GT-1,2025-06-20,40\n" for i, f in enumerate(fses)]
+    return HEADER + "".join(rows)
+
+
+def _upload_counted(client, fses, prefix: str):
+    loads = []
+    real = sweep.build_case_files
+
+    def spy(agency, ids, as_of):
+        loads.append(list(ids))
+        return real(agency, ids, as_of)
+
+    with patch.object(sweep, "build_case_files", spy), CaptureQueriesContext(connection) as q:
+        response = upload(client, _file_for(fses, prefix))
+    assert response.redirect_chain == [(SUBMISSIONS, 302)]
+    return loads, len(q.captured_queries)
+
+
+def test_a_file_for_many_customers_evaluates_them_together_in_a_bounded_number_of_queries(
+    client, world
+):
+    few, many = _new_customers(world, "FEW", 2), _new_customers(world, "MANY", 12)
+    client.force_login(world.hank)
+
+    few_loads, few_queries = _upload_counted(client, few, "FEW")
+    many_loads, many_queries = _upload_counted(client, many, "MANY")
+
+    assert few_loads == [sorted(f.pk for f in few)]  # one batch, loaded once
+    assert many_loads == [sorted(f.pk for f in many)]
+    assert ComplianceStatus.objects.filter(establishment__in=few + many).count() == 14
+    assert set(
+        Service.objects.filter(device__establishment__in=many).values_list("source", flat=True)
+    ) == {"hauler_csv"}
+    # ten customers more cost no query more: nothing is loaded or stored one at a time
+    assert many_queries == few_queries, (few_queries, many_queries)

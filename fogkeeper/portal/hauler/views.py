@@ -2,7 +2,8 @@
 
 What the hauler reaches is policy.establishments (its current customers in the agency the
 request acts for); any other establishment or device answers 404. Every submission goes
-through maintenance's services and the establishment is evaluated again at once."""
+through maintenance's services and the establishment is evaluated again at once (a file's
+customers together, in batches, compliance.tasks.reevaluate)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rest_framework.authtoken.models import Token
 
 from fogkeeper.api.services import token_rotate
 from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
 from fogkeeper.maintenance.services import service_submit
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
@@ -140,9 +142,7 @@ def upload(request):
         except ManifestImportError as e:
             refused = e
         else:
-            touched = FoodServiceEstablishment.objects.filter(pk__in=result.establishments)
-            for fse in touched.select_related("agency"):
-                sweep_establishment(fse, as_of=today)
+            reevaluate(request.agency, result.establishments, as_of=today)
             messages.success(
                 request,
                 f"{result.file}: {result.rows} row{'s' if result.rows != 1 else ''}, "

@@ -1,8 +1,12 @@
-"""`manage.py import_manifests FILE --agency ID`: hauler pump-out manifests from a CSV file."""
+"""`manage.py import_manifests FILE --agency ID`: hauler pump-out manifests from a CSV file;
+the establishments given new pump-outs are evaluated again (in tasks of a batch each, on the
+workers when a broker is set, else here)."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
 from fogkeeper.registry.models import Agency
 
@@ -29,11 +33,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         agency = find_agency(options["agency"])
+        today = timezone.localdate()
         try:
             result = manifests_import(
                 agency=agency,
                 path=options["file"],
-                today=timezone.localdate(),
+                today=today,
                 progress=self.stdout.write,
             )
         except ManifestImportError as exc:
@@ -48,3 +53,8 @@ class Command(BaseCommand):
             f"{result.file}: {result.rows} rows, {result.created} services created, "
             f"{result.already_imported} already imported"
         )
+        if result.establishments:
+            reevaluate(agency, result.establishments, as_of=today)
+            count = len(result.establishments)
+            done = "evaluated again" if settings.CELERY_TASK_ALWAYS_EAGER else "queued to evaluate"
+            self.stdout.write(f"{count} establishment{'s' if count > 1 else ''} {done}")

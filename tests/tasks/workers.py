@@ -1,0 +1,106 @@
+"""Real Celery workers for the worker tests: processes of `celery -A fogkeeper worker` on the
+throwaway Redis of scripts/with-redis and this test's database (which the test must commit
+to: `django_db(transaction=True)`)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from celery import Celery
+from django.db import connection
+
+REDIS_URL = os.environ.get("FOGKEEPER_TEST_REDIS_URL", "")
+REDIS_DIR = os.environ.get("FOGKEEPER_TEST_REDIS_DIR", "")
+ROOT = Path(__file__).resolve().parents[2]
+# A message taken by a worker that vanished goes to another after this many seconds.
+VISIBILITY_TIMEOUT = 3
+
+
+def require_redis() -> None:
+    if not REDIS_URL:
+        pytest.fail(
+            "the worker tests need the throwaway Redis of scripts/with-redis: run them as "
+            "`scripts/with-postgres scripts/with-redis .venv/bin/python -m pytest tests/tasks`"
+        )
+
+
+def database_url() -> str:
+    s = connection.settings_dict
+    return f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"
+
+
+def client() -> Celery:
+    """A Celery application that sends to the test's Redis (the project's own runs its tasks
+    inline in the tests, as without a broker)."""
+    app = Celery("fogkeeper-tests", broker=REDIS_URL, set_as_current=False)
+    app.conf.broker_transport_options = {"visibility_timeout": VISIBILITY_TIMEOUT}
+    app.conf.broker_connection_retry_on_startup = True
+    return app
+
+
+class Worker:
+    """One worker process (its pool of `concurrency` children), started at once."""
+
+    def __init__(self, name: str, log_dir: Path, concurrency: int = 1):
+        self.name = name
+        self.log = log_dir / f"{name}.log"
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "FOGKEEPER_BROKER_URL": REDIS_URL,
+            "FOGKEEPER_BROKER_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+            "FOGKEEPER_DB_CONN_MAX_AGE": "0",
+        }
+        command = [
+            sys.executable, "-m", "celery", "-A", "fogkeeper", "worker",
+            "--pool", "prefork", "--concurrency", str(concurrency),
+            "--hostname", f"{name}@%h", "--loglevel", "INFO", "--without-gossip",
+            "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def kill(self) -> None:
+        """kill -9 of the worker and its pool, at once, as a machine lost would."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def wait_for(condition: Callable[[], object], *, what: str, seconds: float = 60.0, workers=()):
+    """Poll `condition` until it is true; fail naming `what` (with the workers' logs)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(0.1)
+    logs = "\n".join(f"--- {w.name}\n{w.output()[-3000:]}" for w in workers)
+    pytest.fail(f"waited {seconds:.0f} s for {what}\n{logs}")
+
+
+def flush_broker() -> None:
+    subprocess.run(["redis-cli", "-u", REDIS_URL, "flushall"], check=True, capture_output=True)
+
+
+def restart_broker() -> None:
+    subprocess.run([f"{REDIS_DIR}/restart"], check=True, capture_output=True, timeout=30)
