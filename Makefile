@@ -62,11 +62,12 @@ test: lint browser redis
 	fi
 	scripts/with-postgres scripts/with-redis $(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) redis
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20} --seconds $${DURATION:-60}
 	scripts/with-postgres $(BIN)/python -m bench.exports --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
+	scripts/with-postgres scripts/with-redis $(BIN)/python -m bench.scale --agencies 1 --workers 2 --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 # Many agencies on one PostgreSQL, swept by 1 and by 2 worker processes (bench/scale.py).
 bench-scale: $(STAMP) redis

@@ -150,8 +150,13 @@ class LegalCalendar:
         return d
 
     def add(self, start: date | datetime, period: Duration, roll: bool = False) -> date | datetime:
-        if period.unit == "hours":
-            return self.add_hours(start, period.n)
+        n, unit = period
+        if unit == "days" and not roll:  # the common case: plain arithmetic
+            if isinstance(start, datetime):
+                start = start.date()
+            return start + timedelta(days=n)
+        if unit == "hours":
+            return self.add_hours(start, n)
         if isinstance(start, datetime):
             start = start.date()
         key = (start, period, roll)

@@ -13,6 +13,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
+import msgspec
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -24,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from . import records
 from .errors import CaseFileError, Problem
 
 
@@ -331,9 +333,10 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class CaseFile:
-    """A validated case file, bound to its pack."""
+    """A validated case file, bound to its pack; `model` holds its records as Structs
+    (records.py), field for field the schema's models above."""
 
-    model: CaseFileModel
+    model: records.CaseFileModel
     pack: Any
     as_of: date | None
     actions: tuple[Action, ...] = field(default=())
@@ -384,19 +387,15 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     registry = packs or packs_module.default_registry()
     if not isinstance(data, dict):
         raise CaseFileError([Problem("", "a case file is a mapping of fields")])
+    model = _fast_model(data)
+    checked = model is not None  # the fast path found every reference listed
+    if model is None:  # not in the fast types' subset: the schema decides, and words why
+        model = records.from_schema(_schema_model(data, registry))
     problems: list[Problem] = []
-    try:
-        model = CaseFileModel.model_validate(data)
-    except ValidationError as err:
-        problems = _problems_from(err)
-        jurisdiction = data.get("jurisdiction")
-        if isinstance(jurisdiction, str) and not registry.has(jurisdiction):
-            problems.insert(0, _unknown_jurisdiction(jurisdiction, registry))
-        _check_references(data, problems)
-        raise CaseFileError(problems) from None
     if model.as_of is None and as_of is None:
         problems.append(Problem("as_of", "required (in the file or with --as-of)"))
-    _check_references(data, problems)
+    if not checked:
+        _check_references(data, problems)
     if not registry.has(model.jurisdiction):
         problems.append(_unknown_jurisdiction(model.jurisdiction, registry))
         raise CaseFileError(problems)
@@ -419,9 +418,120 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     if problems:
         raise CaseFileError(problems)
     if model.establishment.category is None:
-        est = model.establishment.model_copy(update={"category": pack.default_category})
-        model = model.model_copy(update={"establishment": est})
+        est = msgspec.structs.replace(model.establishment, category=pack.default_category)
+        model = msgspec.structs.replace(model, establishment=est)
     return CaseFile(model=model, pack=pack, as_of=effective_as_of, actions=tuple(actions))
+
+
+def _schema_model(data: dict, registry: Any) -> CaseFileModel:
+    """The pydantic schema's reading of a case file; raises CaseFileError with every
+    problem of structure and type (and of references beside them)."""
+    try:
+        return CaseFileModel.model_validate(data)
+    except ValidationError as err:
+        problems = _problems_from(err)
+        jurisdiction = data.get("jurisdiction")
+        if isinstance(jurisdiction, str) and not registry.has(jurisdiction):
+            problems.insert(0, _unknown_jurisdiction(jurisdiction, registry))
+        _check_references(data, problems)
+        raise CaseFileError(problems) from None
+
+
+def _fast_model(data: dict) -> records.CaseFileModel | None:
+    """The case file as Structs, or None unless the fast types take it as it is, no id is
+    blank and every reference is to a listed record: the schema then says what is wrong."""
+    try:
+        model = records.convert(data)
+    except msgspec.ValidationError:
+        return None
+    if model.enforcement:
+        actions = _raw_actions(model.enforcement)
+        if actions is None:
+            return None
+        model = msgspec.structs.replace(model, enforcement=actions)
+    if not _references_hold(model, data) or _blank_ids(model):
+        return None
+    return model
+
+
+def _raw_actions(items: list) -> list | None:
+    """Enforcement actions as the schema's RawAction reads them (nulls dropped), or None."""
+    actions = []
+    for item in items:
+        if type(item) is not dict:
+            return None
+        action_id, type_ = item.get("id"), item.get("type")
+        if type(action_id) is not str or not action_id or action_id.isspace():
+            return None
+        if type(type_) is not str or not all(type(k) is str for k in item):
+            return None
+        extra = {k: v for k, v in item.items() if v is not None and k != "id" and k != "type"}
+        actions.append(records.RawAction(action_id, type_, extra))
+    return actions
+
+
+def _blank_ids(m: records.CaseFileModel) -> bool:
+    """Whether an id is blank. The references hold, so only the listed ids and the ids
+    that refer to no record need a look; str.isspace is stricter than the schema's regex."""
+    est, permit = m.establishment, m.permit
+    words = [est.id, est.category or "-"]
+    if permit is not None:
+        words.append(permit.number)
+        words += permit.discharge_limits
+        words += [limit.unit for limit in permit.discharge_limits.values()]
+    words += {d.kind for d in m.devices}
+    for s in m.samples:
+        words += (s.parameter, s.unit)
+    for items in (m.devices, m.haulers, m.employees, m.services, m.trainings, m.inspections,
+                  m.incidents, m.samples):  # fmt: skip
+        words += {r.id for r in items}
+    return any(map(str.isspace, words))
+
+
+def _unique(items: list) -> set | None:
+    """The ids of the records, or None when two share one."""
+    ids = {r.id for r in items}
+    return ids if len(ids) == len(items) else None
+
+
+def _references_hold(m: Any, data: dict) -> bool:
+    """True when `_check_references` would find nothing (checked on the records, quickly).
+    That check reads the raw lists of referenced records, so they must be plain lists of
+    plain dicts here too."""
+    for key in ("devices", "haulers", "employees"):
+        items = data.get(key)
+        if items is not None and (
+            type(items) is not list or any(type(x) is not dict for x in items)
+        ):
+            return False
+    devices, haulers, employees = _unique(m.devices), _unique(m.haulers), _unique(m.employees)
+    if devices is None or haulers is None or employees is None:
+        return False
+    for items in (m.services, m.trainings, m.inspections, m.incidents, m.samples, m.enforcement):
+        if _unique(items) is None:
+            return False
+    devices.add(None)
+    haulers.add(None)
+    if not {s.device for s in m.services} <= devices:
+        return False
+    if not {s.device for s in m.samples} <= devices:
+        return False
+    if not {s.hauler for s in m.services} <= haulers:
+        return False
+    if not {p.hauler for p in m.yellow_grease_pickups} <= haulers:
+        return False
+    for t in m.trainings:
+        for a in t.attendees:
+            if a.employee not in employees:
+                return False
+    for insp in m.inspections:
+        for r in insp.measurements:
+            if r.device not in devices:
+                return False
+        for a in insp.answers:
+            if a.device not in devices:
+                return False
+    return True
 
 
 def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
@@ -433,13 +543,14 @@ def _ids(items: Any, path: str, problems: list[Problem]) -> set:
     if type(items) is not list:
         return set()
     ids = [item.get("id") if type(item) is dict else None for item in items]
-    known = set(ids)
+    known = {i for i in ids if isinstance(i, str)}  # an id of another type cannot be hashed
     if len(known) < len(ids):
         seen: set = set()
         for i, value in enumerate(ids):
-            if isinstance(value, str) and value in seen:
-                problems.append(Problem(f"{path}[{i}].id", f"duplicate id {value!r}"))
-            seen.add(value)
+            if isinstance(value, str):
+                if value in seen:
+                    problems.append(Problem(f"{path}[{i}].id", f"duplicate id {value!r}"))
+                seen.add(value)
     return known
 
 
@@ -449,7 +560,7 @@ def _refs(items: Any, field: str, known: set, path: str, what: str, problems: li
     for i, item in enumerate(items):
         if type(item) is dict:
             value = item.get(field)
-            if value is not None and value not in known and isinstance(value, str):
+            if isinstance(value, str) and value not in known:
                 problems.append(Problem(f"{path}[{i}].{field}", f"unknown {what} {value!r}"))
 
 

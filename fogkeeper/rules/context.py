@@ -165,6 +165,8 @@ class Context:
             if self.as_of > due:
                 self.finding(rule, subject, since, message, due=due, evidence=evidence)
             return
+        if met_on < self.cutoff:
+            return  # met before the look-back: not reported (as in `finding`)
         self.finding(
             rule,
             subject,

@@ -280,6 +280,12 @@ class Pack:
         return {c: v["per"] for c, v in self._penalty_caps().items() if v["imposed_by"] == "court"}
 
     def _penalty_caps(self) -> dict[str, dict]:
+        caps = self.__dict__.get("_caps")  # read for every penalty order: computed once
+        if caps is None:
+            caps = self.__dict__["_caps"] = self._read_penalty_caps()
+        return caps
+
+    def _read_penalty_caps(self) -> dict[str, dict]:
         prefix = "enforcement.penalty_cap."
         return {
             name[len(prefix) :]: p.values[0].value

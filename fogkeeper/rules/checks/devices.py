@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from datetime import date
 
 from ..context import ONE_DAY, Context
 
@@ -130,10 +131,13 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
         return
     add = ctx.cal.add
     evidence = {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
-    previous = device.installed_on
-    for served in full_dates:
+    # Only a gap closed within the look-back is reported: start from the first pump-out on
+    # or after the cutoff, measured from the one before it.
+    start = bisect_left(full_dates, ctx.cutoff)
+    previous = full_dates[start - 1] if start else device.installed_on
+    for served in full_dates[start:]:
         due = add(ctx.clamp(previous), freq)
-        if served > due and served >= ctx.cutoff:
+        if served > due:
             ctx.finding(
                 "gcd.service_overdue",
                 device.id,
@@ -201,11 +205,13 @@ def _episodes(readings: list, is_over, full_dates: list) -> list[tuple]:
 
 def _report_episodes(ctx, rule, device, episodes, message, evidence) -> None:
     for since, cured, rid, reading in episodes:
+        if cured is not None and cured < ctx.cutoff:
+            continue  # cured before the look-back: not reported
         ctx.finding(
             rule,
             device.id,
             since,
-            message(since, reading),
+            lambda: message(since, reading),  # noqa: B023 (called at once)
             open=cured is None,
             resolved_on=cured,
             evidence={"reading": rid, **evidence(reading)},
@@ -284,7 +290,10 @@ def _service_defects(ctx: Context, device, services) -> None:
         "gcd.partial_pump_out_device_kinds", ()
     )
     unlicensed = ctx.pack.has("gcd.unlicensed_hauler")
-    for s in services:
+    if not (partial or unlicensed):
+        return
+    # Both findings are resolved on the service's day: none before the look-back is reported.
+    for s in services[bisect_left(services, ctx.cutoff, key=_service_date) :]:
         if partial and not s.full_pump_out:
             ctx.finding(
                 "gcd.partial_pump_out",
@@ -307,6 +316,10 @@ def _service_defects(ctx: Context, device, services) -> None:
                 resolved_on=s.date,
                 evidence={"service": s.id, "hauler": hauler.id},
             )
+
+
+def _service_date(s) -> date:
+    return s.date
 
 
 def _expired(hauler) -> str:

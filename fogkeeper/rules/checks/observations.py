@@ -35,7 +35,7 @@ def check(ctx: Context) -> None:
                     item,
                     subject,
                     since,
-                    f"Found not compliant on {since}: {question}",
+                    lambda: f"Found not compliant on {since}: {question}",  # noqa: B023
                     open=False,
                     resolved_on=when,
                     evidence={"inspection": inspection},

@@ -71,9 +71,10 @@ def _refresher(ctx: Context, emp, interval, dates: list, left) -> None:
     # that the first training on or after the cutoff closed.
     start = max(0, bisect_left(dates, ctx.cutoff) - 1)
     add, clamp = ctx.cal.add, ctx.clamp
-    for i in range(start, len(dates)):
+    last = len(dates) - 1
+    for i in range(start, last + 1):
         due = add(clamp(dates[i]), interval)
-        following = dates[i + 1] if i + 1 < len(dates) else None
+        following = dates[i + 1] if i < last else None
         if following is not None and following <= due:
             continue
         ctx.overdue(
@@ -84,5 +85,5 @@ def _refresher(ctx: Context, emp, interval, dates: list, left) -> None:
             lambda due=due: f"{emp.name or emp.id}'s refresher training was due by {due}.",
             ends_on=left,
         )
-    if left is None:
-        ctx.plan("training.refresher", emp.id, add(clamp(dates[-1]), interval), REFRESHER)
+    if left is None:  # the loop ended on the last training (start <= last)
+        ctx.plan("training.refresher", emp.id, due, REFRESHER)
