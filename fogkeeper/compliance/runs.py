@@ -8,8 +8,9 @@ order, any number of times), then finished (the month-end rates, the run's total
   is marked as stopped unfinished and no longer holds it.
 - **A batch is stored once.** Its task may run twice (acknowledged late: a worker killed
   mid-batch leaves the message to another). The batch's counts are written in the same
-  transaction as its findings, under a lock on the agency's row and the batch's; a batch
-  found done is not stored again. A worker killed before the commit stored nothing.
+  transaction as its findings, under a lock on the batch's row and its establishments'
+  (sweep.py); a batch found done is not stored again. A worker killed before the commit
+  stored nothing.
 - **The run finishes once**, when its last batch is stored: locked, and skipped if it is no
   longer running.
 """
@@ -100,14 +101,11 @@ def run_batch(batch_id: int) -> int | None:
     )
     result = SweepResult(run=run)
     with counting_queries(result), without_gc(), transaction.atomic():
-        # the agency's row first, as every store of the agency takes it (sweep.py)
-        list(
-            Agency.objects.select_for_update(no_key=True).filter(pk=run.agency_id).values_list("pk")
-        )
+        # a batch redone while its first attempt still runs waits for it, then finds it done
         locked = SweepBatch.objects.select_for_update().get(pk=batch.pk)
         if locked.status == SweepBatch.DONE:
             return None
-        sweep_ids(run.agency, batch.establishment_ids, run.as_of, result, locked=True)
+        sweep_ids(run.agency, batch.establishment_ids, run.as_of, result)
         _record_batch(locked, result)
         SweepRun.objects.filter(pk=run.pk).update(
             batches_done=F("batches_done") + 1, progress_at=timezone.now()

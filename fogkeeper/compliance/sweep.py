@@ -4,8 +4,10 @@ A batch of establishments at a time: their case files are built in a fixed numbe
 (casefiles.py), each is evaluated by the engine, and what the reports say is compared with
 what the database holds, so that only rows that changed are written, in a fixed number of
 queries too (on PostgreSQL: new rows by COPY, changed rows by COPY into a temporary table and
-one UPDATE). Each batch is stored in its own transaction, holding a lock on the agency's row
-so that two sweeps of one agency at once take turns rather than both create a finding.
+one UPDATE). Each batch is loaded, evaluated and stored in its own transaction, holding its
+establishments' rows from before the load: two stores of one establishment (a sweep's batch
+and a re-evaluation after a write) take turns rather than both create a finding, and the
+later reads what the earlier stored. Batches of other establishments run alongside.
 
 What is stored (models.py):
 
@@ -51,7 +53,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import JSONField, Model
 
-from fogkeeper.registry.models import Agency
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import CaseFileError, Report, evaluate, parse_case
 
 from .casefiles import build_case_files
@@ -165,21 +167,17 @@ def sweep_agency(
     )
 
 
-def sweep_ids(
-    agency: Agency, ids: list[int], as_of: date, result: SweepResult, *, locked: bool = False
-) -> None:
-    """Evaluate the establishments `ids` and store their reports, adding to `result`.
-    `locked`: the caller's transaction holds the agency's row already."""
+def sweep_ids(agency: Agency, ids: list[int], as_of: date, result: SweepResult) -> None:
+    """Evaluate the establishments `ids` and store their reports, adding to `result`."""
     started = time.perf_counter()
-    cases = build_case_files(agency, ids, as_of)
-    loaded = time.perf_counter()
-    reports = _evaluate(cases, result)
-    evaluated = time.perf_counter()
     with transaction.atomic():
-        if not locked:
-            list(
-                Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values_list("pk")
-            )
+        # in the order of their ids, so that two overlapping batches cannot deadlock
+        locked = FoodServiceEstablishment.objects.select_for_update(no_key=True).filter(pk__in=ids)
+        list(locked.order_by("pk").values_list("pk"))
+        cases = build_case_files(agency, ids, as_of)
+        loaded = time.perf_counter()
+        reports = _evaluate(cases, result)
+        evaluated = time.perf_counter()
         _store(agency, reports, as_of, result)
     stored = time.perf_counter()
     result.establishments += len(cases)

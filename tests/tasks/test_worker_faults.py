@@ -111,16 +111,19 @@ def test_a_worker_killed_mid_batch_leaves_nothing_half_stored_and_another_redoes
     assert expected_findings  # the program has findings to store
 
     run = plan_sweep(agency, as_of=AS_OF, batch_size=BATCH)
-    # Hold the agency's row, as a store does: the first worker's batch is evaluated, then
-    # waits to store (sweep.py locks the row) — that is where it is killed.
+    # Hold batch 1's establishments, as a re-evaluation of them does: the first worker's
+    # batch 1 is begun, then waits for them (sweep.py locks them) — that is where it is killed.
+    batch = run.batches.get(number=1)
     s = connection.settings_dict
     holder = psycopg.connect(
         host=s["HOST"], port=s["PORT"], user=s["USER"], dbname=s["NAME"], autocommit=False
     )
-    holder.execute("SELECT id FROM registry_agency WHERE id = %s FOR NO KEY UPDATE", [agency.pk])
+    holder.execute(
+        "SELECT id FROM registry_foodserviceestablishment WHERE id = ANY(%s) FOR NO KEY UPDATE",
+        [batch.establishment_ids],
+    )
     first = workers("first")
     send_batches(run)
-    batch = run.batches.get(number=1)
     wait_for(
         lambda: SweepBatch.objects.filter(pk=batch.pk, attempts=1).exists(),
         what="the first worker to take batch 1",
