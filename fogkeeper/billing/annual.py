@@ -89,25 +89,48 @@ def invoice_annual_fees(*, agency: Agency, year: int, on: date, actor: Actor = N
     """One fee invoice noticed on `on` for the annual inspection fee of `year` to each active
     establishment not yet invoiced it for that year; each in its own transaction, so one
     refusal loses nothing of the others."""
-    if on.year != year:
-        raise NoAnnualFee(f"The notice date {on} is not in {year}.")
-    fee = annual_fee_item(agency, on)
+    fee = fee_for_year(agency, year, on)
     run = AnnualRun(year, fee)
     for fse in active_establishments(agency, on):
-        done = Invoice.objects.filter(
-            establishment=fse, kind="fee", noticed_on__year=year, lines__fee_item__code=fee.code
-        )
-        if done.exists():
-            run.already.append(fse.code)
-            continue
-        try:
-            invoice_issue(
-                establishment=fse, code=f"{fee.code}-{year}-{fse.code}", kind="fee",
-                noticed_on=on, fees=[fee.code], description=f"{fee.description} {year}",
-                actor=actor,
-            )  # fmt: skip
-        except ValidationError as e:
-            run.refused.append((fse.code, " ".join(e.messages)))
+        outcome, reason = invoice_one(fse, fee, year, on, actor)
+        if outcome == REFUSED:
+            run.refused.append((fse.code, reason))
         else:
-            run.issued.append(fse.code)
+            getattr(run, outcome).append(fse.code)
     return run
+
+
+def fee_for_year(agency: Agency, year: int, on: date) -> FeeItem:
+    if on.year != year:
+        raise NoAnnualFee(f"The notice date {on} is not in {year}.")
+    return annual_fee_item(agency, on)
+
+
+ISSUED, ALREADY, REFUSED = "issued", "already", "refused"
+
+
+def invoice_one(
+    fse: FoodServiceEstablishment, fee: FeeItem, year: int, on: date, actor: Actor
+) -> tuple[str, str]:
+    """Invoice `fee` of `year` to one establishment unless it was invoiced it that year:
+    (ISSUED | ALREADY | REFUSED, the reason of a refusal)."""
+    done = Invoice.objects.filter(
+        establishment=fse, kind="fee", noticed_on__year=year, lines__fee_item__code=fee.code
+    )
+    if done.exists():
+        return ALREADY, ""
+    code = f"{fee.code}-{year}-{fse.code}"
+    if taken := Invoice.objects.filter(agency_id=fse.agency_id, code=code).first():
+        return REFUSED, (
+            f"The invoice number {code} is taken by another invoice ({taken.get_kind_display()}"
+            f" noticed on {taken.noticed_on}), not this year's annual fee."
+        )
+    try:
+        invoice_issue(
+            establishment=fse, code=code, kind="fee",
+            noticed_on=on, fees=[fee.code], description=f"{fee.description} {year}",
+            actor=actor,
+        )  # fmt: skip
+    except ValidationError as e:
+        return REFUSED, " ".join(e.messages)
+    return ISSUED, ""

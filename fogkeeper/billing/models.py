@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q, Sum
 
 from fogkeeper.enforcement.models import Immutable
+from fogkeeper.jobs import Job
 
 BASES = [
     ("annual", "Annual"),
@@ -241,3 +242,39 @@ class LienRelease(Immutable):
 
     def __str__(self) -> str:
         return f"Release {self.document_number} of {self.lien}"
+
+
+class AnnualFeeRun(Job):
+    """One invoicing of the annual inspection fee of a year to each active establishment
+    (annual_runs.py), started from the annual-fees page and run by a worker (or inline): its
+    progress while it runs and, once done, what was issued, already invoiced and refused."""
+
+    STATUSES = [
+        (Job.QUEUED, "Queued"),
+        (Job.RUNNING, "Running"),
+        (Job.COMPLETE, "Complete"),
+        (Job.FAILED, "Stopped unfinished"),
+    ]
+
+    agency = models.ForeignKey("registry.Agency", on_delete=models.PROTECT)
+    year = models.PositiveIntegerField()
+    noticed_on = models.DateField()
+    fee_code = models.CharField(max_length=32)
+    status = models.CharField(max_length=10, choices=STATUSES, default=Job.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    issued = models.JSONField(default=list)  # establishment codes
+    already = models.JSONField(default=list)  # establishment codes invoiced the year before
+    refused = models.JSONField(default=list)  # [establishment code, reason]
+
+    class Meta(Job.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["agency"],
+                condition=Q(status__in=["queued", "running"]),
+                name="one_annual_fee_run_at_a_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"annual fees {self.year} ({self.agency_id}, {self.status})"

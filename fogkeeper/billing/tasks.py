@@ -11,6 +11,7 @@ from celery import shared_task
 from fogkeeper.registry.models import Agency
 
 from .annual import NoAnnualFee, invoice_annual_fees
+from .annual_runs import run_annual_fees
 
 
 @shared_task(name="fogkeeper.billing.annual_fees")
@@ -24,3 +25,11 @@ def annual_fees(agency_id: int, year: int, on_iso: str) -> list[str]:
     except NoAnnualFee as e:
         return [str(e)]
     return run.lines()
+
+
+@shared_task(name="fogkeeper.billing.annual_fee_run")
+def annual_fee_run(run_id: int) -> str:
+    """Carry out the AnnualFeeRun `run_id` started from the annual-fees page (annual_runs.py);
+    returns its status."""
+    run = run_annual_fees(run_id)
+    return run.status if run else "gone"

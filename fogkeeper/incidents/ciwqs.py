@@ -95,6 +95,7 @@ class CiwqsImport:
     notes: Counter = field(default_factory=Counter)
     categories: Counter = field(default_factory=Counter)
     left_for_staff: Counter = field(default_factory=Counter)
+    establishments: set[int] = field(default_factory=set)  # matched by an incident created
 
     def counts(self) -> dict:
         return {
@@ -155,13 +156,15 @@ def ciwqs_import(
     actor=None,
     progress: Progress | None = None,
     wdids: Collection[str] = (),
+    rows_read: Callable[[int, int], None] | None = None,
 ) -> CiwqsImport:
     """Turn every readable spill of the export at `path` into an incident of `agency`, in one
     transaction with one audit row. Counts of what was matched, created and skipped come
     back; FOG-caused, matched and unmatched count the incidents created by this import.
-    With `wdids`, only the spills of those sewer systems (the export's WDID) are taken."""
+    With `wdids`, only the spills of those sewer systems (the export's WDID) are taken.
+    `progress` is told in words every tenth of the rows, `rows_read(done, total)` in numbers."""
     path = Path(path)
-    header, records = _read(path)
+    header, records = read_export(path)
     result = CiwqsImport(file=path.name, rows=len(records))
     if wdids:
         column = header.index("WDID") if "WDID" in header else None
@@ -187,11 +190,15 @@ def ciwqs_import(
         if incident is not None:
             _match(incident, establishments, result)
             new.append(incident)
-        if progress and (index % step == 0 or index == len(records)):
-            progress(f"read {index}/{len(records)} rows ({index * 100 // len(records)}%)")
+        if index % step == 0 or index == len(records):
+            if progress:
+                progress(f"read {index}/{len(records)} rows ({index * 100 // len(records)}%)")
+            if rows_read:
+                rows_read(index, len(records))
     with transaction.atomic():
         Incident.objects.bulk_create(new, batch_size=500)
         result.created = len(new)
+        result.establishments = {i.establishment_id for i in new if i.establishment_id}
         if new:
             audit_record(
                 action="ciwqs.import",
@@ -204,7 +211,9 @@ def ciwqs_import(
     return result
 
 
-def _read(path: Path) -> tuple[list[str], list[list[str]]]:
+def read_export(path: Path) -> tuple[list[str], list[list[str]]]:
+    """The export's header and its non-blank rows; CiwqsFileError naming what is wrong with a
+    file that is not a CIWQS private lateral spill export."""
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from fogkeeper.jobs import Job
+
 SOURCES = [("staff", "Entered by staff"), ("ciwqs", "CIWQS export")]
 CATEGORIES = [(1, "Category 1"), (2, "Category 2"), (3, "Category 3"), (4, "Category 4")]
 CATEGORY_SOURCES = [("derived", "Derived from the spill's volumes"), ("staff", "Set by staff")]
@@ -128,3 +130,30 @@ class Incident(models.Model):
         return self.attributed and (
             self.written_report_on is None or self.clearance_inspection_on is None
         )
+
+
+class IncidentImport(Job):
+    """One CIWQS export uploaded from the import page (ciwqs.py), imported by a worker (or
+    inline when no broker is set): its progress while it runs, then what it created, matched
+    and skipped, and how many establishments were evaluated again."""
+
+    STATUSES = [
+        (Job.QUEUED, "Queued"),
+        (Job.RUNNING, "Running"),
+        (Job.COMPLETE, "Complete"),
+        (Job.FAILED, "Stopped: nothing imported"),
+    ]
+
+    agency = models.ForeignKey("registry.Agency", on_delete=models.PROTECT)
+    file = models.FileField(upload_to="imports/ciwqs/%Y/%m/")
+    filename = models.CharField(max_length=255)
+    wdids = models.JSONField(default=list, blank=True)  # only these sewer systems, when given
+    status = models.CharField(max_length=10, choices=STATUSES, default=Job.QUEUED)
+    rows_total = models.PositiveIntegerField(default=0)
+    rows_read = models.PositiveIntegerField(default=0)
+    counts = models.JSONField(default=dict, blank=True)  # CiwqsImport.counts()
+    summary = models.JSONField(default=list, blank=True)  # CiwqsImport.summary(), its lines
+    reevaluated = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"CIWQS import {self.filename} ({self.status})"

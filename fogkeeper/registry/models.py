@@ -84,6 +84,12 @@ class Agency(models.Model):
 
         return default_registry().get(self.pack)
 
+    def today(self):
+        """Today in the agency's time zone (its pack's calendar)."""
+        from django.utils import timezone
+
+        return timezone.now().astimezone(self.get_pack().calendar.tz).date()
+
 
 class PropertyOwner(models.Model):
     agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="property_owners")

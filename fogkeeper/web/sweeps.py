@@ -33,7 +33,7 @@ BATCH_FIELDS = ("establishments", "opened", "closed", "changed", "errors")
 
 def agency_today(agency) -> date:
     """Today in the agency's time zone (its pack's calendar)."""
-    return timezone.now().astimezone(agency.get_pack().calendar.tz).date()
+    return agency.today()
 
 
 class SweepStartForm(forms.Form):

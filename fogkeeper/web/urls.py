@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import (
+    annual_fees_urls,
     audit_urls,
     billing,
     calendar,
@@ -132,4 +133,5 @@ urlpatterns = [
     *records_urls.urlpatterns,
     *lists_urls.urlpatterns,
     *sweeps_urls.urlpatterns,
+    *annual_fees_urls.urlpatterns,
 ]

@@ -1,8 +1,10 @@
 """`manage.py import_ciwqs FILE --agency ID`: spills from the State Water Board's CIWQS
 private lateral sewage discharge export become incidents of the agency."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.incidents.ciwqs import CiwqsFileError, ciwqs_import
 from fogkeeper.registry.models import Agency
 
@@ -46,3 +48,8 @@ class Command(BaseCommand):
             raise CommandError(f"{exc}; nothing was imported") from exc
         for line in result.summary():
             self.stdout.write(line)
+        if result.establishments:
+            reevaluate(agency, sorted(result.establishments), as_of=agency.today())
+            count = len(result.establishments)
+            done = "evaluated again" if settings.CELERY_TASK_ALWAYS_EAGER else "queued to evaluate"
+            self.stdout.write(f"{count} establishment{'s' if count > 1 else ''} {done}")

@@ -1,0 +1,51 @@
+"""What a piece of background work started from a page keeps of itself (the annual fee run,
+the CIWQS import): who asked, its status, when it began, last moved and ended, and why it
+stopped. Its page polls it while it is under way; one with no progress for
+FOGKEEPER_SWEEP_STALLED_AFTER seconds may be queued again from there (the work is safe to
+run twice)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Job(models.Model):
+    QUEUED, RUNNING, COMPLETE, FAILED = "queued", "running", "complete", "failed"
+    UNDERWAY = (QUEUED, RUNNING)
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    progress_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-pk"]
+
+    @property
+    def underway(self) -> bool:
+        return self.status in self.UNDERWAY
+
+    def stalled(self, now=None) -> bool:
+        """Under way, and nothing done for FOGKEEPER_SWEEP_STALLED_AFTER seconds."""
+        last = self.progress_at or self.created_at
+        limit = timedelta(seconds=settings.FOGKEEPER_SWEEP_STALLED_AFTER)
+        return self.underway and last is not None and (now or timezone.now()) - last > limit
+
+    def begin(self) -> None:
+        self.status, self.started_at = self.RUNNING, self.started_at or timezone.now()
+        self.progress_at = timezone.now()
+
+    def finish(self, status: str, *, error: str = ""):
+        self.status, self.error = status, error
+        self.finished_at = self.progress_at = timezone.now()
+        self.save()
+        return self
