@@ -1,7 +1,8 @@
-"""Real Celery workers for the benchmarks: processes of `celery -A fogkeeper worker`, each in
-a session of its own (so that it and its pool stop together), on the broker and database
-given, logging to a folder. `Workers` starts them, waits until each says it is ready and
-stops them all, cleanly (SIGTERM, a warm shutdown) and then by force if they linger."""
+"""Real Celery workers for the benchmarks and the worker tests (tests/tasks/workers.py):
+processes of `celery -A fogkeeper worker`, each in a session of its own (so that it and its
+pool stop together), on the broker and database given, logging to a folder. `Workers` starts
+them, waits until each says it is ready and stops them all, cleanly (SIGTERM, a warm
+shutdown) and then by force if they linger."""
 
 from __future__ import annotations
 
@@ -16,10 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class Worker:
-    def __init__(self, name: str, *, broker: str, database: str, log_dir: Path, concurrency=1):
+    def __init__(
+        self, name: str, *, broker: str, database: str, log_dir: Path, concurrency=1, env=None
+    ):
         self.name = name
         self.log = log_dir / f"{name}.log"
-        env = {**os.environ, "FOGKEEPER_BROKER_URL": broker, "DATABASE_URL": database}
+        env = {
+            **os.environ, "FOGKEEPER_BROKER_URL": broker, "DATABASE_URL": database, **(env or {})
+        }  # fmt: skip
         command = [
             sys.executable, "-m", "celery", "-A", "fogkeeper", "worker",
             "--pool", "prefork", "--concurrency", str(concurrency),
@@ -38,6 +43,11 @@ class Worker:
     def alive(self) -> bool:
         return self.process.poll() is None
 
+    def kill(self) -> None:
+        """kill -9 of the worker and its pool, at once, as a machine lost would."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
     def stop(self, seconds: float = 30.0) -> None:
         if self.process.poll() is not None:
             return
@@ -45,11 +55,13 @@ class Worker:
         try:
             self.process.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+            self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
 
     def tail(self, chars: int = 2000) -> str:
-        return self.log.read_text(errors="replace")[-chars:]
+        return self.output()[-chars:]
 
 
 class Workers:

@@ -29,17 +29,16 @@ def tick(now: datetime | None = None) -> list[DailyJob]:
     queued = []
     for agency in Agency.objects.order_by("pk"):
         local = now.astimezone(agency.get_pack().calendar.tz)
-        for job, hour in ((SWEEP, settings.FOGKEEPER_SWEEP_HOUR), (REMINDERS, _reminder_hour())):
+        for job, hour in (
+            (SWEEP, settings.FOGKEEPER_SWEEP_HOUR),
+            (REMINDERS, settings.FOGKEEPER_REMINDER_HOUR),
+        ):
             if local.hour >= hour and (daily := _due(agency, job, local.date(), now)):
                 queued.append(daily)
     for daily in queued:
         _queue(daily)
     tasks.sweep_resume.delay()
     return queued
-
-
-def _reminder_hour() -> int:
-    return settings.FOGKEEPER_REMINDER_HOUR
 
 
 def _due(agency: Agency, job: str, on, now: datetime) -> DailyJob | None:

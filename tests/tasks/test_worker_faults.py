@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 
+from bench.workers import Worker
 from fogkeeper.compliance.generate import generate_program
 from fogkeeper.compliance.models import (
     ComplianceRate,
@@ -26,7 +27,7 @@ from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.compliance.tasks import sweep_resume
 from fogkeeper.registry.models import Agency
 
-from .workers import Worker, client, flush_broker, require_redis, restart_broker, wait_for
+from .workers import client, flush_broker, require_redis, restart_broker, start_worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 AS_OF = date(2025, 6, 30)
@@ -46,7 +47,7 @@ def workers(tmp_path):
     started: list[Worker] = []
 
     def start(name: str) -> Worker:
-        worker = Worker(name, tmp_path)
+        worker = start_worker(name, tmp_path)
         started.append(worker)
         return worker
 

@@ -5,9 +5,7 @@ to: `django_db(transaction=True)`)."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,9 +14,10 @@ import pytest
 from celery import Celery
 from django.db import connection
 
+from bench import workers
+
 REDIS_URL = os.environ.get("FOGKEEPER_TEST_REDIS_URL", "")
 REDIS_DIR = os.environ.get("FOGKEEPER_TEST_REDIS_DIR", "")
-ROOT = Path(__file__).resolve().parents[2]
 # A message taken by a worker that vanished goes to another after this many seconds.
 VISIBILITY_TIMEOUT = 3
 
@@ -45,46 +44,17 @@ def client() -> Celery:
     return app
 
 
-class Worker:
-    """One worker process (its pool of `concurrency` children), started at once."""
-
-    def __init__(self, name: str, log_dir: Path, concurrency: int = 1):
-        self.name = name
-        self.log = log_dir / f"{name}.log"
-        env = {
-            **os.environ,
-            "DATABASE_URL": database_url(),
-            "FOGKEEPER_BROKER_URL": REDIS_URL,
-            "FOGKEEPER_BROKER_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
-            "FOGKEEPER_DB_CONN_MAX_AGE": "0",
-        }
-        command = [
-            sys.executable, "-m", "celery", "-A", "fogkeeper", "worker",
-            "--pool", "prefork", "--concurrency", str(concurrency),
-            "--hostname", f"{name}@%h", "--loglevel", "INFO", "--without-gossip",
-            "--without-mingle", "--without-heartbeat",
-        ]  # fmt: skip
-        with self.log.open("w") as out:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-
-    def kill(self) -> None:
-        """kill -9 of the worker and its pool, at once, as a machine lost would."""
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
+def start_worker(name: str, log_dir: Path, concurrency: int = 1) -> workers.Worker:
+    """One worker process (its pool of `concurrency` children) on the test's Redis and
+    database, started at once; a vanished worker's message is handed on within seconds."""
+    env = {
+        "FOGKEEPER_BROKER_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+        "FOGKEEPER_DB_CONN_MAX_AGE": "0",
+    }
+    return workers.Worker(
+        name, broker=REDIS_URL, database=database_url(), log_dir=log_dir,
+        concurrency=concurrency, env=env,
+    )  # fmt: skip
 
 
 def wait_for(condition: Callable[[], object], *, what: str, seconds: float = 60.0, workers=()):
