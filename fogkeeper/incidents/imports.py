@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
+from django.db import IntegrityError
 from django.utils import timezone
 
 from fogkeeper.registry.models import Agency
@@ -24,6 +25,11 @@ from .ciwqs import CiwqsFileError, ciwqs_import, read_export
 from .models import IncidentImport
 
 log = logging.getLogger(__name__)
+CLASHED = (
+    "Another import of the agency stored some of the same spills while this one was reading "
+    "the file; nothing of this one was imported. Queue it again: the spills now present are "
+    "left as they are and the rest are imported."
+)
 
 
 def check_upload(upload: UploadedFile) -> int:
@@ -80,6 +86,8 @@ def run_import(run_id: int) -> IncidentImport | None:
         )  # fmt: skip
     except (CiwqsFileError, OSError) as e:
         return run.finish(IncidentImport.FAILED, error=f"{e}; nothing was imported.")
+    except IntegrityError:  # the same spills stored by another import while this one read
+        return run.finish(IncidentImport.FAILED, error=CLASHED)
     except Exception as e:  # recorded for its page: the import's transaction stored nothing
         log.exception("CIWQS import %s failed", run.pk)
         return run.finish(IncidentImport.FAILED, error=f"It stopped on an error: {e}.")

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError
 from django.utils import timezone
 
 from fogkeeper.audit.models import AuditEvent
@@ -123,6 +124,22 @@ def test_a_file_gone_before_the_worker_took_it_stops_the_import_with_nothing_imp
     assert run.status == "failed" and "nothing was imported" in run.error
     html = client.get(f"/incidents/imports/{run.pk}/").content.decode()
     assert "Stopped: cannot read" in html
+    assert not Incident.objects.exists()
+
+
+def test_an_import_racing_another_of_the_same_spills_stops_saying_so_and_stores_nothing(
+    client, sc, monkeypatch
+):
+    signed_in(client, sc["sc"])
+
+    def clash(*args, **kwargs):  # as when a second import stores the same spills first
+        raise IntegrityError('duplicate key value violates unique constraint "incident_code"')
+
+    monkeypatch.setattr(Incident.objects, "bulk_create", clash)
+    html = upload(client).content.decode()
+
+    assert "Another import of the agency stored some of the same spills" in html
+    assert IncidentImport.objects.get().status == "failed"
     assert not Incident.objects.exists()
 
 
