@@ -16,6 +16,8 @@ from .sweep import SweepResult, sweep_ids
 # Establishments re-evaluated together by one task after a write that touches many.
 REEVALUATE_BATCH = 500
 
+FIRST = 0  # the priority Redis serves first (settings.CELERY_TASK_DEFAULT_PRIORITY)
+
 
 def start_sweep(
     agency: Agency, *, as_of: date, batch_size: int = 1000, requested_by: str = ""
@@ -37,14 +39,14 @@ def queue_batches(run: SweepRun) -> None:
     for batch_id in pending:
         sweep_batch.delay(batch_id)
     if not pending:
-        sweep_finish.delay(run.pk)
+        sweep_finish.apply_async(args=[run.pk], priority=FIRST)
 
 
 @shared_task(name="fogkeeper.sweep.batch")
 def sweep_batch(batch_id: int) -> None:
     run_id = run_batch(batch_id)
     if run_id is not None:
-        sweep_finish.delay(run_id)
+        sweep_finish.apply_async(args=[run_id], priority=FIRST)
 
 
 @shared_task(name="fogkeeper.sweep.finish")

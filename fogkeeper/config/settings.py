@@ -248,6 +248,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("FOGKEEPER_BROKER_VISIBILITY_TIMEOUT", default=3600)
 }
+# On Redis a message of priority 0 is handed out before those of higher numbers: a sweep's
+# finishing task (its month-end rates) is sent at 0 (FIRST), so that each run completes as
+# soon as its own batches are stored rather than behind every batch queued after them.
+CELERY_TASK_DEFAULT_PRIORITY = 6
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # each agency's nightly sweep and daily reminders, at their hour in the agency's time zone
