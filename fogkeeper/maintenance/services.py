@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -91,10 +91,11 @@ def service_record(
         add_error(errors, "hauler", "A pump-out names the hauler that did it (its manifest).")
     if date > (today or timezone.localdate()):
         add_error(errors, "date", f"{date} is in the future.")
-    _check_manifest(errors, service)
-    check_model(service, errors)
-    refuse(errors)
     with transaction.atomic():
+        lock_manifests(hauler)
+        _check_manifest(errors, service)
+        check_model(service, errors)
+        refuse(errors)
         service.save()
         audit("service.record", service, actor)
     return service
@@ -146,21 +147,22 @@ def pickup_record(
     errors: Errors = {}
     check_same_agency(errors, "hauler", hauler, establishment.agency)
     check_not_negative(errors, gallons=gallons)
-    if (
-        hauler is not None
-        and manifest_number
-        and YellowGreasePickup.objects.filter(
-            hauler=hauler, manifest_number=manifest_number
-        ).exists()
-    ):
-        add_error(
-            errors,
-            "manifest_number",
-            f"Manifest {manifest_number} of {hauler} is already recorded.",
-        )
-    check_model(pickup, errors)
-    refuse(errors)
     with transaction.atomic():
+        lock_manifests(hauler)
+        if (
+            hauler is not None
+            and manifest_number
+            and YellowGreasePickup.objects.filter(
+                hauler=hauler, manifest_number=manifest_number
+            ).exists()
+        ):
+            add_error(
+                errors,
+                "manifest_number",
+                f"Manifest {manifest_number} of {hauler} is already recorded.",
+            )
+        check_model(pickup, errors)
+        refuse(errors)
         pickup.save()
         audit("pickup.record", pickup, actor)
     return pickup
@@ -196,6 +198,46 @@ def service_submit(
     ).exists():
         add_error(errors, "device", f"{fse.name} was not a customer of {hauler} on {date}.")
     refuse(errors)
+    with transaction.atomic():
+        lock_manifests(hauler)
+        earlier = _submitted(hauler, device, manifest_number, date, readings)
+        if earlier is not None:
+            return earlier, False
+        try:
+            with transaction.atomic():
+                service = service_record(
+                    device=device,
+                    hauler=hauler,
+                    agency=hauler.agency,
+                    manifest_number=manifest_number,
+                    date=date,
+                    actor=actor,
+                    source=source,
+                    submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
+                    today=today,
+                    **readings,
+                )
+        except IntegrityError:  # stored meanwhile by a writer that took no lock (an import)
+            earlier = _submitted(hauler, device, manifest_number, date, readings)
+            if earlier is None:
+                raise
+            return earlier, False
+    return service, True
+
+
+def lock_manifests(hauler: Hauler | None) -> None:
+    """Until the transaction ends, no other writer that calls this may store a manifest of
+    `hauler`: a manifest number is checked and then stored (the rule of one manifest per visit
+    is more than a unique constraint can say), so the check must not be overtaken."""
+    if hauler is not None:
+        list(Hauler.objects.select_for_update(no_key=True).filter(pk=hauler.pk).values("pk"))
+
+
+def _submitted(
+    hauler: Hauler, device: GreaseControlDevice, manifest_number: str, date: date, readings
+) -> Service | None:
+    """The service already stored under the hauler's manifest that a submission repeats (None
+    if there is none); refused when the manifest was stored with other content."""
     earlier = (
         Service.objects.filter(
             hauler=hauler, manifest_number=manifest_number, device=device
@@ -204,69 +246,68 @@ def service_submit(
         .exclude(device__establishment=device.establishment, date=date)
         .first()
     )
-    if earlier is not None:
-        wanted = {"device_id": device.pk, "date": date, "full_pump_out": True, **readings}
-        different = [
-            name
-            for name in MANIFEST_CONTENT
-            if name in wanted and getattr(earlier, name) != wanted[name]
-        ]
-        if different:
-            refuse(
-                {
-                    "manifest_number": [
-                        f"Manifest {manifest_number} was already submitted with other "
-                        f"{', '.join(different)}."
-                    ]
-                }
-            )
-        return earlier, False
-    service = service_record(
-        device=device,
-        hauler=hauler,
-        agency=hauler.agency,
-        manifest_number=manifest_number,
-        date=date,
-        actor=actor,
-        source=source,
-        submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
-        today=today,
-        **readings,
-    )
-    return service, True
+    if earlier is None:
+        return None
+    wanted = {"device_id": device.pk, "date": date, "full_pump_out": True, **readings}
+    different = [
+        name
+        for name in MANIFEST_CONTENT
+        if name in wanted and getattr(earlier, name) != wanted[name]
+    ]
+    if different:
+        refuse(
+            {
+                "manifest_number": [
+                    f"Manifest {manifest_number} was already submitted with other "
+                    f"{', '.join(different)}."
+                ]
+            }
+        )
+    return earlier
 
 
 def service_dispute(
     *, service: Service, reason: str, raised_on: date, actor: Actor
-) -> ServiceDispute:
-    """Staff doubt `service`: it is kept, and no longer counts until the dispute is withdrawn."""
-    errors: Errors = {}
+) -> tuple[ServiceDispute, bool]:
+    """Staff doubt `service`: it is kept, and no longer counts until the dispute is withdrawn.
+    Idempotent: a service already disputed keeps its open dispute, returned with False.
+    Returns (the open dispute, created)."""
     if not reason.strip():
-        add_error(errors, "reason", "Say why the pump-out is disputed.")
-    if service.disputes.filter(withdrawn_on__isnull=True).exists():
-        add_error(errors, "service", f"{service} is already disputed.")
-    refuse(errors)
-    dispute = ServiceDispute(
-        service=service, raised_by=actor, raised_on=raised_on, reason=reason.strip()
-    )
+        refuse({"reason": ["Say why the pump-out is disputed."]})
     with transaction.atomic():
+        _lock(service)
+        already = service.disputes.filter(withdrawn_on__isnull=True).first()
+        if already is not None:
+            return already, False
+        dispute = ServiceDispute(
+            service=service, raised_by=actor, raised_on=raised_on, reason=reason.strip()
+        )
         dispute.save()
         audit("service.dispute", dispute, actor)
-    return dispute
+    return dispute, True
 
 
 def service_dispute_withdraw(
-    *, dispute: ServiceDispute, reason: str, withdrawn_on: date, actor: Actor
-) -> ServiceDispute:
-    errors: Errors = {}
-    if dispute.withdrawn_on is not None:
-        add_error(errors, "dispute", f"It was withdrawn on {dispute.withdrawn_on}.")
-    elif withdrawn_on < dispute.raised_on:
-        add_error(errors, "withdrawn_on", f"{withdrawn_on} is before it was raised.")
-    refuse(errors)
-    before = snapshot(dispute)
-    dispute.withdrawn_on, dispute.withdrawn_reason = withdrawn_on, reason.strip()
+    *, service: Service, reason: str, withdrawn_on: date, actor: Actor
+) -> tuple[ServiceDispute | None, bool]:
+    """The open dispute of `service` withdrawn: the service counts again, the dispute stays on
+    record. Idempotent: with no dispute open nothing changes, and (None, False) comes back.
+    Returns (the dispute withdrawn, withdrawn)."""
     with transaction.atomic():
+        _lock(service)
+        dispute = service.disputes.filter(withdrawn_on__isnull=True).first()
+        if dispute is None:
+            return None, False
+        if withdrawn_on < dispute.raised_on:
+            refuse({"withdrawn_on": [f"{withdrawn_on} is before it was raised."]})
+        before = snapshot(dispute)
+        dispute.withdrawn_on, dispute.withdrawn_reason = withdrawn_on, reason.strip()
         dispute.save(update_fields=["withdrawn_on", "withdrawn_reason"])
         audit("service.dispute_withdraw", dispute, actor, before=before)
-    return dispute
+    return dispute, True
+
+
+def _lock(service: Service) -> None:
+    """Disputes of `service` are opened and withdrawn one at a time (the open one is looked
+    for, then written)."""
+    list(Service.objects.select_for_update(no_key=True).filter(pk=service.pk).values("pk"))

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.casefiles import build_case_file
-from fogkeeper.maintenance.models import Service
+from fogkeeper.maintenance.models import Service, ServiceDispute
 from fogkeeper.maintenance.services import (
     service_dispute,
     service_dispute_withdraw,
@@ -87,22 +87,34 @@ def test_it_refuses_a_date_in_the_future(world):
 def test_it_leaves_a_disputed_pump_out_out_of_the_case_file_and_keeps_it(world):
     _, fse, _, _, user = world
     service, _ = _submit(world)
-    dispute = service_dispute(
-        service=service, reason="No truck seen", raised_on=d("2026-11-10"), actor=user
-    )
+    service_dispute(service=service, reason="No truck seen", raised_on=d("2026-11-10"), actor=user)
     assert build_case_file(fse, d("2026-11-09"))["services"]
     assert build_case_file(fse, d("2026-11-12"))["services"] == []
     service_dispute_withdraw(
-        dispute=dispute, reason="Video found", withdrawn_on=d("2026-11-20"), actor=user
+        service=service, reason="Video found", withdrawn_on=d("2026-11-20"), actor=user
     )
     assert build_case_file(fse, d("2026-11-21"))["services"]
     assert Service.objects.filter(pk=service.pk).exists()
     assert AuditEvent.objects.filter(action__startswith="service.dispute").count() == 2
 
 
-def test_it_refuses_a_second_open_dispute(world):
+def test_it_keeps_the_open_dispute_when_the_service_is_disputed_again(world):
     _, _, _, _, user = world
     service, _ = _submit(world)
-    service_dispute(service=service, reason="Doubt", raised_on=d("2026-11-10"), actor=user)
-    with pytest.raises(ValidationError, match="already disputed"):
-        service_dispute(service=service, reason="Again", raised_on=d("2026-11-11"), actor=user)
+    first, _ = service_dispute(
+        service=service, reason="Doubt", raised_on=d("2026-11-10"), actor=user
+    )
+    again = service_dispute(service=service, reason="Again", raised_on=d("2026-11-11"), actor=user)
+    assert again == (first, False)
+    assert ServiceDispute.objects.get().reason == "Doubt"
+    assert AuditEvent.objects.filter(action="service.dispute").count() == 1
+
+
+def test_it_withdraws_nothing_when_no_dispute_is_open(world):
+    _, _, _, _, user = world
+    service, _ = _submit(world)
+    done = service_dispute_withdraw(
+        service=service, reason="Seen", withdrawn_on=d("2026-11-11"), actor=user
+    )
+    assert done == (None, False)
+    assert not AuditEvent.objects.filter(action="service.dispute_withdraw").exists()

@@ -32,11 +32,11 @@ def test_it_shows_a_disputed_submission_and_its_withdrawal(client, world):
     client.post(SUBMIT, pump_out(world.trap))
     service = world.coastal.services.get(manifest_number="CP-900")
     ines = staff_user("ines", world.sc)
-    dispute = service_dispute(service=service, reason="Doubt", raised_on=AS_OF, actor=ines)
+    service_dispute(service=service, reason="Doubt", raised_on=AS_OF, actor=ines)
     assert "Disputed</strong> by the agency since 2025-06-30" in _row(
         client.get(SUBMISSIONS).content.decode(), "CP-900"
     )
-    service_dispute_withdraw(dispute=dispute, reason="Seen", withdrawn_on=AS_OF, actor=ines)
+    service_dispute_withdraw(service=service, reason="Seen", withdrawn_on=AS_OF, actor=ines)
     assert "Recorded" in _row(client.get(SUBMISSIONS).content.decode(), "CP-900")
 
 
