@@ -29,7 +29,7 @@ from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from fogkeeper.audit.services import audit_record
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
@@ -77,6 +77,18 @@ Progress = Callable[[str], None]
 
 class CiwqsFileError(Exception):
     """The file is not a CIWQS PLSD export that can be read; nothing was written."""
+
+
+class CiwqsClash(Exception):
+    """Some of the spills were stored by another writer while the import read the file;
+    nothing of the import was stored."""
+
+
+CLASHED = (
+    "some of the same spills were stored for the agency while this import was reading the "
+    "file; nothing of it was imported. Run it again: the spills now present are left as they "
+    "are and the rest are imported"
+)
 
 
 @dataclass
@@ -162,52 +174,70 @@ def ciwqs_import(
     transaction with one audit row. Counts of what was matched, created and skipped come
     back; FOG-caused, matched and unmatched count the incidents created by this import.
     With `wdids`, only the spills of those sewer systems (the export's WDID) are taken.
-    `progress` is told in words every tenth of the rows, `rows_read(done, total)` in numbers."""
+    `progress` is told in words every tenth of the rows, `rows_read(done, total)` in numbers.
+
+    Imports of one agency store one at a time (the agency's row is locked while one stores):
+    a second import of the same spills waits, then finds them present and leaves them. When
+    another writer stored one of its spills meanwhile without that lock, CiwqsClash is raised
+    and nothing of this import is stored."""
     path = Path(path)
     header, records = read_export(path)
-    result = CiwqsImport(file=path.name, rows=len(records))
+    other_systems = 0
     if wdids:
         column = header.index("WDID") if "WDID" in header else None
         if column is None:
             raise CiwqsFileError(f"{path.name} has no WDID column to filter on")
         wanted = {w.strip() for w in wdids}
         kept = [r for r in records if len(r) > column and r[column].strip() in wanted]
-        result.other_systems = len(records) - len(kept)
+        other_systems = len(records) - len(kept)
         records = kept
     establishments = _Establishments(agency)
-    codes_in_file = {_spill_id(dict(zip(header, r, strict=False))) for r in records}
-    present = set(
-        Incident.objects.filter(agency=agency, code__in=codes_in_file - {""}).values_list(
-            "code", flat=True
-        )
-    )
-    seen: dict[str, int] = {}
-    new: list[Incident] = []
-    step = max(1, -(-len(records) // 10))
-    for index, values in enumerate(records, 1):
-        number = index + 1
-        incident = _incident(agency, header, values, number, seen, present, result)
-        if incident is not None:
-            _match(incident, establishments, result)
-            new.append(incident)
-        if index % step == 0 or index == len(records):
-            if progress:
-                progress(f"read {index}/{len(records)} rows ({index * 100 // len(records)}%)")
-            if rows_read:
-                rows_read(index, len(records))
-    with transaction.atomic():
-        Incident.objects.bulk_create(new, batch_size=500)
-        result.created = len(new)
-        result.establishments = {i.establishment_id for i in new if i.establishment_id}
-        if new:
-            audit_record(
-                action="ciwqs.import",
-                obj=agency,
-                actor=actor,
-                agency=agency,
-                after=result.counts(),
-                reason=f"import of {path.name}",
-            )
+    codes_in_file = {_spill_id(dict(zip(header, r, strict=False))) for r in records} - {""}
+
+    def present() -> set[str]:
+        found = Incident.objects.filter(agency=agency, code__in=codes_in_file)
+        return set(found.values_list("code", flat=True))
+
+    def read(already: set[str], told: bool) -> tuple[CiwqsImport, list[Incident]]:
+        result = CiwqsImport(file=path.name, rows=len(records) + other_systems)
+        result.other_systems = other_systems
+        seen: dict[str, int] = {}
+        new: list[Incident] = []
+        step = max(1, -(-len(records) // 10))
+        for index, values in enumerate(records, 1):
+            incident = _incident(agency, header, values, index + 1, seen, already, result)
+            if incident is not None:
+                _match(incident, establishments, result)
+                new.append(incident)
+            if told and (index % step == 0 or index == len(records)):
+                if progress:
+                    progress(f"read {index}/{len(records)} rows ({index * 100 // len(records)}%)")
+                if rows_read:
+                    rows_read(index, len(records))
+        return result, new
+
+    already = present()
+    result, new = read(already, told=True)
+    try:
+        with transaction.atomic():
+            list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
+            stored_meanwhile = present() - already
+            if stored_meanwhile & {i.code for i in new}:
+                result, new = read(already | stored_meanwhile, told=False)
+            Incident.objects.bulk_create(new, batch_size=500)
+            result.created = len(new)
+            result.establishments = {i.establishment_id for i in new if i.establishment_id}
+            if new:
+                audit_record(
+                    action="ciwqs.import",
+                    obj=agency,
+                    actor=actor,
+                    agency=agency,
+                    after=result.counts(),
+                    reason=f"import of {path.name}",
+                )
+    except IntegrityError as exc:
+        raise CiwqsClash(CLASHED) from exc
     return result
 
 

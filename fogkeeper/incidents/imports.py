@@ -16,12 +16,11 @@ import tempfile
 from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
-from django.db import IntegrityError
 from django.utils import timezone
 
 from fogkeeper.registry.models import Agency
 
-from .ciwqs import CiwqsFileError, ciwqs_import, read_export
+from .ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import, read_export
 from .models import IncidentImport
 
 log = logging.getLogger(__name__)
@@ -86,7 +85,7 @@ def run_import(run_id: int) -> IncidentImport | None:
         )  # fmt: skip
     except (CiwqsFileError, OSError) as e:
         return run.finish(IncidentImport.FAILED, error=f"{e}; nothing was imported.")
-    except IntegrityError:  # the same spills stored by another import while this one read
+    except CiwqsClash:  # the same spills stored by another writer while this one read
         return run.finish(IncidentImport.FAILED, error=CLASHED)
     except Exception as e:  # recorded for its page: the import's transaction stored nothing
         log.exception("CIWQS import %s failed", run.pk)

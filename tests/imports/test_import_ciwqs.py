@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.incidents.ciwqs import _date, _gallons, street_key
@@ -242,3 +243,14 @@ def test_it_takes_only_the_spills_of_the_agencys_sewer_system(agency):
     assert taken.exists()
     assert {i.source_record["WDID"] for i in taken} == {"1SSO10001"}
     assert "of other sewer systems (WDID), left out: " in out.getvalue()
+
+
+def test_it_stops_in_words_when_another_writer_stored_the_same_spills(agency, monkeypatch):
+    def clash(*args, **kwargs):  # as when another writer stores one of the spills first
+        raise IntegrityError('duplicate key value violates unique constraint "incident_code"')
+
+    monkeypatch.setattr(Incident.objects, "bulk_create", clash)
+    with pytest.raises(CommandError, match="some of the same spills were stored for the agency"):
+        run(agency, SAMPLE)
+    assert not Incident.objects.exists()
+    assert not AuditEvent.objects.filter(action="ciwqs.import").exists()

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.compliance.tasks import reevaluate
-from fogkeeper.incidents.ciwqs import CiwqsFileError, ciwqs_import
+from fogkeeper.incidents.ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import
 from fogkeeper.registry.models import Agency
 
 
@@ -46,6 +46,8 @@ class Command(BaseCommand):
             )
         except CiwqsFileError as exc:
             raise CommandError(f"{exc}; nothing was imported") from exc
+        except CiwqsClash as exc:
+            raise CommandError(str(exc)) from exc
         for line in result.summary():
             self.stdout.write(line)
         if result.establishments:
