@@ -136,6 +136,15 @@ def audit(action: str, obj: models.Model, actor: Actor, **kw: Any) -> None:
     audit_record(action=action, obj=obj, actor=actor, agency=record_agency(obj), **kw)
 
 
+def lock(obj: models.Model) -> None:
+    """Inside a transaction: lock `obj`'s row until it ends and read it again as stored, so a
+    change another writer made meanwhile is the "before" of this one (its audit row) rather
+    than lost. Rows referring to it may still be added (the lock is not on its key)."""
+    model = type(obj)
+    list(model._base_manager.select_for_update(no_key=True).filter(pk=obj.pk).values("pk"))
+    obj.refresh_from_db()
+
+
 # -- operators and establishments ---------------------------------------------------------
 
 
@@ -175,20 +184,21 @@ def operator_contact_update(
 ) -> bool:
     """The operator's phone, email and mailing address as given. Returns whether anything
     changed (an unchanged form writes no audit row)."""
-    before = snapshot(operator)
-    operator.phone, operator.email = phone.strip(), email.strip()
-    operator.mailing_address = mailing_address.strip()
-    errors: Errors = {}
-    digits = sum(c.isdigit() for c in operator.phone)
-    if operator.phone and (not _PHONE.match(operator.phone) or digits < 7):
-        add_error(errors, "phone", f"{operator.phone!r} is not a phone number.")
-    check_model(operator, errors, exclude=["phone"] if "phone" in errors else ())
-    if errors:
-        operator.refresh_from_db()
-        refuse(errors)
-    if snapshot(operator) == before:
-        return False
     with transaction.atomic():
+        lock(operator)
+        before = snapshot(operator)
+        operator.phone, operator.email = phone.strip(), email.strip()
+        operator.mailing_address = mailing_address.strip()
+        errors: Errors = {}
+        digits = sum(c.isdigit() for c in operator.phone)
+        if operator.phone and (not _PHONE.match(operator.phone) or digits < 7):
+            add_error(errors, "phone", f"{operator.phone!r} is not a phone number.")
+        check_model(operator, errors, exclude=["phone"] if "phone" in errors else ())
+        if errors:
+            operator.refresh_from_db()
+            refuse(errors)
+        if snapshot(operator) == before:
+            return False
         operator.save(update_fields=["phone", "email", "mailing_address"])
         audit("operator.contact", operator, actor, before=before)
     return True
@@ -415,12 +425,13 @@ def record_end(
 ) -> None:
     """Set the date a record ends (a device removed, an employee gone), once, not before it
     started; the change is audited."""
-    errors: Errors = {}
-    if getattr(obj, field) is not None:
-        add_error(errors, field, f"{obj} {ended} on {getattr(obj, field)}.")
-    check_order(errors, field, on, started_on, started)
-    refuse(errors)
     with transaction.atomic():
+        lock(obj)
+        errors: Errors = {}
+        if getattr(obj, field) is not None:
+            add_error(errors, field, f"{obj} {ended} on {getattr(obj, field)}.")
+        check_order(errors, field, on, started_on, started)
+        refuse(errors)
         before = snapshot(obj)
         setattr(obj, field, on)
         obj.full_clean()
@@ -578,19 +589,21 @@ def check_coordinates(errors: Errors, latitude: Decimal | None, longitude: Decim
 def _update(obj: models.Model, values: dict[str, Any], check, action: str, actor: Actor) -> bool:
     """Set `values` on `obj`, run `check(errors)` and the model's own validation, and save
     with an audit row of before and after. Refused: nothing changes, not even `obj` in
-    memory. Unchanged: nothing is written. Returns whether anything changed."""
-    before = snapshot(obj)
-    for name, value in values.items():
-        setattr(obj, name, value)
-    errors: Errors = {}
-    check(errors)
-    check_model(obj, errors)
-    if errors:
-        obj.refresh_from_db()
-        refuse(errors)
-    if snapshot(obj) == before:
-        return False
+    memory. Unchanged: nothing is written. Returns whether anything changed. `obj` is read
+    again under a lock first: its "before" is what is stored, whoever changed it last."""
     with transaction.atomic():
+        lock(obj)
+        before = snapshot(obj)
+        for name, value in values.items():
+            setattr(obj, name, value)
+        errors: Errors = {}
+        check(errors)
+        check_model(obj, errors)
+        if errors:
+            obj.refresh_from_db()
+            refuse(errors)
+        if snapshot(obj) == before:
+            return False
         obj.save()
         audit(action, obj, actor, before=before)
     return True
@@ -657,9 +670,10 @@ def establishment_reopen(
     *, establishment: FoodServiceEstablishment, actor: Actor = None, reason: str = ""
 ) -> FoodServiceEstablishment:
     """A closed establishment is open again: its closing date is cleared (audited)."""
-    if establishment.closed_on is None:
-        refuse({"closed_on": [f"{establishment} is not closed."]})
     with transaction.atomic():
+        lock(establishment)
+        if establishment.closed_on is None:
+            refuse({"closed_on": [f"{establishment} is not closed."]})
         before = snapshot(establishment)
         establishment.closed_on = None
         establishment.save(update_fields=["closed_on"])
@@ -717,6 +731,7 @@ def operator_update(
         add_error(errors, "name", "This field cannot be blank.")
     refuse(errors)
     with transaction.atomic():
+        lock(operator)
         renamed = name != operator.name
         if renamed:
             before = snapshot(operator)
