@@ -3,6 +3,8 @@ every error answer, so that a client (and schemathesis) can rely on it."""
 
 from __future__ import annotations
 
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import force_instance, get_doc
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -13,6 +15,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
+from . import shown
 from .agency import CODE, HEADER, QUERY
 
 _PATTERN = CODE.pattern
@@ -62,19 +65,48 @@ THROTTLED = OpenApiResponse(_DETAIL, description="too many requests; see Retry-A
 ERRORS = {401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NOT_FOUND, 429: THROTTLED}
 
 
+SHOWN = (
+    "Staff are shown every field; an operator, a hauler or a property owner the fields its "
+    "portal shows, the others left out."
+)
+
+
+class ShownFieldsSchema(AutoSchema):
+    """The fields some outside role is not shown (fogkeeper.api.shown) are optional in the
+    records' components, so that each role's answers conform to the schema."""
+
+    def _map_basic_serializer(self, serializer, direction):
+        result = super()._map_basic_serializer(serializer, direction)
+        where = shown.COMPONENTS.get(type(force_instance(serializer)).__name__)
+        if where is not None and result.get("required"):
+            optional = shown.optional(*where, result["properties"])
+            result["required"] = [name for name in result["required"] if name not in optional]
+            if not result["required"]:
+                del result["required"]
+        return result
+
+
 def read_only(serializer, *, tag: str, what: str):
-    """The list and detail operations of a read-only resource."""
-    return extend_schema_view(
-        list=extend_schema(
-            summary=f"List {what}",
-            tags=[tag],
-            parameters=AGENCY,
-            responses={200: serializer(many=True), 400: INVALID, **ERRORS},
-        ),
-        retrieve=extend_schema(
-            summary=f"One of the {what}, by id",
-            tags=[tag],
-            parameters=[*AGENCY, ID],
-            responses={200: serializer, **ERRORS},
-        ),
-    )
+    """The list and detail operations of a read-only resource, described by the view's
+    docstring and what each role is shown of it."""
+
+    def decorate(view):
+        description = f"{get_doc(view)}\n\n{SHOWN}"
+        return extend_schema_view(
+            list=extend_schema(
+                summary=f"List {what}",
+                description=description,
+                tags=[tag],
+                parameters=AGENCY,
+                responses={200: serializer(many=True), 400: INVALID, **ERRORS},
+            ),
+            retrieve=extend_schema(
+                summary=f"One of the {what}, by id",
+                description=description,
+                tags=[tag],
+                parameters=[*AGENCY, ID],
+                responses={200: serializer, **ERRORS},
+            ),
+        )(view)
+
+    return decorate

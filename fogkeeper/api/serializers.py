@@ -15,11 +15,26 @@ from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDev
 from fogkeeper.rules.report import STATUSES
 from fogkeeper.training.models import Training
 
+from . import shown
+
 
 def _establishment_code():
     return serializers.CharField(
         source="establishment.code", read_only=True, help_text="the establishment's code"
     )
+
+
+class ShownSerializer(serializers.ModelSerializer):
+    """A record as the API shows it to the role the call acts as: only the keys fogkeeper.api.
+    shown gives the role (`context["shown"]`; None, the staff's: every key)."""
+
+    def get_fields(self):
+        fields = super().get_fields()
+        keys = self.context.get("shown")
+        return {name: f for name, f in fields.items() if shown.has(keys, name)}
+
+    def to_representation(self, instance):
+        return shown.prune(super().to_representation(instance), self.context.get("shown"))
 
 
 class ScheduleItemSerializer(serializers.Serializer):
@@ -37,9 +52,9 @@ class StatusSerializer(serializers.ModelSerializer):
         fields = ["status", "as_of", "open_violations", "next_due"]
 
 
-class EstablishmentSerializer(serializers.ModelSerializer):
-    """`status` and `schedule` are null for a role that may not read them (or before the
-    establishment's first sweep)."""
+class EstablishmentSerializer(ShownSerializer):
+    """`status` and `schedule` are null before the establishment's first sweep. A hauler is
+    shown its customers' pump-outs of the schedule only."""
 
     status = serializers.SerializerMethodField()
     schedule = serializers.SerializerMethodField()
@@ -63,23 +78,22 @@ class EstablishmentSerializer(serializers.ModelSerializer):
             "schedule",
         ]
 
-    def _compliance(self, fse, what: str):
-        if what not in self.context.get("readable", ()):
-            return None
-        return getattr(fse, "compliance", None)
-
     @extend_schema_field(StatusSerializer(allow_null=True))
     def get_status(self, fse):
-        found = self._compliance(fse, "status")
+        found = getattr(fse, "compliance", None)
         return StatusSerializer(found).data if found else None
 
     @extend_schema_field(ScheduleItemSerializer(many=True, allow_null=True))
     def get_schedule(self, fse):
-        found = self._compliance(fse, "schedule")
-        return ScheduleItemSerializer(found.schedule, many=True).data if found else None
+        found = getattr(fse, "compliance", None)
+        if found is None:
+            return None
+        wanted = self.context.get("obligations")
+        items = [i for i in found.schedule if wanted is None or i.get("obligation") in wanted]
+        return ScheduleItemSerializer(items, many=True).data
 
 
-class DeviceSerializer(serializers.ModelSerializer):
+class DeviceSerializer(ShownSerializer):
     establishment = _establishment_code()
     service_frequency_days = serializers.IntegerField(
         source="frequency",
@@ -106,7 +120,7 @@ class DeviceSerializer(serializers.ModelSerializer):
         ]
 
 
-class PermitSerializer(serializers.ModelSerializer):
+class PermitSerializer(ShownSerializer):
     establishment = _establishment_code()
 
     class Meta:
@@ -137,7 +151,7 @@ _READINGS = [
 ]
 
 
-class ServiceSerializer(serializers.ModelSerializer):
+class ServiceSerializer(ShownSerializer):
     establishment = serializers.CharField(
         source="device.establishment.code", read_only=True, help_text="the establishment's code"
     )
@@ -230,7 +244,7 @@ class ServiceSubmitSerializer(serializers.Serializer):
         )
 
 
-class TrainingSerializer(serializers.ModelSerializer):
+class TrainingSerializer(ShownSerializer):
     establishment = _establishment_code()
     attendees = serializers.IntegerField(read_only=True, help_text="employees who signed")
 
@@ -261,7 +275,7 @@ class MeasurementSerializer(serializers.ModelSerializer):
         ]
 
 
-class InspectionSerializer(serializers.ModelSerializer):
+class InspectionSerializer(ShownSerializer):
     establishment = _establishment_code()
     answers = AnswerSerializer(many=True, read_only=True)
     measurements = MeasurementSerializer(many=True, read_only=True)
@@ -271,7 +285,7 @@ class InspectionSerializer(serializers.ModelSerializer):
         fields = ["id", "establishment", "code", "date", "notes", "answers", "measurements"]
 
 
-class IncidentSerializer(serializers.ModelSerializer):
+class IncidentSerializer(ShownSerializer):
     establishment = serializers.CharField(
         source="establishment.code",
         read_only=True,
@@ -300,7 +314,7 @@ class IncidentSerializer(serializers.ModelSerializer):
         ]
 
 
-class FindingSerializer(serializers.ModelSerializer):
+class FindingSerializer(ShownSerializer):
     establishment = _establishment_code()
     evidence = serializers.DictField(read_only=True, help_text="what the engine based it on")
 

@@ -27,10 +27,11 @@ from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDev
 from fogkeeper.training.models import Training
 from fogkeeper.web import policy
 
-from . import filters, schema
+from . import filters, schema, shown
 from . import serializers as s
 from .agency import acting_agency
 from .permissions import ActsForAgency
+from .schema import ShownFieldsSchema
 from .services import token_rotate
 
 
@@ -40,6 +41,7 @@ class PolicyViewSet(viewsets.ReadOnlyModelViewSet):
     allowed to read (policy.READS)."""
 
     permission_classes = [IsAuthenticated, ActsForAgency]
+    schema = ShownFieldsSchema()
     lookup_value_regex = "[0-9]+"
     reads: tuple[str, ...] = ()
     writes: str | None = None
@@ -52,6 +54,37 @@ class PolicyViewSet(viewsets.ReadOnlyModelViewSet):
 
     def records(self, reached):
         raise NotImplementedError
+
+    @property
+    def outside_role(self) -> str | None:
+        """The outside role whose fields the call is shown (shown.SHOWN); None for staff."""
+        if not hasattr(self, "_outside_role"):
+            self._outside_role = shown.role_of(self.request.user, self.agency)
+        return self._outside_role
+
+    def filter_queryset(self, queryset):
+        """The records the role is shown (shown.ROWS); a filter by a field the role is not
+        shown is refused (it would tell the field's value)."""
+        if getattr(self, "agency", None) is None:
+            return super().filter_queryset(queryset)
+        keys = shown.keys(self.outside_role, self.basename)
+        for parameter in self.request.query_params:
+            if parameter in self.filterset_class.base_filters and not shown.has(
+                keys, shown.filtered_key(self.basename, parameter)
+            ):
+                raise PermissionDenied(
+                    f"Your role at this agency does not see what {parameter} filters by; "
+                    "leave it out."
+                )
+        rows = shown.rows(self.outside_role, self.basename)
+        return super().filter_queryset(queryset if rows is None else queryset.filter(rows))
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if getattr(self, "agency", None) is not None:
+            context["shown"] = shown.keys(self.outside_role, self.basename)
+            context["obligations"] = shown.obligations(self.outside_role)
+        return context
 
     def http_method_not_allowed(self, request, *args, **kwargs):
         """405, but only once the record named is found: one the person may not reach is 404
@@ -68,8 +101,8 @@ class PolicyViewSet(viewsets.ReadOnlyModelViewSet):
 @schema.read_only(s.EstablishmentSerializer, tag="establishments", what="establishments")
 class EstablishmentViewSet(PolicyViewSet):
     """Food service establishments: every one of the agency for staff, an operator's own, a
-    hauler's customers, the ones on an owner's parcels. Status and schedule are shown to the
-    roles that may read them."""
+    hauler's customers, the ones on an owner's parcels, each with the fields the role is shown
+    (fogkeeper.api.shown)."""
 
     model = FoodServiceEstablishment
     reads = ("establishment",)
@@ -78,17 +111,6 @@ class EstablishmentViewSet(PolicyViewSet):
 
     def records(self, reached):
         return reached.select_related("compliance").order_by("code", "pk")
-
-    def filter_queryset(self, queryset):
-        if "status" in self.request.query_params and not self.may_read("status"):
-            raise PermissionDenied("Your role at this agency may not read compliance status.")
-        return super().filter_queryset(queryset)
-
-    def get_serializer_context(self):
-        context = super().get_serializer_context()
-        if getattr(self, "agency", None) is not None:
-            context["readable"] = {w for w in ("status", "schedule") if self.may_read(w)}
-        return context
 
 
 @schema.read_only(s.DeviceSerializer, tag="devices", what="grease control devices")
@@ -285,9 +307,9 @@ class ServiceViewSet(PolicyViewSet):
             raise ValidationError(_field_errors(refused)) from None
         if created:
             sweep_establishment(device.establishment, as_of=today)
-        shown = self.get_queryset().get(pk=service.pk)
+        stored = self.get_queryset().get(pk=service.pk)
         return Response(
-            s.ServiceSerializer(shown).data,
+            s.ServiceSerializer(stored, context=self.get_serializer_context()).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 

@@ -31,6 +31,15 @@ def test_it_filters_installed_and_removed_devices(people, world):
     assert codes(api(people["manager"]).get(f"{URL}?installed=true")) == ["FSE-1", "FSE-2"]
 
 
+def test_it_shows_a_hauler_the_devices_in_place_only(people, world):
+    make_device(world.pier, "GI-0", installed_on="2000-01-01", removed_on=d("2009-12-31"))
+    rows = api(people["hauler"]).get(URL).json()["results"]
+    assert [r["code"] for r in rows] == ["GI-1"]
+    assert set(rows[0]) == {"id", "establishment", "code", "kind", "capacity_gallons",
+                            "service_frequency_days"}  # fmt: skip
+    assert api(people["hauler"]).get(f"{URL}?installed=false").status_code == 403
+
+
 def test_it_refuses_devices_to_an_owner(people, world):
     response = api(people["owner"]).get(f"{URL}{world.device(world.pier).pk}/")
     assert response.status_code == 403

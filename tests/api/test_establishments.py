@@ -17,10 +17,18 @@ def test_it_shows_an_establishment_with_its_status_and_schedule(people, world):
     assert {"obligation", "subject", "due", "citation"} == set(body["schedule"][0])
 
 
-def test_it_shows_a_hauler_the_schedule_but_not_the_status(people, world):
+def test_it_shows_a_hauler_its_customers_pump_outs_due_and_no_status(people, world):
     body = api(people["hauler"]).get(f"{URL}{world.pier.pk}/").json()
-    assert body["status"] is None
-    assert body["schedule"]
+    assert "status" not in body
+    assert [(i["obligation"], i["subject"]) for i in body["schedule"]] == [("gcd.service", "GI-1")]
+    assert set(body["schedule"][0]) == {"obligation", "subject", "due"}
+
+
+def test_it_keeps_the_schedules_trainings_permit_and_inspections_from_a_hauler(people, world):
+    staff = api(people["manager"]).get(f"{URL}{world.pier.pk}/").json()["schedule"]
+    body = api(people["hauler"]).get(f"{URL}{world.pier.pk}/").json()
+    assert {"training.refresher", "inspection.annual"} <= {i["obligation"] for i in staff}
+    assert not {i["obligation"] for i in body["schedule"]} - {"gcd.service"}
 
 
 def test_it_answers_404_for_an_establishment_the_operator_does_not_run(people, world):
@@ -47,6 +55,12 @@ def test_it_filters_open_and_closed_establishments(people, world):
 def test_it_refuses_a_status_filter_to_a_role_that_may_not_read_status(people):
     response = api(people["hauler"]).get(f"{URL}?status=non_compliant")
     assert response.status_code == 403
+    assert "status" in response.json()["detail"]
+
+
+def test_it_refuses_an_outside_role_a_filter_by_a_field_it_is_not_shown(people):
+    assert api(people["operator"]).get(f"{URL}?category=restaurant").status_code == 403
+    assert api(people["manager"]).get(f"{URL}?category=restaurant").status_code != 403
 
 
 def test_it_refuses_a_filter_value_it_does_not_know(people):

@@ -37,7 +37,12 @@ def test_it_records_the_haulers_pump_out(people, world):
     response = api(people["hauler"]).post(URL, pump_out(world), format="json")
     assert response.status_code == 201
     body = response.json()
-    assert (body["establishment"], body["hauler"], body["source"]) == ("FSE-1", "H-1", "hauler_api")
+    assert (body["establishment"], body["source"], body["disputed"]) == (
+        "FSE-1",
+        "hauler_api",
+        False,
+    )
+    assert "hauler" not in body  # its portal does not show it either
     service = Service.objects.get(manifest_number="C-2")
     assert service.submitted_by == people["hauler"]
     assert str(service.fog_inches) == "4.25"

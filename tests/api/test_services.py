@@ -14,11 +14,18 @@ URL = "/api/v1/services/"
 
 def test_it_shows_a_pump_out_with_its_readings(people):
     service = Service.objects.get(manifest_number="C-1")
-    body = api(people["operator"]).get(f"{URL}{service.pk}/").json()
+    body = api(people["manager"]).get(f"{URL}{service.pk}/").json()
     assert body["establishment"] == "FSE-1"
     assert (body["device_code"], body["hauler"], body["date"]) == ("GI-1", "H-1", "2025-10-01")
     assert body["fog_inches"] == "3.00"
     assert body["disputed"] is False
+
+
+def test_it_shows_the_operator_the_readings_but_not_the_haulers_data(people):
+    service = Service.objects.get(manifest_number="C-1")
+    body = api(people["operator"]).get(f"{URL}{service.pk}/").json()
+    assert (body["device_code"], body["date"], body["fog_inches"]) == ("GI-1", "2025-10-01", "3.00")
+    assert not {"hauler", "notes", "source", "disputed"} & set(body)
 
 
 def test_it_answers_404_to_a_hauler_for_another_haulers_pump_out_at_its_customer(people):

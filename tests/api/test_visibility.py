@@ -89,3 +89,27 @@ def test_it_shows_the_town_only_its_own_records(people, path):
     assert body["count"] >= 1
     assert not any(row.get("establishment") in ("FSE-1", "FSE-2") for row in body["results"])
     assert not any(row.get("code") in ("FSE-1", "FSE-2", "SPILL-1") for row in body["results"])
+
+
+@pytest.mark.parametrize("role", ["operator", "hauler", "owner"])
+@pytest.mark.parametrize("path", ["establishments", "devices", "permits", "services", "findings"])
+def test_it_answers_404_to_an_outside_role_acting_for_an_agency_not_its_own(people, role, path):
+    response = api(people[role], agency="town").get(f"/api/v1/{path}/")
+    assert response.status_code == 404
+    assert b"FSE-9" not in response.content
+
+
+@pytest.mark.parametrize("role", ["operator", "hauler", "owner"])
+def test_it_answers_404_for_the_town_establishment_by_id(people, world, role):
+    response = api(people[role]).get(f"/api/v1/establishments/{world.diner.pk}/")
+    assert response.status_code == 404
+
+
+def test_it_says_in_the_schema_which_fields_some_roles_are_not_shown():
+    components = api().get("/api/v1/schema/?format=json").json()["components"]["schemas"]
+    assert "notes" not in components["Inspection"]["required"]
+    assert "status" not in components["Establishment"].get("required", [])
+    assert "note" not in components["Answer"].get("required", [])
+    assert "citation" not in components["ScheduleItem"].get("required", [])
+    assert {"id", "code"} <= set(components["Establishment"]["required"])
+    assert "code" in components["Incident"]["required"]  # staff only: as it was
