@@ -263,6 +263,8 @@ def main(argv: list[str] | None = None) -> None:
         server = subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
+                "--config",
+                "python:fogkeeper.config.gunicorn",
                 "fogkeeper.config.wsgi:application",
                 "--bind",
                 f"127.0.0.1:{port}",

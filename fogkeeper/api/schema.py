@@ -62,7 +62,9 @@ NOT_FOUND = OpenApiResponse(
 )
 THROTTLED = OpenApiResponse(_DETAIL, description="too many requests; see Retry-After")
 
-ERRORS = {401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NOT_FOUND, 429: THROTTLED}
+# Any call: a malformed request (a control character, not UTF-8, too long, a date out of
+# range) is refused before the view reads it (fogkeeper.security.inputs), {"detail": ...}.
+ERRORS = {400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NOT_FOUND, 429: THROTTLED}
 
 
 SHOWN = (

@@ -15,7 +15,15 @@ from django.db import transaction
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
-from fogkeeper.registry.services import Actor, Errors, add_error, check_model, check_order, refuse
+from fogkeeper.registry.services import (
+    Actor,
+    Errors,
+    add_error,
+    check_model,
+    check_not_future,
+    check_order,
+    refuse,
+)
 
 from .models import (
     ZERO,
@@ -221,10 +229,11 @@ def payment_record(
     amount: Decimal,
     method: str,
     reference: str = "",
+    today: date | None = None,
     actor: Actor = None,
 ) -> Payment:
-    """A payment of `amount` against `invoice`, in part or in full. A payment above what is
-    still owed is refused."""
+    """A payment of `amount` against `invoice`, in part or in full, received not after `today`
+    (by default the agency's today). A payment above what is still owed is refused."""
     payment = Payment(
         invoice=invoice, paid_on=paid_on, amount=amount, method=method, reference=reference
     )
@@ -234,6 +243,7 @@ def payment_record(
         add_error(errors, "amount", f"Must be more than 0 (got {amount}).")
     check_model(payment, errors, exclude=["amount"] if errors else ())
     check_order(errors, "paid_on", paid_on, invoice.noticed_on, f"the notice of {invoice}")
+    check_not_future(errors, today or invoice.agency.today(), paid_on=paid_on)
     refuse(errors)
     with transaction.atomic():
         # The invoice row is locked so that two payments cannot both pass the balance check.

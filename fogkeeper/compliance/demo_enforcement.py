@@ -168,7 +168,7 @@ def _money(agency, pack, fse, other, before, staff) -> None:
     )  # fmt: skip
     payment_record(
         invoice=paid, paid_on=before(180), amount=paid.total(), method="check",
-        reference="4471", actor=staff,
+        reference="4471", today=before(0), actor=staff,
     )  # fmt: skip
     invoice_issue(
         establishment=fse, code="INV-2", kind="fee", noticed_on=before(60), fees=fees,

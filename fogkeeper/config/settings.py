@@ -55,6 +55,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "fogkeeper.security.csp.ContentSecurityPolicyMiddleware",
+    # Malformed input (NUL, bad encoding, over-long, dates out of range) is a 400 here, once.
+    "fogkeeper.security.inputs.MalformedInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -22,6 +22,7 @@ from fogkeeper.registry.services import (
     add_error,
     audit,
     check_model,
+    check_not_future,
     check_not_negative,
     refuse,
 )
@@ -217,11 +218,14 @@ def sample_record(
     device: GreaseControlDevice | None = None,
     method: str = "",
     inspection: Inspection | None = None,
+    today: date | None = None,
     actor: Actor = None,
 ) -> Sample:
-    """A sample of the discharge, analysed for one parameter. Refused in another unit than
-    the limit in force for the parameter (the pack's, or the permit's over it)."""
+    """A sample of the discharge, analysed for one parameter, taken not after `today` (by
+    default the agency's today). Refused in another unit than the limit in force for the
+    parameter (the pack's, or the permit's over it)."""
     errors: Errors = {}
+    check_not_future(errors, today or establishment.agency.today(), date=date)
     check_not_negative(errors, value=value)
     if device is not None and device.establishment_id != establishment.pk:
         add_error(errors, "device", f"{device.code} is not a device of {establishment}.")

@@ -121,14 +121,17 @@ def training_record(
     unsigned: Collection[Employee] = (),
     topic: str = "",
     trainer: str = "",
+    today: date | None = None,
     actor: Actor = None,
 ) -> Training:
     """A training session and who attended it; every attendee signed the log except those in
-    `unsigned`. Attendees are employees of the establishment, employed on the day."""
+    `unsigned`. Attendees are employees of the establishment, employed on the day, which is
+    not after `today` (by default the agency's today)."""
     training = Training(establishment=establishment, code=code, date=date, trainer=trainer)
     if topic:
         training.topic = topic
     errors: Errors = {}
+    check_not_future(errors, today or establishment.agency.today(), date=date)
     if not attendees:
         add_error(errors, "attendees", "A training needs at least one attendee.")
     seen: set[int] = set()

@@ -1,0 +1,100 @@
+"""Malformed requests are refused at the edge, once, with a 400 that says what was wrong (JSON
+`{"detail": ...}` under /api/, a page elsewhere), before any view reads them (issue 15, item 8).
+
+What is refused: a control character (NUL included: PostgreSQL cannot store one) in the path,
+in a query parameter's name or value, or in a form field (not in an uploaded file; a form field
+may hold tabs and line breaks); a percent-encoding that is not UTF-8; a path or a query longer
+than any link of ours; and a date (YYYY-MM-DD) in a query parameter or form field outside the
+years date arithmetic is safe in (`?as_of=9999-12-01` + one day overflowed)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote_to_bytes
+
+from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+MAX_PATH = 2000  # characters of the path, percent-encoded as sent
+MAX_QUERY = 4000  # characters of the query string
+FIRST_YEAR, LAST_YEAR = 1900, 9998  # a date outside these years is no date of a FOG program
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, CR, LF allowed
+_DATE = re.compile(r"\s*(\d{4,})-\d{1,2}-\d{1,2}(?:[T ].*)?\s*", re.DOTALL)
+
+
+class MalformedInput(Exception):
+    pass
+
+
+def _text(raw: str, what: str, *, unquote: bool = True) -> str:
+    """`raw` as the WSGI server passed it (bytes as latin-1; the path already percent-decoded,
+    the query not), as UTF-8."""
+    try:
+        data = raw.encode("latin-1")
+        return (unquote_to_bytes(data) if unquote else data).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        raise MalformedInput(f"The {what} is not valid UTF-8 text.") from None
+
+
+def _check_value(name: str, value: str, control: re.Pattern, where: str) -> None:
+    if control.search(value):
+        raise MalformedInput(f"The {where} “{_shown(name)}” holds a control character.")
+    if (day := _DATE.fullmatch(value)) and not FIRST_YEAR <= int(day[1]) <= LAST_YEAR:
+        raise MalformedInput(
+            f"The {where} “{_shown(name)}” is a date out of range ({_shown(value)}): give a"
+            f" date between {FIRST_YEAR} and {LAST_YEAR}."
+        )
+
+
+def _shown(text: str) -> str:
+    text = _CONTROL.sub("�", text)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def check_request(request) -> None:
+    """Raise MalformedInput saying what is wrong with the request, if anything."""
+    raw_path = request.META.get("PATH_INFO", "")
+    raw_query = request.META.get("QUERY_STRING", "")
+    if len(raw_path) > MAX_PATH:
+        raise MalformedInput(f"The address is too long (over {MAX_PATH} characters).")
+    if len(raw_query) > MAX_QUERY:
+        raise MalformedInput(f"The query is too long (over {MAX_QUERY} characters).")
+    if _CONTROL.search(raw_path):  # the same characters whether read as latin-1 or UTF-8
+        raise MalformedInput("The address holds a control character.")
+    _text(raw_path, "address", unquote=False)
+    for pair in filter(None, re.split(r"[&;]", raw_query)):
+        name, _, value = pair.partition("=")
+        name = _text(name.replace("+", " "), "query")
+        if _CONTROL.search(name):
+            raise MalformedInput(f"The query parameter “{_shown(name)}” holds a control character.")
+        _check_value(name, _text(value.replace("+", " "), "query"), _CONTROL, "query parameter")
+    if request.method == "POST" and request.content_type in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ):
+        for name, values in request.POST.lists():
+            if _CONTROL.search(name):
+                raise MalformedInput(f"The form field “{_shown(name)}” holds a control character.")
+            for value in values:
+                _check_value(name, value, _CONTROL_IN_TEXT, "form field")
+
+
+def refusal(request, message: str) -> HttpResponse:
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=400)
+    html = render_to_string("security/malformed.html", {"message": message})
+    return HttpResponse(html, status=400)
+
+
+class MalformedInputMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            check_request(request)
+        except MalformedInput as e:
+            return refusal(request, str(e))
+        return self.get_response(request)

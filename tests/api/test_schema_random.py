@@ -1,0 +1,111 @@
+"""schemathesis with random generation against gunicorn (issue 15, Done when): a bounded number
+of new examples per operation, each run, as the manager and as the operator's, hauler's and
+owner's tokens, finds no server error and no answer outside the schema.
+
+gunicorn serves a database of its own (migrated, the demo loaded into it), so that what the
+calls write stays out of the other tests; it is dropped after.
+Always random (new examples each run); `make test` also sets FOGKEEPER_SCHEMA_RANDOM=1, so
+that test_schema_conformance.py explores new examples too."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from fogkeeper.api.agency import HEADER as AGENCY_HEADER
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+AS_OF = "2026-03-02"
+ROLES = ["manager", "operator", "hauler", "owner"]  # the demo's logins
+EXAMPLES = 25  # per operation: the whole run stays within about two minutes
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _manage(env, *args) -> str:
+    done = subprocess.run(
+        [str(BIN / "python"), "manage.py", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def server():
+    """gunicorn (two workers) on a database of its own with the demo loaded; the tokens of the
+    demo's logins."""
+    admin = os.environ["DATABASE_URL"]
+    copy = f"fogkeeper_random_{os.getpid()}"
+    with psycopg.connect(admin, autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{copy}"')
+        db.execute(f'CREATE DATABASE "{copy}"')
+    url = re.sub(r"/[^/]*$", f"/{copy}", admin)
+    env = dict(os.environ, DATABASE_URL=url, FOGKEEPER_DEBUG="false", PYTHONUNBUFFERED="1")
+    _manage(env, "migrate", "--no-input")
+    _manage(env, "demo", "--as-of", AS_OF)
+    tokens = {}
+    for role in ROLES:
+        out = _manage(env, "drf_create_token", role)
+        tokens[role] = re.search(r"[0-9a-f]{40}", out)[0]
+    port = _free_port()
+    with tempfile.TemporaryFile("w+") as log:
+        gunicorn = subprocess.Popen(
+            [str(BIN / "gunicorn"), "--config", "python:fogkeeper.config.gunicorn",
+             "--bind", f"127.0.0.1:{port}", "--workers", "2",
+             "fogkeeper.config.wsgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            base = f"http://127.0.0.1:{port}"
+            _wait_ready(f"{base}/api/v1/schema/", gunicorn)
+            yield base, tokens
+        finally:
+            gunicorn.terminate()
+            gunicorn.wait(timeout=30)
+            with psycopg.connect(admin, autocommit=True) as db:
+                db.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+            log.seek(0)
+            errors = [line for line in log if "Traceback" in line or "Error" in line]
+            print("".join(errors[-20:]), file=sys.stderr)
+
+
+def _wait_ready(url: str, process) -> None:
+    for _ in range(600):
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with status {process.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            return
+        except OSError:
+            time.sleep(0.1)  # waiting on a process to start, not on the clock
+    raise RuntimeError("gunicorn did not answer")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_it_conforms_to_its_schema_on_random_examples(server, role):
+    base, tokens = server
+    done = subprocess.run(
+        [str(BIN / "schemathesis"), "run", f"{base}/api/v1/schema/",
+         "--checks", "not_a_server_error,response_schema_conformance",
+         "--max-examples", str(EXAMPLES), "--exclude-path", "/api/v1/token/",
+         "--header", f"Authorization: Token {tokens[role]}",
+         "--header", f"{AGENCY_HEADER}: san-clemente", "--no-color"],
+        cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-6000:]
