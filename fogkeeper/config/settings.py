@@ -181,8 +181,10 @@ if FOGKEEPER_MAP_TILES:
     CONTENT_SECURITY_POLICY["img-src"].append(tile_source(FOGKEEPER_MAP_TILES))
 
 # Sign-in throttling (fogkeeper.security.login): after this many failed sign-ins for one
-# username from one address within the window, further attempts are refused until it ends.
+# username from one address within the window, further attempts are refused until it ends;
+# likewise after ADDRESS_FAILURES from one address, whatever the usernames.
 FOGKEEPER_LOGIN_FAILURES = env.int("FOGKEEPER_LOGIN_FAILURES", default=5)
+FOGKEEPER_LOGIN_ADDRESS_FAILURES = env.int("FOGKEEPER_LOGIN_ADDRESS_FAILURES", default=20)
 FOGKEEPER_LOGIN_WINDOW_SECONDS = env.int("FOGKEEPER_LOGIN_WINDOW_SECONDS", default=15 * 60)
 
 # -- the REST API (fogkeeper/api) ---------------------------------------------------------
