@@ -5,6 +5,7 @@ from pathlib import Path
 
 import environ
 
+from fogkeeper.security.caches import require_shared
 from fogkeeper.security.csp import tile_source
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -96,7 +97,12 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("FOGKEEPER_DB_CONN_MAX_A
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="locmemcache://")}
+# -- the cache (fogkeeper.security.caches) -----------------------------------------------
+# Shared by every server process: sign-in failures and API rates are counted in it. By default
+# the database's table fogkeeper_cache (made by `migrate`); or FOGKEEPER_CACHE_URL=redis://...
+# A per-process cache (locmem, dummy, file) stops the settings from loading unless DEBUG.
+CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="dbcache://fogkeeper_cache")}
+require_shared(CACHES, debug=DEBUG)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
