@@ -54,8 +54,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: every response and log line of the request carries its id
+    "fogkeeper.security.requests.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "fogkeeper.security.csp.ContentSecurityPolicyMiddleware",
+    # before the first middleware that reads the database (sessions): 503 when it is down
+    "fogkeeper.security.unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -193,6 +197,31 @@ FOGKEEPER_LOGIN_FAILURES = env.int("FOGKEEPER_LOGIN_FAILURES", default=5)
 FOGKEEPER_LOGIN_ADDRESS_FAILURES = env.int("FOGKEEPER_LOGIN_ADDRESS_FAILURES", default=20)
 FOGKEEPER_LOGIN_WINDOW_SECONDS = env.int("FOGKEEPER_LOGIN_WINDOW_SECONDS", default=15 * 60)
 
+# -- logs and error pages (fogkeeper.security.requests, .errors) ---------------------------
+# Every log record goes to standard error as one JSON object a line: time, level, logger,
+# message, the request's id, person, agency, path, method, status, and the traceback.
+FOGKEEPER_LOG_LEVEL = env.str("FOGKEEPER_LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request": {"()": "fogkeeper.security.requests.RequestFilter"}},
+    "formatters": {"json": {"()": "fogkeeper.security.requests.JsonFormatter"}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "filters": ["request"],
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": FOGKEEPER_LOG_LEVEL},
+    "loggers": {
+        # in place of Django's own handlers (console in DEBUG, mail to ADMINS)
+        "django": {"handlers": ["stderr"], "level": FOGKEEPER_LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+CSRF_FAILURE_VIEW = "fogkeeper.security.errors.csrf_failure"
+
 # -- the REST API (fogkeeper/api) ---------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -212,6 +241,8 @@ REST_FRAMEWORK = {
         "fogkeeper.api.throttles.UserThrottle",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # errors carry the request's id (fogkeeper.security.errors)
+    "EXCEPTION_HANDLER": "fogkeeper.security.errors.api_exception_handler",
 }
 # Requests per person (or per address, anonymously) the API answers; more get 429.
 FOGKEEPER_API_RATES = {
