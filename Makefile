@@ -22,6 +22,7 @@ PORT ?= 8000
 run: $(STAMP)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py demo --if-empty
 	@echo "fogkeeper is starting at http://$(HOST):$(PORT)/  (sign in as shown above)"
 	FOGKEEPER_DEBUG=$${FOGKEEPER_DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -20,7 +20,7 @@ class ActsForAgency(BasePermission):
     def has_permission(self, request, view) -> bool:
         if not hasattr(view, request.method.lower()):
             return True  # a method the view does not offer: DRF answers 405
-        view.agency = acting_agency(request)
+        view.agency = request._request.agency = acting_agency(request)  # _request: for logs
         if request.method in SAFE_METHODS:
             return any(policy.may_read(request.user, view.agency, what) for what in view.reads)
         return policy.may_write(request.user, view.agency, view.writes)

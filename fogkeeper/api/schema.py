@@ -41,7 +41,13 @@ ID = OpenApiParameter(
     "id", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description="the record's id"
 )
 
-_DETAIL = inline_serializer("Error", fields={"detail": serializers.CharField()})
+_DETAIL = inline_serializer(
+    "Error",
+    fields={
+        "detail": serializers.CharField(),
+        "request_id": serializers.CharField(required=False, help_text="quote it to support"),
+    },
+)
 # Field errors ({"date": ["..."]}), or {"detail": "..."} when the body is not JSON.
 _FIELD_ERRORS = {
     "type": "object",

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import environ
 
+from fogkeeper.security.caches import require_shared
 from fogkeeper.security.csp import tile_source
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -53,10 +54,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: every response and log line of the request carries its id
+    "fogkeeper.security.requests.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "fogkeeper.security.csp.ContentSecurityPolicyMiddleware",
     # Malformed input (NUL, bad encoding, over-long, dates out of range) is a 400 here, once.
     "fogkeeper.security.inputs.MalformedInputMiddleware",
+    # before the first middleware that reads the database (sessions): 503 when it is down
+    "fogkeeper.security.unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,7 +103,12 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("FOGKEEPER_DB_CONN_MAX_A
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="locmemcache://")}
+# -- the cache (fogkeeper.security.caches) -----------------------------------------------
+# Shared by every server process: sign-in failures and API rates are counted in it. By default
+# the database's table fogkeeper_cache (made by `migrate`); or FOGKEEPER_CACHE_URL=redis://...
+# A per-process cache (locmem, dummy, file) stops the settings from loading unless DEBUG.
+CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="dbcache://fogkeeper_cache")}
+require_shared(CACHES, debug=DEBUG)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -183,9 +193,36 @@ if FOGKEEPER_MAP_TILES:
     CONTENT_SECURITY_POLICY["img-src"].append(tile_source(FOGKEEPER_MAP_TILES))
 
 # Sign-in throttling (fogkeeper.security.login): after this many failed sign-ins for one
-# username from one address within the window, further attempts are refused until it ends.
+# username from one address within the window, further attempts are refused until it ends;
+# likewise after ADDRESS_FAILURES from one address, whatever the usernames.
 FOGKEEPER_LOGIN_FAILURES = env.int("FOGKEEPER_LOGIN_FAILURES", default=5)
+FOGKEEPER_LOGIN_ADDRESS_FAILURES = env.int("FOGKEEPER_LOGIN_ADDRESS_FAILURES", default=20)
 FOGKEEPER_LOGIN_WINDOW_SECONDS = env.int("FOGKEEPER_LOGIN_WINDOW_SECONDS", default=15 * 60)
+
+# -- logs and error pages (fogkeeper.security.requests, .errors) ---------------------------
+# Every log record goes to standard error as one JSON object a line: time, level, logger,
+# message, the request's id, person, agency, path, method, status, and the traceback.
+FOGKEEPER_LOG_LEVEL = env.str("FOGKEEPER_LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request": {"()": "fogkeeper.security.requests.RequestFilter"}},
+    "formatters": {"json": {"()": "fogkeeper.security.requests.JsonFormatter"}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "filters": ["request"],
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": FOGKEEPER_LOG_LEVEL},
+    "loggers": {
+        # in place of Django's own handlers (console in DEBUG, mail to ADMINS)
+        "django": {"handlers": ["stderr"], "level": FOGKEEPER_LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+CSRF_FAILURE_VIEW = "fogkeeper.security.errors.csrf_failure"
 
 # -- the REST API (fogkeeper/api) ---------------------------------------------------------
 REST_FRAMEWORK = {
@@ -206,6 +243,8 @@ REST_FRAMEWORK = {
         "fogkeeper.api.throttles.UserThrottle",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # errors carry the request's id (fogkeeper.security.errors)
+    "EXCEPTION_HANDLER": "fogkeeper.security.errors.api_exception_handler",
 }
 # Requests per person (or per address, anonymously) the API answers; more get 429.
 FOGKEEPER_API_RATES = {

@@ -20,3 +20,9 @@ urlpatterns = [
     path("api/v1/", include("fogkeeper.api.urls")),
     path("", include("fogkeeper.web.urls")),
 ]
+
+# Error answers with the request's id; JSON under /api/ (fogkeeper.security.errors).
+handler400 = "fogkeeper.security.errors.bad_request"
+handler403 = "fogkeeper.security.errors.permission_denied"
+handler404 = "fogkeeper.security.errors.page_not_found"
+handler500 = "fogkeeper.security.errors.server_error"

@@ -15,6 +15,8 @@ from urllib.parse import unquote_to_bytes
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from fogkeeper.security import requests
+
 MAX_PATH = 2000  # characters of the path, percent-encoded as sent
 MAX_QUERY = 4000  # characters of the query string
 FIRST_YEAR, LAST_YEAR = 1900, 9998  # a date outside these years is no date of a FOG program
@@ -82,9 +84,11 @@ def check_request(request) -> None:
 
 
 def refusal(request, message: str) -> HttpResponse:
+    request_id = requests.request_id(request)
     if request.path_info.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=400)
-    html = render_to_string("security/malformed.html", {"message": message})
+        return JsonResponse({"detail": message, "request_id": request_id}, status=400)
+    context = {"message": message, "request_id": request_id}
+    html = render_to_string("security/malformed.html", context)
     return HttpResponse(html, status=400)
 
 

@@ -1,0 +1,30 @@
+"""The project's URLs and error handlers, and views that fail on purpose (under /api/ too)."""
+
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.http import Http404
+from django.urls import path
+
+from fogkeeper.config import urls as project
+
+FAILURES = {
+    400: SuspiciousOperation("a malformed request"),
+    403: PermissionDenied(),
+    404: Http404("nothing here"),
+    500: RuntimeError("the view broke"),
+}
+
+
+def fail(request, status: int):
+    request.user.is_authenticated  # noqa: B018 - looks the person up, as real views do
+    raise FAILURES[status]
+
+
+urlpatterns = [
+    path("fail/<int:status>/", fail),
+    path("api/v1/fail/<int:status>/", fail),
+    *project.urlpatterns,
+]
+handler400 = project.handler400
+handler403 = project.handler403
+handler404 = project.handler404
+handler500 = project.handler500
