@@ -290,13 +290,13 @@ def _incident(
     seen[code] = number
     if result.today is None:
         result.today = agency.today()
-    problem = _dates_problem(row, result.today)
-    if problem:
-        skip(problem[0], f" (spill {code}: {problem[1]})")
-        return None
     when = None
     for column in DATE_COLUMNS:
-        when = _date(row.get(column, ""))
+        when = _day(row.get(column, ""))
+        problem = _date_problem(column, row.get(column, ""), when, result.today)
+        if problem:  # the spill's own date cannot be: the row is refused
+            skip(problem[0], f" (spill {code}: {problem[1]})")
+            return None
         if when is not None:
             if column != "START_DT":
                 result.notes[f"date taken from {column}"] += 1
@@ -346,6 +346,14 @@ def _spill(row: dict[str, str], result: CiwqsImport) -> dict:
         "ended_at": _moment(row.get("EST_END_DT", "")),
         "known_at": _moment(row.get("AGENCY_NOTIFY_DT", "")),
     }
+    for name, column in (
+        ("started_at", "START_DT"),
+        ("ended_at", "EST_END_DT"),
+        ("known_at", "AGENCY_NOTIFY_DT"),
+    ):
+        if out[name] and result.today and out[name].date() > result.today:  # typo: 07/28/2808
+            out[name] = None
+            result.notes[f"{column} after today, left out"] += 1
     if out["started_at"] and out["ended_at"] and out["ended_at"] < out["started_at"]:
         out["ended_at"] = None
         result.notes["end before start, end left out"] += 1
@@ -438,15 +446,15 @@ def _day(text: str) -> date | str | None:
     return None
 
 
-def _dates_problem(row: dict[str, str], today: date) -> tuple[str, str] | None:
-    """(reason, detail) when a date of the row cannot be: a day no calendar has, or a day
-    after the import's (the agency's today)."""
-    for column in DATE_COLUMNS:
-        day = _day(row.get(column, ""))
-        if day == _IMPOSSIBLE:
-            return "impossible date", f"{column} {row[column].strip()!r} is no day of the calendar"
-        if isinstance(day, date) and day > today:
-            return "date in the future", f"{column} {day} is after today, {today}"
+def _date_problem(
+    column: str, text: str, day: date | str | None, today: date
+) -> tuple[str, str] | None:
+    """(reason, detail) when the day read from `column` cannot be: no day of the calendar,
+    or after the import's day (the agency's today)."""
+    if day == _IMPOSSIBLE:
+        return "impossible date", f"{column} {text.strip()!r} is no day of the calendar"
+    if isinstance(day, date) and day > today:
+        return "date in the future", f"{column} {day} is after today, {today}"
     return None
 
 

@@ -9,12 +9,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
-from fogkeeper.incidents.ciwqs import CiwqsFileError, _degrees, _gallons, ciwqs_import
+from fogkeeper.incidents.ciwqs import _degrees, _gallons, ciwqs_import
 from fogkeeper.incidents.imports import run_import
 from fogkeeper.incidents.models import Incident, IncidentImport
 from tests.records import make_agency
+from tests.web.people import make_user, two_agencies
 
 pytestmark = pytest.mark.django_db
 
@@ -46,11 +48,20 @@ def test_it_skips_a_spill_dated_9999_12_31_naming_the_row(agency, tmp_path):
 
 
 def test_it_skips_a_spill_dated_the_day_after_the_agencys_today(agency, tmp_path):
-    path = export(tmp_path, "1,06/30/2025,07/01/2025 08:00,10,1 Main,Arcata,Grease")
+    path = export(tmp_path, "1,07/01/2025 08:00,,10,1 Main,Arcata,Grease")
     with time_machine.travel(NOON, tick=False):
         result = ciwqs_import(agency=agency, path=path)
     assert not Incident.objects.exists()
     assert result.skipped == {"date in the future": 1}
+
+
+def test_a_later_time_of_a_spill_after_today_is_left_out_and_said(agency, tmp_path):
+    path = export(tmp_path, "1,06/30/2025 07:00,07/28/2808 00:00,10,1 Main,Arcata,Grease")
+    with time_machine.travel(NOON, tick=False):
+        result = ciwqs_import(agency=agency, path=path)
+    spill = Incident.objects.get()
+    assert (spill.date.isoformat(), spill.known_at) == ("2025-06-30", None)
+    assert result.notes["AGENCY_NOTIFY_DT after today, left out"] == 1
 
 
 def test_it_skips_an_impossible_date_rather_than_take_another_column(agency, tmp_path):
@@ -86,10 +97,18 @@ def test_it_names_the_row_of_a_value_over_128_kib(agency, tmp_path):
     assert not Incident.objects.exists()
 
 
-def test_a_value_over_128_kib_fails_the_check_of_the_upload(agency, tmp_path):
+def test_the_import_page_refuses_a_value_over_128_kib_naming_the_row(client, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    sc, _ = two_agencies()
+    client.force_login(make_user("ian", sc, role="inspector"))
     path = export(tmp_path, '1,06/01/2025,,10,1 Main,Arcata,"' + "x" * 140_000 + '"')
-    with pytest.raises(CiwqsFileError, match="at row 2"):
-        ciwqs_import(agency=agency, path=path)
+    file = SimpleUploadedFile("plsd.csv", path.read_bytes(), "text/csv")
+    response = client.post("/incidents/imports/", {"file": file, "wdids": ""})
+    assert response.status_code == 400
+    assert "plsd.csv cannot be read as CSV at row 2 (line 2 of the file): a value is longer" in (
+        response.content.decode()
+    )
+    assert not IncidentImport.objects.exists()
 
 
 @pytest.mark.parametrize("text", ["１２００", "1e3", "١٢"])
