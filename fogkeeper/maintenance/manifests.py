@@ -244,6 +244,7 @@ def _read(data: bytes, name: str, max_rows: int | None = None) -> list[_Row]:
     _check_header(columns)
     rows: list[_Row] = []
     errors: list[RowError] = []
+    read = 0  # rows read, good or bad
     while True:
         number = reader.line_num + 1  # the row's first line in the file
         try:
@@ -255,7 +256,8 @@ def _read(data: bytes, name: str, max_rows: int | None = None) -> list[_Row]:
             break
         if not any(v.strip() for v in values):
             continue
-        if max_rows is not None and len(rows) >= max_rows:
+        read += 1
+        if max_rows is not None and read > max_rows:
             raise ManifestImportError(
                 [
                     f"{name} has more than {max_rows:,} rows: a file may hold at most "

@@ -231,3 +231,10 @@ def test_it_refuses_fullwidth_digits_as_gallons(client, world):
     response = upload(client, HEADER + "FSE-0042-H1,CP-1,FSE-0042,GT-2,2025-06-20,１２００\n")
     assert "not a number: &#x27;１２００&#x27;" in response.content.decode()
     assert not Service.objects.filter(source="hauler_csv").exists()
+
+
+def test_bad_rows_count_towards_the_cap(client, world, settings):
+    settings.FOGKEEPER_MANIFEST_MAX_ROWS = 2
+    client.force_login(world.hank)
+    html = upload(client, HEADER + "x\n" * 3).content.decode()
+    assert "june.csv has more than 2 rows" in html
