@@ -311,3 +311,13 @@ FOGKEEPER_REMINDER_HOUR = env.int("FOGKEEPER_REMINDER_HOUR", default=7)
 # queued again (they are idempotent), and after SWEEP_DEAD_AFTER it no longer holds the lock.
 FOGKEEPER_SWEEP_STALLED_AFTER = env.int("FOGKEEPER_SWEEP_STALLED_AFTER", default=600)
 FOGKEEPER_SWEEP_DEAD_AFTER = env.int("FOGKEEPER_SWEEP_DEAD_AFTER", default=6 * 3600)
+
+# -- upload caps (issue 15, item 7) -------------------------------------------------------
+# A hauler's manifest file (the hauler portal): its size, checked before it is read, and its
+# rows, counted as it is read; a larger file is refused, naming the limit, and adds nothing.
+FOGKEEPER_MANIFEST_MAX_BYTES = env.int("FOGKEEPER_MANIFEST_MAX_BYTES", default=2 * 1024 * 1024)
+FOGKEEPER_MANIFEST_MAX_ROWS = env.int("FOGKEEPER_MANIFEST_MAX_ROWS", default=5000)
+# An inspection photo: its size, and its pixels as its header declares them (read before
+# any decoding); a larger one is refused on the form.
+FOGKEEPER_PHOTO_MAX_BYTES = env.int("FOGKEEPER_PHOTO_MAX_BYTES", default=15 * 1024 * 1024)
+FOGKEEPER_PHOTO_MAX_PIXELS = env.int("FOGKEEPER_PHOTO_MAX_PIXELS", default=40_000_000)

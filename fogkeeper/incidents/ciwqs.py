@@ -48,16 +48,18 @@ _MONTHS = {
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
     )
 }
-_ORACLE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})(?:\s|$)")
-_US = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:\s|$)")
-_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[\sT]|$)")
-_ORACLE_TIME = re.compile(r"^\S+\s+(\d{1,2})\.(\d{2})\.(\d{2})(?:\.\d+)?\s*([AP]M)$", re.I)
-_CLOCK = re.compile(r"^\S+\s+(\d{1,2}):(\d{2})(?::(\d{2}))?$")
+# re.A: ASCII digits only (\d would take fullwidth digits, which int() and Decimal() read)
+_ORACLE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})(?:\s|$)", re.A)
+_US = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:\s|$)", re.A)
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[\sT]|$)", re.A)
+_ORACLE_TIME = re.compile(r"^\S+\s+(\d{1,2})\.(\d{2})\.(\d{2})(?:\.\d+)?\s*([AP]M)$", re.I | re.A)
+_CLOCK = re.compile(r"^\S+\s+(\d{1,2}):(\d{2})(?::(\d{2}))?$", re.A)
 _VOLUME = re.compile(
     r"^(?:approx(?:imately|\.)?|about|est\.?|~)?\s*(\d[\d,]*(?:\.\d*)?|\.\d+)\s*(?:gal(?:lon)?s?\.?)?$",
-    re.I,
+    re.I | re.A,
 )
-_SPILL_ID = re.compile(r"^(\d+)\.0+$")
+_SPILL_ID = re.compile(r"^(\d+)\.0+$", re.A)
+_DEGREES = re.compile(r"^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _FOG = re.compile(r"\bgrease|\bfog\b|\bf\.o\.g\b|\bfats?,? oils?\b", re.I)
 _NOT_FOG = re.compile(r"\b(?:not|non)[\s-]+(?:fog|f\.o\.g|grease)\w*", re.I)
 _DIRECTIONS = {"n", "s", "e", "w", "ne", "nw", "se", "sw"}
@@ -108,6 +110,7 @@ class CiwqsImport:
     categories: Counter = field(default_factory=Counter)
     left_for_staff: Counter = field(default_factory=Counter)
     establishments: set[int] = field(default_factory=set)  # matched by an incident created
+    today: date | None = None  # the import's day: a later date is refused (the agency's today)
 
     def counts(self) -> dict:
         return {
@@ -258,11 +261,17 @@ def read_export(path: Path) -> tuple[list[str], list[list[str]]]:
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     reader = csv.reader(io.StringIO(text, newline=""))
+    records = []
     try:
         header = next(reader, None)
-        records = [r for r in reader if any(v.strip() for v in r)]
+        for record in reader:
+            if any(v.strip() for v in record):
+                records.append(record)
     except csv.Error as exc:
-        raise CiwqsFileError(f"{path.name} is not a readable CSV file: {exc}") from exc
+        raise CiwqsFileError(
+            f"{path.name} cannot be read as CSV at row {len(records) + 2} (line "
+            f"{reader.line_num} of the file): {_csv_problem(exc)}"
+        ) from exc
     if header is None:
         raise CiwqsFileError(f"{path.name} is empty: expected the CIWQS header row")
     header = [h.strip() for h in header]
@@ -274,6 +283,14 @@ def read_export(path: Path) -> tuple[list[str], list[list[str]]]:
             f"(the first row reads {', '.join(header[:6])!r}...)"
         )
     return header, records
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    """What the CSV reader's error means, in words."""
+    if "field larger than field limit" in str(exc):
+        limit = csv.field_size_limit()
+        return f"a value is longer than {limit:,} characters ({limit // 1024} KiB)"
+    return str(exc)
 
 
 def _incident(
@@ -301,9 +318,15 @@ def _incident(
         skip("spill id repeated in the file", f" (spill {code}, first in row {seen[code]})")
         return None
     seen[code] = number
+    if result.today is None:
+        result.today = agency.today()
     when = None
     for column in DATE_COLUMNS:
-        when = _date(row.get(column, ""))
+        when = _day(row.get(column, ""))
+        problem = _date_problem(column, row.get(column, ""), when, result.today)
+        if problem:  # the spill's own date cannot be: the row is refused
+            skip(problem[0], f" (spill {code}: {problem[1]})")
+            return None
         if when is not None:
             if column != "START_DT":
                 result.notes[f"date taken from {column}"] += 1
@@ -353,6 +376,14 @@ def _spill(row: dict[str, str], result: CiwqsImport) -> dict:
         "ended_at": _moment(row.get("EST_END_DT", "")),
         "known_at": _moment(row.get("AGENCY_NOTIFY_DT", "")),
     }
+    for name, column in (
+        ("started_at", "START_DT"),
+        ("ended_at", "EST_END_DT"),
+        ("known_at", "AGENCY_NOTIFY_DT"),
+    ):
+        if out[name] and result.today and out[name].date() > result.today:  # typo: 07/28/2808
+            out[name] = None
+            result.notes[f"{column} after today, left out"] += 1
     if out["started_at"] and out["ended_at"] and out["ended_at"] < out["started_at"]:
         out["ended_at"] = None
         result.notes["end before start, end left out"] += 1
@@ -414,6 +445,16 @@ def _spill_id(row: dict[str, str]) -> str:
 def _date(text: str) -> date | None:
     """The day of a CIWQS timestamp: `15-SEP-07 05.00.00.000000 PM`, `09/15/2007 18:00`,
     `11-26-2008 14:00`, `2007-09-15`; None for blanks and anything else."""
+    day = _day(text)
+    return day if isinstance(day, date) else None
+
+
+_IMPOSSIBLE = "impossible"
+
+
+def _day(text: str) -> date | str | None:
+    """As _date, but _IMPOSSIBLE for a text written as a date that no calendar has
+    (`02/30/2024`, `31-FEB-09`, month 13)."""
     text = (text or "").strip()
     try:
         m = _ORACLE.match(text)
@@ -431,7 +472,19 @@ def _date(text: str) -> date | None:
         if m:
             return date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
-        return None
+        return _IMPOSSIBLE
+    return None
+
+
+def _date_problem(
+    column: str, text: str, day: date | str | None, today: date
+) -> tuple[str, str] | None:
+    """(reason, detail) when the day read from `column` cannot be: no day of the calendar,
+    or after the import's day (the agency's today)."""
+    if day == _IMPOSSIBLE:
+        return "impossible date", f"{column} {text.strip()!r} is no day of the calendar"
+    if isinstance(day, date) and day > today:
+        return "date in the future", f"{column} {day} is after today, {today}"
     return None
 
 
@@ -451,8 +504,11 @@ def _gallons(text: str) -> Decimal | None:
 def _degrees(text: str, limit: int) -> Decimal | None:
     """A coordinate in decimal degrees (CIWQS spells the latitude column LATTITUDE_...);
     None when blank, unreadable, zero or out of range."""
+    text = (text or "").strip()
+    if not _DEGREES.match(text):  # not 1e1, not fullwidth digits
+        return None
     try:
-        value = Decimal((text or "").strip())
+        value = Decimal(text)
     except InvalidOperation:
         return None
     if not value.is_finite() or value == 0 or abs(value) > limit:

@@ -1,8 +1,10 @@
+from django import forms
 from django.contrib import admin
 
 from fogkeeper.registry.admin import RecordAdmin, RecordInline
 
 from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement, Sample
+from .photos import photo_problem, thumbnail_queue
 
 
 class MeasurementInline(RecordInline):
@@ -60,13 +62,31 @@ class ChecklistAnswerAdmin(RecordAdmin):
     autocomplete_fields = ["inspection", "device"]
 
 
+class InspectionPhotoForm(forms.ModelForm):
+    def clean_image(self):
+        image = self.cleaned_data["image"]
+        problem = photo_problem(image) if image and image != self.initial.get("image") else None
+        if problem:
+            raise forms.ValidationError(problem)
+        return image
+
+
 @admin.register(InspectionPhoto)
 class InspectionPhotoAdmin(RecordAdmin):
+    """A photo added here is checked as on the inspection form, and its thumbnail made."""
+
+    form = InspectionPhotoForm
     list_display = ["inspection", "image", "caption"]
     list_filter = ["inspection__establishment__agency"]
     search_fields = ["inspection__code", "inspection__establishment__name", "caption"]
     list_select_related = ["inspection__establishment"]
     autocomplete_fields = ["inspection"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if "image" in form.changed_data:
+            InspectionPhoto.objects.filter(pk=obj.pk).update(thumbnail="")
+            thumbnail_queue(obj)
 
 
 @admin.register(Sample)

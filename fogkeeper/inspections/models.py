@@ -1,5 +1,7 @@
 """Agency inspections: measurements of devices and answers to the pack's checklist."""
 
+from pathlib import PurePosixPath
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -81,12 +83,19 @@ class ChecklistAnswer(models.Model):
         return f"{self.item}: {'compliant' if self.compliant else 'NOT compliant'}"
 
 
+def thumbnail_path(photo: "InspectionPhoto", filename: str) -> str:
+    """The thumbnail is stored next to its photo: inspections/2025/06/trap.thumb.jpg."""
+    return str(PurePosixPath(photo.image.name).with_suffix("")) + ".thumb.jpg"
+
+
 class InspectionPhoto(models.Model):
-    """A photo taken during an inspection (in the field, from the phone's camera)."""
+    """A photo taken during an inspection (in the field, from the phone's camera), and its
+    thumbnail, made once after it is stored (photos.py); blank until then."""
 
     inspection = models.ForeignKey(Inspection, on_delete=models.PROTECT, related_name="photos")
     image = models.ImageField(upload_to="inspections/%Y/%m/")
     caption = models.CharField(max_length=200, blank=True)
+    thumbnail = models.ImageField(upload_to=thumbnail_path, blank=True, editable=False)
 
     class Meta:
         ordering = ["inspection", "pk"]

@@ -28,6 +28,7 @@ from fogkeeper.registry.services import (
 )
 
 from .models import ChecklistAnswer, Inspection, InspectionPhoto, Measurement, Sample
+from .photos import photo_problem, thumbnail_queue
 from .selectors import discharge_limits
 
 
@@ -195,15 +196,21 @@ def inspection_record(
 def inspection_photo_add(
     *, inspection: Inspection, image: File, caption: str = "", actor: Actor = None
 ) -> InspectionPhoto:
-    """A photo stored with `inspection`."""
+    """A photo stored with `inspection`, refused when larger than a photo may be (its bytes,
+    its pixels); its thumbnail is made once the photo is stored (photos.py)."""
     photo = InspectionPhoto(inspection=inspection, image=image, caption=caption)
     errors: Errors = {}
-    check_model(photo, errors)
+    problem = photo_problem(image)
+    if problem:
+        errors["image"] = [problem]
+    else:
+        check_model(photo, errors)
     refuse(errors)
     with transaction.atomic():
         photo.save()
         after = {"inspection": inspection.pk, "image": photo.image.name, "caption": caption}
         audit("inspection.photo_add", photo, actor, after=after)
+        thumbnail_queue(photo)
     return photo
 
 

@@ -13,7 +13,12 @@ twice adds nothing; one with different content is an error.
 A hauler's own upload (the hauler portal) is the same file checked for one more thing: every
 row names that hauler's code and a device of one of its current customers, on a date its
 contract covered; anything else reads as unknown, so a file reveals nothing of another hauler
-or a non-customer.
+or a non-customer. An upload is also capped (`max_rows`, counted as the file is read).
+
+No row is lost or folded into another: each row is one line of the file (a value holding a
+line break, as a quote left open makes, refuses the file naming the row), a file the CSV
+reader cannot read names the row where it stopped, numbers are plain ASCII decimals (not
+`1e3`, not fullwidth digits), and a service date after the agency's today is refused.
 """
 
 from __future__ import annotations
@@ -55,9 +60,12 @@ _DECIMALS = {
 }
 _TRUE = {"yes", "y", "true", "t", "1"}
 _FALSE = {"no", "n", "false", "f", "0"}
-_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
-_US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
-_THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d*)?$")
+# ASCII digits only: \d would take fullwidth and other scripts' digits, which int() and
+# Decimal() read as numbers.
+_ISO = re.compile(r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})$")
+_US = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})$")
+_THOUSANDS = re.compile(r"^[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$")
+_NUMBER = re.compile(r"^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _COMPARED = (*MANIFEST_CONTENT, "notes")
 _LOOKUP_CHUNK = 1000
 _WRITE_BATCH = 1000
@@ -72,6 +80,8 @@ class RowError:
     reason: str
 
     def __str__(self) -> str:
+        if not self.column:  # about the row as a whole
+            return f"row {self.row}: {self.reason}"
         return f"row {self.row}, column {self.column}: {self.reason}"
 
 
@@ -119,6 +129,7 @@ def manifests_import(
     today: date | None = None,
     progress: Progress | None = None,
     hauler: Hauler | None = None,
+    max_rows: int | None = None,
 ) -> ManifestImport:
     """Check every row of the manifest file (at `path`, or its bytes `data` named `name`) and,
     when all are good, add the new services in one transaction with one audit row. Raises
@@ -126,7 +137,9 @@ def manifests_import(
 
     With `hauler`, the file is that hauler's own submission: each row must be its manifest of
     a device of one of its customers on `today` (required then), and the services are marked
-    source "hauler_csv", submitted by `actor`."""
+    source "hauler_csv", submitted by `actor`. `today` is otherwise the agency's today: a
+    service date after it is refused. A file of more than `max_rows` rows is refused as soon
+    as its row `max_rows + 1` is read."""
     if data is None:
         if path is None:
             raise ValueError("give the file's path or its data")
@@ -134,8 +147,9 @@ def manifests_import(
         name, data = path.name, _load(path)
     if hauler is not None and (today is None or hauler.agency_id != agency.pk):
         raise ValueError("a hauler's upload is checked against its agency's customers today")
+    today = today or agency.today()
     name = name or "the file"
-    rows = _read(data, name)
+    rows = _read(data, name, max_rows)
     errors: list[RowError] = []
     report = _Reporter(progress, len(rows), "checked")
     lookups = _Lookups(agency, rows, hauler=hauler, today=today)
@@ -207,7 +221,7 @@ def _load(path: Path) -> bytes:
         raise ManifestImportError([f"cannot read {path}: {exc.strerror}"]) from exc
 
 
-def _read(data: bytes, name: str) -> list[_Row]:
+def _read(data: bytes, name: str, max_rows: int | None = None) -> list[_Row]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -216,26 +230,80 @@ def _read(data: bytes, name: str) -> list[_Row]:
         ) from exc
     if "\x00" in text:
         raise ManifestImportError([f"{name} is not a CSV text file (it holds NUL bytes)"])
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
+    # strict: a quote closed and followed by more text is an error, not glued to the value
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise ManifestImportError([f"{name}: the header row {_csv_problem(exc)}"]) from exc
     if header is None:
         raise ManifestImportError([f"{name} is empty: expected a header row"])
+    if reader.line_num > 1:
+        raise ManifestImportError([f"{name}: the header row holds a line break"])
     columns = [c.strip().lower() for c in header]
     _check_header(columns)
-    rows = []
-    errors = []
-    for number, values in enumerate(reader, 2):
+    rows: list[_Row] = []
+    errors: list[RowError] = []
+    read = 0  # rows read, good or bad
+    while True:
+        number = reader.line_num + 1  # the row's first line in the file
+        try:
+            values = next(reader, None)
+        except csv.Error as exc:
+            errors.append(RowError(number, "", f"{_csv_problem(exc)}; nothing after it was read"))
+            break
+        if values is None:
+            break
         if not any(v.strip() for v in values):
+            continue
+        read += 1
+        if max_rows is not None and read > max_rows:
+            raise ManifestImportError(
+                [
+                    f"{name} has more than {max_rows:,} rows: a file may hold at most "
+                    f"{max_rows:,} pump-outs. Split it into files of {max_rows:,} rows or fewer "
+                    "and upload each; nothing was added."
+                ]
+            )
+        if reader.line_num > number:  # a value ran on over a line break
+            broken = [c for c, v in zip(columns, values, strict=False) if "\n" in v or "\r" in v]
+            errors.append(
+                RowError(
+                    number,
+                    broken[0] if broken else "",
+                    f"holds a line break: the row runs from line {number} to line "
+                    f"{reader.line_num} of the file (a quote left open?); each row must be on "
+                    "one line",
+                )
+            )
             continue
         if len(values) != len(columns):
             errors.append(
-                f"row {number}: has {len(values)} values, the header has {len(columns)} columns"
+                RowError(
+                    number, "", f"has {len(values)} values, the header has {len(columns)} columns"
+                )
             )
             continue
         rows.append(_Row(number, {c: v.strip() for c, v in zip(columns, values, strict=True)}))
     if errors:
-        raise ManifestImportError(errors)
+        raise ManifestImportError([str(e) for e in errors], errors)
     return rows
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    """What the CSV reader's error means, in words."""
+    message = str(exc)
+    if "field larger than field limit" in message:
+        limit = csv.field_size_limit()
+        return f"holds a value longer than {limit:,} characters ({limit // 1024} KiB)"
+    if "unexpected end of data" in message:
+        return "opens a quote that is never closed (a quote left open?)"
+    if "expected after" in message:
+        return (
+            "has text after a closing quote (a quote left open, or a quote inside a value "
+            'not written as "")'
+        )
+    return f"cannot be read as CSV ({message})"
 
 
 def _check_header(columns: list[str]) -> None:
@@ -435,6 +503,9 @@ def _decimal(text: str, places: int, largest: Decimal) -> tuple[Decimal | None, 
     if not text:
         return None, ""
     plain = text.replace(",", "") if _THOUSANDS.match(text) else text
+    if not _NUMBER.match(plain):
+        hint = " (write it with the digits 0-9, as 1200 or 4.5)" if _digits(text) else ""
+        return None, f"not a number: {text!r}{hint}"
     try:
         value = Decimal(plain)
     except InvalidOperation:
@@ -448,6 +519,10 @@ def _decimal(text: str, places: int, largest: Decimal) -> tuple[Decimal | None, 
     if value != value.quantize(Decimal(1).scaleb(-places)):
         return None, f"at most {places} decimal place{'s' if places > 1 else ''}: {text}"
     return value, ""
+
+
+def _digits(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 def _differences(existing: Service, fields: dict) -> list[str]:

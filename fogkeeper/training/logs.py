@@ -33,10 +33,15 @@ def training_log_kind(upload: UploadedFile) -> str:
         with Image.open(upload) as image:
             image.verify()
             kind = IMAGE_FORMATS.get(image.format or "")
+    except Image.DecompressionBombError:  # more pixels than Image.MAX_IMAGE_PIXELS allows
+        kind = "too many pixels"
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         kind = None
     finally:
         upload.seek(0)
+    if kind == "too many pixels":
+        too_many = "The log's image has too many pixels to open; scan it at 300 dpi and upload it."
+        raise ValidationError({"log": too_many})
     if kind is None:
         raise ValidationError({"log": "The log must be a PDF, or a JPEG or PNG photo or scan."})
     return kind

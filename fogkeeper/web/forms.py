@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from fogkeeper.inspections.photos import photo_problem
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice, Hauler
 from fogkeeper.training.models import Employee
 
@@ -19,12 +20,20 @@ class PhotosInput(forms.ClearableFileInput):
 
 
 class PhotosField(forms.ImageField):
-    """Several photos, each checked to be an image; none is fine."""
+    """Several photos, each checked to be an image no larger than a photo may be (its bytes,
+    and its pixels as its header declares them, before anything is decoded); none is fine."""
 
     def __init__(self, **kwargs):
         attrs = {"accept": "image/*", "capture": "environment"}
         kwargs.setdefault("widget", PhotosInput(attrs=attrs))
         super().__init__(required=False, **kwargs)
+
+    def to_python(self, data):
+        if data:
+            problem = photo_problem(data)
+            if problem:
+                raise ValidationError(problem, code="too_large")
+        return super().to_python(data)
 
     def clean(self, data, initial=None):
         single = super().clean

@@ -3,18 +3,15 @@ through these views, which answer 404 for a photo of another agency, as for any 
 
 from __future__ import annotations
 
-import io
 import mimetypes
 
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from PIL import Image, ImageOps, UnidentifiedImageError
 
 from fogkeeper.inspections.models import InspectionPhoto
 
 from .views import agency_page, reads_only
 
-THUMBNAIL = (320, 320)
 IMAGE_TYPES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 
 
@@ -50,15 +47,13 @@ def photo(request, photo: int):
 @agency_page
 @reads_only
 def thumbnail(request, photo: int):
-    """A small JPEG of the photo, turned upright, for the establishment page."""
+    """The photo's thumbnail as made once when it was stored (inspections/photos.py); 404
+    while it is being prepared. The photo itself is never decoded here."""
     found = _photo(request, photo)
+    if not found.thumbnail:
+        raise Http404("the thumbnail is being prepared")
     try:
-        with found.image.open("rb") as stream, Image.open(stream) as image:
-            image.draft("RGB", THUMBNAIL)  # a JPEG decodes at a fraction of its size
-            small = ImageOps.exif_transpose(image).convert("RGB")
-            small.thumbnail(THUMBNAIL)
-            out = io.BytesIO()
-            small.save(out, "JPEG", quality=80)
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError):
-        raise Http404("the photo cannot be read") from None
-    return _private(HttpResponse(out.getvalue(), content_type="image/jpeg"))
+        stream = found.thumbnail.open("rb")
+    except FileNotFoundError:
+        raise Http404("the thumbnail's file is missing") from None
+    return _private(FileResponse(stream, content_type="image/jpeg"))

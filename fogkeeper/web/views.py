@@ -358,6 +358,7 @@ def _inspection_error_fields(form) -> dict[str, str]:
     fields = {f"answers[{i}]": names[item] for i, (item, _, _) in enumerate(form.answers())}
     for i, (device, _, _) in enumerate(form.readings()):
         fields[f"measurements[{i}]"] = f"fog_{device.pk}"
+    fields["image"] = "photos"  # inspection_photo_add's
     return fields
 
 

@@ -26,7 +26,7 @@ import io
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from PIL import Image
 
@@ -258,14 +258,18 @@ for _area in areas.modules():
 
 
 def add_photos(sides) -> None:
-    """The demo has no inspection photo: one for an inspection of each agency."""
+    """The demo has no inspection photo: one for an inspection of each agency, with its
+    thumbnail (made when the photo's transaction commits)."""
     for side in sides.values():
         buf = io.BytesIO()
         Image.new("RGB", (4, 3)).save(buf, "PNG")
-        inspection_photo_add(
-            inspection=Inspection.objects.filter(establishment__agency=side.agency).earliest("pk"),
-            image=SimpleUploadedFile("photo.png", buf.getvalue(), content_type="image/png"),
-        )
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            inspection_photo_add(
+                inspection=Inspection.objects.filter(establishment__agency=side.agency).earliest(
+                    "pk"
+                ),
+                image=SimpleUploadedFile("photo.png", buf.getvalue(), content_type="image/png"),
+            )
 
 
 # What is posted, when not an empty form.

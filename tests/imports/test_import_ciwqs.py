@@ -190,7 +190,8 @@ def test_it_loads_the_whole_real_export_and_reports_its_counts(agency):
         "  categories derived: 1: 683, 2: 87, 3: 1099, 4: 1745",
         "  category left for staff: 244 (REACH_SURFACE No but SPILL_VOL_REACH_SURF above 0: 241, "
         "volume unknown: 2, storm drain reached, return to the sewer not stated: 1)",
-        "  notes: (end before start, end left out: 109, volume blank: 2)",
+        "  notes: (end before start, end left out: 109, volume blank: 2, "
+        "AGENCY_NOTIFY_DT after today, left out: 1)",  # spill 727313: 07/28/2808
         "1 establishment evaluated again",  # the one its spill was matched to
     ]
     assert Incident.objects.filter(agency=agency).count() == 3858

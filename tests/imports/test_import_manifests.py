@@ -208,3 +208,74 @@ def test_it_refuses_an_unknown_agency(agency, tmp_path):
     path.write_text(GOOD, encoding="utf-8")
     with pytest.raises(CommandError, match="no agency 'nowhere'"):
         call_command("import_manifests", str(path), agency="nowhere", stdout=StringIO())
+
+
+# -- no row lost (issue 15, items 8, 9, 12) --------------------------------------------------
+ROW = "H-1,M-{n},FSE-1,GI-1,2025-01-1{n},yes,{gallons},4.5,6,no,,{notes}\n"
+
+
+def refused(agency, text):
+    with pytest.raises(ManifestImportError) as caught:
+        manifests_import(agency=agency, data=text.encode(), name="june.csv")
+    assert Service.objects.count() == 0
+    return caught.value.problems
+
+
+def test_it_refuses_a_quote_left_open_that_folds_the_next_row_into_the_notes(agency):
+    text = (
+        HEADER
+        + ROW.format(n=1, gallons=40, notes='"lid cracked')
+        + ROW.format(n=2, gallons=40, notes='ok"')
+    )
+    assert refused(agency, text) == [
+        "row 2, column notes: holds a line break: the row runs from line 2 to line 3 of the "
+        "file (a quote left open?); each row must be on one line"
+    ]
+
+
+def test_it_refuses_a_quote_left_open_to_the_end_of_the_file(agency):
+    text = (
+        HEADER
+        + ROW.format(n=1, gallons=40, notes='"lid cracked')
+        + ROW.format(n=2, gallons=40, notes="")
+    )
+    assert refused(agency, text) == [
+        "row 2: opens a quote that is never closed (a quote left open?); nothing after it was read"
+    ]
+
+
+def test_it_refuses_a_line_break_in_a_value_where_none_belongs(agency):
+    text = HEADER + ROW.format(n=1, gallons=40, notes="") + 'H-1,"M-\n2",FSE-1,GI-1,2025-01-12\n'
+    assert refused(agency, text)[0].startswith("row 3, column manifest_number: holds a line break")
+
+
+def test_it_names_the_row_of_a_value_over_128_kib_in_the_command(agency, tmp_path):
+    huge = "x" * (128 * 1024 + 1)
+    _, err, error = run(agency, tmp_path, GOOD + ROW.format(n=3, gallons=40, notes=huge))
+    assert "nothing was imported" in str(error)
+    assert err.splitlines() == [
+        "row 5: holds a value longer than 131,072 characters (128 KiB); nothing after it was read"
+    ]
+    assert Service.objects.count() == 0
+
+
+@pytest.mark.parametrize("number", ["１２００", "1e3", "1E3", "١٢", "+5", "Infinity"])
+def test_it_refuses_a_number_not_in_plain_digits(agency, number):
+    (problem,) = refused(agency, HEADER + ROW.format(n=1, gallons=number, notes=""))
+    assert problem.startswith(f"row 2, column gallons_removed: not a number: {number!r}")
+
+
+def test_it_refuses_a_date_in_fullwidth_digits(agency):
+    text = HEADER + "H-1,M-1,FSE-1,GI-1,２０２５-０１-１５,yes,10,1,1,,,\n"
+    assert refused(agency, text)[0].startswith("row 2, column service_date: not a date")
+
+
+def test_it_refuses_a_service_date_after_the_agencys_today_when_none_is_given(agency):
+    problems = refused(agency, HEADER + "H-1,M-1,FSE-1,GI-1,9999-12-31,yes,10,1,1,,,\n")
+    assert problems == ["row 2, column service_date: 9999-12-31 is in the future"]
+
+
+def test_it_still_reads_plain_numbers_with_thousands_separators(agency):
+    text = HEADER + ROW.format(n=1, gallons='"1,200.5"', notes="")
+    manifests_import(agency=agency, data=text.encode(), name="june.csv", today=date(2025, 6, 1))
+    assert str(Service.objects.get().gallons_removed) == "1200.5"

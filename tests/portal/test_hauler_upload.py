@@ -162,3 +162,79 @@ def test_a_file_for_many_customers_evaluates_them_together_in_a_bounded_number_o
     ) == {"hauler_csv"}
     # ten customers more cost no query more: nothing is loaded or stored one at a time
     assert many_queries == few_queries, (few_queries, many_queries)
+
+
+# -- capped uploads, no row lost (issue 15, items 7, 8, 9) ---------------------------------
+
+
+def test_it_refuses_a_file_of_more_rows_than_the_cap_and_adds_nothing(client, world, settings):
+    settings.FOGKEEPER_MANIFEST_MAX_ROWS = 1
+    client.force_login(world.hank)
+    response = upload(client, HEADER + GOOD)
+    assert response.status_code == 400
+    assert "june.csv has more than 1 rows: a file may hold at most 1 pump-outs." in (
+        response.content.decode()
+    )
+    assert not Service.objects.filter(source="hauler_csv").exists()
+    assert not AuditEvent.objects.exists()
+
+
+def test_it_refuses_a_file_over_the_size_cap_before_reading_it(client, world, settings):
+    settings.FOGKEEPER_MANIFEST_MAX_BYTES = 100
+    client.force_login(world.hank)
+    size = len((HEADER + GOOD).encode())
+    with patch("fogkeeper.portal.hauler.views.manifests_import") as importer:
+        response = upload(client, HEADER + GOOD)
+    assert response.status_code == 400
+    assert f"june.csv is {size}\xa0bytes; a manifest file may be at most 100\xa0bytes" in (
+        response.content.decode()
+    )
+    importer.assert_not_called()
+    assert not Service.objects.filter(source="hauler_csv").exists()
+
+
+def test_the_default_caps_are_5000_rows_and_2_mb(client, world):
+    client.force_login(world.hank)
+    rows = "".join(f"FSE-0042-H1,X-{i},FSE-0042,GT-2,2025-06-20,40\n" for i in range(5001))
+    html = upload(client, HEADER + rows).content.decode()
+    assert "june.csv has more than 5,000 rows" in html
+    assert "at most 2.0\xa0MB" in upload(client, HEADER + "x" * 2 * 1024 * 1024).content.decode()
+    assert not Service.objects.filter(source="hauler_csv").exists()
+
+
+def test_it_names_the_row_of_a_value_over_128_kib(client, world):
+    client.force_login(world.hank)
+    response = upload(client, HEADER + GOOD + "FSE-0042-H1,CP-3," + "x" * 140_000 + "\n")
+    assert response.status_code == 400
+    assert (
+        '<tr><th scope="row">4</th><td></td><td>holds a value longer than 131,072 characters'
+    ) in response.content.decode()
+    assert not Service.objects.filter(source="hauler_csv").exists()
+
+
+def test_it_refuses_a_quote_left_open_naming_the_row(client, world):
+    client.force_login(world.hank)
+    text = HEADER.replace("\n", ",notes\n") + (
+        'FSE-0042-H1,CP-1,FSE-0042,GT-2,2025-06-20,40,"lid cracked\n'
+        'FSE-0042-H1,CP-2,FSE-0042,GI-1,2025-06-21,950,ok"\n'
+    )
+    response = upload(client, text)
+    assert response.status_code == 400
+    assert '<tr><th scope="row">2</th><td>notes</td><td>holds a line break' in (
+        response.content.decode()
+    )
+    assert not Service.objects.filter(source="hauler_csv").exists()
+
+
+def test_it_refuses_fullwidth_digits_as_gallons(client, world):
+    client.force_login(world.hank)
+    response = upload(client, HEADER + "FSE-0042-H1,CP-1,FSE-0042,GT-2,2025-06-20,１２００\n")
+    assert "not a number: &#x27;１２００&#x27;" in response.content.decode()
+    assert not Service.objects.filter(source="hauler_csv").exists()
+
+
+def test_bad_rows_count_towards_the_cap(client, world, settings):
+    settings.FOGKEEPER_MANIFEST_MAX_ROWS = 2
+    client.force_login(world.hank)
+    html = upload(client, HEADER + "x\n" * 3).content.decode()
+    assert "june.csv has more than 2 rows" in html

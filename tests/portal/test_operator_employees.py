@@ -9,6 +9,7 @@ from PIL import Image
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.training.models import Employee, Training
+from tests.images import declared_png
 from tests.web.people import make_user
 
 from .conftest import PIER
@@ -106,6 +107,13 @@ def test_a_file_that_is_not_a_pdf_or_image_is_refused_and_no_training_filed(as_o
     response = _training(as_olive, fake)
     assert response.status_code == 400
     assert "The log must be a PDF, or a JPEG or PNG" in response.content.decode()
+    assert not Training.objects.filter(date="2025-06-20").exists()
+
+
+def test_a_log_image_declaring_10000_megapixels_is_refused_not_a_500(as_olive):
+    response = _training(as_olive, declared_png(100_000, 100_000, name="log.png"))
+    assert response.status_code == 400
+    assert "The log&#x27;s image has too many pixels to open" in response.content.decode()
     assert not Training.objects.filter(date="2025-06-20").exists()
 
 

@@ -4,12 +4,12 @@ read what is typed; maintenance.services and maintenance.manifests validate the 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 
 from fogkeeper.maintenance.manifests import COLUMNS
 from fogkeeper.registry.models import GreaseControlDevice
 from fogkeeper.web.forms import YES_NO_UNKNOWN, DateInput
-
-MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 
 
 class DeviceChoice(forms.ModelChoiceField):
@@ -65,10 +65,14 @@ class ManifestFileForm(forms.Form):
     )
 
     def clean_file(self):
+        """Its size, before a byte of it is read (FOGKEEPER_MANIFEST_MAX_BYTES); its rows are
+        counted as it is read (manifests_import's max_rows)."""
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
+        limit = settings.FOGKEEPER_MANIFEST_MAX_BYTES
+        if upload.size > limit:
             raise forms.ValidationError(
-                f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB: "
-                "split it into several files."
+                f"{upload.name} is {filesizeformat(upload.size)}; a manifest file may be at most "
+                f"{filesizeformat(limit)} ({settings.FOGKEEPER_MANIFEST_MAX_ROWS:,} rows). "
+                "Split it into several files and upload each; nothing was added."
             )
         return upload

@@ -7,6 +7,7 @@ customers together, in batches, compliance.tasks.reevaluate)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -128,8 +129,8 @@ def upload(request):
     form = ManifestFileForm(request.POST, request.FILES) if posted else ManifestFileForm()
     refused = None
     if form.is_valid():
-        today = timezone.localdate()
-        file = form.cleaned_data["file"]
+        today = request.agency.today()
+        file = form.cleaned_data["file"]  # no larger than FOGKEEPER_MANIFEST_MAX_BYTES
         try:
             result = manifests_import(
                 agency=request.agency,
@@ -138,6 +139,7 @@ def upload(request):
                 hauler=request.membership.hauler,
                 actor=request.user,
                 today=today,
+                max_rows=settings.FOGKEEPER_MANIFEST_MAX_ROWS,
             )
         except ManifestImportError as e:
             refused = e

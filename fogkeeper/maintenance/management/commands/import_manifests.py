@@ -4,7 +4,6 @@ workers when a broker is set, else here)."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
 from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
@@ -33,7 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         agency = find_agency(options["agency"])
-        today = timezone.localdate()
+        today = agency.today()
         try:
             result = manifests_import(
                 agency=agency,

@@ -1,0 +1,106 @@
+"""Inspection photos: checked before they are kept, and their thumbnail made once.
+
+A photo is refused, naming the limit, when its file is larger than
+FOGKEEPER_PHOTO_MAX_BYTES or its header declares more pixels than FOGKEEPER_PHOTO_MAX_PIXELS;
+the header is all that is read (Image.open decodes nothing), so a small file declaring
+10,000 megapixels costs nothing to refuse. Pillow's own bomb limit (Image.MAX_IMAGE_PIXELS) is
+set to the same number (InspectionsConfig.ready), so no Image.open elsewhere decodes more.
+
+The thumbnail (a small upright JPEG, stored next to the photo) is made once, after the photo
+is stored: a task queued when the transaction commits (tasks.py: on a worker when a broker is
+set, inline otherwise). The pages serve the stored thumbnail and never decode a photo.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import warnings
+from pathlib import PurePosixPath
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.template.defaultfilters import filesizeformat
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from .models import InspectionPhoto
+
+log = logging.getLogger(__name__)
+THUMBNAIL = (320, 320)
+_PIXELS = re.compile(r"Image size \((\d+) pixels\)")
+
+
+def photo_problem(file) -> str | None:
+    """Why the uploaded `file` is refused as a photo (its size, its pixels), or None."""
+    name = PurePosixPath(getattr(file, "name", "") or "the photo").name
+    largest = settings.FOGKEEPER_PHOTO_MAX_BYTES
+    size = getattr(file, "size", None)
+    if size is not None and size > largest:
+        return (
+            f"{name} is {filesizeformat(size)}; a photo may be at most "
+            f"{filesizeformat(largest)}. Take it at a lower resolution, or reduce it, and add "
+            "it again."
+        )
+    most = settings.FOGKEEPER_PHOTO_MAX_PIXELS
+    pixels = _declared_pixels(file)
+    if pixels is None or pixels <= most:
+        return None  # not an image at all is said by the form's image check
+    return (
+        f"{name} is {pixels / 1e6:,.0f} megapixels; a photo may have at most "
+        f"{most / 1e6:,.0f} megapixels. Take it at a lower resolution, or reduce it, and add it "
+        "again."
+    )
+
+
+def _declared_pixels(file) -> int | None:
+    """Width x height as the file's header declares them; None when it is no image."""
+    start = file.tell() if hasattr(file, "tell") else 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(file) as image:  # reads the header only
+                width, height = image.size
+        return width * height
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        found = _PIXELS.search(str(exc))
+        return int(found[1]) if found else settings.FOGKEEPER_PHOTO_MAX_PIXELS + 1
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return None
+    finally:
+        if hasattr(file, "seek"):
+            file.seek(start)
+
+
+def thumbnail_queue(photo: InspectionPhoto) -> None:
+    """Make the photo's thumbnail once the transaction that stores it commits."""
+    from .tasks import photo_thumbnail
+
+    photo_id = photo.pk
+    transaction.on_commit(lambda: photo_thumbnail.delay(photo_id))
+
+
+def thumbnail_make(photo_id: int) -> bool:
+    """Make and store the thumbnail of the photo `photo_id` unless it has one; True when this
+    call stored it. Safe to run twice (a task may be redone)."""
+    photo = InspectionPhoto.objects.filter(pk=photo_id).first()
+    if photo is None or photo.thumbnail:
+        return False
+    try:
+        with photo.image.open("rb") as stream, Image.open(stream) as image:
+            image.draft("RGB", THUMBNAIL)  # a JPEG decodes at a fraction of its size
+            small = ImageOps.exif_transpose(image).convert("RGB")
+            small.thumbnail(THUMBNAIL)
+            out = io.BytesIO()
+            small.save(out, "JPEG", quality=80)
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as exc:
+        log.warning("inspection photo %s: no thumbnail made: %s", photo_id, exc)
+        return False
+    photo.thumbnail.save("thumbnail.jpg", ContentFile(out.getvalue()), save=False)
+    stored = InspectionPhoto.objects.filter(pk=photo_id, thumbnail="").update(
+        thumbnail=photo.thumbnail.name
+    )
+    if not stored:  # another run stored one meanwhile: keep that one
+        photo.thumbnail.storage.delete(photo.thumbnail.name)
+    return bool(stored)

@@ -1,0 +1,19 @@
+"""Image files for upload tests."""
+
+import struct
+import zlib
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+
+def declared_png(width: int, height: int, name: str = "bomb.png") -> SimpleUploadedFile:
+    """A PNG of a few dozen bytes whose header declares `width` x `height` pixels (a
+    decompression bomb's shape: nothing to decode, everything declared)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b""))
+    return SimpleUploadedFile(name, data + chunk(b"IEND", b""), content_type="image/png")
