@@ -30,6 +30,7 @@ from django.test import Client, TestCase
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from PIL import Image
 
+from fogkeeper.api import shown
 from fogkeeper.compliance.models import Finding
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.incidents.models import Incident
@@ -305,6 +306,9 @@ def _api_record(name: str, side, role: str) -> tuple[int, int | None]:
     mine = records.filter(**reached)
     if model is Service and role == "hauler":
         mine = mine.filter(hauler=side.users[role].memberships.get().hauler)
+    listed = shown.rows(role, name.removeprefix("api:").removesuffix("-detail"))
+    if listed is not None:  # an outside role's API lists only what its portal shows
+        mine = mine.filter(listed)
     other = records.exclude(**reached).first()
     return (mine.first() or records.first()).pk, other.pk if other else None
 
