@@ -154,11 +154,14 @@ def dashboard(request):
 def _dashboard(request):
     """What needs doing, as of the day asked for."""
     from .cases import with_cases  # cases.py builds its views on agency_page, defined here
+    from .sweep_standing import sweep_standing
 
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
     board.calendar = with_cases(request.agency, board.calendar)
     may_notice = _may_send_first_notice(request)
-    return render(request, "web/dashboard.html", {"board": board, "may_notice": may_notice})
+    sweep = sweep_standing(agency=request.agency)
+    context = {"board": board, "may_notice": may_notice, "sweep": sweep}
+    return render(request, "web/dashboard.html", context)
 
 
 def _may_send_first_notice(request) -> bool:
