@@ -4,8 +4,10 @@ order, any number of times), then finished (the month-end rates, the run's total
 
 - **One sweep of an agency at a time.** A running run holds a unique index of PostgreSQL
   (`one_running_sweep_per_agency`): planning a second one while it runs is refused with
-  SweepAlreadyRunning. A run started FOGKEEPER_SWEEP_DEAD_AFTER seconds ago and still running
-  is marked as stopped unfinished and no longer holds it.
+  SweepAlreadyRunning. A running run with no batch stored for FOGKEEPER_SWEEP_DEAD_AFTER
+  seconds (its process killed, say) is marked as stopped unfinished (`mark_dead`, by the
+  schedule's tick and by the next sweep's planning) and no longer holds it: the next sweep
+  evaluates every establishment again, those the dead run did not reach among them.
 - **A batch is stored once.** Its task may run twice (acknowledged late: a worker killed
   mid-batch leaves the message to another). The batch's counts are written in the same
   transaction as its findings, under a lock on the batch's row and its establishments'
@@ -26,7 +28,8 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Max
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
@@ -51,7 +54,7 @@ def plan_sweep(
     """Create the run and its batches; raise SweepAlreadyRunning when one runs already."""
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
-    _let_go_of_dead_runs(agency)
+    mark_dead(agency=agency)
     ids = list(
         FoodServiceEstablishment.objects.filter(agency=agency)
         .order_by("pk")
@@ -80,11 +83,28 @@ def plan_sweep(
     return run
 
 
-def _let_go_of_dead_runs(agency: Agency) -> None:
-    dead_before = timezone.now() - timedelta(seconds=settings.FOGKEEPER_SWEEP_DEAD_AFTER)
-    SweepRun.objects.filter(
-        agency=agency, status=SweepRun.RUNNING, started_at__lt=dead_before
-    ).update(status=SweepRun.DIED)
+def last_progress():
+    """When a run last moved: its last batch stored, else its start. (Not `progress_at`,
+    which `resume_stalled` moves on when it queues a stalled run's batches again.)"""
+    return Coalesce(Max("batches__finished_at"), F("started_at"))
+
+
+def mark_dead(now=None, agency: Agency | None = None) -> list[int]:
+    """Mark as stopped unfinished the running runs (of `agency`, or of every agency) with no
+    batch stored for FOGKEEPER_SWEEP_DEAD_AFTER seconds; returns their ids."""
+    now = now or timezone.now()
+    dead_before = now - timedelta(seconds=settings.FOGKEEPER_SWEEP_DEAD_AFTER)
+    running = SweepRun.objects.filter(status=SweepRun.RUNNING)
+    if agency is not None:
+        running = running.filter(agency=agency)
+    dead = list(
+        running.annotate(last=last_progress())
+        .filter(last__lt=dead_before)
+        .values_list("pk", flat=True)
+    )
+    if dead:
+        SweepRun.objects.filter(pk__in=dead, status=SweepRun.RUNNING).update(status=SweepRun.DIED)
+    return dead
 
 
 def run_batch(batch_id: int) -> int | None:
@@ -132,9 +152,10 @@ def _worker() -> str:
 
 def resume_stalled(now=None) -> list[SweepRun]:
     """The running runs with no batch finished for FOGKEEPER_SWEEP_STALLED_AFTER seconds (their
-    messages lost with a broker, their workers gone): returned, their clock restarted, for
-    their unfinished batches to be queued again."""
+    messages lost with a broker, their workers gone) and not yet dead: returned, their clock
+    restarted, for their unfinished batches to be queued again."""
     now = now or timezone.now()
+    mark_dead(now)  # a dead run is not resumed: the next sweep does its work
     stalled_before = now - timedelta(seconds=settings.FOGKEEPER_SWEEP_STALLED_AFTER)
     runs = list(SweepRun.objects.filter(status=SweepRun.RUNNING, progress_at__lt=stalled_before))
     SweepRun.objects.filter(pk__in=[r.pk for r in runs]).update(progress_at=now)

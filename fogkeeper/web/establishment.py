@@ -9,14 +9,17 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.core.paginator import Page
+
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.enforcement.selectors import establishment_report
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, InspectionPhoto, Sample
 from fogkeeper.inspections.selectors import discharge_limits
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
+from fogkeeper.training.models import Training
 
-from .selectors import EstablishmentPage
+from .selectors import EstablishmentPage, section
 from .templatetags.words import pack_title
 
 RULE = "gcd.accumulation_over_limit"
@@ -73,15 +76,17 @@ def accumulation_limit(pack: Pack, kind: str, on: date):
         return None
 
 
-def inspections_with_photos(establishment, pack: Pack, as_of: date) -> list[Inspection]:
-    """The establishment's inspections up to `as_of`, newest first, each with its photos
-    (`photo_list`) and the checklist items it found out of compliance (`failed`: the pack's
-    question, the inspector's note)."""
-    inspections = list(
+def inspections_with_photos(establishment, pack: Pack, as_of: date, number=None) -> Page:
+    """A page of the establishment's inspections up to `as_of`, newest first, each with its
+    photos (`photo_list`) and the checklist items it found out of compliance (`failed`: the
+    pack's question, the inspector's note)."""
+    page = section(
         Inspection.objects.filter(establishment=establishment, date__lte=as_of)
         .select_related("inspector")
-        .order_by("-date", "-pk")
+        .order_by("-date", "-pk"),
+        number,
     )
+    inspections = page.object_list = list(page.object_list)
     photos: dict[int, list[InspectionPhoto]] = {i.pk: [] for i in inspections}
     for photo in InspectionPhoto.objects.filter(inspection__in=inspections).order_by("pk"):
         photos[photo.inspection_id].append(photo)
@@ -95,23 +100,30 @@ def inspections_with_photos(establishment, pack: Pack, as_of: date) -> list[Insp
     for inspection in inspections:
         inspection.photo_list = photos[inspection.pk]
         inspection.failed = failed[inspection.pk]
-    return inspections
+    return page
 
 
-def samples(establishment, pack: Pack, as_of: date) -> list[dict[str, Any]]:
-    """The establishment's samples, newest first, each with the limit of its parameter on
-    `as_of` (None where none applies) and whether it is over it (strictly, RULES.md 11.12);
-    `over` is None where the sample is in another unit than the limit (nothing to compare)."""
+def samples(establishment, pack: Pack, as_of: date, number=None) -> Page:
+    """A page of the establishment's samples, newest first, each with the limit of its
+    parameter on `as_of` (None where none applies) and whether it is over it (strictly,
+    RULES.md 11.12); `over` is None where the sample is in another unit than the limit."""
     limits = discharge_limits(establishment, pack, as_of)
     rows = []
-    for sample in Sample.objects.filter(establishment=establishment).select_related("device"):
+    page = section(
+        Sample.objects.filter(establishment=establishment)
+        .select_related("device")
+        .order_by("-date", "-pk"),
+        number,
+    )
+    for sample in page.object_list:
         limit = limits.get(sample.parameter)
         over = None
         if limit is not None and limit["unit"] == sample.unit:
             over = sample.value > limit["max"]
         rows.append({"sample": sample, "value": _plain(sample.value), "limit": limit,
                      "max": _plain(limit["max"]) if limit else "", "over": over})  # fmt: skip
-    return rows
+    page.object_list = rows
+    return page
 
 
 def _plain(number: Decimal) -> str:
@@ -158,11 +170,35 @@ def evaluated_on(page: EstablishmentPage, pack: Pack, as_of: date) -> Establishm
     page.findings = [
         {"finding": f, "title": pack_title(pack, f.rule)} for f in report.findings if f.open
     ]
-    page.timeline = [t for t in page.timeline if t["date"] <= as_of]
     return page
 
 
-def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str, Any]:
+# the sections of the page shown a page at a time, each with its own `?<name>_page=`
+SECTIONS = ("timeline", "inspections", "samples", "actions", "letters", "training_logs",
+            "incidents")  # fmt: skip
+
+
+def page_numbers(query, sections=SECTIONS) -> dict[str, str | None]:
+    """The page asked for of each section, from the request's query."""
+    return {name: query.get(f"{name}_page") for name in sections}
+
+
+def section_queries(query, sections=SECTIONS) -> dict[str, str]:
+    """For each section, the query of the page shown without that section's page number: its
+    pages' links keep the day the page is shown as of and the other sections' pages."""
+    out = {}
+    for name in sections:
+        kept = query.copy()
+        kept.pop(f"{name}_page", None)
+        out[name] = kept.urlencode()
+    return out
+
+
+def page_extras(
+    *, page: EstablishmentPage, pack: Pack, as_of: date, pages: dict | None = None
+) -> dict[str, Any]:
+    pages = pages or {}
+    fse = page.establishment
     devices = [
         {**row, "chart": accumulation(pack, row["device"], row["readings"], as_of)}
         for row in page.devices
@@ -172,8 +208,15 @@ def page_extras(*, page: EstablishmentPage, pack: Pack, as_of: date) -> dict[str
         "devices": devices,
         "removed_devices": [row for row in devices if row["device"].removed_on],
         "charts": [row["chart"] for row in devices if row["chart"]],
-        "inspections": inspections_with_photos(page.establishment, pack, as_of),
-        "samples": samples(page.establishment, pack, as_of),
-        "training_logs": page.establishment.trainings.exclude(log="").order_by("-date"),
-        **money_standing(page.establishment, as_of),
+        "inspections": inspections_with_photos(fse, pack, as_of, pages.get("inspections")),
+        "samples": samples(fse, pack, as_of, pages.get("samples")),
+        "training_logs": section(
+            fse.trainings.exclude(log="").order_by("-date", "-pk"), pages.get("training_logs")
+        ),
+        "incidents": section(fse.incidents.order_by("-date", "-pk"), pages.get("incidents")),
+        "counts": {
+            "inspections": Inspection.objects.filter(establishment=fse).count(),
+            "trainings": Training.objects.filter(establishment=fse).count(),
+        },
+        **money_standing(fse, as_of),
     }

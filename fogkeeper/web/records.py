@@ -25,6 +25,12 @@ class RecordFilterForm(forms.Form):
     date_from = forms.DateField(required=False, label="From", widget=DateInput)
     date_to = forms.DateField(required=False, label="To", widget=DateInput)
     q = forms.CharField(required=False, max_length=100, label="Establishment name, code or address")
+    establishment = forms.CharField(
+        required=False,
+        max_length=50,
+        label="Establishment code",
+        help_text="Exactly this code: the establishment's page links its whole history here.",
+    )
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, **kwargs)

@@ -29,8 +29,11 @@ def _dated(qs: QuerySet, date_from: date | None, date_to: date | None) -> QueryS
     return qs
 
 
-def _establishment_search(qs: QuerySet, path: str, q: str) -> QuerySet:
-    """Rows whose establishment's name, code or address contains `q`."""
+def _establishment_search(qs: QuerySet, path: str, q: str, establishment: str = "") -> QuerySet:
+    """Rows whose establishment's name, code or address contains `q`, of the establishment
+    whose code is `establishment` where one is given (its page links its whole history here)."""
+    if establishment:
+        qs = qs.filter(**{f"{path}__code": establishment})
     if not (q := (q or "").strip()):
         return qs
     return qs.filter(
@@ -49,13 +52,14 @@ def inspections(
     date_from: date | None = None,
     date_to: date | None = None,
     q: str = "",
+    establishment: str = "",
     inspector=None,
     result: str = "",
 ) -> QuerySet:
     """The agency's inspections, newest first, each with its establishment and inspector and
     the number of checklist items answered (`items`) and found out of compliance (`failed`)."""
     qs = Inspection.objects.filter(establishment__agency=agency)
-    qs = _establishment_search(_dated(qs, date_from, date_to), "establishment", q)
+    qs = _establishment_search(_dated(qs, date_from, date_to), "establishment", q, establishment)
     if inspector is not None:
         qs = qs.filter(inspector=inspector)
     failed = ChecklistAnswer.objects.filter(inspection=OuterRef("pk"), compliant=False)
@@ -111,13 +115,15 @@ def services(
     date_from: date | None = None,
     date_to: date | None = None,
     q: str = "",
+    establishment: str = "",
     hauler: Hauler | None = None,
     device_kind: str = "",
 ) -> QuerySet:
     """The agency's pump-outs, newest first, each with its device, establishment and hauler,
     and whether a dispute of it is open (`disputed`: it does not count while open)."""
     qs = Service.objects.filter(device__establishment__agency=agency)
-    qs = _establishment_search(_dated(qs, date_from, date_to), "device__establishment", q)
+    qs = _dated(qs, date_from, date_to)
+    qs = _establishment_search(qs, "device__establishment", q, establishment)
     if hauler is not None:
         qs = qs.filter(hauler=hauler)
     if device_kind:
@@ -154,12 +160,17 @@ def service_rows(qs: QuerySet, pack) -> Iterator[list]:
 
 
 def trainings(
-    *, agency: Agency, date_from: date | None = None, date_to: date | None = None, q: str = ""
+    *,
+    agency: Agency,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    q: str = "",
+    establishment: str = "",
 ) -> QuerySet:
     """The agency's trainings, newest first, each with its establishment and the number of
     employees who attended (`attendees`) and signed the log (`signed`)."""
     qs = Training.objects.filter(establishment__agency=agency)
-    qs = _establishment_search(_dated(qs, date_from, date_to), "establishment", q)
+    qs = _establishment_search(_dated(qs, date_from, date_to), "establishment", q, establishment)
     return (
         qs.select_related("establishment")
         .annotate(

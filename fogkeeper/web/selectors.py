@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.core.paginator import Page, Paginator
+from django.db.models import CharField, Count, Exists, F, OuterRef, Q, Subquery, Value, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 
 from fogkeeper.compliance.models import ComplianceRate, ComplianceStatus, Finding, ScheduleItem
@@ -311,21 +313,37 @@ def compliance_rate(*, agency: Agency, as_of: date, months: int = 12) -> list[di
     return out
 
 
+SHOWN = 25  # the rows of a long list a page shows at a time (issue 15, item 7)
+READINGS = 25  # the most recent accumulation readings of a device its page charts and lists
+
+
+def section(rows, number, per: int = SHOWN) -> Page:
+    """One page of a long list of a page's section (`?<section>_page=`): counted and sliced
+    in SQL, never the whole list loaded."""
+    return Paginator(rows, per).get_page(number)
+
+
 @dataclass
 class EstablishmentPage:
     establishment: FoodServiceEstablishment
     compliance: ComplianceStatus | None
     findings: list[dict[str, Any]]
     permit: Permit | None
-    devices: list[dict[str, Any]]
-    timeline: list[dict[str, Any]]
+    devices: list[dict[str, Any]]  # each with its READINGS most recent readings, and the count
+    timeline: Page  # of dicts: date, kind, text (and service)
     cases: list[EnforcementCase]
-    actions: list[EnforcementAction]
-    letters: list[Letter]
+    actions: Page
+    letters: Page
+    services: int = 0  # pump-outs on record, of every device
 
 
-def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
-    """One establishment of `agency` (404 for any other agency's) with what its page shows."""
+def establishment_page(
+    *, agency: Agency, code: str, upto: date | None = None, pages: dict | None = None
+) -> EstablishmentPage:
+    """One establishment of `agency` (404 for any other agency's) with what its page shows:
+    its long lists (timeline, actions, letters) a page each (`pages`: the page number asked
+    for each, by name), the timeline up to `upto` where given."""
+    pages = pages or {}
     fse = (
         FoodServiceEstablishment.objects.filter(agency=agency, code=code)
         .select_related("compliance")
@@ -344,14 +362,60 @@ def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
         .filter(establishment=fse)
         .order_by("code")
     )
-    open_dispute = ServiceDispute.objects.filter(service=OuterRef("pk"), withdrawn_on=None)
-    services = list(
-        Service.objects.filter(device__establishment=fse)
-        .select_related("hauler", "device")
-        .annotate(disputed_on=Subquery(open_dispute.values("raised_on")[:1]))
+    readings, totals, services = _recent_readings(fse, devices)
+    actions = section(
+        EnforcementAction.objects.filter(establishment=fse)
+        .select_related("case")
+        .prefetch_related("answers")
+        .order_by("-taken_on", "-pk"),
+        pages.get("actions"),
     )
-    measurements = list(
-        Measurement.objects.filter(device__establishment=fse).select_related("inspection")
+    letters = section(
+        Letter.objects.filter(action__establishment=fse)
+        .select_related("action")
+        .defer("pdf")
+        .order_by("-created_at", "-pk"),
+        pages.get("letters"),
+    )
+    try:
+        compliance = fse.compliance
+    except ComplianceStatus.DoesNotExist:
+        compliance = None
+    return EstablishmentPage(
+        establishment=fse,
+        compliance=compliance,
+        findings=findings,
+        permit=Permit.objects.filter(establishment=fse, status="active")
+        .order_by("-issued_on", "-id")
+        .first(),
+        devices=[
+            {"device": d, "readings": readings[d.pk], "readings_total": totals.get(d.pk, 0)}
+            for d in devices
+        ],
+        timeline=timeline_page(fse, pack, upto=upto, number=pages.get("timeline")),
+        cases=list(EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")),
+        actions=actions,
+        letters=letters,
+        services=services,
+    )
+
+
+def _recent_readings(fse, devices) -> tuple[dict[int, list[dict[str, Any]]], dict[int, int], int]:
+    """The READINGS most recent readings of each device (pump-outs and inspections' measures,
+    newest first), taken per device in SQL; how many each device has in all; and how many
+    pump-outs the establishment has."""
+    newest = [F("date").desc(), F("pk").desc()]
+    services = (
+        Service.objects.filter(device__establishment=fse)
+        .annotate(n=Window(RowNumber(), partition_by=[F("device_id")], order_by=newest))
+        .filter(n__lte=READINGS)
+    )
+    by_day = [F("inspection__date").desc(), F("pk").desc()]
+    measurements = (
+        Measurement.objects.filter(device__establishment=fse)
+        .select_related("inspection")
+        .annotate(n=Window(RowNumber(), partition_by=[F("device_id")], order_by=by_day))
+        .filter(n__lte=READINGS)
     )
     readings: dict[int, list[dict[str, Any]]] = {d.pk: [] for d in devices}
     for s in services:
@@ -366,64 +430,91 @@ def establishment_page(*, agency: Agency, code: str) -> EstablishmentPage:
         )  # fmt: skip
     for rows in readings.values():
         rows.sort(key=lambda r: r["date"], reverse=True)
-    actions = list(
-        EnforcementAction.objects.filter(establishment=fse)
-        .select_related("case")
-        .prefetch_related("answers")
-        .order_by("taken_on", "pk")
-    )
-    letters = list(
-        Letter.objects.filter(action__establishment=fse)
-        .select_related("action")
-        .defer("pdf")
-        .order_by("created_at")
-    )
-    timeline = _timeline(fse, services, actions)
-    try:
-        compliance = fse.compliance
-    except ComplianceStatus.DoesNotExist:
-        compliance = None
-    return EstablishmentPage(
-        establishment=fse,
-        compliance=compliance,
-        findings=findings,
-        permit=Permit.objects.filter(establishment=fse, status="active")
-        .order_by("-issued_on", "-id")
-        .first(),
-        devices=[{"device": d, "readings": readings[d.pk]} for d in devices],
-        timeline=timeline,
-        cases=list(EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")),
-        actions=actions,
-        letters=letters,
-    )
+        del rows[READINGS:]
+    totals: dict[int, int] = {}
+    services_count = 0
+    for model in (Service, Measurement):
+        counted = (
+            model.objects.filter(device__establishment=fse)
+            .order_by()
+            .values_list("device_id")
+            .annotate(n=Count("pk"))
+        )
+        for pk, n in counted:
+            totals[pk] = totals.get(pk, 0) + n
+            services_count += n if model is Service else 0
+    return readings, totals, services_count
 
 
-def _timeline(fse, services, actions) -> list[dict[str, Any]]:
-    items = [
-        {"date": s.date, "kind": "Service", "text": f"{s.device.code} pumped out, manifest "
-         f"{s.manifest_number}" + (f" by {s.hauler.name}" if s.hauler else ""), "service": s}
-        for s in services
-    ]  # fmt: skip
-    items += [
-        {"date": i.date, "kind": "Inspection", "text": f"Inspection {i.code}"}
-        for i in Inspection.objects.filter(establishment=fse)
-    ]
-    items += [
-        {"date": i.date, "kind": "Incident", "text": f"{i.kind.capitalize()} {i.code}"}
-        for i in Incident.objects.filter(establishment=fse)
-    ]
-    items += [
-        {"date": p.issued_on, "kind": "Permit", "text": f"Permit {p.number} issued to {p.holder}"}
-        for p in Permit.objects.filter(establishment=fse)
-    ]
-    items += [
-        {"date": t.date, "kind": "Training", "text": f"Training {t.code}"}
-        for t in Training.objects.filter(establishment=fse)
-    ]
-    pack = fse.agency.get_pack()
-    items += [
-        {"date": a.taken_on, "kind": "Enforcement", "text": f"{pack_title(pack, a.type)} "
-         f"({a.code}, case {a.case.code})"}
-        for a in actions
-    ]  # fmt: skip
-    return sorted(items, key=lambda x: x["date"], reverse=True)
+# what the timeline holds: (kind, model, date field, the path to the establishment)
+TIMELINE = (
+    ("Service", Service, "date", "device__establishment"),
+    ("Inspection", Inspection, "date", "establishment"),
+    ("Incident", Incident, "date", "establishment"),
+    ("Permit", Permit, "issued_on", "establishment"),
+    ("Training", Training, "date", "establishment"),
+    ("Enforcement", EnforcementAction, "taken_on", "establishment"),
+)
+
+
+def timeline_page(fse, pack, *, upto: date | None = None, number=None) -> Page:
+    """One page of the establishment's records of every kind, newest first: the kinds'
+    (date, kind, id) united, counted and sliced in SQL; then the page's own records read,
+    one query per kind on it."""
+    parts = []
+    for kind, model, day, path in TIMELINE:
+        qs = model.objects.filter(**{path: fse})
+        if upto is not None:
+            qs = qs.filter(**{f"{day}__lte": upto})
+        parts.append(
+            qs.order_by()
+            .annotate(day=F(day), record=Value(kind, output_field=CharField()))
+            .values("day", "record", "pk")
+        )
+    united = parts[0].union(*parts[1:], all=True).order_by("-day", "record", "-pk")
+    page = section(united, number)
+    page.object_list = _timeline_items(list(page.object_list), pack)
+    return page
+
+
+def _timeline_items(rows: list[dict[str, Any]], pack) -> list[dict[str, Any]]:
+    wanted: dict[str, list[int]] = {}
+    for row in rows:
+        wanted.setdefault(row["record"], []).append(row["pk"])
+    open_dispute = ServiceDispute.objects.filter(service=OuterRef("pk"), withdrawn_on=None)
+    read = {
+        "Service": lambda ids: (
+            Service.objects.filter(pk__in=ids)
+            .select_related("hauler", "device")
+            .annotate(disputed_on=Subquery(open_dispute.values("raised_on")[:1]))
+        ),
+        "Enforcement": lambda ids: EnforcementAction.objects.filter(pk__in=ids).select_related(
+            "case"
+        ),
+    }
+    models = {kind: model for kind, model, _day, _path in TIMELINE}
+    records = {}
+    for kind, ids in wanted.items():
+        rows_of_kind = read[kind](ids) if kind in read else models[kind].objects.filter(pk__in=ids)
+        records[kind] = {r.pk: r for r in rows_of_kind}
+    items = []
+    for row in rows:
+        kind, r = row["record"], records[row["record"]][row["pk"]]
+        items.append({"date": row["day"], "kind": kind, **_said(kind, r, pack)})
+    return items
+
+
+def _said(kind: str, r, pack) -> dict[str, Any]:
+    if kind == "Service":
+        by = f" by {r.hauler.name}" if r.hauler else ""
+        return {"text": f"{r.device.code} pumped out, manifest {r.manifest_number}{by}",
+                "service": r}  # fmt: skip
+    if kind == "Inspection":
+        return {"text": f"Inspection {r.code}"}
+    if kind == "Incident":
+        return {"text": f"{r.kind.capitalize()} {r.code}"}
+    if kind == "Permit":
+        return {"text": f"Permit {r.number} issued to {r.holder}"}
+    if kind == "Training":
+        return {"text": f"Training {r.code}"}
+    return {"text": f"{pack_title(pack, r.type)} ({r.code}, case {r.case.code})"}

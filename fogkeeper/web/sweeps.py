@@ -93,9 +93,12 @@ def progress(run: SweepRun, batches: list[SweepBatch] | None = None) -> Progress
 
 
 def status_words(run: SweepRun) -> str:
-    """'running — 12 of 25 batches', 'complete', 'stopped unfinished'."""
+    """'running — 12 of 25 batches', 'complete', 'stopped before it finished — 12 of 25
+    batches' (compliance.runs.mark_dead)."""
     if run.status == SweepRun.RUNNING:
         return f"running — {run.batches_done} of {run.batches_total} batches"
+    if run.status == SweepRun.DIED:
+        return f"stopped before it finished — {run.batches_done} of {run.batches_total} batches"
     return run.get_status_display()
 
 

@@ -32,7 +32,13 @@ from fogkeeper.training.services import training_record
 
 from . import policy, selectors
 from .dates import as_of_choice, explicit_as_of
-from .establishment import accumulation_limit, evaluated_on, page_extras
+from .establishment import (
+    accumulation_limit,
+    evaluated_on,
+    page_extras,
+    page_numbers,
+    section_queries,
+)
 from .exports import export_response
 from .forms import (
     InspectionForm,
@@ -154,11 +160,14 @@ def dashboard(request):
 def _dashboard(request):
     """What needs doing, as of the day asked for."""
     from .cases import with_cases  # cases.py builds its views on agency_page, defined here
+    from .sweep_standing import sweep_standing
 
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))
     board.calendar = with_cases(request.agency, board.calendar)
     may_notice = _may_send_first_notice(request)
-    return render(request, "web/dashboard.html", {"board": board, "may_notice": may_notice})
+    sweep = sweep_standing(agency=request.agency)
+    context = {"board": board, "may_notice": may_notice, "sweep": sweep}
+    return render(request, "web/dashboard.html", context)
 
 
 def _may_send_first_notice(request) -> bool:
@@ -251,13 +260,15 @@ def _export(fmt: str, agency, rows):
 def establishment_detail(request, code: str):
     """One establishment as of the day asked for (the engine's word on a day other than its
     last evaluation's)."""
-    page = selectors.establishment_page(agency=request.agency, code=code)
-    pack, as_of = request.agency.get_pack(), _as_of(request)
-    if explicit_as_of(request):
+    pack, as_of, pages = request.agency.get_pack(), _as_of(request), page_numbers(request.GET)
+    upto = as_of if explicit_as_of(request) else None
+    page = selectors.establishment_page(agency=request.agency, code=code, upto=upto, pages=pages)
+    if upto is not None:
         page = evaluated_on(page, pack, as_of)
     may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]
-    extras = page_extras(page=page, pack=pack, as_of=as_of)
-    context = {"p": page, "may_record": may_record, "as_of": as_of, **extras}
+    extras = page_extras(page=page, pack=pack, as_of=as_of, pages=pages)
+    queries = section_queries(request.GET)
+    context = {"p": page, "may_record": may_record, "as_of": as_of, "queries": queries, **extras}
     return render(request, "web/establishment.html", context)
 
 

@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.core.paginator import Page
 from django.db.models import Prefetch
 
 from fogkeeper.billing.models import ZERO, Invoice
@@ -22,7 +23,7 @@ from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseCo
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.training.models import Attendance, Employee, Training
 from fogkeeper.web import policy
-from fogkeeper.web.selectors import rule_title
+from fogkeeper.web.selectors import rule_title, section
 
 # The sections of an establishment's portal page, as policy.READS names them.
 SECTIONS = (
@@ -107,18 +108,29 @@ class Overview:
     findings: list[dict[str, Any]] = field(default_factory=list)
     schedule: list[dict[str, Any]] = field(default_factory=list)
     devices: list[dict[str, Any]] = field(default_factory=list)
-    services: list[Service] = field(default_factory=list)
-    pickups: list[YellowGreasePickup] = field(default_factory=list)
-    trainings: list[Training] = field(default_factory=list)
-    inspections: list[dict[str, Any]] = field(default_factory=list)
-    letters: list[Letter] = field(default_factory=list)
-    invoices: list[dict[str, Any]] = field(default_factory=list)
+    # the long lists: a page each (`?<name>_page=`), the most recent first (issue 15, item 7)
+    services: Page | list[Service] = field(default_factory=list)
+    pickups: Page | list[YellowGreasePickup] = field(default_factory=list)
+    trainings: Page | list[Training] = field(default_factory=list)
+    inspections: Page | list[dict[str, Any]] = field(default_factory=list)
+    letters: Page | list[Letter] = field(default_factory=list)
+    invoices: Page | list[dict[str, Any]] = field(default_factory=list)
+
+
+PAGED = ("services", "pickups", "trainings", "inspections", "letters", "invoices")
 
 
 def overview(
-    *, establishment: FoodServiceEstablishment, sections: set[str], as_of: date
+    *,
+    establishment: FoodServiceEstablishment,
+    sections: set[str],
+    as_of: date,
+    pages: dict | None = None,
 ) -> Overview:
+    """What the establishment's portal page shows of the `sections` the person may read; each
+    long list one page of it (`pages`: the page number asked for each, by name)."""
     fse = establishment
+    pages = pages or {}
     pack = fse.agency.get_pack()
     out = Overview(establishment=fse, sections=sections)
     names = subject_names(fse) if {"findings", "schedule"} & sections else {}
@@ -142,38 +154,43 @@ def overview(
     if "devices" in sections:
         out.devices = _devices(fse, pack, as_of)
     if "services" in sections:
-        out.services = list(
+        out.services = section(
             Service.objects.filter(device__establishment=fse)
             .select_related("device")
-            .order_by("-date", "-pk")
+            .order_by("-date", "-pk"),
+            pages.get("services"),
         )
-        out.pickups = list(
+        out.pickups = section(
             YellowGreasePickup.objects.filter(establishment=fse)
             .select_related("hauler")
-            .order_by("-date", "-pk")
+            .order_by("-date", "-pk"),
+            pages.get("pickups"),
         )
     if "trainings" in sections:
         attendance = Attendance.objects.select_related("employee").order_by("employee__name")
-        out.trainings = list(
+        out.trainings = section(
             Training.objects.filter(establishment=fse)
             .prefetch_related(Prefetch("attendance", queryset=attendance))
-            .order_by("-date", "-pk")
+            .order_by("-date", "-pk"),
+            pages.get("trainings"),
         )
     if "inspection_results" in sections:
-        out.inspections = _inspections(fse, pack)
+        out.inspections = _inspections(fse, pack, pages.get("inspections"))
     if "letters" in sections:
-        out.letters = list(
+        out.letters = section(
             Letter.objects.filter(action__establishment=fse)
             .select_related("action")
             .prefetch_related("action__answers")
             .defer("pdf")
-            .order_by("-created_at", "-pk")
+            .order_by("-created_at", "-pk"),
+            pages.get("letters"),
         )
         for letter in out.letters:
             spec = pack.actions.get(letter.action.type)
             letter.title = spec.title if spec else letter.action.type.replace("_", " ")
     if "invoices" in sections:
-        out.invoices = invoice_rows(fse, as_of)
+        out.invoices = section(invoices_noticed(fse, as_of), pages.get("invoices"))
+        out.invoices.object_list = [invoice_row(i, as_of) for i in out.invoices.object_list]
     return out
 
 
@@ -207,20 +224,23 @@ def _frequency(pack, device, by_permit: int | None, as_of: date) -> str | None:
     return str(default) if default is not None else None
 
 
-def _inspections(fse, pack) -> list[dict[str, Any]]:
-    """Each inspection's date and outcome: the items found not compliant (the pack's
-    questions) and the depths measured. Inspectors' notes stay with the agency."""
+def _inspections(fse, pack, number=None) -> Page:
+    """A page of the inspections, each with its date and outcome: the items found not
+    compliant (the pack's questions) and the depths measured. Inspectors' notes stay with
+    the agency."""
     answers = ChecklistAnswer.objects.select_related("device").order_by("item", "pk")
     measurements = Measurement.objects.select_related("device").order_by("device__code")
     rows = []
-    for insp in (
+    page = section(
         Inspection.objects.filter(establishment=fse)
         .prefetch_related(
             Prefetch("answers", queryset=answers),
             Prefetch("measurements", queryset=measurements),
         )
-        .order_by("-date", "-pk")
-    ):
+        .order_by("-date", "-pk"),
+        number,
+    )
+    for insp in page.object_list:
         checked = list(insp.answers.all())
         failed = [
             {
@@ -239,35 +259,42 @@ def _inspections(fse, pack) -> list[dict[str, Any]]:
                 "measurements": list(insp.measurements.all()),
             }
         )
-    return rows
+    page.object_list = rows
+    return page
+
+
+def invoices_noticed(fse, as_of: date):
+    """The invoices noticed by `as_of`, newest first, with their lines and payments."""
+    return (
+        Invoice.objects.filter(establishment=fse, noticed_on__lte=as_of)
+        .select_related("agency")
+        .prefetch_related("lines", "payments")
+        .order_by("-noticed_on", "-pk")
+    )
 
 
 def invoice_rows(fse, as_of: date) -> list[dict[str, Any]]:
     """The invoices noticed by `as_of`, newest first: each with its lines, the payments made
     by then, its total, what was paid, its balance and its due date."""
-    rows = []
-    for invoice in (
-        Invoice.objects.filter(establishment=fse, noticed_on__lte=as_of)
-        .select_related("agency")
-        .prefetch_related("lines", "payments")
-        .order_by("-noticed_on", "-pk")
-    ):
-        lines = list(invoice.lines.all())
-        payments = [p for p in invoice.payments.all() if p.paid_on <= as_of]
-        total = sum((line.amount for line in lines), ZERO)
-        paid = sum((p.amount for p in payments), ZERO)
-        rows.append(
-            {
-                "invoice": invoice,
-                "lines": lines,
-                "payments": payments,
-                "total": total,
-                "paid": paid,
-                "balance": max(total - paid, Decimal(0)),
-                "due_on": invoice_due_on(invoice),
-            }
-        )
-    return rows
+    return [invoice_row(invoice, as_of) for invoice in invoices_noticed(fse, as_of)]
+
+
+def invoice_row(invoice, as_of: date) -> dict[str, Any]:
+    """An invoice with its lines, the payments made by `as_of`, its total, what was paid,
+    its balance and its due date."""
+    lines = list(invoice.lines.all())
+    payments = [p for p in invoice.payments.all() if p.paid_on <= as_of]
+    total = sum((line.amount for line in lines), ZERO)
+    paid = sum((p.amount for p in payments), ZERO)
+    return {
+        "invoice": invoice,
+        "lines": lines,
+        "payments": payments,
+        "total": total,
+        "paid": paid,
+        "balance": max(total - paid, Decimal(0)),
+        "due_on": invoice_due_on(invoice),
+    }
 
 
 def employee_roster(*, establishment: FoodServiceEstablishment, as_of: date) -> dict[str, list]:

@@ -28,6 +28,7 @@ from fogkeeper.training.models import Employee, Training
 from fogkeeper.training.services import employee_hire, employee_leave, training_record
 from fogkeeper.web import policy
 from fogkeeper.web.enrolment import stream_log
+from fogkeeper.web.establishment import page_numbers, section_queries
 from fogkeeper.web.forms import put_errors
 from fogkeeper.web.views import reads_only
 
@@ -99,10 +100,11 @@ def writes(kind: str):
 @reads_only
 def establishment(request, fse):
     sections = selectors.readable_sections(request.user, request.agency)
-    page = selectors.overview(establishment=fse, sections=sections, as_of=_today())
-    return render(
-        request, "portal/operator/establishment.html", {"p": page, "may": _writes(request)}
-    )
+    pages = page_numbers(request.GET, selectors.PAGED)
+    page = selectors.overview(establishment=fse, sections=sections, as_of=_today(), pages=pages)
+    queries = section_queries(request.GET, selectors.PAGED)
+    context = {"p": page, "may": _writes(request), "queries": queries}
+    return render(request, "portal/operator/establishment.html", context)
 
 
 @establishment_page

@@ -92,15 +92,21 @@ def device_detail(request, fse, device):
     of it and the design exceptions approved for it."""
     from fogkeeper.permits.models import Permit
 
+    from ..establishment import section_queries
+    from ..selectors import section
+
     permit = Permit.objects.filter(establishment=fse, status="active").order_by("-issued_on")
     context = {
         "fse": fse,
         "device": device,
         "frequency": _effective_frequency(device, permit.first()),
-        "services": Service.objects.filter(device=device).select_related("hauler")
-        .order_by("-date", "-pk"),
-        "measurements": Measurement.objects.filter(device=device).select_related("inspection")
-        .order_by("-inspection__date"),
+        "services": section(Service.objects.filter(device=device).select_related("hauler")
+                            .order_by("-date", "-pk"), request.GET.get("services_page")),
+        "measurements": section(Measurement.objects.filter(device=device)
+                                .select_related("inspection")
+                                .order_by("-inspection__date", "-pk"),
+                                request.GET.get("measurements_page")),
+        "queries": section_queries(request.GET, ("services", "measurements")),
         "exceptions": device.approved_exceptions.order_by("approved_on"),
         "may": may(request, "device", "frequency", "permit"),
     }  # fmt: skip

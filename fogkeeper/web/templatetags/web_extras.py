@@ -22,3 +22,9 @@ def options(choices, selected) -> str:
         mark = " selected" if value == selected else ""
         out.append(f'<option value="{escape(str(value))}"{mark}>{escape(str(label))}</option>')
     return mark_safe("".join(out))
+
+
+@register.filter
+def thousands(value) -> str:
+    """A count with its thousands marked: 159704 -> '159,704'."""
+    return f"{value:,}" if isinstance(value, int) else str(value)

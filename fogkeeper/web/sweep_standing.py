@@ -1,0 +1,75 @@
+"""Which sweep the figures of a page come from (issue 15, item 14): the last COMPLETE run,
+with its time, and beside it the run under way ("sweep in progress: 12 of 25 batches") or
+the one that stopped before it finished, with what it got through. The findings a page
+counts are stored batch by batch, so while a run is under way, or after one died, some
+establishments' findings are from it and the others from the run before: the page says so
+rather than showing partial counts as if they were a sweep's.
+
+A running run with no batch stored for FOGKEEPER_SWEEP_DEAD_AFTER seconds is shown as
+stopped even before the schedule's tick marks it so (compliance.runs.mark_dead): a page
+only reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from fogkeeper.compliance.models import SweepBatch, SweepRun
+from fogkeeper.compliance.runs import last_progress
+from fogkeeper.registry.models import Agency
+
+FIGURES = ("as_of", "finished_at", "establishments", "opened", "closed", "changed", "errors")
+
+
+@dataclass
+class SweepStanding:
+    complete: SweepRun | None  # the last complete run: the figures shown are its
+    running: SweepRun | None  # the run under way, newer than it
+    stopped: SweepRun | None  # the newest run that stopped before it finished, newer than it
+    planned: int = 0  # establishments of the stopped or running run
+    reached: int = 0  # of them, those its stored batches evaluated
+
+
+def sweep_standing(*, agency: Agency, now: datetime | None = None) -> SweepStanding:
+    now = now or timezone.now()
+    complete = (
+        SweepRun.objects.filter(agency=agency, status=SweepRun.COMPLETE)
+        .only(*FIGURES, "agency_id", "started_at")
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+    newer = SweepRun.objects.filter(agency=agency).exclude(status=SweepRun.COMPLETE)
+    if complete is not None:
+        newer = newer.filter(started_at__gt=complete.started_at)
+    latest = (
+        newer.defer("errors", "timings")
+        .annotate(last=last_progress())
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+    dead_before = now - timedelta(seconds=settings.FOGKEEPER_SWEEP_DEAD_AFTER)
+    if latest is not None and latest.status == SweepRun.RUNNING and latest.last < dead_before:
+        latest.status = SweepRun.DIED  # as the next tick will store it
+    standing = SweepStanding(
+        complete=complete,
+        running=latest if latest is not None and latest.status == SweepRun.RUNNING else None,
+        stopped=latest if latest is not None and latest.status == SweepRun.DIED else None,
+    )
+    if latest is not None:
+        standing.planned, standing.reached = _reach(latest)
+    return standing
+
+
+def _reach(run: SweepRun) -> tuple[int, int]:
+    """How many establishments the run was to evaluate, and how many its stored batches did
+    (one short list of ids per batch: 25 lists for 25,000 establishments)."""
+    planned = reached = 0
+    for status, ids, count in run.batches.values_list(
+        "status", "establishment_ids", "establishments"
+    ):
+        planned += len(ids)
+        reached += count if status == SweepBatch.DONE else 0
+    return planned, reached
