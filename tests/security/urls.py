@@ -1,6 +1,7 @@
 """The project's URLs and error handlers, and views that fail on purpose (under /api/ too)."""
 
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.db.utils import OperationalError
 from django.http import Http404
 from django.urls import path
 
@@ -11,6 +12,7 @@ FAILURES = {
     403: PermissionDenied(),
     404: Http404("nothing here"),
     500: RuntimeError("the view broke"),
+    503: OperationalError("connection refused"),  # no server answer: the database is down
 }
 
 
