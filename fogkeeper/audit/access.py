@@ -131,8 +131,8 @@ def _account(user) -> dict[str, Any]:
 def _user_before(sender, instance, raw=False, update_fields=None, **kwargs):
     if raw or instance.pk is None:
         return
-    if update_fields is not None and set(update_fields) <= {"last_login"}:
-        return  # signing in
+    if update_fields is not None and set(update_fields) <= {"last_login", "password"}:
+        return  # signing in: the time of it, and the same password hashed anew (a stronger hasher)
     old = sender._default_manager.filter(pk=instance.pk).first()
     if old is not None:
         instance._audit_before = (_account(old), old.password)

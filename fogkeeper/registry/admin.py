@@ -92,6 +92,8 @@ class RecordAdmin(admin.ModelAdmin):
         audit(f"{obj._meta.model_name}.{verb}", obj, request.user, before=before, reason="admin")
 
     def save_model(self, request, obj, form, change):
+        if change and self.recorded_as_is:
+            return  # nothing of it is edited here (every field read-only): no save, no row
         self._audit_save(request, obj, change)
 
     def save_formset(self, request, form, formset, change):

@@ -113,3 +113,10 @@ def test_it_writes_no_row_for_a_sign_in(client, clerk):
     before = len(events())
     assert client.login(username="carol", password="x" * 20)
     assert len(events()) == before
+
+
+def test_it_writes_no_row_for_a_password_hashed_anew_at_sign_in(clerk):
+    before = len(events())
+    clerk.user.set_password("x" * 20)  # what a stronger hasher does when the person signs in
+    clerk.user.save(update_fields=["password"])
+    assert len(events()) == before

@@ -6,6 +6,7 @@ import time_machine
 from django.apps import apps
 from django.urls import reverse
 
+from fogkeeper.audit.models import AuditEvent
 from fogkeeper.maintenance.models import Service, ServiceDispute
 from tests.records import make_agency, make_device, make_establishment, make_hauler, make_service
 
@@ -77,6 +78,7 @@ def test_it_keeps_a_recorded_pump_out_as_it_was_recorded(admin_client):
     admin_client.post(url, data)
     service.refresh_from_db()
     assert (str(service.date), service.manifest_number) == ("2025-02-03", "M-2025-02-03")
+    assert not AuditEvent.objects.filter(action="service.change").exists()
 
 
 def test_it_still_records_a_pump_out_in_the_admin(admin_client):
