@@ -7,6 +7,7 @@ from .models import Service, ServiceDispute, YellowGreasePickup
 
 @admin.register(Service)
 class ServiceAdmin(RecordAdmin):
+    recorded_as_is = True
     list_display = [
         "manifest_number",
         "date",
@@ -33,6 +34,7 @@ class ServiceAdmin(RecordAdmin):
 
 @admin.register(ServiceDispute)
 class ServiceDisputeAdmin(RecordAdmin):
+    recorded_as_is = True
     list_display = ["service", "raised_on", "raised_by", "withdrawn_on"]
     list_filter = [
         "service__device__establishment__agency",

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from fogkeeper.audit.access import audited_by_caller
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.registry.haulers import contract_start
 from fogkeeper.registry.models import (
@@ -233,17 +234,18 @@ def _approve(
         )  # fmt: skip
         for fse in customers:
             _contract(link["hauler"], fse, contracts_since, actor)
-    if user is None:
-        user = User(username=req.email, email=req.email, first_name=req.contact_name[:150])
-        user.set_unusable_password()
-        user.save()
-        audit_record(action="user.create", obj=user, actor=actor, agency=req.agency,
-                     after={"username": user.username, "email": user.email})  # fmt: skip
-    role = req.kind
-    membership = Membership(user=user, agency=req.agency, role=role, **link)
-    membership.full_clean()
-    membership.save()
-    audit_record(action="membership.create", obj=membership, actor=actor, agency=req.agency)
+    with audited_by_caller():
+        if user is None:
+            user = User(username=req.email, email=req.email, first_name=req.contact_name[:150])
+            user.set_unusable_password()
+            user.save()
+            audit_record(action="user.create", obj=user, actor=actor, agency=req.agency,
+                         after={"username": user.username, "email": user.email})  # fmt: skip
+        role = req.kind
+        membership = Membership(user=user, agency=req.agency, role=role, **link)
+        membership.full_clean()
+        membership.save()
+        audit_record(action="membership.create", obj=membership, actor=actor, agency=req.agency)
     _decide(req, "approved", actor, decided_at, membership=membership)
     return membership
 

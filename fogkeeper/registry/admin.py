@@ -50,13 +50,40 @@ def delete_selected(modeladmin, request, queryset):
     return None
 
 
+# The range of each decimal field whose values may be negative; every other decimal of the
+# program (depths, gallons, capacities) is a quantity: never negative.
+DECIMAL_RANGES = {"latitude": (-90, 90), "longitude": (-180, 180)}
+
+
+def decimal_range(db_field, kwargs: dict) -> dict:
+    """The admin's field for a decimal kept within its range (a quantity: from 0)."""
+    if isinstance(db_field, models.DecimalField):
+        low, high = DECIMAL_RANGES.get(db_field.name, (0, None))
+        return {"min_value": low, "max_value": high, **kwargs}
+    return kwargs
+
+
 class RecordAdmin(admin.ModelAdmin):
-    """Every save is an audit row; a deletion is refused inside the retention period."""
+    """Every save is an audit row; a deletion is refused inside the retention period. A record
+    kept as it was recorded (`recorded_as_is`: a pump-out, a dispute) is added here but never
+    edited in place: a correction is a new record (ACCESS.md)."""
 
     actions = [delete_selected]
     list_per_page = 50
-    # Every decimal of the program (depths, gallons, capacities) is a quantity: never negative.
-    formfield_overrides = {models.DecimalField: {"min_value": 0}}
+    recorded_as_is = False
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        return super().formfield_for_dbfield(db_field, request, **decimal_range(db_field, kwargs))
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and self.recorded_as_is:
+            fields += [
+                f.name
+                for f in self.model._meta.fields
+                if f.editable and not f.auto_created and f.name not in fields
+            ]
+        return fields
 
     def _audit_save(self, request, obj: models.Model, change: bool) -> None:
         before = snapshot(type(obj)._default_manager.get(pk=obj.pk)) if change else None
@@ -65,6 +92,8 @@ class RecordAdmin(admin.ModelAdmin):
         audit(f"{obj._meta.model_name}.{verb}", obj, request.user, before=before, reason="admin")
 
     def save_model(self, request, obj, form, change):
+        if change and self.recorded_as_is:
+            return  # nothing of it is edited here (every field read-only): no save, no row
         self._audit_save(request, obj, change)
 
     def save_formset(self, request, form, formset, change):
@@ -115,7 +144,9 @@ class RecordInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-    formfield_overrides = {models.DecimalField: {"min_value": 0}}
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        return super().formfield_for_dbfield(db_field, request, **decimal_range(db_field, kwargs))
 
 
 @admin.register(Agency)

@@ -53,9 +53,13 @@ RETAINED_FROM: dict[str, tuple[str, ...]] = {
     "registry.operatortenure": ("until",),
     "registry.operationchange": ("date",),
     "registry.greasecontroldevice": ("removed_on",),
+    "registry.servicecontract": ("until",),  # who the hauler's customers were, and when
     "permits.permit": ("ended_on", "expires_on"),
     "permits.permitapplication": ("decided_on", "submitted_on"),
+    "permits.permitmodification": ("effective_on",),
+    "permits.planreview": ("decided_on", "submitted_on"),
     "maintenance.service": ("date",),
+    "maintenance.servicedispute": ("withdrawn_on",),  # an open dispute is current
     "maintenance.yellowgreasepickup": ("date",),
     "training.employee": ("left_on",),
     "training.training": ("date",),
@@ -63,6 +67,8 @@ RETAINED_FROM: dict[str, tuple[str, ...]] = {
     "inspections.inspection": ("date",),
     "inspections.measurement": ("inspection.date",),
     "inspections.checklistanswer": ("inspection.date",),
+    "inspections.inspectionphoto": ("inspection.date",),
+    "inspections.sample": ("date",),
     "incidents.incident": ("date",),
     "sewers.segmentcleaning": ("cleaned_on",),
 }
@@ -550,7 +556,11 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
             audit(
                 f"{obj._meta.model_name}.delete", obj, actor, before=before, after=None, reason=why
             )
+            files = [f for f in (getattr(obj, d.attname) for d in obj._meta.concrete_fields
+                     if isinstance(d, models.FileField)) if f]  # fmt: skip
             obj.delete()
+            for file in files:  # the record's files go with it, once the deletion is committed
+                transaction.on_commit(lambda f=file: f.storage.delete(f.name))
     except (ProtectedError, RestrictedError) as e:
         referring = getattr(e, "protected_objects", None) or e.restricted_objects
         others = sorted({str(o._meta.verbose_name_plural) for o in referring})

@@ -37,6 +37,7 @@ from fogkeeper.sewers.selectors import SegmentState, cleanings_overdue
 
 from . import policy
 from .cases import DEADLINE_KINDS, action_title, case_list
+from .exports import neutralise
 from .views import PAGE_SIZE, _as_of, agency_page, reads_only
 
 KINDS = {
@@ -384,11 +385,6 @@ def _case_url(request, entry: Entry) -> str:
     )
 
 
-def _cell(value: str) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (OWASP's CSV injection)."""
-    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
 def _filename(cal: Calendar, agency: Agency, ext: str) -> str:
     return f"{agency.code}-legal-calendar-{cal.as_of.isoformat()}.{ext}"
 
@@ -411,7 +407,7 @@ def calendar_csv(request):
             "yes" if e.overdue else "", e.what, e.action, e.action_title, e.establishment,
             e.establishment_name, e.case, e.citation, e.why, _case_url(request, e),
         ]  # fmt: skip
-        writer.writerow([_cell(str(v)) for v in row])
+        writer.writerow([neutralise(str(v)) for v in row])
     return response
 
 

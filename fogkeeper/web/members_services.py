@@ -19,6 +19,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from fogkeeper.audit.access import audited_by_caller
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.portal.enrolment import sign_in_link
 from fogkeeper.registry.models import Agency, PropertyOwner
@@ -96,7 +97,7 @@ def membership_invite(
     errors: Errors = {}
     user = _check_invite(agency, name, email, role, owner, errors)
     refuse(errors)
-    with transaction.atomic():
+    with transaction.atomic(), audited_by_caller():
         if user is None:
             user = User(username=email, email=email, first_name=name[:150])
             user.set_unusable_password()
@@ -169,7 +170,7 @@ def membership_role_change(*, membership: Membership, role: str, actor: Actor) -
         _check_keeps_a_manager(membership, errors, "role", "changing this role")
     refuse(errors)
     before = _described(membership)
-    with transaction.atomic():
+    with transaction.atomic(), audited_by_caller():
         membership.role = role
         membership.full_clean()
         membership.save()
@@ -185,7 +186,7 @@ def membership_end(*, membership: Membership, actor: Actor, reason: str = "") ->
     _check_keeps_a_manager(membership, errors, "membership", "ending this membership")
     refuse(errors)
     before = _described(membership)
-    with transaction.atomic():
+    with transaction.atomic(), audited_by_caller():
         audit_record(action="membership.end", obj=membership, actor=actor,
                      agency=membership.agency, before=before, after=None,
                      reason=reason.strip())  # fmt: skip

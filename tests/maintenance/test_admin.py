@@ -6,7 +6,8 @@ import time_machine
 from django.apps import apps
 from django.urls import reverse
 
-from fogkeeper.maintenance.models import Service
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.maintenance.models import Service, ServiceDispute
 from tests.records import make_agency, make_device, make_establishment, make_hauler, make_service
 
 pytestmark = pytest.mark.django_db
@@ -54,3 +55,36 @@ def test_it_deletes_in_bulk_only_what_is_past_the_retention_period(admin_client)
     assert list(Service.objects.all()) == [recent]
     assert "Deleted 1 record(s)." in response.content.decode()
     assert "M-2022-03-01 (2022-03-01)” was not deleted" in response.content.decode()
+
+
+@time_machine.travel(MARCH_1_2025, tick=False)
+def test_it_refuses_to_delete_an_open_dispute(admin_client, admin_user):
+    service = service_on("2025-02-03")
+    dispute = ServiceDispute.objects.create(
+        service=service, raised_by=admin_user, raised_on=service.date, reason="Gallons too high"
+    )
+    url = reverse("admin:maintenance_servicedispute_delete", args=[dispute.pk])
+    response = admin_client.post(url, {"post": "yes"}, follow=True)
+    assert "is current: records are kept while current" in response.content.decode()
+    assert ServiceDispute.objects.filter(pk=dispute.pk).exists()
+
+
+@time_machine.travel(MARCH_1_2025, tick=False)
+def test_it_keeps_a_recorded_pump_out_as_it_was_recorded(admin_client):
+    service = service_on("2025-02-03")
+    url = reverse("admin:maintenance_service_change", args=[service.pk])
+    assert 'name="date"' not in admin_client.get(url).content.decode()
+    data = {"date": "2025-02-20", "manifest_number": "M-X", "device": service.device_id}
+    admin_client.post(url, data)
+    service.refresh_from_db()
+    assert (str(service.date), service.manifest_number) == ("2025-02-03", "M-2025-02-03")
+    assert not AuditEvent.objects.filter(action="service.change").exists()
+
+
+def test_it_still_records_a_pump_out_in_the_admin(admin_client):
+    device = service_on("2025-01-06").device
+    url = reverse("admin:maintenance_service_add")
+    data = {"device": device.pk, "manifest_number": "M-9", "date": "2025-01-20", "source": "staff",
+            "full_pump_out": "on", "final_chamber_floating_oil": "unknown"}  # fmt: skip
+    admin_client.post(url, data)
+    assert Service.objects.filter(manifest_number="M-9").exists()

@@ -54,6 +54,8 @@ def world():
         audit_record(action="permit.issue", obj=make_permit(diner, "FP-9"), actor=charlie),
         "2026-04-10",
     )
+    for made in AuditEvent.objects.filter(action="membership.create"):  # the people, made first
+        on(made, "2026-01-05")
     return {"sc": sc, "mona": mona, "audrey": audrey, "pier": pier, "dock": dock}
 
 
@@ -69,19 +71,21 @@ def actions(response) -> list[str]:
 def test_it_shows_the_auditor_every_row_of_the_agency_newest_first(client, world):
     response = page(client, world["audrey"])
     assert response.status_code == 200
-    assert actions(response) == ["ciwqs.import", "device.install", "permit.modify", "permit.issue"]
+    assert actions(response) == ["ciwqs.import", "device.install", "permit.modify", "permit.issue",
+                                 "membership.create", "membership.create"]  # fmt: skip
     assert "FP-9" not in response.content.decode() and "Town Diner" not in response.content.decode()
 
 
 def test_it_filters_by_who(client, world):
     mine = page(client, world["audrey"], who=world["mona"].pk)
     assert actions(mine) == ["device.install", "permit.modify", "permit.issue"]
-    assert actions(page(client, world["audrey"], who="system")) == ["ciwqs.import"]
+    by_system = ["ciwqs.import", "membership.create", "membership.create"]
+    assert actions(page(client, world["audrey"], who="system")) == by_system
     assert "Mona Reyes" in mine.content.decode()
 
 
 def test_it_refuses_a_person_of_another_agency(client, world):
-    charlie = AuditEvent.objects.exclude(agency=world["sc"]).get().actor
+    charlie = AuditEvent.objects.exclude(agency=world["sc"]).get(action="permit.issue").actor
     response = page(client, world["audrey"], who=charlie.pk)
     assert response.status_code == 400
     assert 'id="id_who_error"' in response.content.decode()

@@ -131,10 +131,11 @@ def test_the_manager_starts_a_sweep_as_of_today_in_the_agencys_time_zone(client,
 )
 def test_a_day_the_sweep_cannot_be_run_as_of_is_refused_on_the_field(client, sc, as_of, words):
     signed_in(client, sc["sc"])
+    rows = AuditEvent.objects.count()  # the signed-in person's membership
     response = client.post("/sweeps/start/", {"as_of": as_of})
     assert response.status_code == 400
     assert words in response.content.decode()
-    assert not SweepRun.objects.exists() and not AuditEvent.objects.exists()
+    assert not SweepRun.objects.exists() and AuditEvent.objects.count() == rows
 
 
 def test_a_second_sweep_while_one_runs_is_refused_with_a_link_to_the_running_one(client, sc):
