@@ -222,6 +222,9 @@ LOGGING = {
         # in place of Django's own handlers (console in DEBUG, mail to ADMINS)
         "django": {"handlers": ["stderr"], "level": FOGKEEPER_LOG_LEVEL, "propagate": False},
         "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        # a PDF's or a font's every step is not news
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
     },
 }
 CSRF_FAILURE_VIEW = "fogkeeper.security.errors.csrf_failure"
