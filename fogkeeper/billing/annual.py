@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Q
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
@@ -19,7 +20,7 @@ from fogkeeper.rules.errors import ParameterNotInForce
 
 from .models import FeeItem, Invoice
 from .selectors import fee_schedule_in_force
-from .services import invoice_issue
+from .services import invoice_issue, lock_invoices
 
 ANNUAL_INSPECTION = "inspection.annual_interval"
 
@@ -113,7 +114,14 @@ def invoice_one(
     fse: FoodServiceEstablishment, fee: FeeItem, year: int, on: date, actor: Actor
 ) -> tuple[str, str]:
     """Invoice `fee` of `year` to one establishment unless it was invoiced it that year:
-    (ISSUED | ALREADY | REFUSED, the reason of a refusal)."""
+    (ISSUED | ALREADY | REFUSED, the reason of a refusal). The invoices of the agency are
+    locked from the look to the store, so two runs at once invoice it once."""
+    with transaction.atomic():
+        lock_invoices(fse.agency)
+        return _invoice_one(fse, fee, year, on, actor)
+
+
+def _invoice_one(fse, fee: FeeItem, year: int, on: date, actor: Actor) -> tuple[str, str]:
     done = Invoice.objects.filter(
         establishment=fse, kind="fee", noticed_on__year=year, lines__fee_item__code=fee.code
     )

@@ -36,7 +36,13 @@ from .models import (
     LienRelease,
     Payment,
 )
-from .selectors import fee_in_force, invoice_owed, lien_eligibility, penalty_owed
+from .selectors import (
+    fee_in_force,
+    invoice_owed,
+    lien_eligibility,
+    next_invoice_code,
+    penalty_owed,
+)
 
 ITEM_FIELDS = {"code", "description", "amount", "basis", "citation"}
 LINE_FIELDS = {"description", "amount", "citation"}
@@ -136,7 +142,9 @@ def invoice_issue(
     `amount` as a Decimal, and optionally `citation`), e.g. costs at actual cost.
 
     A cost recovery invoice names the `incident` (Town 10.02.280); a penalty invoice the
-    `enforcement_action` code of the penalty order."""
+    `enforcement_action` code of the penalty order. A blank `code` gives the agency's next
+    free invoice number (`INV-<n>`), read under the agency's lock so that invoices issued at
+    once get numbers of their own; a `code` taken meanwhile is refused naming the next one."""
     agency = establishment.agency
     invoice = Invoice(
         agency=agency,
@@ -149,7 +157,8 @@ def invoice_issue(
         enforcement_action=enforcement_action,
     )
     errors: Errors = {}
-    check_model(invoice, errors)
+    _check_number_free(errors, agency, code)
+    check_model(invoice, errors, exclude=["code"] if not code else ())
     new_lines: list[InvoiceLine] = []
     for i, fee_code in enumerate(fees):
         item = fee_in_force(agency=agency, code=fee_code, on=noticed_on)
@@ -206,6 +215,10 @@ def invoice_issue(
     refuse(errors)
 
     with transaction.atomic():
+        lock_invoices(agency)
+        invoice.code = invoice.code or next_invoice_code(agency)
+        _check_number_free(errors, agency, invoice.code)
+        refuse(errors)
         invoice.save()
         for position, line in enumerate(new_lines, start=1):
             line.invoice = invoice
@@ -220,6 +233,18 @@ def invoice_issue(
         }
         _audit("invoice.issue", invoice, actor, agency, after=after)
     return invoice
+
+
+def _check_number_free(errors: Errors, agency: Agency, code: str) -> None:
+    if code and Invoice.objects.filter(agency=agency, code=code).exists():
+        add_error(errors, "code", f"Invoice number {code} is taken by another invoice: use "
+                  f"{next_invoice_code(agency)}.")  # fmt: skip
+
+
+def lock_invoices(agency: Agency) -> None:
+    """Until the transaction ends, no other writer that calls this may number an invoice of
+    `agency`: the number is checked (or the next one read) and then stored."""
+    list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
 
 
 def payment_record(
@@ -418,13 +443,15 @@ def lien_release(
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )  # fmt: skip
     errors: Errors = {}
-    if LienRelease.objects.filter(lien=lien).exists():
-        add_error(errors, "lien", f"{lien} is released already.")
-    else:
-        check_model(release, errors)
-    check_order(errors, "released_on", released_on, lien.recorded_on, f"the recording of {lien}")
-    refuse(errors)
     with transaction.atomic():
+        list(Lien.objects.select_for_update().filter(pk=lien.pk).values("pk"))  # one release
+        if LienRelease.objects.filter(lien=lien).exists():
+            add_error(errors, "lien", f"{lien} is released already.")
+        else:
+            check_model(release, errors)
+        check_order(errors, "released_on", released_on, lien.recorded_on,
+                    f"the recording of {lien}")  # fmt: skip
+        refuse(errors)
         release.save()
         _audit("lien.release", release, actor, lien.agency)
     return release

@@ -19,7 +19,7 @@ from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
-from .codes import action_code, next_code
+from .codes import action_code, lock_codes, next_code
 from .models import BulkNotice, EnforcementAction, EnforcementCase
 from .services import action_take, case_open, violation_add
 
@@ -47,6 +47,7 @@ def case_from_findings(
                 add_error(errors, "findings", f"{f.rule} ({f.subject}) is already in {case.code}.")
     refuse(errors)
     with transaction.atomic():
+        lock_codes(establishment)  # held until the caller's transaction ends
         if case is None:
             codes = establishment.cases.values_list("code", flat=True)
             case = case_open(establishment=establishment, code=next_code(codes, "EC"),

@@ -25,6 +25,7 @@ from fogkeeper.rules import CaseFileError, evaluate, parse_case
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Deadline
 
+from .codes import check_code_free, lock_codes
 from .models import (
     APPEAL,
     COURT_JUDGMENT,
@@ -182,9 +183,11 @@ def case_open(
     if getattr(actor, "is_authenticated", False):
         case.opened_by = actor
     errors: Errors = {}
-    check_model(case, errors)
-    refuse(errors)
     with transaction.atomic():
+        lock_codes(establishment)
+        check_code_free(errors, EnforcementCase, establishment, code)
+        check_model(case, errors)
+        refuse(errors)
         case.save()
         _audit("case_open", case, establishment, actor)
     return case
@@ -233,9 +236,11 @@ def _save_action(
     transaction."""
     if getattr(actor, "is_authenticated", False):
         action.taken_by = actor
-    check_model(action, errors)
-    refuse(errors)
     with transaction.atomic():
+        lock_codes(action.establishment)
+        check_code_free(errors, EnforcementAction, action.establishment, action.code)
+        check_model(action, errors)
+        refuse(errors)
         action.save()
         _audit(action.type, action, action.establishment, actor)
         for target, field, value in facts:
@@ -505,9 +510,11 @@ def hearing_schedule(
     )  # fmt: skip
     if getattr(actor, "is_authenticated", False):
         hearing.taken_by = actor
-    check_model(hearing, errors)
-    refuse(errors)
     with transaction.atomic():
+        lock_codes(establishment)
+        check_code_free(errors, EnforcementAction, establishment, code)
+        check_model(hearing, errors)
+        refuse(errors)
         hearing.save()
         _audit(HEARING, hearing, establishment, actor)
         if fact_field is not None:

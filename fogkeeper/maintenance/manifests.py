@@ -38,6 +38,7 @@ from fogkeeper.audit.services import audit_record
 from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler, ServiceContract
 
 from .models import MANIFEST_CONTENT, Service
+from .services import lock_manifests
 
 REQUIRED = ("hauler_code", "manifest_number", "establishment_code", "device_code", "service_date")
 OPTIONAL = (
@@ -190,6 +191,8 @@ def manifests_import(
     write = _Reporter(progress, len(new), "written")
     try:
         with transaction.atomic():
+            new, already = _locked(new, already)  # issue 15 item 5: the hauler's lock
+            result.already_imported = already
             for start in range(0, len(new), _WRITE_BATCH):
                 Service.objects.bulk_create(new[start : start + _WRITE_BATCH])
                 write(min(start + _WRITE_BATCH, len(new)))
@@ -212,6 +215,40 @@ def manifests_import(
             [f"the database refused the import, nothing was written: {exc}"]
         ) from exc
     return result
+
+
+def _locked(new: list[Service], already: int) -> tuple[list[Service], int]:
+    """Take the manifest lock of each hauler of `new` (as a single submission does), then
+    leave out the manifests stored meanwhile as already imported; one stored meanwhile with
+    other content refuses the file. Returns the services still to add and the count already
+    imported."""
+    for hauler_id in sorted({s.hauler_id for s in new}):
+        lock_manifests(Hauler(pk=hauler_id))
+    stored = {
+        (s.hauler_id, s.manifest_number): s
+        for s in Service.objects.filter(
+            hauler_id__in={s.hauler_id for s in new},
+            manifest_number__in={s.manifest_number for s in new},
+        ).select_related("device")
+    }
+    left, problems = [], []
+    for s in new:
+        existing = stored.get((s.hauler_id, s.manifest_number))
+        if existing is None:
+            left.append(s)
+        elif differences := _differences(existing, {"device": s.device, **_content(s)}):
+            problems.append(f"manifest {s.manifest_number!r} of hauler {s.hauler.code!r} was "
+                            f"stored meanwhile with other content ({'; '.join(differences)}); "
+                            "nothing was written")  # fmt: skip
+        else:
+            already += 1
+    if problems:
+        raise ManifestImportError(problems)
+    return left, already
+
+
+def _content(service: Service) -> dict:
+    return {name: getattr(service, name) for name in _COMPARED if name != "device_id"}
 
 
 def _load(path: Path) -> bytes:

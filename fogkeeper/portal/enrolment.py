@@ -94,20 +94,29 @@ def enrolment_request_submit(
             add_error(errors, name, f"Give the {label}.")
     if kind == "operator" and not (req.establishments or req.establishment_codes):
         add_error(errors, "establishments", "Name at least one establishment you run.")
-    waiting = EnrolmentRequest.objects.filter(agency=agency, email=req.email, status="waiting")
-    if req.email and waiting.exists():
-        add_error(
-            errors,
-            "email",
-            f"A request from {req.email} is already waiting for {agency.name}'s review; you "
-            "will get an email when it is decided.",
-        )
-    check_model(req, errors, exclude=[n for n in errors if n != "email"])
-    refuse(errors)
     with transaction.atomic():
+        lock_enrolments(agency)
+        waiting = EnrolmentRequest.objects.filter(agency=agency, email=req.email, status="waiting")
+        if req.email and waiting.exists():
+            add_error(
+                errors,
+                "email",
+                f"A request from {req.email} is already waiting for {agency.name}'s review; "
+                "you will get an email when it is decided.",
+            )
+        check_model(req, errors, exclude=[n for n in errors if n != "email"])
+        refuse(errors)
         req.save()
         audit_record(action="enrolment.submit", obj=req, agency=agency)
     return req
+
+
+def lock_enrolments(agency: Agency) -> None:
+    """Until the transaction ends, no other writer that calls this may submit or decide an
+    enrolment request at `agency`: the waiting request of an email, the member of an email
+    and a new hauler's code are each looked for and then stored, so the look must not be
+    overtaken (two requests approved at once would both find no member)."""
+    list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
 
 
 def _user_for(req: EnrolmentRequest, errors: Errors) -> User | None:
@@ -167,16 +176,18 @@ def enrolment_request_approve(
     `contracts_since` with the `customers` named. Emails the sign-in link (`site` is the
     address the link starts with)."""
     errors: Errors = {}
-    _check_waiting(request, errors)
-    user = _user_for(request, errors)
-    if request.kind == "operator":
-        check_same_agency(errors, "operator", operator, request.agency)
-        _check_operator(request, operator, establishments, change_on, errors)
-    else:
-        _check_hauler(request, hauler, hauler_code, customers, contracts_since, errors)
-    refuse(errors)
     try:
         with transaction.atomic():
+            lock_enrolments(request.agency)
+            request.refresh_from_db()  # decided meanwhile?
+            _check_waiting(request, errors)
+            user = _user_for(request, errors)
+            if request.kind == "operator":
+                check_same_agency(errors, "operator", operator, request.agency)
+                _check_operator(request, operator, establishments, change_on, errors)
+            else:
+                _check_hauler(request, hauler, hauler_code, customers, contracts_since, errors)
+            refuse(errors)
             membership = _approve(
                 request, actor, user, operator, establishments, change_on, hauler, hauler_code,
                 customers, contracts_since, decided_at or timezone.now(),
@@ -279,11 +290,13 @@ def enrolment_request_reject(
 ) -> EnrolmentRequest:
     """Reject `request`, saying why; the reason is emailed to whoever asked."""
     errors: Errors = {}
-    _check_waiting(request, errors)
-    if not reason.strip():
-        add_error(errors, "reason", "Say why the request is rejected: the email tells them.")
-    refuse(errors)
     with transaction.atomic():
+        lock_enrolments(request.agency)
+        request.refresh_from_db()  # decided meanwhile?
+        _check_waiting(request, errors)
+        if not reason.strip():
+            add_error(errors, "reason", "Say why the request is rejected: the email tells them.")
+        refuse(errors)
         _decide(request, "rejected", actor, decided_at or timezone.now(), reason=reason.strip())
     transaction.on_commit(lambda: _send_rejection(request))
     return request

@@ -130,8 +130,15 @@ def _described(membership: Membership) -> dict:
     return {**snapshot(membership), "username": user.get_username(), "email": user.email}
 
 
+def _lock_managers(agency: Agency) -> None:
+    """Until the transaction ends, no other writer that calls this may change who manages
+    `agency`: two managers demoting each other at once would each still see the other."""
+    list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
+
+
 def _check_keeps_a_manager(membership: Membership, errors: Errors, field: str, what: str):
-    """The agency must keep a manager: its only manager's membership may not lose the role."""
+    """The agency must keep a manager: its only manager's membership may not lose the role.
+    Called with the agency's managers locked (`_lock_managers`), so the count holds."""
     if membership.role != "manager":
         return
     others = Membership.objects.filter(agency=membership.agency, role="manager")
@@ -166,11 +173,12 @@ def membership_role_change(*, membership: Membership, role: str, actor: Actor) -
             "role",
             f"{person_name(membership.user)} already is {role_title(agency, role)}.",
         )
-    else:
-        _check_keeps_a_manager(membership, errors, "role", "changing this role")
     refuse(errors)
-    before = _described(membership)
     with transaction.atomic(), audited_by_caller():
+        _lock_managers(agency)
+        _check_keeps_a_manager(membership, errors, "role", "changing this role")
+        refuse(errors)
+        before = _described(membership)
         membership.role = role
         membership.full_clean()
         membership.save()
@@ -183,10 +191,11 @@ def membership_end(*, membership: Membership, actor: Actor, reason: str = "") ->
     """End a membership: it is deleted, so the person loses access to the agency at their next
     request; the audit row keeps whose it was, in what role, and when it ended."""
     errors: Errors = {}
-    _check_keeps_a_manager(membership, errors, "membership", "ending this membership")
-    refuse(errors)
-    before = _described(membership)
     with transaction.atomic(), audited_by_caller():
+        _lock_managers(membership.agency)
+        _check_keeps_a_manager(membership, errors, "membership", "ending this membership")
+        refuse(errors)
+        before = _described(membership)
         audit_record(action="membership.end", obj=membership, actor=actor,
                      agency=membership.agency, before=before, after=None,
                      reason=reason.strip())  # fmt: skip

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.enforcement.codes import lock_codes
 from fogkeeper.enforcement.models import EnforcementAction, Letter
 from fogkeeper.enforcement.services import notice_answer
 from fogkeeper.maintenance.services import pickup_record
@@ -191,6 +192,7 @@ def _file_training(request, fse, form) -> Training:
     """The training and its signed log together: a log refused files no training."""
     data = form.cleaned_data
     with transaction.atomic():
+        lock_codes(fse)  # the next free code is read, then stored
         training = training_record(
             establishment=fse,
             code=_training_code(fse, data["date"]),
@@ -239,10 +241,12 @@ def employee_add(request, fse):
     form = EmployeeHireForm(request.POST or None, today=_today())
     if form.is_valid():
         try:
-            hired = employee_hire(
-                establishment=fse, code=_employee_code(fse), **form.cleaned_data,
-                actor=request.user,
-            )  # fmt: skip
+            with transaction.atomic():
+                lock_codes(fse)  # the next free code is read, then stored
+                hired = employee_hire(
+                    establishment=fse, code=_employee_code(fse), **form.cleaned_data,
+                    actor=request.user,
+                )  # fmt: skip
         except ValidationError as e:
             put_errors(form, e)
         else:
