@@ -26,7 +26,7 @@ def test_it_answers_404_for_a_page_without_a_number(people):
 def test_it_refuses_a_nul_character_in_a_filter(people):
     response = api(people["manager"]).get("/api/v1/findings/?rule=gcd%00")
     assert response.status_code == 400
-    assert response.json() == {"detail": "The query parameter “rule” holds a control character."}
+    assert response.json()["detail"] == "The query parameter “rule” holds a control character."
 
 
 def test_it_refuses_a_nul_character_in_a_submission(people, world):
@@ -55,4 +55,4 @@ def test_it_answers_404_for_an_empty_agency_code(people):
 def test_it_answers_json_400_for_a_path_with_a_line_break(client):
     response = client.get("/api/v1/trainings/%C3%B6%0A/")
     assert response.status_code == 400
-    assert response.json() == {"detail": "The address holds a control character."}
+    assert response.json()["detail"] == "The address holds a control character."

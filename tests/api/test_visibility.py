@@ -76,7 +76,7 @@ def test_it_lists_the_findings_of_the_establishments_reached(people, role):
 def test_it_refuses_findings_to_a_hauler(people):
     response = api(people["hauler"]).get("/api/v1/findings/")
     assert response.status_code == 403
-    assert response.json() == {"detail": "Your role at this agency may not do this."}
+    assert response.json()["detail"] == "Your role at this agency may not do this."
 
 
 @pytest.mark.parametrize(

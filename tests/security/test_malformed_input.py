@@ -61,7 +61,8 @@ def test_it_refuses_an_over_long_query(manager):
 def test_it_answers_json_under_the_api(client):
     response = client.get("/api/v1/establishments/?q=%00")
     assert response.status_code == 400
-    assert response.json() == {"detail": "The query parameter “q” holds a control character."}
+    assert response.json()["detail"] == "The query parameter “q” holds a control character."
+    assert response.json()["request_id"] == response.headers["X-Request-ID"]
 
 
 def test_it_answers_json_for_an_over_long_api_address(client):
