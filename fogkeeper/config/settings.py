@@ -273,6 +273,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "fogkeeper.api.schema.refused_at_the_edge",
+    ],
 }
 
 # Background work (fogkeeper/config/celery.py). With FOGKEEPER_BROKER_URL set, e.g.
