@@ -14,6 +14,7 @@ from django.db import transaction
 
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.incidents.models import Incident
+from fogkeeper.locks import hold_row
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -159,59 +160,12 @@ def invoice_issue(
     errors: Errors = {}
     _check_number_free(errors, agency, code)
     check_model(invoice, errors, exclude=["code"] if not code else ())
-    new_lines: list[InvoiceLine] = []
-    for i, fee_code in enumerate(fees):
-        item = fee_in_force(agency=agency, code=fee_code, on=noticed_on)
-        if item is None:
-            add_error(
-                errors, f"fees[{i}]", f"{agency} has no fee {fee_code} in force on {noticed_on}."
-            )
-        elif item.amount is None:
-            add_error(
-                errors,
-                f"fees[{i}]",
-                f"{fee_code} is charged at actual cost: give the amount as a line.",
-            )
-        else:
-            new_lines.append(
-                InvoiceLine(
-                    fee_item=item,
-                    description=item.description,
-                    amount=item.amount,
-                    citation=item.citation,
-                )
-            )
-    for i, raw in enumerate(lines):
-        where = f"lines[{i}]"
-        unknown = set(raw) - LINE_FIELDS
-        if unknown:
-            add_error(errors, where, f"unknown fields: {', '.join(sorted(unknown))}.")
-            continue
-        _check_money(errors, where, raw.get("amount"))
-        if errors.get(where):
-            continue
-        line = InvoiceLine(**raw)
-        if line.amount < 0:
-            add_error(errors, where, f"amount: cannot be negative (got {line.amount}).")
-        check_model(line, errors, exclude=["invoice", "position"], prefix=where)
-        new_lines.append(line)
+    new_lines = _fee_lines(errors, agency, fees, noticed_on) + _explicit_lines(errors, lines)
     if not fees and not lines:
         add_error(errors, "lines", "An invoice has at least one line.")
     elif not errors and sum((line.amount for line in new_lines), ZERO) <= 0:
         add_error(errors, "lines", "An invoice is for more than $0.")
-
-    if kind == "cost_recovery" and incident is None:
-        add_error(errors, "incident", "A cost recovery invoice names the overflow it recovers.")
-    if kind != "cost_recovery" and incident is not None:
-        add_error(errors, "incident", "Only a cost recovery invoice names an incident.")
-    if incident is not None:
-        if incident.establishment_id != establishment.pk:
-            add_error(errors, "incident", f"{incident} is not attributed to {establishment}.")
-        check_order(errors, "noticed_on", noticed_on, incident.date, f"incident {incident.code}")
-    if kind == "penalty" and not enforcement_action:
-        add_error(errors, "enforcement_action", "A penalty invoice names the penalty order.")
-    if kind != "penalty" and enforcement_action:
-        add_error(errors, "enforcement_action", "Only a penalty invoice names a penalty order.")
+    _check_links(errors, invoice)
     refuse(errors)
 
     with transaction.atomic():
@@ -235,6 +189,74 @@ def invoice_issue(
     return invoice
 
 
+def _fee_lines(
+    errors: Errors, agency: Agency, fees: Sequence[str], noticed_on: date
+) -> list[InvoiceLine]:
+    """A line for each fee code: the fee in force on `noticed_on`, from the schedule."""
+    new_lines: list[InvoiceLine] = []
+    for i, fee_code in enumerate(fees):
+        item = fee_in_force(agency=agency, code=fee_code, on=noticed_on)
+        if item is None:
+            add_error(
+                errors, f"fees[{i}]", f"{agency} has no fee {fee_code} in force on {noticed_on}."
+            )
+        elif item.amount is None:
+            add_error(
+                errors,
+                f"fees[{i}]",
+                f"{fee_code} is charged at actual cost: give the amount as a line.",
+            )
+        else:
+            new_lines.append(
+                InvoiceLine(
+                    fee_item=item,
+                    description=item.description,
+                    amount=item.amount,
+                    citation=item.citation,
+                )
+            )
+    return new_lines
+
+
+def _explicit_lines(errors: Errors, lines: Sequence[dict[str, Any]]) -> list[InvoiceLine]:
+    """The lines given as dicts (description, amount, citation), checked field by field."""
+    new_lines: list[InvoiceLine] = []
+    for i, raw in enumerate(lines):
+        where = f"lines[{i}]"
+        unknown = set(raw) - LINE_FIELDS
+        if unknown:
+            add_error(errors, where, f"unknown fields: {', '.join(sorted(unknown))}.")
+            continue
+        _check_money(errors, where, raw.get("amount"))
+        if errors.get(where):
+            continue
+        line = InvoiceLine(**raw)
+        if line.amount < 0:
+            add_error(errors, where, f"amount: cannot be negative (got {line.amount}).")
+        check_model(line, errors, exclude=["invoice", "position"], prefix=where)
+        new_lines.append(line)
+    return new_lines
+
+
+def _check_links(errors: Errors, invoice: Invoice) -> None:
+    """A cost recovery invoice names its incident, a penalty invoice its penalty order, and
+    no other kind names either."""
+    kind, incident, establishment = invoice.kind, invoice.incident, invoice.establishment
+    noticed_on, enforcement_action = invoice.noticed_on, invoice.enforcement_action
+    if kind == "cost_recovery" and incident is None:
+        add_error(errors, "incident", "A cost recovery invoice names the overflow it recovers.")
+    if kind != "cost_recovery" and incident is not None:
+        add_error(errors, "incident", "Only a cost recovery invoice names an incident.")
+    if incident is not None:
+        if incident.establishment_id != establishment.pk:
+            add_error(errors, "incident", f"{incident} is not attributed to {establishment}.")
+        check_order(errors, "noticed_on", noticed_on, incident.date, f"incident {incident.code}")
+    if kind == "penalty" and not enforcement_action:
+        add_error(errors, "enforcement_action", "A penalty invoice names the penalty order.")
+    if kind != "penalty" and enforcement_action:
+        add_error(errors, "enforcement_action", "Only a penalty invoice names a penalty order.")
+
+
 def _check_number_free(errors: Errors, agency: Agency, code: str) -> None:
     if code and Invoice.objects.filter(agency=agency, code=code).exists():
         add_error(errors, "code", f"Invoice number {code} is taken by another invoice: use "
@@ -244,7 +266,7 @@ def _check_number_free(errors: Errors, agency: Agency, code: str) -> None:
 def lock_invoices(agency: Agency) -> None:
     """Until the transaction ends, no other writer that calls this may number an invoice of
     `agency`: the number is checked (or the next one read) and then stored."""
-    list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
+    hold_row(agency)
 
 
 def payment_record(

@@ -32,6 +32,7 @@ from pathlib import Path
 from django.db import IntegrityError, transaction
 
 from fogkeeper.audit.services import audit_record
+from fogkeeper.locks import hold_row
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
 from fogkeeper.reporting.pack import reporting_pack
 from fogkeeper.reporting.spills import derive_category
@@ -223,7 +224,7 @@ def ciwqs_import(
     result, new = read(already, told=True)
     try:
         with transaction.atomic():
-            list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
+            hold_row(agency)
             stored_meanwhile = present() - already
             if stored_meanwhile & {i.code for i in new}:
                 result, new = read(already | stored_meanwhile, told=False)

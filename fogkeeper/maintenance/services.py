@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.locks import hold_row
 from fogkeeper.registry.models import (
     Agency,
     FoodServiceEstablishment,
@@ -230,7 +231,7 @@ def lock_manifests(hauler: Hauler | None) -> None:
     `hauler`: a manifest number is checked and then stored (the rule of one manifest per visit
     is more than a unique constraint can say), so the check must not be overtaken."""
     if hauler is not None:
-        list(Hauler.objects.select_for_update(no_key=True).filter(pk=hauler.pk).values("pk"))
+        hold_row(hauler)
 
 
 def _submitted(
@@ -310,4 +311,4 @@ def service_dispute_withdraw(
 def _lock(service: Service) -> None:
     """Disputes of `service` are opened and withdrawn one at a time (the open one is looked
     for, then written)."""
-    list(Service.objects.select_for_update(no_key=True).filter(pk=service.pk).values("pk"))
+    hold_row(service)

@@ -28,6 +28,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from fogkeeper.audit.access import audited_by_caller
 from fogkeeper.audit.services import audit_record, snapshot
+from fogkeeper.locks import hold_row
 from fogkeeper.registry.haulers import contract_start
 from fogkeeper.registry.models import (
     Agency,
@@ -116,7 +117,7 @@ def lock_enrolments(agency: Agency) -> None:
     enrolment request at `agency`: the waiting request of an email, the member of an email
     and a new hauler's code are each looked for and then stored, so the look must not be
     overtaken (two requests approved at once would both find no member)."""
-    list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
+    hold_row(agency)
 
 
 def _user_for(req: EnrolmentRequest, errors: Errors) -> User | None:

@@ -21,6 +21,7 @@ from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils import timezone
 
 from fogkeeper.audit.services import audit_record, snapshot
+from fogkeeper.locks import hold_row
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.errors import ParameterNotInForce
 
@@ -146,8 +147,7 @@ def lock(obj: models.Model) -> None:
     """Inside a transaction: lock `obj`'s row until it ends and read it again as stored, so a
     change another writer made meanwhile is the "before" of this one (its audit row) rather
     than lost. Rows referring to it may still be added (the lock is not on its key)."""
-    model = type(obj)
-    list(model._base_manager.select_for_update(no_key=True).filter(pk=obj.pk).values("pk"))
+    hold_row(obj)
     obj.refresh_from_db()
 
 

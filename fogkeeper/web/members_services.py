@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from fogkeeper.audit.access import audited_by_caller
 from fogkeeper.audit.services import audit_record, snapshot
+from fogkeeper.locks import hold_row
 from fogkeeper.portal.enrolment import sign_in_link
 from fogkeeper.registry.models import Agency, PropertyOwner
 from fogkeeper.registry.services import Actor, Errors, add_error, check_same_agency, refuse
@@ -133,7 +134,7 @@ def _described(membership: Membership) -> dict:
 def _lock_managers(agency: Agency) -> None:
     """Until the transaction ends, no other writer that calls this may change who manages
     `agency`: two managers demoting each other at once would each still see the other."""
-    list(Agency.objects.select_for_update(no_key=True).filter(pk=agency.pk).values("pk"))
+    hold_row(agency)
 
 
 def _check_keeps_a_manager(membership: Membership, errors: Errors, field: str, what: str):
