@@ -124,10 +124,19 @@ def readable_agencies(user) -> QuerySet[Agency]:
     return Agency.objects.filter(memberships__user=user).distinct().order_by("name")
 
 
+def request_agencies(request) -> list[Agency]:
+    """The agencies the person signed in to `request` may read, read once per request."""
+    key = getattr(request.user, "pk", None)
+    cached = getattr(request, "_readable_agencies", None)
+    if cached is None or cached[0] != key:
+        cached = request._readable_agencies = (key, list(readable_agencies(request.user)))
+    return cached[1]
+
+
 def current_agency(request) -> Agency | None:
     """The agency the request acts for: the one chosen in the session if still readable
     (a removed membership ends access at once), otherwise the first readable one."""
-    agencies = list(readable_agencies(request.user))
+    agencies = request_agencies(request)
     chosen = request.session.get(SESSION_KEY)
     for agency in agencies:
         if agency.pk == chosen:
@@ -149,11 +158,23 @@ def membership(user, agency: Agency | None) -> Membership | None:
         return None
     if user.is_superuser:
         return Membership(user=user, agency=agency, role="manager")
+    acting = getattr(user, "_acting_membership", None)
+    if acting is not None and acting.agency_id == agency.pk:
+        return acting
     return (
         Membership.objects.filter(user=user, agency=agency)
         .select_related("operator", "hauler", "owner")
         .first()
     )
+
+
+def request_membership(request, agency: Agency | None) -> Membership | None:
+    """membership(), kept on the signed-in user for the rest of the request: the role checks
+    of the view, its templates and tags then ask no more."""
+    found = membership(request.user, agency)
+    if found is not None and found.pk is not None:
+        request.user._acting_membership = found
+    return found
 
 
 def role(user, agency: Agency | None) -> str | None:

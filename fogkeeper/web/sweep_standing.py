@@ -12,16 +12,16 @@ only reads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from fogkeeper.compliance.models import SweepBatch, SweepRun
 from fogkeeper.compliance.runs import last_progress
 from fogkeeper.registry.models import Agency
-
-FIGURES = ("as_of", "finished_at", "establishments", "opened", "closed", "changed", "errors")
 
 
 @dataclass
@@ -35,21 +35,7 @@ class SweepStanding:
 
 def sweep_standing(*, agency: Agency, now: datetime | None = None) -> SweepStanding:
     now = now or timezone.now()
-    complete = (
-        SweepRun.objects.filter(agency=agency, status=SweepRun.COMPLETE)
-        .only(*FIGURES, "agency_id", "started_at")
-        .order_by("-started_at", "-pk")
-        .first()
-    )
-    newer = SweepRun.objects.filter(agency=agency).exclude(status=SweepRun.COMPLETE)
-    if complete is not None:
-        newer = newer.filter(started_at__gt=complete.started_at)
-    latest = (
-        newer.defer("errors", "timings")
-        .annotate(last=last_progress())
-        .order_by("-started_at", "-pk")
-        .first()
-    )
+    complete, latest = _last_runs(agency)
     dead_before = now - timedelta(seconds=settings.FOGKEEPER_SWEEP_DEAD_AFTER)
     if latest is not None and latest.status == SweepRun.RUNNING and latest.last < dead_before:
         latest.status = SweepRun.DIED  # as the next tick will store it
@@ -61,6 +47,30 @@ def sweep_standing(*, agency: Agency, now: datetime | None = None) -> SweepStand
     if latest is not None:
         standing.planned, standing.reached = _reach(latest)
     return standing
+
+
+def _last_runs(agency: Agency) -> tuple[SweepRun | None, SweepRun | None]:
+    """The last complete run, and the newest other run started after it, in one query (the
+    dashboard asks on every visit)."""
+    runs = SweepRun.objects.filter(agency=agency)
+    newest = ("-started_at", "-pk")
+    complete = runs.filter(status=SweepRun.COMPLETE).order_by(*newest)
+    after = Coalesce(
+        Subquery(complete.values("started_at")[:1]),
+        Value(datetime.min.replace(tzinfo=UTC)),
+    )
+    other = runs.exclude(status=SweepRun.COMPLETE).filter(started_at__gt=after).order_by(*newest)
+    found = list(
+        runs.filter(
+            Q(pk=Subquery(complete.values("pk")[:1])) | Q(pk=Subquery(other.values("pk")[:1]))
+        )
+        .defer("timings")
+        .annotate(last=last_progress())
+    )
+    return (
+        next((run for run in found if run.status == SweepRun.COMPLETE), None),
+        next((run for run in found if run.status != SweepRun.COMPLETE), None),
+    )
 
 
 def _reach(run: SweepRun) -> tuple[int, int]:

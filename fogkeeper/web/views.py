@@ -92,11 +92,11 @@ def acting_page(admits, refusal: str):
         @login_required
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            request.agencies = list(policy.readable_agencies(request.user))
+            request.agencies = policy.request_agencies(request)
             request.agency = policy.current_agency(request)
             if request.agency is None:
                 return render(request, "web/no_agency.html", status=403)
-            request.membership = policy.membership(request.user, request.agency)
+            request.membership = policy.request_membership(request, request.agency)
             if request.membership is None or not admits(request.membership):
                 raise Http404(refusal)
             return view(request, *args, **kwargs)
@@ -131,7 +131,8 @@ def _outsiders_to_their_portal(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         agency = policy.current_agency(request)
-        if agency is not None and policy.role(request.user, agency) not in STAFF_ROLES:
+        found = policy.request_membership(request, agency)
+        if agency is not None and getattr(found, "role", None) not in STAFF_ROLES:
             return redirect("portal:home")
         return view(request, *args, **kwargs)
 

@@ -10,6 +10,7 @@ from fogkeeper.compliance.schedule import tick
 from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
 from fogkeeper.web.selectors import compliance_rate
+from fogkeeper.web.sweep_standing import sweep_standing
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment, make_permit
 from tests.web.enforcement import san_clemente_case
@@ -296,3 +297,18 @@ def test_it_says_a_sweep_is_in_progress_with_its_batches(client):
     html = client.get("/dashboard/").content.decode()
     assert "Sweep in progress: 1 of 3 batches" in html
     assert "No sweep has completed yet" in html
+
+
+def test_the_sweep_standing_is_read_in_one_query_and_the_stopped_runs_reach_in_another(
+    stopped_sweep, django_assert_num_queries
+):
+    sc = Agency.objects.get(pack="san-clemente")
+    with django_assert_num_queries(2):
+        standing = sweep_standing(agency=sc)
+    assert standing.complete.as_of == date(2026, 11, 30)
+    assert standing.stopped.as_of == date(2026, 12, 1) and standing.running is None
+    assert (standing.planned, standing.reached) == (3, 1)
+    SweepRun.objects.filter(status=SweepRun.DIED).delete()
+    with django_assert_num_queries(1):
+        standing = sweep_standing(agency=sc)
+    assert standing.complete.as_of == date(2026, 11, 30) and standing.stopped is None

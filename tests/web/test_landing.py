@@ -3,6 +3,8 @@ list, the clerk on the calendar, the manager and the auditor on the dashboard, t
 roles in their portal; the dashboard keeps its own address for every staff role."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.web.people import PASSWORD, make_user, two_agencies
 
@@ -57,3 +59,12 @@ def test_it_sends_an_operator_to_the_portal(client, sc):
     Membership.objects.create(user=user, agency=sc, role="operator", operator=operator)
     client.force_login(user)
     assert client.get("/")["Location"] == "/portal/"
+
+
+def test_the_landing_reads_the_agencies_and_the_membership_once(client, sc):
+    client.force_login(make_user("manager", sc, role="manager"))
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/").status_code == 200
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert sum('FROM "registry_agency"' in sql.split("WHERE")[0] for sql in sqls) == 1
+    assert sum('FROM "web_membership"' in sql.split("WHERE")[0] for sql in sqls) == 1
