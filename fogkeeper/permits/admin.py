@@ -52,11 +52,23 @@ class PermitModificationAdmin(RecordAdmin):
 
 @admin.register(PermitLetter)
 class PermitLetterAdmin(RecordAdmin):
+    """A letter as it was sent: read here, never added, edited or deleted (the permit's page
+    sends and lists them)."""
+
     list_display = ["permit", "kind", "sha256", "created_at"]
     search_fields = ["permit__number", "kind"]
     list_select_related = ["permit"]
     raw_id_fields = ["permit"]
     exclude = ["pdf"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(PlanReview)
@@ -66,3 +78,5 @@ class PlanReviewAdmin(RecordAdmin):
     search_fields = ["establishment__code", "establishment__name", "description"]
     list_select_related = ["establishment", "reviewer"]
     raw_id_fields = ["establishment", "reviewer"]
+    # the plans' file comes through the plan review page, which checks what it is
+    readonly_fields = ["document"]

@@ -6,6 +6,7 @@ from datetime import date
 from hashlib import sha256
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
@@ -23,6 +24,7 @@ from fogkeeper.registry.services import (
     refuse,
 )
 from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.uploads import Kept, document_kind
 
 from .documents import MODIFICATION_LETTER, modification_notice_pdf
 from .models import (
@@ -703,6 +705,22 @@ def _review_snapshot(review: PlanReview) -> dict[str, Any]:
     return {**snapshot(review), "document": review.document.name or ""}
 
 
+PLANS = Kept(field="document", name="The plans", verb="are", whose="The plans'", max_mb=25)
+
+
+def _plans_kind(document, errors: Errors) -> str | None:
+    """The uploaded plans' kind ("pdf", "jpg", "png"), or None when none were uploaded or
+    they are refused (the reason added to `errors`)."""
+    if not document:
+        return None
+    try:
+        return document_kind(document, PLANS)
+    except ValidationError as e:
+        for message in e.message_dict["document"]:
+            add_error(errors, "document", message)
+        return None
+
+
 def plan_review_submit(
     *,
     establishment: FoodServiceEstablishment,
@@ -712,17 +730,22 @@ def plan_review_submit(
     document=None,
     actor: Actor = None,
 ) -> PlanReview:
-    """Plans of a grease control device received for review before installation."""
+    """Plans of a grease control device received for review before installation, with the
+    plans themselves when uploaded (a PDF, or a JPEG or PNG scan, up to 25 MB)."""
     review = PlanReview(
         establishment=establishment, submitted_on=submitted_on,
-        description=(description or "").strip(), document=document or "",
+        description=(description or "").strip(),
     )  # fmt: skip
     errors: Errors = {}
     if submitted_on is not None and submitted_on > today:
         add_error(errors, "submitted_on", f"{submitted_on} is in the future (today {today}).")
+    kind = _plans_kind(document, errors)
     check_model(review, errors)
     refuse(errors)
     with transaction.atomic():
+        if kind is not None:
+            name = f"{establishment.code}-plans-{submitted_on}.{kind}"
+            review.document.save(name, document, save=False)
         review.save()
         audit("plan_review.submit", review, actor, after=_review_snapshot(review))
         _plans_in_step(establishment, actor)

@@ -1,50 +1,24 @@
 """The signed attendance log of a training, kept with it: a PDF, or a photo or scan (JPEG or
-PNG). What is uploaded is checked to really be one (a PDF's header, Pillow for images) and
-not too large, so that staff and the operator can open what they download."""
+PNG), checked as every kept document is (fogkeeper/uploads.py), up to 10 MB."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
-from PIL import Image, UnidentifiedImageError
 
 from fogkeeper.audit.services import snapshot
 from fogkeeper.registry.services import Actor, audit
+from fogkeeper.uploads import Kept, document_kind
 
 from .models import Training
 
-MAX_BYTES = 10 * 1024 * 1024
-IMAGE_FORMATS = {"JPEG": "jpg", "PNG": "png"}
+LOG = Kept(field="log", name="The log", verb="is", whose="The log's", max_mb=10)
 
 
 def training_log_kind(upload: UploadedFile) -> str:
     """The file's extension by its content ("pdf", "jpg" or "png"); refused with the field
     named ("log") when it is none of them or larger than 10 MB."""
-    if upload.size > MAX_BYTES:
-        size = upload.size / (1024 * 1024)
-        raise ValidationError({"log": f"The log is {size:.1f} MB; the largest accepted is 10 MB."})
-    upload.seek(0)
-    head = upload.read(5)
-    upload.seek(0)
-    if head == b"%PDF-":
-        return "pdf"
-    try:
-        with Image.open(upload) as image:
-            image.verify()
-            kind = IMAGE_FORMATS.get(image.format or "")
-    except Image.DecompressionBombError:  # more pixels than Image.MAX_IMAGE_PIXELS allows
-        kind = "too many pixels"
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        kind = None
-    finally:
-        upload.seek(0)
-    if kind == "too many pixels":
-        too_many = "The log's image has too many pixels to open; scan it at 300 dpi and upload it."
-        raise ValidationError({"log": too_many})
-    if kind is None:
-        raise ValidationError({"log": "The log must be a PDF, or a JPEG or PNG photo or scan."})
-    return kind
+    return document_kind(upload, LOG)
 
 
 def training_log_attach(*, training: Training, log: UploadedFile, actor: Actor = None) -> Training:

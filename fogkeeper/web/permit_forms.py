@@ -178,7 +178,12 @@ class RevokeForm(DecisionForm):
 class PlanSubmitForm(forms.Form):
     submitted_on = forms.DateField(label="Plans submitted on", widget=DateInput)
     description = forms.CharField(max_length=200, label="What the plans are for")
-    document = forms.FileField(required=False, label="Plans (PDF or image, optional)")
+    document = forms.FileField(
+        required=False,
+        label="Plans (optional)",
+        help_text="A PDF, or a JPEG or PNG scan, up to 25 MB. It is kept with the review.",
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,image/jpeg,image/png"}),
+    )
 
 
 class PlanDecideForm(forms.Form):

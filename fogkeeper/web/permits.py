@@ -10,7 +10,7 @@ from functools import wraps
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import get_valid_filename
@@ -28,6 +28,7 @@ from fogkeeper.permits.models import (
 )
 from fogkeeper.permits.requirements import application_spec
 from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.uploads import CONTENT_TYPES
 
 from . import policy
 from .forms import put_errors
@@ -70,8 +71,11 @@ def _done(request, fse, text: str, to=None):
     return to or redirect("web:establishment", code=fse.code)
 
 
-def _form(request, form, title: str, *, fse, back=None, intro: str = "", button: str = ""):
+def _form(
+    request, form, title: str, *, fse, back=None, intro: str = "", button: str = "", review=None
+):
     context = {
+        "review": review,
         "form": form,
         "title": title,
         "fse": fse,
@@ -513,4 +517,28 @@ def plan_review_decide(request, code: str, pk: int):
         else:
             return _done(request, fse, f"The plans were {review.get_outcome_display().lower()}.")
     title = f"Decide the plans submitted on {review.submitted_on}"
-    return _form(request, form, title, fse=fse, intro=review.description, button="Record")
+    return _form(
+        request, form, title, fse=fse, intro=review.description, button="Record", review=review
+    )
+
+
+@agency_page
+@reads_only
+def plan_review_document(request, code: str, pk: int):
+    """The plans submitted for review, as uploaded (a PDF, or a JPEG or PNG scan)."""
+    review = get_object_or_404(
+        PlanReview.objects.select_related("establishment"),
+        pk=pk,
+        establishment__code=code,
+        establishment__agency=request.agency,
+    )
+    if not review.document:
+        raise Http404("no plans were uploaded with this submission")
+    name = review.document.name.rsplit("/", 1)[-1]
+    kind = name.rsplit(".", 1)[-1]
+    return FileResponse(
+        review.document.open("rb"),
+        as_attachment=True,
+        filename=name,
+        content_type=CONTENT_TYPES.get(kind, "application/octet-stream"),
+    )

@@ -40,4 +40,9 @@ urlpatterns: list = [
         permits.plan_review_decide,
         name="plan_review_decide",
     ),
+    path(
+        "establishments/<str:code>/plan-reviews/<int:pk>/plans/",
+        permits.plan_review_document,
+        name="plan_review_document",
+    ),
 ]

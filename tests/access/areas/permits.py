@@ -1,11 +1,14 @@
 """The permit pages (fogkeeper/web/permits.py): every staff role reads them; applications,
 permits and their terms are the manager's ("permit"); plan review the manager's and the
-inspector's ("plan_review"). Outside roles reach none of them."""
+inspector's ("plan_review"), the plans' file read by every staff role. Outside roles reach
+none of them."""
 
 from __future__ import annotations
 
 from datetime import date
 from hashlib import sha256
+
+from django.core.files.base import ContentFile
 
 from fogkeeper.permits.models import Permit, PermitApplication, PermitLetter, PlanReview
 
@@ -36,6 +39,8 @@ web:plan_review_new                 GET   ok    ok    403   403   404   404   40
 web:plan_review_new                 POST  ok    ok    403   403   404   404   404   404   login
 web:plan_review_decide              GET   ok    ok    403   403   404   404   404   404   login
 web:plan_review_decide              POST  ok    ok    403   403   404   404   404   404   login
+web:plan_review_document            GET   ok    ok    ok    ok    404   404   404   404   login
+web:plan_review_document            POST  405   405   405   405   404   404   404   404   login
 """
 
 
@@ -79,6 +84,16 @@ def _plan_review(side) -> dict:
     return {"code": found.establishment.code, "pk": found.pk}
 
 
+def _plan_review_document(side) -> dict:
+    """A review with its plans' file (the matrix test keeps MEDIA_ROOT in a temporary folder)."""
+    found = PlanReview.objects.filter(establishment__agency=side.agency).exclude(document="")
+    review = found.first()
+    if review is None:
+        review = PlanReview.objects.get(pk=_plan_review(side)["pk"])
+        review.document.save("matrix-plans.pdf", ContentFile(b"%PDF-1.4 matrix"), save=True)
+    return {"code": review.establishment.code, "pk": review.pk}
+
+
 RECORDS = {
     "web:permit_application": _application,
     "web:permit": _permit_kwargs,
@@ -90,4 +105,5 @@ RECORDS = {
     "web:permit_suspend": _permit_kwargs,
     "web:permit_revoke": _permit_kwargs,
     "web:plan_review_decide": _plan_review,
+    "web:plan_review_document": _plan_review_document,
 }
