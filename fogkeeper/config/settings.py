@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "fogkeeper.security.inputs.MalformedInputMiddleware",
     # before the first middleware that reads the database (sessions): 503 when it is down
     "fogkeeper.security.unavailable.DatabaseUnavailableMiddleware",
+    # a write the database's unique constraint refused (two at once): 409, not a server error
+    "fogkeeper.security.conflicts.DuplicateWriteMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -27,6 +27,7 @@ def inspector(sign_in, page):
         ("/fail/404/", 404, "not found", "error-404"),
         ("/fail/500/", 500, "Something went wrong on our side", "error-500"),
         ("/fail/503/", 503, "The service is briefly unavailable", "error-503"),
+        ("/fail/409/", 409, "Not saved: someone else recorded the same thing", "error-409"),
         ("/establishments/?q=%00", 400, "This request could not be read", "error-malformed"),
     ],
 )
