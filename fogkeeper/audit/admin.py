@@ -2,11 +2,13 @@
 
 from django.contrib import admin
 
+from fogkeeper.registry.admin import ReadOnlyAdmin
+
 from .models import AuditEvent
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["at", "action", "object_type", "object_id", "actor", "agency", "reason"]
     list_filter = ["agency", "object_type", "action"]
     search_fields = ["action", "object_type", "object_id", "reason"]
@@ -14,12 +16,3 @@ class AuditEventAdmin(admin.ModelAdmin):
     date_hierarchy = "at"
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
     actions = None
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -3,33 +3,17 @@ which validate and audit; the admin shows it and never edits or deletes it."""
 
 from django.contrib import admin
 
+from fogkeeper.registry import admin as registry_admin
+
 from .models import FeeItem, FeeSchedule, Invoice, InvoiceLine, Payment
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(registry_admin.ReadOnlyAdmin):
     list_per_page = 50
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(registry_admin.ReadOnly, admin.TabularInline):
     extra = 0
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class FeeItemInline(ReadOnlyInline):

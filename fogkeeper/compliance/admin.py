@@ -2,18 +2,9 @@
 
 from django.contrib import admin
 
+from fogkeeper.registry.admin import ReadOnlyAdmin
+
 from .models import ComplianceStatus, Finding, SweepRun
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(SweepRun)

@@ -60,10 +60,9 @@ MIDDLEWARE = [
     "fogkeeper.security.csp.ContentSecurityPolicyMiddleware",
     # Malformed input (NUL, bad encoding, over-long, dates out of range) is a 400 here, once.
     "fogkeeper.security.inputs.MalformedInputMiddleware",
-    # before the first middleware that reads the database (sessions): 503 when it is down
-    "fogkeeper.security.unavailable.DatabaseUnavailableMiddleware",
-    # a write the database's unique constraint refused (two at once): 409, not a server error
-    "fogkeeper.security.conflicts.DuplicateWriteMiddleware",
+    # before the first middleware that reads the database (sessions): 503 when it is down,
+    # 409 for a write the database's unique constraint refused (two at once)
+    "fogkeeper.security.errors.FailureAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

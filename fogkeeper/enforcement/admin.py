@@ -6,6 +6,8 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 
+from fogkeeper.registry.admin import ReadOnlyAdmin
+
 from .models import (
     ActionFact,
     CaseViolation,
@@ -14,17 +16,6 @@ from .models import (
     Letter,
     NoticeAnswer,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class ViolationInline(admin.TabularInline):

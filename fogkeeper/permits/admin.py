@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from fogkeeper.registry.admin import RecordAdmin
+from fogkeeper.registry.admin import ReadOnlyAdmin, RecordAdmin
 
 from .models import Permit, PermitApplication, PermitLetter, PermitModification, PlanReview
 
@@ -51,24 +51,16 @@ class PermitModificationAdmin(RecordAdmin):
 
 
 @admin.register(PermitLetter)
-class PermitLetterAdmin(RecordAdmin):
+class PermitLetterAdmin(ReadOnlyAdmin):
     """A letter as it was sent: read here, never added, edited or deleted (the permit's page
     sends and lists them)."""
 
     list_display = ["permit", "kind", "sha256", "created_at"]
+    list_per_page = 50
     search_fields = ["permit__number", "kind"]
     list_select_related = ["permit"]
     raw_id_fields = ["permit"]
     exclude = ["pdf"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(PlanReview)

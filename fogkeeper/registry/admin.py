@@ -63,6 +63,23 @@ def decimal_range(db_field, kwargs: dict) -> dict:
     return kwargs
 
 
+class ReadOnly:
+    """Shown, never added, changed or deleted here (a model admin or an inline)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
+
+
 class RecordAdmin(admin.ModelAdmin):
     """Every save is an audit row; a deletion is refused inside the retention period. A record
     kept as it was recorded (`recorded_as_is`: a pump-out, a dispute) is added here but never

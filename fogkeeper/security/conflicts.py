@@ -10,13 +10,10 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError
-from django.http import HttpResponse, JsonResponse
-from django.template.loader import render_to_string
+from django.http import HttpResponse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.log import log_response
 
-from .requests import request_id
-from .unavailable import is_api
+from .requests import answered
 
 UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
 MESSAGE = (
@@ -24,6 +21,7 @@ MESSAGE = (
     "Reload the page to see what is on record now, and send it again only if it is still "
     "needed."
 )
+LOGGED = "Duplicate write refused: %s"
 logger = logging.getLogger("fogkeeper.conflicts")
 
 
@@ -39,11 +37,9 @@ def is_duplicate(exc: BaseException) -> bool:
 
 
 def response(request) -> HttpResponse:
-    rid = request_id(request)
-    if is_api(request):
-        return JsonResponse({"detail": MESSAGE, "request_id": rid}, status=409)
-    context = {"request_id": rid, "message": MESSAGE, "back": _back(request)}
-    return HttpResponse(render_to_string("409.html", context), status=409)
+    return answered(
+        request, 409, detail=MESSAGE, template="409.html", message=MESSAGE, back=_back(request)
+    )
 
 
 def _back(request) -> str:
@@ -53,21 +49,3 @@ def _back(request) -> str:
         referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return referer if referer and ours else "/"
-
-
-class DuplicateWriteMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
-    def process_exception(self, request, exception):
-        if not is_duplicate(exception):
-            return None
-        result = response(request)
-        log_response(
-            "Duplicate write refused: %s", request.path, response=result, request=request,
-            logger=logger, exception=exception,
-        )  # fmt: skip
-        return result

@@ -10,11 +10,11 @@ import sys
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
+from django.utils.log import log_response
 from rest_framework.views import exception_handler
 
-from . import unavailable
-from .requests import request_id
+from . import conflicts, unavailable
+from .requests import answered, is_api, request_id
 
 DETAILS = {
     400: "The request could not be understood. Check the address and what was sent.",
@@ -26,7 +26,7 @@ DETAILS = {
 
 def _answer(request, status: int) -> HttpResponse:
     context = {"request_id": request_id(request)}
-    if unavailable.is_api(request):
+    if is_api(request):
         return JsonResponse({"detail": DETAILS[status], **context}, status=status)
     return render(request, f"{status}.html", context, status=status)
 
@@ -51,10 +51,37 @@ def server_error(request):
     """Called while the exception is handled: a database out of reach answers 503."""
     if unavailable.is_unavailable(sys.exc_info()[1]):
         return unavailable.response(request)
-    rid = request_id(request)
-    if unavailable.is_api(request):
-        return JsonResponse({"detail": DETAILS[500], "request_id": rid}, status=500)
-    return HttpResponse(render_to_string("500.html", {"request_id": rid}), status=500)
+    return answered(request, 500, detail=DETAILS[500], template="500.html")
+
+
+# A view's failure that is not ours to fix: the database out of reach (503), a write refused
+# because another writer stored the same thing first (409).
+FAILURES = (
+    (unavailable.is_unavailable, unavailable),
+    (conflicts.is_duplicate, conflicts),
+)
+
+
+class FailureAnswerMiddleware:
+    """Answers FAILURES raised by a view; sits before the first middleware that reads the
+    database (sessions), so that its answer still passes the security middleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        for matches, kind in FAILURES:
+            if matches(exception):
+                result = kind.response(request)
+                log_response(
+                    kind.LOGGED, request.path, response=result, request=request,
+                    logger=kind.logger, exception=exception,
+                )  # fmt: skip
+                return result
+        return None
 
 
 def api_exception_handler(exc, context):

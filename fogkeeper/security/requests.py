@@ -15,7 +15,8 @@ import uuid
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.utils.functional import empty
 
 HEADER = "X-Request-ID"
@@ -27,6 +28,20 @@ _current: ContextVar[HttpRequest | None] = ContextVar("fogkeeper_request", defau
 
 def request_id(request) -> str:
     return getattr(request, "request_id", "") or ""
+
+
+def is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def answered(request, status: int, *, detail: str, template: str, **context) -> HttpResponse:
+    """A failure's answer with the request's id: JSON under /api/, else `template`, a page
+    of the standalone frame (no database, no context processors)."""
+    rid = request_id(request)
+    if is_api(request):
+        return JsonResponse({"detail": detail, "request_id": rid}, status=status)
+    page = render_to_string(template, {"request_id": rid, **context})
+    return HttpResponse(page, status=status)
 
 
 class RequestIdMiddleware:

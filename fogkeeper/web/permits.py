@@ -496,14 +496,19 @@ def plan_review_new(request, fse):
     )
 
 
-@agency_page
-def plan_review_decide(request, code: str, pk: int):
-    review = get_object_or_404(
+def _plan_review(request, code: str, pk: int) -> PlanReview:
+    """One of the establishment's plan reviews, of the agency acted for (404 otherwise)."""
+    return get_object_or_404(
         PlanReview.objects.select_related("establishment"),
         pk=pk,
         establishment__code=code,
         establishment__agency=request.agency,
     )
+
+
+@agency_page
+def plan_review_decide(request, code: str, pk: int):
+    review = _plan_review(request, code, pk)
     policy.require_write(request.user, request.agency, "plan_review")
     fse = review.establishment
     form = PlanDecideForm(request.POST or None, initial={"decided_on": _as_of(request)})
@@ -526,12 +531,7 @@ def plan_review_decide(request, code: str, pk: int):
 @reads_only
 def plan_review_document(request, code: str, pk: int):
     """The plans submitted for review, as uploaded (a PDF, or a JPEG or PNG scan)."""
-    review = get_object_or_404(
-        PlanReview.objects.select_related("establishment"),
-        pk=pk,
-        establishment__code=code,
-        establishment__agency=request.agency,
-    )
+    review = _plan_review(request, code, pk)
     if not review.document:
         raise Http404("no plans were uploaded with this submission")
     name = review.document.name.rsplit("/", 1)[-1]
