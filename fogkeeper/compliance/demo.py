@@ -278,50 +278,66 @@ class _Builder:
                 {"name": previous_operator, "since": opened_on, "until": since}
             )
 
-        # permit
         if devices is None:
             devices = [Device()]
-        kinds = {d.kind for d in devices}
         if permit:
-            if permit_frequency is None and self.sc:
-                permit_frequency = 30 if kinds == {"trap"} else self.pick((60, 90, 90, 90, 120))
-            elif permit_frequency is None and rng.random() < 0.2 and "interceptor" in kinds:
-                permit_frequency = self.pick((60, 120))
-            if permit_issued is None:
-                permit_issued = rng.randint(100, 1500) if self.sc else rng.randint(10, 330)
-            if operator_since is not None:  # issued to the operator before
-                permit_issued = max(permit_issued, operator_since + rng.randint(60, 200))
-            issued = max(self.ago(permit_issued), opened_on)
-            holder = previous_operator if operator_since is not None else operator
-            holder = holder or operator
-            rec["permit"] = {
-                "number": self._permit_number(issued),
-                "holder": holder,
-                "issued_on": issued,
-                "expires_on": _years(issued, 5 if self.sc else 1) - timedelta(days=1),
-                "renewal_applied_on": None,
-                "service_frequency_days": permit_frequency,
-                "yellow_grease_frequency_days": yellow_grease if self.sc else None,
-            }
-            # the permit before this one, superseded by the renewal
-            old_issued = _years(issued, -5 if self.sc else -1)
-            if old_issued >= opened_on:
-                rec["_old_permits"].append(
-                    {
-                        "number": self._permit_number(old_issued),
-                        "holder": holder,
-                        "issued_on": old_issued,
-                        "expires_on": issued - timedelta(days=1),
-                        "service_frequency_days": permit_frequency,
-                        "renewal_applied_on": issued - timedelta(days=rng.randint(65, 90)),
-                    }
-                )
-
-        # devices and their pump-outs
-        for k, spec in enumerate(devices, start=1):
+            self._permits(
+                rec, {d.kind for d in devices}, opened_on, operator, previous_operator,
+                operator_since, permit_issued, permit_frequency, yellow_grease,
+            )  # fmt: skip
+        for k, spec in enumerate(devices, start=1):  # devices and their pump-outs
             self._device(rec, k, spec, opened_on, end)
+        self._yellow_grease(rec, yellow_grease, opened_on, end)
+        self._people(rec, opened_on, end, employees, last_training)
+        self._inspections(rec, opened_on, end, last_inspection)
+        self.program.establishments.append(rec)
+        self.by_name[name] = rec
+        return rec
 
-        # waste cooking oil
+    def _permits(
+        self, rec: dict, kinds: set[str], opened_on: date, operator: str,
+        previous_operator: str | None, operator_since: int | None, permit_issued: int | None,
+        permit_frequency: int | None, yellow_grease: int | None,
+    ) -> None:  # fmt: skip
+        """The permit in force, and the one before it when the establishment was open then."""
+        rng = self.rng
+        if permit_frequency is None and self.sc:
+            permit_frequency = 30 if kinds == {"trap"} else self.pick((60, 90, 90, 90, 120))
+        elif permit_frequency is None and rng.random() < 0.2 and "interceptor" in kinds:
+            permit_frequency = self.pick((60, 120))
+        if permit_issued is None:
+            permit_issued = rng.randint(100, 1500) if self.sc else rng.randint(10, 330)
+        if operator_since is not None:  # issued to the operator before
+            permit_issued = max(permit_issued, operator_since + rng.randint(60, 200))
+        issued = max(self.ago(permit_issued), opened_on)
+        holder = previous_operator if operator_since is not None else operator
+        holder = holder or operator
+        rec["permit"] = {
+            "number": self._permit_number(issued),
+            "holder": holder,
+            "issued_on": issued,
+            "expires_on": _years(issued, 5 if self.sc else 1) - timedelta(days=1),
+            "renewal_applied_on": None,
+            "service_frequency_days": permit_frequency,
+            "yellow_grease_frequency_days": yellow_grease if self.sc else None,
+        }
+        # the permit before this one, superseded by the renewal
+        old_issued = _years(issued, -5 if self.sc else -1)
+        if old_issued >= opened_on:
+            rec["_old_permits"].append(
+                {
+                    "number": self._permit_number(old_issued),
+                    "holder": holder,
+                    "issued_on": old_issued,
+                    "expires_on": issued - timedelta(days=1),
+                    "service_frequency_days": permit_frequency,
+                    "renewal_applied_on": issued - timedelta(days=rng.randint(65, 90)),
+                }
+            )
+
+    def _yellow_grease(self, rec: dict, yellow_grease: int | None, opened_on: date, end: date):
+        """Waste cooking oil picked up every `yellow_grease` days (or by chance, less often)."""
+        rng, A = self.rng, self.A
         if yellow_grease or rng.random() < 0.3:
             every = yellow_grease or self.pick((30, 45, 60))
             when = self.ago(rng.randint(3, every - 8)) if end == A else end - timedelta(days=5)
@@ -336,12 +352,6 @@ class _Builder:
                 )
                 when -= timedelta(days=every - rng.randint(2, 7))
             rec["yellow_grease_pickups"] = pickups[::-1]
-
-        self._people(rec, opened_on, end, employees, last_training)
-        self._inspections(rec, opened_on, end, last_inspection)
-        self.program.establishments.append(rec)
-        self.by_name[name] = rec
-        return rec
 
     def _permit_number(self, issued: date) -> str:
         prefix = "DP" if self.sc else "FOG"
