@@ -257,6 +257,37 @@ def test_it_checks_an_older_sc_interceptor_once_the_fse_changes_operator(changed
     )
 
 
+@pytest.mark.parametrize("changed", ["2020-09-15", "2024-12-01", "2025-06-30"])
+def test_it_keeps_an_sc_interceptor_installed_under_the_chapter_nonconforming_from_installation(
+    changed,
+):
+    # RULES.md 11.10 (amended 2026-12-02): a later takeover or remodel does not move `since`
+    case = sc_gi([svc("2025-05-01")], installed_on="2014-07-01", capacity_gallons=600)
+    case["establishment"]["operator"] = {"name": "Harbor Noodle LLC", "since": changed}
+    case["establishment"]["remodeled_on"] = changed
+    f = one(evaluate_case(case, as_of=AS_OF), "gcd.design_nonconforming", "GI-1")
+    assert (f.open, f.since) == (True, d("2014-07-01"))
+
+
+def test_it_dates_an_older_sc_interceptor_from_the_latest_change_beside_a_newer_one():
+    newer = {**SC_GI, "id": "GI-2", "installed_on": "2014-07-01", "capacity_gallons": 600}
+    older = {**SC_GI, "installed_on": "1999-01-10", "compartments": 1}
+    case = sc_case(permit={"service_frequency_days": 90}, devices=[older, newer], services=[])
+    case["establishment"]["operator"] = {"name": "Harbor Noodle LLC", "since": "2020-09-15"}
+    report = evaluate_case(case, as_of=AS_OF)
+    assert one(report, "gcd.design_nonconforming", "GI-2").since == d("2014-07-01")
+    assert one(report, "gcd.design_nonconforming", "GI-1").since == d("2020-09-15")
+
+
+def test_it_dates_a_town_interceptor_from_installation_or_the_effective_date_despite_a_takeover():
+    # the Town applies its limits to every device (scope "all"): the amendment changes nothing
+    for installed_on, since in (("2020-01-01", "2023-03-30"), ("2024-01-10", "2024-01-10")):
+        case = town_gi(installed_on=installed_on, compartments=1)
+        case["establishment"]["operator"] = {"name": "New Owner LLC", "since": "2025-01-05"}
+        f = one(evaluate_case(case, as_of=AS_OF), "gcd.design_nonconforming", "GI-1")
+        assert f.since == d(since)
+
+
 def test_it_applies_no_interceptor_design_limit_to_an_sc_trap():
     trap = {"id": "GT-1", "kind": "trap", "installed_on": "2024-12-01", "capacity_gallons": 20}
     case = sc_case(permit={"service_frequency_days": 90}, devices=[trap], inspections=[])

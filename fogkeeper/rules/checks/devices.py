@@ -116,11 +116,12 @@ def _design(ctx: Context, device, triggers: list) -> None:
 
 def _design_since(ctx: Context, device, triggers: list):
     """The day the design limits first apply to the device, or None when they do not: in San
-    Clemente only to devices installed under the chapter or at a changed FSE (11.10)."""
+    Clemente only to devices installed under the chapter, from their installation whatever
+    happened at the FSE later, or to an older device from the FSE's latest change (11.10)."""
     if ctx.p.get("gcd.design_limits_scope", "all") == "all":
         return max(device.installed_on, ctx.effective)
     if device.installed_on >= ctx.effective:
-        return max([device.installed_on, *triggers])
+        return device.installed_on
     if triggers:
         return max(device.installed_on, max(triggers))
     return None
