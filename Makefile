@@ -16,6 +16,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# pytest-xdist workers, each on its own database cloned from one migrated template
+TEST_WORKERS ?= 2
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -62,7 +65,8 @@ test: lint browser redis
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \
 	fi
 	# schemathesis explores new examples on every run (issue 15): tests/api/test_schema_*.py
-	FOGKEEPER_SCHEMA_RANDOM=1 scripts/with-postgres scripts/with-redis $(BIN)/python -m pytest
+	FOGKEEPER_SCHEMA_RANDOM=1 scripts/with-postgres scripts/with-redis \
+	  $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 bench: $(STAMP) redis
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}

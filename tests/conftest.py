@@ -1,8 +1,11 @@
 """Fixtures of every test."""
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+
+from tests import databases
 
 # The fixtures that give a test the database (the django_db marker gives it too), and the
 # one to ask for first: the live server's tests have theirs from transactional_db.
@@ -27,3 +30,43 @@ def _empty_cache(request):
     yield
     if not connection.needs_rollback:  # a test that ends on a refused write: rolled back anyway
         cache.clear()
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):
+        databases.run_id()  # before xdist starts the workers, so they inherit it
+
+
+def pytest_sessionfinish(session):
+    if not hasattr(session.config, "workerinput") and session.config.pluginmanager.hasplugin(
+        "dsession"
+    ):
+        databases.drop_template()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request, django_test_environment, django_db_blocker, django_db_modify_db_settings
+):
+    """Each xdist worker clones its database from the run's one migrated template
+    (tests/databases.py); a run without workers sets up as pytest-django does."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    verbosity = request.config.option.verbose
+    with django_db_blocker.unblock():
+        if databases.uses_templates():
+            name = databases.clone_for_worker()
+        else:
+            created = setup_databases(verbosity=verbosity, interactive=False)
+    yield
+    with django_db_blocker.unblock():
+        if databases.uses_templates():
+            databases.drop_worker_database(name)
+        else:
+            teardown_databases(created, verbosity=verbosity)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_media_root(tmp_path_factory):
+    """Each worker keeps the files it uploads apart from the others' and from var/media."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")

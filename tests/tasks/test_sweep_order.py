@@ -17,7 +17,8 @@ from fogkeeper.registry.models import Agency
 
 from .workers import client, flush_broker, require_redis, start_worker, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# one Redis for the whole run, flushed and restarted by these tests: one xdist worker runs them
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("redis")]
 AS_OF = date(2025, 6, 30)
 
 

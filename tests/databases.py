@@ -1,0 +1,109 @@
+"""One migrated PostgreSQL database per test run, cloned for each pytest-xdist worker.
+
+Migrating takes far longer than `CREATE DATABASE … TEMPLATE`, so the first worker to take
+the lock migrates a template database and every worker (that one too) clones its own test
+database from it. The template's name carries the run's id (FOGKEEPER_TEST_RUN, set by the
+controller before it starts the workers), so a run never clones another run's template; the
+controller drops it when the run ends. Without xdist, or on SQLite, Django's own setup runs.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connections
+
+RUN_VARIABLE = "FOGKEEPER_TEST_RUN"
+
+
+def run_id() -> str:
+    """The id of this test run, shared by the controller and its workers."""
+    return os.environ.setdefault(RUN_VARIABLE, uuid.uuid4().hex[:12])
+
+
+def template_name() -> str:
+    return f"test_fogkeeper_template_{run_id()}"
+
+
+def uses_templates() -> bool:
+    return bool(os.environ.get("PYTEST_XDIST_WORKER")) and _vendor() == "postgresql"
+
+
+def _vendor() -> str:
+    return connections["default"].vendor
+
+
+@contextmanager
+def _run_lock():
+    path = Path(tempfile.gettempdir()) / f"fogkeeper-test-{run_id()}.lock"
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _exists(conn, name: str) -> bool:
+    with conn._nodb_cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        return cursor.fetchone() is not None
+
+
+def _execute_nodb(conn, sql: str) -> None:
+    with conn._nodb_cursor() as cursor:
+        cursor.execute(sql)
+
+
+def _migrate_template(conn, template: str) -> None:
+    """Creates and migrates the template, then leaves it with no connection open (a database
+    cannot be a template while someone is connected to it)."""
+    own = conn.settings_dict["TEST"].get("NAME")
+    conn.settings_dict["TEST"]["NAME"] = template
+    try:
+        conn.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    finally:
+        conn.settings_dict["TEST"]["NAME"] = own
+        conn.close()
+
+
+def clone_for_worker() -> str:
+    """Gives this worker its own database cloned from the run's template; returns its name."""
+    conn = connections["default"]
+    template = template_name()
+    own = conn.creation._get_test_db_name()
+    with _run_lock():
+        if not _exists(conn, template):
+            _migrate_template(conn, template)
+        _execute_nodb(conn, f'DROP DATABASE IF EXISTS "{own}"')
+        _execute_nodb(conn, f'CREATE DATABASE "{own}" TEMPLATE "{template}"')
+    conn.close()
+    conn.settings_dict["NAME"] = own
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = own
+    return own
+
+
+def drop_worker_database(name: str) -> None:
+    conn = connections["default"]
+    conn.close()
+    _execute_nodb(conn, f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def drop_template() -> None:
+    """Run by the controller after its workers have finished (outside pytest-django's
+    blocker, so with a connection of its own)."""
+    if _vendor() != "postgresql":
+        return
+    import psycopg
+
+    s = connections["default"].settings_dict
+    where = {"host": s["HOST"], "port": s["PORT"], "user": s["USER"], "dbname": "postgres"}
+    with psycopg.connect(**where, password=s["PASSWORD"] or None, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{template_name()}"')
