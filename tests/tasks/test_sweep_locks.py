@@ -18,8 +18,7 @@ from fogkeeper.registry.models import Agency
 
 from .workers import wait_for
 
-# one Redis for the whole run, flushed and restarted by these tests: one xdist worker runs them
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("redis")]
+pytestmark = pytest.mark.django_db(transaction=True)
 AS_OF = date(2025, 6, 30)
 KEY = ("establishment_id", "rule", "subject", "since")
 

@@ -17,8 +17,12 @@ from fogkeeper.registry.models import Agency
 
 from .workers import client, flush_broker, require_redis, start_worker, wait_for
 
-# one Redis for the whole run, flushed and restarted by these tests: one xdist worker runs them
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("redis")]
+# one Redis for the whole run, flushed and restarted by these tests: one of them at a time
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.xdist_group("redis"),
+    pytest.mark.usefixtures("redis_alone"),
+]
 AS_OF = date(2025, 6, 30)
 
 

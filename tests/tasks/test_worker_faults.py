@@ -29,8 +29,12 @@ from fogkeeper.registry.models import Agency
 
 from .workers import client, flush_broker, require_redis, restart_broker, start_worker, wait_for
 
-# one Redis for the whole run, flushed and restarted by these tests: one xdist worker runs them
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("redis")]
+# one Redis for the whole run, flushed and restarted by these tests: one of them at a time
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.xdist_group("redis"),
+    pytest.mark.usefixtures("redis_alone"),
+]
 AS_OF = date(2025, 6, 30)
 BATCH = 10
 
@@ -117,23 +121,23 @@ def test_a_worker_killed_mid_batch_leaves_nothing_half_stored_and_another_redoes
     # batch 1 is begun, then waits for them (sweep.py locks them) — that is where it is killed.
     batch = run.batches.get(number=1)
     s = connection.settings_dict
-    holder = psycopg.connect(
+    # closed whatever happens, or the test's teardown (TRUNCATE) would wait for it forever
+    with psycopg.connect(
         host=s["HOST"], port=s["PORT"], user=s["USER"], dbname=s["NAME"], autocommit=False
-    )
-    holder.execute(
-        "SELECT id FROM registry_foodserviceestablishment WHERE id = ANY(%s) FOR NO KEY UPDATE",
-        [batch.establishment_ids],
-    )
-    first = workers("first")
-    send_batches(run)
-    wait_for(
-        lambda: SweepBatch.objects.filter(pk=batch.pk, attempts=1).exists(),
-        what="the first worker to take batch 1",
-        workers=[first],
-    )
-    first.kill()
-    holder.rollback()
-    holder.close()
+    ) as holder:
+        holder.execute(
+            "SELECT id FROM registry_foodserviceestablishment WHERE id = ANY(%s) FOR NO KEY UPDATE",
+            [batch.establishment_ids],
+        )
+        first = workers("first")
+        send_batches(run)
+        wait_for(
+            lambda: SweepBatch.objects.filter(pk=batch.pk, attempts=1).exists(),
+            what="the first worker to take batch 1",
+            workers=[first],
+        )
+        first.kill()
+        holder.rollback()
 
     assert not Finding.objects.filter(agency=agency).exists()  # nothing of batch 1 stored
     second = workers("second")
