@@ -159,7 +159,9 @@ def invoice_issue(
     )
     errors: Errors = {}
     _check_number_free(errors, agency, code)
-    check_model(invoice, errors, exclude=["code"] if not code else ())
+    # The number's uniqueness is _check_number_free's (in words, naming the next free one,
+    # even when another page takes it meanwhile), each kind's links _check_links's.
+    check_model(invoice, errors, exclude=["code"] if not code else (), constraints=False)
     new_lines = _fee_lines(errors, agency, fees, noticed_on) + _explicit_lines(errors, lines)
     if not fees and not lines:
         add_error(errors, "lines", "An invoice has at least one line.")

@@ -89,16 +89,22 @@ def add_error(errors: Errors, field: str, message: str) -> None:
 
 
 def check_model(
-    obj: models.Model, errors: Errors, *, exclude: Iterable[str] = (), prefix: str = ""
+    obj: models.Model,
+    errors: Errors,
+    *,
+    exclude: Iterable[str] = (),
+    prefix: str = "",
+    constraints: bool = True,
 ) -> None:
-    """Collect `obj.full_clean()`'s complaints into `errors` (under `prefix` when given).
+    """Collect `obj.full_clean()`'s complaints into `errors` (under `prefix` when given);
+    without the model's constraints when `constraints` is false (the caller checks them).
 
     A duplicate under a unique constraint is put under the constraint's last field. Other
     constraint violations (Django reports them without a field) are kept only when no other
     error was found: the services check those rules first, with field-keyed messages."""
     had_errors = bool(errors)
     try:
-        obj.full_clean(exclude=list(exclude) or None)
+        obj.full_clean(exclude=list(exclude) or None, validate_constraints=constraints)
     except ValidationError as e:
         for field, messages in e.error_dict.items():
             for error in messages:
