@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install run test lint format bench bench-scale clean browser redis
+.PHONY: install run test check lint format bench bench-scale clean browser redis
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# The inner loop: lint, the conformance cases and every test that needs no database and no
+# browser (the engine's among them), in about a minute.
+check: lint
+	$(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --quick -q
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -70,3 +70,31 @@ def django_db_setup(
 def _own_media_root(tmp_path_factory):
     """Each worker keeps the files it uploads apart from the others' and from var/media."""
     settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
+# The fixtures through which a test reaches a database or a browser; `--quick` (make check)
+# runs only the tests that need neither (nor start servers of their own: the servers mark).
+SLOW_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup", "page", "browser"}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--quick",
+        action="store_true",
+        help="only the tests that need no database and no browser (make check)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--quick"):
+        return
+    kept, dropped = [], []
+    for item in items:
+        slow = (
+            item.get_closest_marker("django_db")
+            or item.get_closest_marker("servers")
+            or SLOW_FIXTURES & set(item.fixturenames)
+        )
+        (dropped if slow else kept).append(item)
+    config.hook.pytest_deselected(items=dropped)
+    items[:] = kept

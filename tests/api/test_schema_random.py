@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 AS_OF = "2026-03-02"
 ROLES = ["manager", "operator", "hauler", "owner"]  # the demo's logins
+pytestmark = pytest.mark.servers
 EXAMPLES = 15  # per operation and role: the four roles together take about two minutes
 
 
