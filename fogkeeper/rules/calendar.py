@@ -103,7 +103,7 @@ class LegalCalendar:
         self._years: set[int] = set()
         self._covered: set[int] = set()
         self._holidays: set[date] = set()
-        self._added: dict[tuple, date] = {}  # the same dates recur across a whole sweep
+        self._added: dict[tuple[Duration, bool], dict[date, date]] = {}  # see add()
 
     def _observed(self, rule: HolidayRule, year: int) -> date:
         d = rule.date_in(year)
@@ -150,21 +150,19 @@ class LegalCalendar:
         return d
 
     def add(self, start: date | datetime, period: Duration, roll: bool = False) -> date | datetime:
-        n, unit = period
-        if unit == "days" and not roll:  # the common case: plain arithmetic
-            if isinstance(start, datetime):
-                start = start.date()
-            return start + timedelta(days=n)
-        if unit == "hours":
-            return self.add_hours(start, n)
-        if isinstance(start, datetime):
+        if period.unit == "hours":
+            return self.add_hours(start, period.n)
+        if type(start) is not date:  # a datetime: its day
             start = start.date()
-        key = (start, period, roll)
-        result = self._added.get(key)
+        # The same dates recur across a whole sweep: a lookup beats even building a timedelta.
+        added = self._added.get((period, roll))
+        if added is None:
+            added = self._added[(period, roll)] = {}
+        result = added.get(start)
         if result is None:
-            if len(self._added) > 500_000:
-                self._added.clear()
-            result = self._added[key] = self._add(start, period, roll)
+            if len(added) > 100_000:
+                added.clear()
+            result = added[start] = self._add(start, period, roll)
         return result
 
     def _add(self, start: date, period: Duration, roll: bool) -> date:
