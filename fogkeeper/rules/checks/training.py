@@ -16,35 +16,46 @@ def check(ctx: Context) -> None:
     window = ctx.p.duration("training.new_hire_window") if has(NEW_HIRE) else None
     interval = ctx.p.duration("training.refresher_interval") if has(REFRESHER) else None
     unsigned = has(UNSIGNED)
-    attended: dict[str, list] = {}
+    attended: dict[str, list] = {}  # employee -> the dates of their trainings
+    not_signed: dict[str, list] = {}  # employee -> [(date, training) they did not sign]
     for t in ctx.trainings:
         for a in t.attendees:
-            attended.setdefault(a.employee, []).append((t.date, t.id, a.signed))
+            attended.setdefault(a.employee, []).append(t.date)
+            if not a.signed:
+                not_signed.setdefault(a.employee, []).append((t.date, t.id))
+    # a training's refresher falls due on the same day whoever attended it
+    due_after = {}
+    if interval is not None:
+        add, clamp = ctx.cal.add, ctx.clamp
+        due_after = {t.date: add(clamp(t.date), interval) for t in ctx.trainings}
     for emp in ctx.employees:
         if not emp.kitchen_duties:
             continue
         left = ctx.act(emp.left_on)
-        attendances = attended.get(emp.id, ())
         # Only training on or after the hire date counts; a missing signature counts always.
-        sessions = [s for s in attendances if s[0] >= emp.hired_on]
-        dates = [s[0] for s in sessions]
+        hired = emp.hired_on
+        dates = [d for d in attended.get(emp.id, ()) if d >= hired]
         if window is not None:
             _new_hire(ctx, emp, window, dates, left)
         if interval is not None and dates:
-            _refresher(ctx, emp, interval, dates, left)
-        if unsigned:
-            for when, training_id, signed in attendances:
-                if not signed and (left is None or when < left) and when >= ctx.cutoff:
-                    ctx.finding(
-                        UNSIGNED,
-                        emp.id,
-                        when,
-                        f"{emp.name or emp.id} did not sign the attendance record of training "
-                        f"{training_id}.",
-                        open=False,
-                        resolved_on=when,
-                        evidence={"training": training_id},
-                    )
+            _refresher(ctx, emp, due_after, dates, left)
+        if unsigned and emp.id in not_signed:
+            _unsigned(ctx, emp, not_signed[emp.id], left)
+
+
+def _unsigned(ctx: Context, emp, trainings: list, left) -> None:
+    for when, training_id in trainings:
+        if (left is None or when < left) and when >= ctx.cutoff:
+            ctx.finding(
+                UNSIGNED,
+                emp.id,
+                when,
+                f"{emp.name or emp.id} did not sign the attendance record of training "
+                f"{training_id}.",
+                open=False,
+                resolved_on=when,
+                evidence={"training": training_id},
+            )
 
 
 def _new_hire(ctx: Context, emp, window, dates: list, left) -> None:
@@ -66,14 +77,13 @@ def _new_hire(ctx: Context, emp, window, dates: list, left) -> None:
         ctx.plan("training.new_hire", emp.id, due, NEW_HIRE)
 
 
-def _refresher(ctx: Context, emp, interval, dates: list, left) -> None:
+def _refresher(ctx: Context, emp, due_after: dict, dates: list, left) -> None:
     # A past gap is reported only when closed within the look-back: start from the gap
     # that the first training on or after the cutoff closed.
     start = max(0, bisect_left(dates, ctx.cutoff) - 1)
-    add, clamp = ctx.cal.add, ctx.clamp
     last = len(dates) - 1
     for i in range(start, last + 1):
-        due = add(clamp(dates[i]), interval)
+        due = due_after[dates[i]]
         following = dates[i + 1] if i < last else None
         if following is not None and following <= due:
             continue
