@@ -18,7 +18,7 @@ from .report import Finding, ScheduleItem
 
 ONE_DAY = timedelta(days=1)
 BY_ID = attrgetter("id")
-BY_DATE = attrgetter("date", "id")
+_DATE = attrgetter("date")
 Message = str | Callable[[], str]
 
 
@@ -35,6 +35,14 @@ def _upto_sorted(records: list, field: str, as_of: date, key: Callable) -> list:
     get = attrgetter(field)
     out = [r for r in records if get(r) <= as_of]
     out.sort(key=key)
+    return out
+
+
+def _dated_upto(records: list, as_of: date) -> list:
+    """The records whose `date` is on or before as_of, sorted by date, then id."""
+    out = [r for r in records if r.date <= as_of]
+    out.sort(key=BY_ID)  # then stably by date: by (date, id) without a tuple for each record
+    out.sort(key=_DATE)
     return out
 
 
@@ -64,7 +72,7 @@ class Context:
         self.devices = _upto_sorted(m.devices, "installed_on", as_of, BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
-        self.services = services = _upto_sorted(m.services, "date", as_of, BY_DATE)
+        self.services = services = _dated_upto(m.services, as_of)
         if len(self.device_ids) < len(m.devices):
             services[:] = [s for s in services if s.device in self.device_ids]
         self.services_by_device: dict[str, list] = defaultdict(list)
@@ -72,10 +80,10 @@ class Context:
             self.services_by_device[s.device].append(s)
         self.pickups = sorted([p.date for p in m.yellow_grease_pickups if p.date <= as_of])
         self.employees = _upto_sorted(m.employees, "hired_on", as_of, BY_ID)
-        self.trainings = _upto_sorted(m.trainings, "date", as_of, BY_DATE)
-        self.inspections = _upto_sorted(m.inspections, "date", as_of, BY_DATE)
-        self.incidents = _upto_sorted(m.incidents, "date", as_of, BY_DATE)
-        self.samples = _upto_sorted(m.samples, "date", as_of, BY_DATE)
+        self.trainings = _dated_upto(m.trainings, as_of)
+        self.inspections = _dated_upto(m.inspections, as_of)
+        self.incidents = _dated_upto(m.incidents, as_of)
+        self.samples = _dated_upto(m.samples, as_of)
         self.measurements_by_device: dict[str, list] = defaultdict(list)
         for insp in self.inspections:
             for r in insp.measurements:

@@ -26,17 +26,21 @@ def check(ctx: Context) -> None:
     # a training's refresher falls due on the same day whoever attended it
     due_after = {}
     if interval is not None:
-        add, clamp = ctx.cal.add, ctx.clamp
-        due_after = {t.date: add(clamp(t.date), interval) for t in ctx.trainings}
+        after, clamp = ctx.cal.sums(interval), ctx.clamp
+        due_after = {t.date: after[clamp(t.date)] for t in ctx.trainings}
+    hire_due = ctx.cal.sums(window) if window is not None else None
+    as_of = ctx.as_of
     for emp in ctx.employees:
         if not emp.kitchen_duties:
             continue
-        left = ctx.act(emp.left_on)
+        left = emp.left_on
+        if left is not None and left > as_of:
+            left = None  # not left yet
         # Only training on or after the hire date counts; a missing signature counts always.
         hired = emp.hired_on
         dates = [d for d in attended.get(emp.id, ()) if d >= hired]
-        if window is not None:
-            _new_hire(ctx, emp, window, dates, left)
+        if hire_due is not None:
+            _new_hire(ctx, emp, hire_due[ctx.clamp(hired)], dates, left)
         if interval is not None and dates:
             _refresher(ctx, emp, due_after, dates, left)
         if unsigned and emp.id in not_signed:
@@ -58,8 +62,7 @@ def _unsigned(ctx: Context, emp, trainings: list, left) -> None:
             )
 
 
-def _new_hire(ctx: Context, emp, window, dates: list, left) -> None:
-    due = ctx.cal.add(ctx.clamp(emp.hired_on), window)
+def _new_hire(ctx: Context, emp, due, dates: list, left) -> None:
     first = dates[0] if dates else None
     if first is not None and first <= due:
         return
@@ -82,18 +85,25 @@ def _refresher(ctx: Context, emp, due_after: dict, dates: list, left) -> None:
     # that the first training on or after the cutoff closed.
     start = max(0, bisect_left(dates, ctx.cutoff) - 1)
     last = len(dates) - 1
-    for i in range(start, last + 1):
-        due = due_after[dates[i]]
-        following = dates[i + 1] if i < last else None
-        if following is not None and following <= due:
-            continue
-        ctx.overdue(
-            REFRESHER,
-            emp.id,
-            due,
-            following,
-            lambda due=due: f"{emp.name or emp.id}'s refresher training was due by {due}.",
-            ends_on=left,
-        )
-    if left is None:  # the loop ended on the last training (start <= last)
+    for i in range(start, last):
+        due, following = due_after[dates[i]], dates[i + 1]
+        if following > due:
+            _refresher_overdue(ctx, emp, due, following, left)
+    due = due_after[dates[last]]
+    if left is None:
+        if ctx.as_of > due:  # else not yet due: nothing to report
+            _refresher_overdue(ctx, emp, due, None, left)
         ctx.plan("training.refresher", emp.id, due, REFRESHER)
+    else:
+        _refresher_overdue(ctx, emp, due, None, left)
+
+
+def _refresher_overdue(ctx: Context, emp, due, following, left) -> None:
+    ctx.overdue(
+        REFRESHER,
+        emp.id,
+        due,
+        following,
+        lambda: f"{emp.name or emp.id}'s refresher training was due by {due}.",
+        ends_on=left,
+    )
