@@ -194,7 +194,8 @@ def _fast_model(data: dict) -> records.CaseFileModel | None:
         if actions is None:
             return None
         model = msgspec.structs.replace(model, enforcement=actions)
-    if not _references_hold(model, data) or _blank_ids(model):
+    ids = _listed_ids(model)
+    if ids is None or not _references_hold(model, data, ids) or _blank_ids(model, ids):
         return None
     return model
 
@@ -215,7 +216,7 @@ def _raw_actions(items: list) -> list | None:
     return actions
 
 
-def _blank_ids(m: records.CaseFileModel) -> bool:
+def _blank_ids(m: records.CaseFileModel, ids: dict[str, set]) -> bool:
     """Whether an id is blank. The references hold, so only the listed ids and the ids
     that refer to no record need a look; str.isspace is stricter than the schema's regex."""
     est, permit = m.establishment, m.permit
@@ -227,19 +228,33 @@ def _blank_ids(m: records.CaseFileModel) -> bool:
     words += {d.kind for d in m.devices}
     for s in m.samples:
         words += (s.parameter, s.unit)
-    for items in (m.devices, m.haulers, m.employees, m.services, m.trainings, m.inspections,
-                  m.incidents, m.samples):  # fmt: skip
-        words += {r.id for r in items}
+    for listed in ids.values():
+        words += listed
     return any(map(str.isspace, words))
 
 
-def _unique(items: list) -> set | None:
-    """The ids of the records, or None when two share one."""
-    ids = {r.id for r in items}
-    return ids if len(ids) == len(items) else None
+LISTS = ("devices", "haulers", "employees", "services", "trainings", "inspections", "incidents",
+         "samples", "enforcement")  # fmt: skip
 
 
-def _references_hold(m: Any, data: dict) -> bool:
+def _listed_ids(m: records.CaseFileModel) -> dict[str, set] | None:
+    """The ids of each list of records, or None when two records of a list share one."""
+    ids = {}
+    for name in LISTS:
+        items = getattr(m, name)
+        listed = ids[name] = {r.id for r in items}
+        if len(listed) < len(items):
+            return None
+    return ids
+
+
+def _known(refs: set, ids: set) -> bool:
+    """Whether each reference, but an absent one (None), is to a listed id."""
+    refs.discard(None)
+    return refs <= ids
+
+
+def _references_hold(m: Any, data: dict, ids: dict[str, set]) -> bool:
     """True when `_check_references` would find nothing (checked on the records, quickly).
     That check reads the raw lists of referenced records, so they must be plain lists of
     plain dicts here too."""
@@ -249,34 +264,17 @@ def _references_hold(m: Any, data: dict) -> bool:
             type(items) is not list or any(type(x) is not dict for x in items)
         ):
             return False
-    devices, haulers, employees = _unique(m.devices), _unique(m.haulers), _unique(m.employees)
-    if devices is None or haulers is None or employees is None:
-        return False
-    for items in (m.services, m.trainings, m.inspections, m.incidents, m.samples, m.enforcement):
-        if _unique(items) is None:
-            return False
-    devices.add(None)
-    haulers.add(None)
-    if not {s.device for s in m.services} <= devices:
-        return False
-    if not {s.device for s in m.samples} <= devices:
-        return False
-    if not {s.hauler for s in m.services} <= haulers:
-        return False
-    if not {p.hauler for p in m.yellow_grease_pickups} <= haulers:
-        return False
-    for t in m.trainings:
-        for a in t.attendees:
-            if a.employee not in employees:
-                return False
-    for insp in m.inspections:
-        for r in insp.measurements:
-            if r.device not in devices:
-                return False
-        for a in insp.answers:
-            if a.device not in devices:
-                return False
-    return True
+    devices, haulers = ids["devices"], ids["haulers"]
+    inspections = m.inspections
+    return (
+        _known({s.device for s in m.services}, devices)
+        and _known({s.device for s in m.samples}, devices)
+        and _known({s.hauler for s in m.services}, haulers)
+        and _known({p.hauler for p in m.yellow_grease_pickups}, haulers)
+        and _known({a.employee for t in m.trainings for a in t.attendees}, ids["employees"])
+        and _known({r.device for i in inspections for r in i.measurements}, devices)
+        and _known({a.device for i in inspections for a in i.answers}, devices)
+    )
 
 
 def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
