@@ -61,7 +61,7 @@ def _deadlines(ctx: Context, spec, action, fields, out: list[Deadline]) -> dict:
     paid = fields.get("paid_on")
     suspended: set[str] = set()
     for d in spec.deadlines:
-        if any(fields.get(k) != v for k, v in d.when.items()):
+        if d.when and any(fields.get(k) != v for k, v in d.when.items()):
             continue
         if d.start in suspended:
             suspended.add(d.name)
