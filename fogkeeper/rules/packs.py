@@ -779,4 +779,12 @@ def _registry(key: tuple[str, ...]) -> PackRegistry:
 
 
 def default_registry(extra: list[str] | None = None) -> PackRegistry:
-    return _registry(tuple(str(p) for p in pack_folders(extra)))
+    if extra:
+        return _registry(tuple(str(p) for p in pack_folders(extra)))
+    return _by_environment(os.environ.get("FOGKEEPER_PACKS", ""))
+
+
+@cache
+def _by_environment(env: str) -> PackRegistry:
+    """The registry while FOGKEEPER_PACKS is `env` (asked for on every parse_case)."""
+    return _registry(tuple(str(p) for p in pack_folders()))

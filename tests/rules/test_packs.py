@@ -413,3 +413,15 @@ def test_it_loads_a_pack_from_its_own_folder_as_well_as_from_a_folder_of_packs(t
     (folder / "pack.yaml").write_text(text)
     assert PackRegistry([folder]).ids() == ["town-copy"]
     assert PackRegistry([tmp_path]).ids() == ["town-copy"]
+
+
+def test_the_default_registry_is_loaded_once_for_each_value_of_fogkeeper_packs(monkeypatch):
+    monkeypatch.delenv("FOGKEEPER_PACKS", raising=False)
+    bundled = default_registry()
+    assert default_registry() is bundled
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(Path(__file__).parent / "packs"))
+    more = default_registry()
+    assert more is not bundled and default_registry() is more
+    assert set(more.ids()) == set(bundled.ids()) | {"imaginary-town"}
+    monkeypatch.delenv("FOGKEEPER_PACKS")
+    assert default_registry() is bundled
