@@ -135,18 +135,21 @@ class Context:
         else:
             severity, cited = "violation", self.pack.checklist[rule].citation
         citation = citation or cited
+        if callable(message):
+            message = message()
+        resolved_on = None if open else resolved_on
         self.findings.append(
             Finding(
-                rule=rule,
-                subject=subject,
-                severity=severity,
-                open=open,
-                since=since,
-                citation=citation,
-                message=message() if callable(message) else message,
-                due=due,
-                resolved_on=None if open else resolved_on,
-                evidence=evidence or {},
+                rule,
+                subject,
+                severity,
+                open,
+                since,
+                citation,
+                message,
+                due,
+                resolved_on,
+                evidence or {},
             )
         )
 
