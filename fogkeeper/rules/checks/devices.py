@@ -130,14 +130,14 @@ def _design_since(ctx: Context, device, triggers: list):
 def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
     if freq is None or not ctx.pack.has("gcd.service_overdue"):
         return
-    add = ctx.cal.add
+    due_after, clamp = ctx.cal.sums(freq), ctx.clamp
     evidence = {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
     # Only a gap closed within the look-back is reported: start from the first pump-out on
     # or after the cutoff, measured from the one before it.
     start = bisect_left(full_dates, ctx.cutoff)
     previous = full_dates[start - 1] if start else device.installed_on
     for served in full_dates[start:]:
-        due = add(ctx.clamp(previous), freq)
+        due = due_after[clamp(previous)]
         if served > due:
             ctx.finding(
                 "gcd.service_overdue",
@@ -151,7 +151,7 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
                 evidence=evidence,
             )
         previous = served
-    due = add(ctx.clamp(previous), freq)
+    due = due_after[clamp(previous)]
     ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
     if ctx.as_of > due:
         ctx.finding(
