@@ -16,13 +16,7 @@ def check(ctx: Context) -> None:
     window = ctx.p.duration("training.new_hire_window") if has(NEW_HIRE) else None
     interval = ctx.p.duration("training.refresher_interval") if has(REFRESHER) else None
     unsigned = has(UNSIGNED)
-    attended: dict[str, list] = {}  # employee -> the dates of their trainings
-    not_signed: dict[str, list] = {}  # employee -> [(date, training) they did not sign]
-    for t in ctx.trainings:
-        for a in t.attendees:
-            attended.setdefault(a.employee, []).append(t.date)
-            if not a.signed:
-                not_signed.setdefault(a.employee, []).append((t.date, t.id))
+    attended, not_signed = _attendances(ctx)
     # a training's refresher falls due on the same day whoever attended it
     due_after = {}
     if interval is not None:
@@ -40,11 +34,26 @@ def check(ctx: Context) -> None:
         hired = emp.hired_on
         dates = [d for d in attended.get(emp.id, ()) if d >= hired]
         if hire_due is not None:
-            _new_hire(ctx, emp, hire_due[ctx.clamp(hired)], dates, left)
+            due = hire_due[ctx.clamp(hired)]
+            if not dates or dates[0] > due:  # else trained in time
+                _new_hire(ctx, emp, due, dates[0] if dates else None, left)
         if interval is not None and dates:
             _refresher(ctx, emp, due_after, dates, left)
         if unsigned and emp.id in not_signed:
             _unsigned(ctx, emp, not_signed[emp.id], left)
+
+
+def _attendances(ctx: Context) -> tuple[dict, dict]:
+    """Employee -> the dates of their trainings; employee -> [(date, training)] for each
+    attendance record they did not sign."""
+    attended: dict[str, list] = {}
+    not_signed: dict[str, list] = {}
+    for t in ctx.trainings:
+        for a in t.attendees:
+            attended.setdefault(a.employee, []).append(t.date)
+            if not a.signed:
+                not_signed.setdefault(a.employee, []).append((t.date, t.id))
+    return attended, not_signed
 
 
 def _unsigned(ctx: Context, emp, trainings: list, left) -> None:
@@ -62,10 +71,7 @@ def _unsigned(ctx: Context, emp, trainings: list, left) -> None:
             )
 
 
-def _new_hire(ctx: Context, emp, due, dates: list, left) -> None:
-    first = dates[0] if dates else None
-    if first is not None and first <= due:
-        return
+def _new_hire(ctx: Context, emp, due, first, left) -> None:
     ctx.overdue(
         NEW_HIRE,
         emp.id,
