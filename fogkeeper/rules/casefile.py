@@ -357,7 +357,8 @@ def _check_date_order(m: records.CaseFileModel, problems: list[Problem]) -> None
         elif p.suspended_until is not None:
             problems.append(Problem("permit.suspended_until", "needs suspended_from"))
     for i, e in enumerate(m.employees):
-        _before(problems, f"employees[{i}].left_on", e.left_on, e.hired_on, "hired_on")
+        if e.left_on is not None and e.left_on < e.hired_on:  # the path is written only then
+            _before(problems, f"employees[{i}].left_on", e.left_on, e.hired_on, "hired_on")
     for i, inc in enumerate(m.incidents):
         for key in ("written_report_on", "clearance_inspection_on"):
             _before(problems, f"incidents[{i}].{key}", getattr(inc, key), inc.date, "the incident")

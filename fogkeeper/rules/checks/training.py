@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import defaultdict
 
 from ..context import Context
 
@@ -46,11 +47,11 @@ def check(ctx: Context) -> None:
 def _attendances(ctx: Context) -> tuple[dict, dict]:
     """Employee -> the dates of their trainings; employee -> [(date, training)] for each
     attendance record they did not sign."""
-    attended: dict[str, list] = {}
+    attended: dict[str, list] = defaultdict(list)
     not_signed: dict[str, list] = {}
     for t in ctx.trainings:
         for a in t.attendees:
-            attended.setdefault(a.employee, []).append(t.date)
+            attended[a.employee].append(t.date)
             if not a.signed:
                 not_signed.setdefault(a.employee, []).append((t.date, t.id))
     return attended, not_signed
