@@ -110,6 +110,7 @@ class ParamSet:
                 with contextlib.suppress(ParameterNotInForce):
                     values[name] = p.value_on(on)
         self._values = values
+        self._durations: dict[str, Duration] = {}
 
     def __getitem__(self, name: str) -> Any:
         try:
@@ -124,7 +125,11 @@ class ParamSet:
         return default if v is None else v.value
 
     def duration(self, name: str) -> Duration:
-        return self.pack.duration(name, self[name])
+        """The period a parameter holds, read once for this set (the checks ask often)."""
+        period = self._durations.get(name)
+        if period is None:
+            period = self._durations[name] = self.pack.duration(name, self[name])
+        return period
 
     def reference(self, name: str) -> str:
         self[name]
