@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from . import packs as packs_module
 from . import records
 from .errors import CaseFileError, Problem
 
@@ -123,8 +124,6 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     `as_of` overrides the file's own `as_of`. Raises `CaseFileError` listing
     every problem found.
     """
-    from . import packs as packs_module
-
     registry = packs or packs_module.default_registry()
     if not isinstance(data, dict):
         raise CaseFileError([Problem("", "a case file is a mapping of fields")])
