@@ -411,6 +411,8 @@ def sample_limits(pack: Any, permit: Any, on: date) -> dict[str, Any]:
 
 
 def _check_sample_units(m: records.CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+    if not m.samples:
+        return
     limits = sample_limits(pack, m.permit, as_of)
     for i, sample in enumerate(m.samples):
         limit = limits.get(sample.parameter)
