@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -22,6 +23,7 @@ _DATE = attrgetter("date")
 Message = str | Callable[[], str]
 
 
+@cache
 def _days(n: int) -> Duration:
     return Duration(n, "days")
 

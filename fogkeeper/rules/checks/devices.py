@@ -131,7 +131,6 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
     if freq is None or not ctx.pack.has("gcd.service_overdue"):
         return
     due_after, clamp = ctx.cal.sums(freq), ctx.clamp
-    evidence = {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
     # Only a gap closed within the look-back is reported: start from the first pump-out on
     # or after the cutoff, measured from the one before it.
     start = bisect_left(full_dates, ctx.cutoff)
@@ -148,7 +147,7 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
                 open=False,
                 due=due,
                 resolved_on=served,
-                evidence=evidence,
+                evidence=_gap_evidence(freq),
             )
         previous = served
     due = due_after[clamp(previous)]
@@ -160,8 +159,12 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
             due + ONE_DAY,
             f"{device.id} was due for a full pump-out on {due} (every {freq}).",
             due=due,
-            evidence={**evidence, "last_full_service": previous.isoformat()},
+            evidence={**_gap_evidence(freq), "last_full_service": previous.isoformat()},
         )
+
+
+def _gap_evidence(freq) -> dict:
+    return {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
 
 
 def _reported_after(ctx: Context, full_dates: list) -> date | None:
