@@ -32,14 +32,6 @@ def _upto(d: date | None, as_of: date) -> date | None:
     return d if d is not None and d <= as_of else None
 
 
-def _upto_sorted(records: list, field: str, as_of: date, key: Callable) -> list:
-    """The records dated on or before as_of, sorted by `key`."""
-    get = attrgetter(field)
-    out = [r for r in records if get(r) <= as_of]
-    out.sort(key=key)
-    return out
-
-
 def _dated_upto(records: list, as_of: date) -> list:
     """The records whose `date` is on or before as_of, sorted by date, then id."""
     out = [r for r in records if r.date <= as_of]
@@ -71,7 +63,7 @@ class Context:
         self.permit = permit if permit is not None and permit.issued_on <= as_of else None
         # A revoked permit is no permit (RULES.md 11.8), though its frequencies still apply.
         self.revoked_on = self.act(permit.revoked_on) if self.permit is not None else None
-        self.devices = _upto_sorted(m.devices, "installed_on", as_of, BY_ID)
+        self.devices = sorted([d for d in m.devices if d.installed_on <= as_of], key=BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
         self.services = services = _dated_upto(m.services, as_of)
@@ -81,7 +73,7 @@ class Context:
         for s in services:
             self.services_by_device[s.device].append(s)
         self.pickups = sorted([p.date for p in m.yellow_grease_pickups if p.date <= as_of])
-        self.employees = _upto_sorted(m.employees, "hired_on", as_of, BY_ID)
+        self.employees = sorted([e for e in m.employees if e.hired_on <= as_of], key=BY_ID)
         self.trainings = _dated_upto(m.trainings, as_of)
         self.inspections = _dated_upto(m.inspections, as_of)
         self.incidents = _dated_upto(m.incidents, as_of)
