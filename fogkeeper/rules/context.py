@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import date, timedelta
-from functools import cache
+from functools import cache, cached_property
 from operator import attrgetter
 from typing import Any
 
@@ -72,7 +72,6 @@ class Context:
         self.services_by_device: dict[str, list] = defaultdict(list)
         for s in services:
             self.services_by_device[s.device].append(s)
-        self.pickups = sorted([p.date for p in m.yellow_grease_pickups if p.date <= as_of])
         self.employees = sorted([e for e in m.employees if e.hired_on <= as_of], key=BY_ID)
         self.trainings = _dated_upto(m.trainings, as_of)
         self.inspections = _dated_upto(m.inspections, as_of)
@@ -82,6 +81,12 @@ class Context:
         for insp in self.inspections:
             for r in insp.measurements:
                 self.measurements_by_device[r.device].append((insp.date, insp.id, r))
+
+    @cached_property
+    def last_pickup(self) -> date | None:
+        """The day of the latest waste cooking oil pickup by as_of (few checks ask)."""
+        days = [p.date for p in self.case.yellow_grease_pickups if p.date <= self.as_of]
+        return max(days, default=None)
 
     def act(self, d: date | None) -> date | None:
         """An act's date, or None when it has not happened by as_of."""
