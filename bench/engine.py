@@ -33,7 +33,7 @@ from fogkeeper.rules.packs import default_registry
 
 PACKS = ("san-clemente", "town-10-02")
 TARGET_RATE = 5_000  # case files per second, parse + evaluate, one core
-TARGET_CLI = 0.3  # seconds for `fogkeeper evaluate FILE`
+TARGET_CLI = 0.2  # seconds for `fogkeeper evaluate FILE`
 CLI_RUNS = 10
 ALLOWED_FREQUENCIES = (30, 60, 90, 120, 180)
 

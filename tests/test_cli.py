@@ -67,6 +67,29 @@ def test_it_reads_a_json_case_file(tmp_path):
     assert json.loads(proc.stdout)["establishment"] == "FSE-J"
 
 
+IMPORTED_FOR_EVALUATE = """
+import contextlib, io, json, sys
+from fogkeeper.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["evaluate", sys.argv[1]])
+print(json.dumps([code, sorted(m for m in sys.modules if m.split(".")[0] == "pydantic")]))
+"""
+
+
+def test_it_evaluates_a_valid_case_file_without_importing_pydantic(tmp_path):
+    # pydantic takes about 0.1 s to import: only a file the fast types refuse needs it
+    path = write(tmp_path / "case.json", named("FSE-1"))
+    proc = subprocess.run(
+        [sys.executable, "-c", IMPORTED_FOR_EVALUATE, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [0, []]
+
+
 def test_it_prints_one_json_line_per_file_in_the_order_given(tmp_path):
     b = write(tmp_path / "b.json", named("FSE-B"))
     a = write(tmp_path / "a.yaml", named("FSE-A"))

@@ -93,14 +93,13 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
     fields: dict[str, Any] = {}
     milestones: tuple[Milestone, ...] = ()
     classes = pack.administrative_classes()
-    court = pack.court_classes()
     for name, fs in spec.fields.items():
         value = extra.get(name)
-        here = f"{path}.{name}"
         if value is None:
             if fs.required:
-                problems.append(Problem(here, f"required for {spec.type}"))
+                problems.append(Problem(f"{path}.{name}", f"required for {spec.type}"))
             continue
+        here = f"{path}.{name}"
         if fs.kind == "milestones":
             milestones = _read_milestones(value, here, problems)
         elif fs.kind == "choice":
@@ -110,7 +109,7 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
             else:
                 fields[name] = value
         elif fs.kind == "penalty_class":
-            if value in court:
+            if value in pack.court_classes():
                 problems.append(
                     Problem(
                         here,

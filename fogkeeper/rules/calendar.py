@@ -92,6 +92,20 @@ class HolidayRule:
         return d + timedelta(days=self.offset_days)
 
 
+class Sums(dict):
+    """A date -> the date a period after it, computed the first time it is asked for."""
+
+    def __init__(self, calendar: LegalCalendar, period: Duration, roll: bool):
+        super().__init__()
+        self.calendar, self.period, self.roll = calendar, period, roll
+
+    def __missing__(self, start: date) -> date:
+        if len(self) > 100_000:
+            self.clear()
+        result = self[start] = self.calendar._add(start, self.period, self.roll)
+        return result
+
+
 class LegalCalendar:
     """Business days over a pack's holiday list, with weekend observance of fixed dates."""
 
@@ -103,7 +117,7 @@ class LegalCalendar:
         self._years: set[int] = set()
         self._covered: set[int] = set()
         self._holidays: set[date] = set()
-        self._added: dict[tuple, date] = {}  # the same dates recur across a whole sweep
+        self._added: dict[tuple[Duration, bool], Sums] = {}  # see sums()
 
     def _observed(self, rule: HolidayRule, year: int) -> date:
         d = rule.date_in(year)
@@ -150,22 +164,21 @@ class LegalCalendar:
         return d
 
     def add(self, start: date | datetime, period: Duration, roll: bool = False) -> date | datetime:
-        n, unit = period
-        if unit == "days" and not roll:  # the common case: plain arithmetic
-            if isinstance(start, datetime):
-                start = start.date()
-            return start + timedelta(days=n)
-        if unit == "hours":
-            return self.add_hours(start, n)
-        if isinstance(start, datetime):
+        if period.unit == "hours":
+            return self.add_hours(start, period.n)
+        if type(start) is not date:  # a datetime: its day
             start = start.date()
-        key = (start, period, roll)
-        result = self._added.get(key)
-        if result is None:
-            if len(self._added) > 500_000:
-                self._added.clear()
-            result = self._added[key] = self._add(start, period, roll)
-        return result
+        return self.sums(period, roll)[start]
+
+    def sums(self, period: Duration, roll: bool = False) -> Sums:
+        """start -> `add(start, period, roll)` for dates (not date-times), remembered: the
+        same dates recur across a whole sweep, and a lookup beats even making a timedelta."""
+        sums = self._added.get((period, roll))
+        if sums is None:
+            if period.unit == "hours":
+                raise ValueError("hours are added to a date-time: use add_hours")
+            sums = self._added[(period, roll)] = Sums(self, period, roll)
+        return sums
 
     def _add(self, start: date, period: Duration, roll: bool) -> date:
         if period.unit == "days":

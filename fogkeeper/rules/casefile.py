@@ -1,6 +1,7 @@
 """The case file: one establishment's record as the engine reads it (CASEFILE.md).
 
-Structure and types are checked by pydantic; what depends on the jurisdiction
+Structure and types are checked by the Structs of records.py, or by the pydantic schema of
+schema.py when they refuse a file (it words the problems); what depends on the jurisdiction
 (its action types, penalty classes, checklist items) and on the file as a whole
 (unique ids, references) is checked by `parse_case` against the pack. Every
 problem is reported with the path of its field, e.g. `services[3].date`.
@@ -11,22 +12,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainValidator,
-    StringConstraints,
-    ValidationError,
-    model_validator,
-)
 
+from . import packs as packs_module
 from . import records
 from .errors import CaseFileError, Problem
+
+if TYPE_CHECKING:
+    from . import schema
+
+DESIGN_FIELDS = (
+    "capacity_gallons",
+    "design_depth_inches",
+    "compartments",
+    "manhole_diameter_inches",
+)
+
+# The pydantic schema (schema.py) is imported only when a case file needs it: names of it
+# read here, as `casefile.CaseFileModel`, come from there.
+SCHEMA_NAMES = frozenset(
+    {"CaseFileModel", "RawAction", "Operator", "Change", "Establishment", "Limit", "Permit",
+     "ApprovedException", "Device", "Hauler", "Reading", "Service", "Pickup", "Employee",
+     "Attendee", "Training", "Measurement", "Answer", "Inspection", "Incident", "Sample"}
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in SCHEMA_NAMES:
+        from . import schema
+
+        return getattr(schema, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _to_date(v: Any) -> date:
@@ -69,248 +87,6 @@ def _to_id(v: Any) -> str:
     return v
 
 
-def _drop_nulls(value: Any) -> Any:
-    """`null` counts as absent (CASEFILE.md), so a null field takes its default."""
-    if type(value) is dict and None in value.values():
-        return {k: v for k, v in value.items() if v is not None}
-    return value
-
-
-def _drop_nulls_in_items(value: Any) -> Any:
-    if type(value) is list:
-        for x in value:
-            if type(x) is dict and None in x.values():
-                return [_drop_nulls(x) for x in value]
-    return value
-
-
-# Dates and ids are checked natively by pydantic (this is the hot path of the sweep);
-# their errors are worded in `_problems_from`.
-Date = Annotated[date, Field(strict=False)]
-DateTime = Annotated[datetime, PlainValidator(_to_datetime)]
-Money = Annotated[Decimal, PlainValidator(_to_money)]
-Id = Annotated[str, StringConstraints(strict=True, min_length=1, pattern=r"\S")]
-NULLS_IN_ITEMS = BeforeValidator(_drop_nulls_in_items)
-Depth = Annotated[float, Field(ge=0, strict=True)]
-Count = Annotated[int, Field(ge=0, strict=True)]
-Frequency = Annotated[int, Field(gt=0, strict=True)]
-Flag = Annotated[bool, Field(strict=True)]
-Text = Annotated[str, Field(strict=True)]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-class _Single(_Model):
-    """A model that is not a list item (list items lose their nulls with their list)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _nulls(cls, value: Any) -> Any:
-        return _drop_nulls(value)
-
-
-class Operator(_Single):
-    name: Text
-    since: Date
-
-
-class Change(_Model):
-    date: Date
-    kind: Literal["remodel", "expansion", "process"]
-    notified_on: Date | None = None
-
-
-class Establishment(_Single):
-    id: Id
-    name: Text | None = None
-    category: Id | None = None  # one of the pack's categories; absent: its default_category
-    on_public_sewer: Flag = True
-    opened_on: Date
-    closed_on: Date | None = None
-    operator: Operator
-    remodeled_on: Date | None = None
-    food_grinder: Flag = False
-    food_grinder_installed_on: Date | None = None
-    variance_granted: Flag = False
-    interceptor_exception: Literal["space", "slope"] | None = None
-    interceptor_plans_submitted_on: Date | None = None
-    changes: Annotated[list[Change], NULLS_IN_ITEMS] = []
-
-
-class Limit(_Model):
-    max: Annotated[float, Field(ge=0)]
-    unit: Id
-
-
-class Permit(_Single):
-    number: Id
-    holder: Text
-    issued_on: Date
-    expires_on: Date
-    renewal_applied_on: Date | None = None
-    renewal_denied_on: Date | None = None
-    suspended_from: Date | None = None
-    suspended_until: Date | None = None
-    revoked_on: Date | None = None
-    service_frequency_days: Frequency | None = None
-    yellow_grease_frequency_days: Frequency | None = None
-    discharge_limits: dict[Id, Limit] = {}
-
-
-DESIGN_FIELDS = (
-    "capacity_gallons",
-    "design_depth_inches",
-    "compartments",
-    "manhole_diameter_inches",
-)
-
-
-class ApprovedException(_Model):
-    """A design field the agency approved below the pack's limit (RULES.md 11.11)."""
-
-    field: Literal[DESIGN_FIELDS]
-    approved_on: Date
-    by: Text | None = None
-    reference: Text | None = None
-
-
-class Device(_Model):
-    id: Id
-    kind: Id  # one of the pack's device kinds
-    installed_on: Date
-    capacity_gallons: Depth | None = None
-    design_depth_inches: Depth | None = None
-    compartments: Count | None = None
-    manhole_diameter_inches: Depth | None = None
-    service_frequency_days: Frequency | None = None
-    approved_exceptions: Annotated[list[ApprovedException], NULLS_IN_ITEMS] = []
-
-
-class Hauler(_Model):
-    """A hauler; `licence_expires_on`, when given, is the last day its licence is valid: a
-    service after it is done unlicensed, whatever `licensed` says."""
-
-    id: Id
-    name: Text | None = None
-    licensed: Flag = True
-    licence_expires_on: Date | None = None
-
-    def licensed_on(self, day: date) -> bool:
-        expired = self.licence_expires_on is not None and day > self.licence_expires_on
-        return self.licensed and not expired
-
-
-class Reading(_Model):
-    """Depths measured in a device: before a pump-out, or at an inspection."""
-
-    fog_inches: Depth | None = None
-    solids_inches: Depth | None = None
-    final_chamber_floating_oil: Flag | None = None
-    sludge_to_outlet_inches: Depth | None = None
-
-
-class Service(Reading):
-    id: Id
-    device: Id
-    date: Date
-    hauler: Id | None = None
-    full_pump_out: Flag = True
-    gallons_removed: Depth | None = None
-
-
-class Pickup(_Model):
-    date: Date
-    hauler: Id | None = None
-    gallons: Depth | None = None
-
-
-class Employee(_Model):
-    id: Id
-    name: Text | None = None
-    hired_on: Date
-    left_on: Date | None = None
-    kitchen_duties: Flag = True
-    contractor: Flag = False
-
-
-class Attendee(_Model):
-    employee: Id
-    signed: Flag = True
-
-
-class Training(_Model):
-    id: Id
-    date: Date
-    attendees: Annotated[list[Attendee], NULLS_IN_ITEMS] = []
-
-
-class Measurement(Reading):
-    device: Id
-
-
-class Answer(_Model):
-    item: Text
-    compliant: Flag
-    device: Id | None = None
-    note: Text | None = None
-
-
-class Inspection(_Model):
-    id: Id
-    date: Date
-    measurements: Annotated[list[Measurement], NULLS_IN_ITEMS] = []
-    answers: Annotated[list[Answer], NULLS_IN_ITEMS] = []
-
-
-class Incident(_Model):
-    id: Id
-    date: Date
-    kind: Text
-    attributed: Flag = False
-    gallons: Depth | None = None
-    written_report_on: Date | None = None
-    clearance_inspection_on: Date | None = None
-
-
-class Sample(_Model):
-    """A sample of the discharge analysed for one parameter (RULES.md 11.12)."""
-
-    id: Id
-    date: Date
-    device: Id | None = None
-    parameter: Id
-    value: Annotated[float, Field(ge=0)]
-    unit: Id
-    method: Text | None = None
-
-
-class RawAction(BaseModel):
-    """An enforcement action before its fields are read against the pack."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-    id: Id
-    type: Text
-
-
-class CaseFileModel(_Single):
-    jurisdiction: Text
-    as_of: Date | None = None
-    establishment: Establishment
-    permit: Permit | None = None
-    devices: Annotated[list[Device], NULLS_IN_ITEMS] = []
-    haulers: Annotated[list[Hauler], NULLS_IN_ITEMS] = []
-    services: Annotated[list[Service], NULLS_IN_ITEMS] = []
-    yellow_grease_pickups: Annotated[list[Pickup], NULLS_IN_ITEMS] = []
-    employees: Annotated[list[Employee], NULLS_IN_ITEMS] = []
-    trainings: Annotated[list[Training], NULLS_IN_ITEMS] = []
-    inspections: Annotated[list[Inspection], NULLS_IN_ITEMS] = []
-    incidents: Annotated[list[Incident], NULLS_IN_ITEMS] = []
-    samples: Annotated[list[Sample], NULLS_IN_ITEMS] = []
-    enforcement: Annotated[list[RawAction], NULLS_IN_ITEMS] = []
-
-
 @dataclass(frozen=True, slots=True)
 class Milestone:
     id: str
@@ -334,46 +110,12 @@ class Action:
 @dataclass(frozen=True, slots=True)
 class CaseFile:
     """A validated case file, bound to its pack; `model` holds its records as Structs
-    (records.py), field for field the schema's models above."""
+    (records.py), field for field the models of schema.py."""
 
     model: records.CaseFileModel
     pack: Any
     as_of: date | None
     actions: tuple[Action, ...] = field(default=())
-
-
-def _path(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
-
-
-_MESSAGES = {
-    "missing": "required",
-    "extra_forbidden": "unknown field",
-}
-
-
-def _problems_from(err: ValidationError) -> list[Problem]:
-    problems = []
-    for e in err.errors(include_url=False):
-        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        kind = e["type"]
-        msg = _MESSAGES.get(kind)
-        if kind.startswith("date_") and "input" in e:
-            msg = f"not a date: {e['input']!r} (expected YYYY-MM-DD)"
-        elif kind in ("string_too_short", "string_pattern_mismatch"):
-            msg = "must not be empty or blank"
-        if msg is None:
-            msg = e["msg"].removeprefix("Value error, ")
-            if e["type"] not in ("value_error",) and "input" in e:
-                msg = f"{msg}, got {e['input']!r}"
-        problems.append(Problem(_path(loc), msg))
-    return problems
 
 
 def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> CaseFile:
@@ -382,8 +124,6 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     `as_of` overrides the file's own `as_of`. Raises `CaseFileError` listing
     every problem found.
     """
-    from . import packs as packs_module
-
     registry = packs or packs_module.default_registry()
     if not isinstance(data, dict):
         raise CaseFileError([Problem("", "a case file is a mapping of fields")])
@@ -423,13 +163,17 @@ def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> Ca
     return CaseFile(model=model, pack=pack, as_of=effective_as_of, actions=tuple(actions))
 
 
-def _schema_model(data: dict, registry: Any) -> CaseFileModel:
+def _schema_model(data: dict, registry: Any) -> schema.CaseFileModel:
     """The pydantic schema's reading of a case file; raises CaseFileError with every
     problem of structure and type (and of references beside them)."""
+    from pydantic import ValidationError
+
+    from . import schema
+
     try:
-        return CaseFileModel.model_validate(data)
+        return schema.CaseFileModel.model_validate(data)
     except ValidationError as err:
-        problems = _problems_from(err)
+        problems = schema.problems_from(err)
         jurisdiction = data.get("jurisdiction")
         if isinstance(jurisdiction, str) and not registry.has(jurisdiction):
             problems.insert(0, _unknown_jurisdiction(jurisdiction, registry))
@@ -449,7 +193,8 @@ def _fast_model(data: dict) -> records.CaseFileModel | None:
         if actions is None:
             return None
         model = msgspec.structs.replace(model, enforcement=actions)
-    if not _references_hold(model, data) or _blank_ids(model):
+    ids = _listed_ids(model)
+    if ids is None or not _references_hold(model, data, ids) or _blank_ids(model, ids):
         return None
     return model
 
@@ -470,7 +215,7 @@ def _raw_actions(items: list) -> list | None:
     return actions
 
 
-def _blank_ids(m: records.CaseFileModel) -> bool:
+def _blank_ids(m: records.CaseFileModel, ids: dict[str, set]) -> bool:
     """Whether an id is blank. The references hold, so only the listed ids and the ids
     that refer to no record need a look; str.isspace is stricter than the schema's regex."""
     est, permit = m.establishment, m.permit
@@ -482,19 +227,33 @@ def _blank_ids(m: records.CaseFileModel) -> bool:
     words += {d.kind for d in m.devices}
     for s in m.samples:
         words += (s.parameter, s.unit)
-    for items in (m.devices, m.haulers, m.employees, m.services, m.trainings, m.inspections,
-                  m.incidents, m.samples):  # fmt: skip
-        words += {r.id for r in items}
+    for listed in ids.values():
+        words += listed
     return any(map(str.isspace, words))
 
 
-def _unique(items: list) -> set | None:
-    """The ids of the records, or None when two share one."""
-    ids = {r.id for r in items}
-    return ids if len(ids) == len(items) else None
+LISTS = ("devices", "haulers", "employees", "services", "trainings", "inspections", "incidents",
+         "samples", "enforcement")  # fmt: skip
 
 
-def _references_hold(m: Any, data: dict) -> bool:
+def _listed_ids(m: records.CaseFileModel) -> dict[str, set] | None:
+    """The ids of each list of records, or None when two records of a list share one."""
+    ids = {}
+    for name in LISTS:
+        items = getattr(m, name)
+        listed = ids[name] = {r.id for r in items}
+        if len(listed) < len(items):
+            return None
+    return ids
+
+
+def _known(refs: set, ids: set) -> bool:
+    """Whether each reference, but an absent one (None), is to a listed id."""
+    refs.discard(None)
+    return refs <= ids
+
+
+def _references_hold(m: Any, data: dict, ids: dict[str, set]) -> bool:
     """True when `_check_references` would find nothing (checked on the records, quickly).
     That check reads the raw lists of referenced records, so they must be plain lists of
     plain dicts here too."""
@@ -504,34 +263,17 @@ def _references_hold(m: Any, data: dict) -> bool:
             type(items) is not list or any(type(x) is not dict for x in items)
         ):
             return False
-    devices, haulers, employees = _unique(m.devices), _unique(m.haulers), _unique(m.employees)
-    if devices is None or haulers is None or employees is None:
-        return False
-    for items in (m.services, m.trainings, m.inspections, m.incidents, m.samples, m.enforcement):
-        if _unique(items) is None:
-            return False
-    devices.add(None)
-    haulers.add(None)
-    if not {s.device for s in m.services} <= devices:
-        return False
-    if not {s.device for s in m.samples} <= devices:
-        return False
-    if not {s.hauler for s in m.services} <= haulers:
-        return False
-    if not {p.hauler for p in m.yellow_grease_pickups} <= haulers:
-        return False
-    for t in m.trainings:
-        for a in t.attendees:
-            if a.employee not in employees:
-                return False
-    for insp in m.inspections:
-        for r in insp.measurements:
-            if r.device not in devices:
-                return False
-        for a in insp.answers:
-            if a.device not in devices:
-                return False
-    return True
+    devices, haulers = ids["devices"], ids["haulers"]
+    inspections = m.inspections
+    return (
+        _known({s.device for s in m.services}, devices)
+        and _known({s.device for s in m.samples}, devices)
+        and _known({s.hauler for s in m.services}, haulers)
+        and _known({p.hauler for p in m.yellow_grease_pickups}, haulers)
+        and _known({a.employee for t in m.trainings for a in t.attendees}, ids["employees"])
+        and _known({r.device for i in inspections for r in i.measurements}, devices)
+        and _known({a.device for i in inspections for a in i.answers}, devices)
+    )
 
 
 def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
@@ -596,7 +338,7 @@ def _before(problems: list[Problem], path: str, later: date | None, earlier: dat
         problems.append(Problem(path, f"{later} is before {what} ({earlier})"))
 
 
-def _check_date_order(m: CaseFileModel, problems: list[Problem]) -> None:
+def _check_date_order(m: records.CaseFileModel, problems: list[Problem]) -> None:
     """Dates that cannot come before another date of the same record."""
     est = m.establishment
     _before(problems, "establishment.closed_on", est.closed_on, est.opened_on, "opened_on")
@@ -614,13 +356,14 @@ def _check_date_order(m: CaseFileModel, problems: list[Problem]) -> None:
         elif p.suspended_until is not None:
             problems.append(Problem("permit.suspended_until", "needs suspended_from"))
     for i, e in enumerate(m.employees):
-        _before(problems, f"employees[{i}].left_on", e.left_on, e.hired_on, "hired_on")
+        if e.left_on is not None and e.left_on < e.hired_on:  # the path is written only then
+            _before(problems, f"employees[{i}].left_on", e.left_on, e.hired_on, "hired_on")
     for i, inc in enumerate(m.incidents):
         for key in ("written_report_on", "clearance_inspection_on"):
             _before(problems, f"incidents[{i}].{key}", getattr(inc, key), inc.date, "the incident")
 
 
-def _check_vocabulary(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:
+def _check_vocabulary(m: records.CaseFileModel, pack: Any, problems: list[Problem]) -> None:
     """Device kinds and categories are the pack's words (RULES.md 11.13)."""
     category = m.establishment.category
     if category is not None and category not in pack.categories:
@@ -641,7 +384,9 @@ def _check_vocabulary(m: CaseFileModel, pack: Any, problems: list[Problem]) -> N
             )
 
 
-def _check_design_exceptions(m: CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+def _check_design_exceptions(
+    m: records.CaseFileModel, pack: Any, as_of: date, problems: list
+) -> None:
     if pack.params_on(as_of).get("gcd.exceptions_allowed", False):
         return
     for i, device in enumerate(m.devices):
@@ -665,7 +410,9 @@ def sample_limits(pack: Any, permit: Any, on: date) -> dict[str, Any]:
     return limits
 
 
-def _check_sample_units(m: CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+def _check_sample_units(m: records.CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+    if not m.samples:
+        return
     limits = sample_limits(pack, m.permit, as_of)
     for i, sample in enumerate(m.samples):
         limit = limits.get(sample.parameter)
@@ -679,7 +426,9 @@ def _check_sample_units(m: CaseFileModel, pack: Any, as_of: date, problems: list
             )
 
 
-def _check_checklist(m: CaseFileModel, pack: Any, problems: list[Problem]) -> None:
+def _check_checklist(m: records.CaseFileModel, pack: Any, problems: list[Problem]) -> None:
+    if {a.item for insp in m.inspections for a in insp.answers} <= pack.checklist.keys():
+        return  # every item is on the checklist
     for i, insp in enumerate(m.inspections):
         for j, a in enumerate(insp.answers):
             if a.item not in pack.checklist:
@@ -691,7 +440,7 @@ def _check_checklist(m: CaseFileModel, pack: Any, problems: list[Problem]) -> No
                 )
 
 
-def _read_actions(m: CaseFileModel, pack: Any, problems: list[Problem]) -> list[Action]:
+def _read_actions(m: records.CaseFileModel, pack: Any, problems: list[Problem]) -> list[Action]:
     actions = []
     for i, raw in enumerate(m.enforcement):
         path = f"enforcement[{i}]"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import cache, cached_property
 from operator import attrgetter
 from typing import Any
 
@@ -18,10 +19,11 @@ from .report import Finding, ScheduleItem
 
 ONE_DAY = timedelta(days=1)
 BY_ID = attrgetter("id")
-BY_DATE = attrgetter("date", "id")
+_DATE = attrgetter("date")
 Message = str | Callable[[], str]
 
 
+@cache
 def _days(n: int) -> Duration:
     return Duration(n, "days")
 
@@ -30,11 +32,11 @@ def _upto(d: date | None, as_of: date) -> date | None:
     return d if d is not None and d <= as_of else None
 
 
-def _upto_sorted(records: list, field: str, as_of: date, key: Callable) -> list:
-    """The records dated on or before as_of, sorted by `key`."""
-    get = attrgetter(field)
-    out = [r for r in records if get(r) <= as_of]
-    out.sort(key=key)
+def _dated_upto(records: list, as_of: date) -> list:
+    """The records whose `date` is on or before as_of, sorted by date, then id."""
+    out = [r for r in records if r.date <= as_of]
+    out.sort(key=BY_ID)  # then stably by date: by (date, id) without a tuple for each record
+    out.sort(key=_DATE)
     return out
 
 
@@ -61,25 +63,30 @@ class Context:
         self.permit = permit if permit is not None and permit.issued_on <= as_of else None
         # A revoked permit is no permit (RULES.md 11.8), though its frequencies still apply.
         self.revoked_on = self.act(permit.revoked_on) if self.permit is not None else None
-        self.devices = _upto_sorted(m.devices, "installed_on", as_of, BY_ID)
+        self.devices = sorted([d for d in m.devices if d.installed_on <= as_of], key=BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
-        self.services = services = _upto_sorted(m.services, "date", as_of, BY_DATE)
+        self.services = services = _dated_upto(m.services, as_of)
         if len(self.device_ids) < len(m.devices):
             services[:] = [s for s in services if s.device in self.device_ids]
         self.services_by_device: dict[str, list] = defaultdict(list)
         for s in services:
             self.services_by_device[s.device].append(s)
-        self.pickups = sorted([p.date for p in m.yellow_grease_pickups if p.date <= as_of])
-        self.employees = _upto_sorted(m.employees, "hired_on", as_of, BY_ID)
-        self.trainings = _upto_sorted(m.trainings, "date", as_of, BY_DATE)
-        self.inspections = _upto_sorted(m.inspections, "date", as_of, BY_DATE)
-        self.incidents = _upto_sorted(m.incidents, "date", as_of, BY_DATE)
-        self.samples = _upto_sorted(m.samples, "date", as_of, BY_DATE)
+        self.employees = sorted([e for e in m.employees if e.hired_on <= as_of], key=BY_ID)
+        self.trainings = _dated_upto(m.trainings, as_of)
+        self.inspections = _dated_upto(m.inspections, as_of)
+        self.incidents = _dated_upto(m.incidents, as_of)
+        self.samples = _dated_upto(m.samples, as_of)
         self.measurements_by_device: dict[str, list] = defaultdict(list)
         for insp in self.inspections:
             for r in insp.measurements:
                 self.measurements_by_device[r.device].append((insp.date, insp.id, r))
+
+    @cached_property
+    def last_pickup(self) -> date | None:
+        """The day of the latest waste cooking oil pickup by as_of (few checks ask)."""
+        days = [p.date for p in self.case.yellow_grease_pickups if p.date <= self.as_of]
+        return max(days, default=None)
 
     def act(self, d: date | None) -> date | None:
         """An act's date, or None when it has not happened by as_of."""
@@ -127,18 +134,21 @@ class Context:
         else:
             severity, cited = "violation", self.pack.checklist[rule].citation
         citation = citation or cited
+        if callable(message):
+            message = message()
+        resolved_on = None if open else resolved_on
         self.findings.append(
             Finding(
-                rule=rule,
-                subject=subject,
-                severity=severity,
-                open=open,
-                since=since,
-                citation=citation,
-                message=message() if callable(message) else message,
-                due=due,
-                resolved_on=None if open else resolved_on,
-                evidence=evidence or {},
+                rule,
+                subject,
+                severity,
+                open,
+                since,
+                citation,
+                message,
+                due,
+                resolved_on,
+                evidence or {},
             )
         )
 

@@ -8,7 +8,7 @@ from .casefile import CaseFile, parse_case
 from .checks import OPERATIONAL, enforcement
 from .context import Context
 from .errors import CaseFileError, Problem
-from .report import Report
+from .report import Accrual, Deadline, Finding, Report, ScheduleItem
 
 
 def _status(ctx: Context) -> tuple[str | None, str | None]:
@@ -51,10 +51,10 @@ def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
     if applies:
         violated = any(f.open and f.severity == "violation" for f in ctx.findings)
         status = "non_compliant" if violated else "compliant"
-    ctx.findings.sort(key=lambda f: f.sort_key())
-    ctx.schedule.sort(key=lambda s: s.sort_key())
-    deadlines.sort(key=lambda d: d.sort_key())
-    accruals.sort(key=lambda a: a.sort_key())
+    ctx.findings.sort(key=Finding.sort_key)
+    ctx.schedule.sort(key=ScheduleItem.sort_key)
+    deadlines.sort(key=Deadline.sort_key)
+    accruals.sort(key=Accrual.sort_key)
     return Report(
         jurisdiction=case.pack.id,
         establishment=ctx.est_id,

@@ -110,6 +110,7 @@ class ParamSet:
                 with contextlib.suppress(ParameterNotInForce):
                     values[name] = p.value_on(on)
         self._values = values
+        self._durations: dict[str, Duration] = {}
 
     def __getitem__(self, name: str) -> Any:
         try:
@@ -124,7 +125,11 @@ class ParamSet:
         return default if v is None else v.value
 
     def duration(self, name: str) -> Duration:
-        return self.pack.duration(name, self[name])
+        """The period a parameter holds, read once for this set (the checks ask often)."""
+        period = self._durations.get(name)
+        if period is None:
+            period = self._durations[name] = self.pack.duration(name, self[name])
+        return period
 
     def reference(self, name: str) -> str:
         self[name]
@@ -779,4 +784,12 @@ def _registry(key: tuple[str, ...]) -> PackRegistry:
 
 
 def default_registry(extra: list[str] | None = None) -> PackRegistry:
-    return _registry(tuple(str(p) for p in pack_folders(extra)))
+    if extra:
+        return _registry(tuple(str(p) for p in pack_folders(extra)))
+    return _by_environment(os.environ.get("FOGKEEPER_PACKS", ""))
+
+
+@cache
+def _by_environment(env: str) -> PackRegistry:
+    """The registry while FOGKEEPER_PACKS is `env` (asked for on every parse_case)."""
+    return _registry(tuple(str(p) for p in pack_folders()))

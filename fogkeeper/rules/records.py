@@ -1,8 +1,8 @@
 """The records of a validated case file, as the engine reads them: msgspec Structs.
 
 `casefile.parse_case` converts a case file into these in C (`msgspec.convert`), the hot
-path of the sweep. The types here accept a strict subset of what the pydantic schema of
-`casefile` accepts (dates only as `date` or `YYYY-MM-DD`, numbers only as numbers, no
+path of the sweep. The types here accept a strict subset of what the pydantic schema
+(schema.py) accepts (dates only as `date` or `YYYY-MM-DD`, numbers only as numbers, no
 nulls where a default stands), so whatever they accept the schema accepts with equal
 values; anything else goes through the schema, which words the problems or, when the
 input is valid after all, whose result is copied into these Structs (`from_schema`).

@@ -107,6 +107,20 @@ def test_it_counts_calendar_days_through_weekends_and_holidays(sc_cal):
     assert sc_cal.add(d("2025-06-28"), Duration(10, "days")) == d("2025-07-08")
 
 
+def test_it_remembers_each_sum_by_period_and_keeps_periods_and_rolling_apart(sc_cal):
+    start = d("2025-06-28")  # a Saturday
+    first = sc_cal.add(start, Duration(10, "days"))
+    assert sc_cal._added[(Duration(10, "days"), False)][start] == first == d("2025-07-08")
+    assert sc_cal.add(start, Duration(10, "days")) is first
+    assert sc_cal.add(start, Duration(1, "months")) == d("2025-07-28")
+    assert sc_cal.add(start, Duration(1, "days"), roll=True) == d("2025-06-30")
+    assert sc_cal.add(start, Duration(1, "days")) == d("2025-06-29")
+
+
+def test_it_counts_days_from_the_day_of_a_date_time(sc_cal):
+    assert sc_cal.add(datetime(2025, 6, 28, 15, 30), Duration(10, "days")) == d("2025-07-08")
+
+
 # Business days
 
 

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from fogkeeper.rules import PackError, ParameterNotInForce
+from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry, load_pack
 
 PACKS = ["san-clemente", "town-10-02"]
@@ -182,6 +183,27 @@ def test_it_gives_each_dated_value_its_own_reference(tmp_path):
     assert pack.params_on(date(2020, 1, 1)).reference("enforcement.daily_fine") == (
         "test amendment"
     )
+
+
+def _lengthen_the_refresher_interval_in_2020(params: dict) -> None:
+    params["training.refresher_interval"]["values"][date(2020, 1, 1)] = {
+        "value": "12 months",
+        "reference": "test amendment",
+    }
+
+
+def test_it_reads_a_period_once_for_a_date_and_anew_for_a_date_with_another_value(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(folder, _lengthen_the_refresher_interval_in_2020)
+    pack = load_pack(folder)
+    before, after = pack.params_on(date(2019, 12, 31)), pack.params_on(date(2020, 1, 1))
+    assert pack.params_on(date(2019, 12, 31)) is before
+    first = before.duration("training.refresher_interval")
+    assert first == Duration(6, "months")
+    assert before.duration("training.refresher_interval") is first
+    assert before._durations == {"training.refresher_interval": first}
+    assert after.duration("training.refresher_interval") == Duration(12, "months")
+    assert before.duration("training.refresher_interval") == Duration(6, "months")
 
 
 # Law as data
@@ -413,3 +435,15 @@ def test_it_loads_a_pack_from_its_own_folder_as_well_as_from_a_folder_of_packs(t
     (folder / "pack.yaml").write_text(text)
     assert PackRegistry([folder]).ids() == ["town-copy"]
     assert PackRegistry([tmp_path]).ids() == ["town-copy"]
+
+
+def test_the_default_registry_is_loaded_once_for_each_value_of_fogkeeper_packs(monkeypatch):
+    monkeypatch.delenv("FOGKEEPER_PACKS", raising=False)
+    bundled = default_registry()
+    assert default_registry() is bundled
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(Path(__file__).parent / "packs"))
+    more = default_registry()
+    assert more is not bundled and default_registry() is more
+    assert set(more.ids()) == set(bundled.ids()) | {"imaginary-town"}
+    monkeypatch.delenv("FOGKEEPER_PACKS")
+    assert default_registry() is bundled

@@ -26,12 +26,12 @@ def check(ctx: Context) -> None:
             )
         _design(ctx, device, triggers)
         _service_gaps(ctx, device, freq, full_dates)
-        readings = _readings(ctx, device, services)
+        readings = _readings(ctx, device, services, _reported_after(ctx, full_dates))
         over_limit = _accumulation(ctx, device, readings, full_dates)
         _outlet(ctx, device, readings, full_dates)
         _service_defects(ctx, device, services)
         _trap_needs_interceptor(ctx, device, freq, over_limit)
-        _frequency_review(ctx, device, freq, full)
+        _frequency_review(ctx, device, freq, full, full_dates)
         _frequency_invalid(ctx, device, freq, source)
 
 
@@ -130,14 +130,13 @@ def _design_since(ctx: Context, device, triggers: list):
 def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
     if freq is None or not ctx.pack.has("gcd.service_overdue"):
         return
-    add = ctx.cal.add
-    evidence = {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
+    due_after, clamp = ctx.cal.sums(freq), ctx.clamp
     # Only a gap closed within the look-back is reported: start from the first pump-out on
     # or after the cutoff, measured from the one before it.
     start = bisect_left(full_dates, ctx.cutoff)
     previous = full_dates[start - 1] if start else device.installed_on
     for served in full_dates[start:]:
-        due = add(ctx.clamp(previous), freq)
+        due = due_after[clamp(previous)]
         if served > due:
             ctx.finding(
                 "gcd.service_overdue",
@@ -148,10 +147,10 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
                 open=False,
                 due=due,
                 resolved_on=served,
-                evidence=evidence,
+                evidence=_gap_evidence(freq),
             )
         previous = served
-    due = add(ctx.clamp(previous), freq)
+    due = due_after[clamp(previous)]
     ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
     if ctx.as_of > due:
         ctx.finding(
@@ -160,14 +159,31 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
             due + ONE_DAY,
             f"{device.id} was due for a full pump-out on {due} (every {freq}).",
             due=due,
-            evidence={**evidence, "last_full_service": previous.isoformat()},
+            evidence={**_gap_evidence(freq), "last_full_service": previous.isoformat()},
         )
 
 
-def _readings(ctx: Context, device, services) -> list:
-    """Every measurement of the device: pre-pump readings and inspection readings, by date."""
-    readings = [(s.date, s.id, s) for s in services]
-    readings += ctx.measurements_by_device.get(device.id, ())
+def _gap_evidence(freq) -> dict:
+    return {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
+
+
+def _reported_after(ctx: Context, full_dates: list) -> date | None:
+    """The last full pump-out before the look-back: an episode of readings up to that day is
+    cured by then, so not reported, and leaves no episode open for the readings after it."""
+    i = bisect_left(full_dates, ctx.cutoff)
+    return full_dates[i - 1] if i else None
+
+
+def _readings(ctx: Context, device, services, after: date | None) -> list:
+    """The device's measurements after `after` (all if None): pre-pump readings and
+    inspection readings, by date."""
+    measurements = ctx.measurements_by_device.get(device.id, ())
+    if after is None:
+        readings = [(s.date, s.id, s) for s in services]
+        readings += measurements
+    else:
+        readings = [(s.date, s.id, s) for s in services if s.date > after]
+        readings += [m for m in measurements if m[0] > after]
     readings.sort(key=_by_record)
     for a, b in zip(readings, readings[1:]):  # noqa: B905
         if a[0] == b[0] and a[1] == b[1]:
@@ -233,7 +249,10 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         fog, solids = r.fog_inches, r.solids_inches
         if fog is None or solids is None:
             return False
-        return round(fog + solids - allowed, 9) > 0
+        over = fog + solids - allowed
+        if over > 1e-6 or over < -1e-6:  # clear either way: rounding cannot change the sign
+            return over > 0
+        return round(over, 9) > 0
 
     episodes = _episodes(readings, is_over, full_dates)
 
@@ -290,7 +309,10 @@ def _service_defects(ctx: Context, device, services) -> None:
     partial = ctx.pack.has("gcd.partial_pump_out") and device.kind in ctx.p.get(
         "gcd.partial_pump_out_device_kinds", ()
     )
-    unlicensed = ctx.pack.has("gcd.unlicensed_hauler")
+    # the haulers whose licence may have lapsed on the day of a service
+    unlicensed = ctx.pack.has("gcd.unlicensed_hauler") and {
+        h.id: h for h in ctx.haulers.values() if not h.licensed or h.licence_expires_on is not None
+    }
     if not (partial or unlicensed):
         return
     # Both findings are resolved on the service's day: none before the look-back is reported.
@@ -305,8 +327,8 @@ def _service_defects(ctx: Context, device, services) -> None:
                 resolved_on=s.date,
                 evidence={"service": s.id},
             )
-        hauler = ctx.haulers.get(s.hauler) if s.hauler else None
-        if unlicensed and hauler is not None and not hauler.licensed_on(s.date):
+        hauler = unlicensed.get(s.hauler) if unlicensed else None
+        if hauler is not None and not hauler.licensed_on(s.date):
             ctx.finding(
                 "gcd.unlicensed_hauler",
                 device.id,
@@ -361,21 +383,33 @@ def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
     )
 
 
-def _frequency_review(ctx: Context, device, freq, full) -> None:
+def _fill_rates(full: list, full_dates: list, wanted: int) -> list[tuple]:
+    """The last `wanted` measured intervals, oldest first: (inches a day, service) for each
+    full pump-out with readings, over the days since the full pump-out of an earlier day."""
+    rates = []
+    for s in reversed(full):
+        if s.fog_inches is None or s.solids_inches is None:
+            continue
+        i = bisect_left(full_dates, s.date)
+        if i:
+            rates.append(((s.fog_inches + s.solids_inches) / (s.date - full_dates[i - 1]).days, s))
+            if len(rates) == wanted:
+                break
+    rates.reverse()
+    return rates
+
+
+def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
     rule = "gcd.frequency_review"
     depth = device.design_depth_inches
     if not ctx.pack.has(rule) or not depth:
         return
-    measured = []
-    previous = current = None
-    for s in full:
-        if current is None or s.date > current:
-            previous, current = current, s.date
-        if previous is not None and s.fog_inches is not None and s.solids_inches is not None:
-            measured.append(((s.fog_inches + s.solids_inches) / (s.date - previous).days, s))
-    if len(measured) < ctx.p["gcd.frequency_review_min_intervals"]:
+    needed = ctx.p["gcd.frequency_review_min_intervals"]
+    sample = ctx.p["gcd.frequency_review_sample_intervals"]
+    measured = _fill_rates(full, full_dates, max(needed, sample))
+    if len(measured) < needed:
         return
-    last = measured[-ctx.p["gcd.frequency_review_sample_intervals"] :]
+    last = measured[-sample:]
     rate = max(r for r, _ in last)
     allowed = sorted(ctx.p["gcd.allowed_frequencies_days"])
     limit = ctx.p["gcd.accumulation_limit"]

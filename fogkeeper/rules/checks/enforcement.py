@@ -61,7 +61,7 @@ def _deadlines(ctx: Context, spec, action, fields, out: list[Deadline]) -> dict:
     paid = fields.get("paid_on")
     suspended: set[str] = set()
     for d in spec.deadlines:
-        if any(fields.get(k) != v for k, v in d.when.items()):
+        if d.when and any(fields.get(k) != v for k, v in d.when.items()):
             continue
         if d.start in suspended:
             suspended.add(d.name)
@@ -141,23 +141,26 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
         problems.append(
             f"The hearing set for {hearing_on} is outside the notice window ({bounds})."
         )
-    evidence = {
-        "hearing_on": hearing_on.isoformat(),
-        "earliest": earliest.isoformat() if earliest else None,
-        "latest": latest.isoformat() if latest else None,
-    }
     continuance = cfg.get("continuance")
     continued_to = fields.get(continuance["field"]) if continuance else None
     if continued_to is not None:
         limit = ctx.p.duration(continuance["limit"])
         last = ctx.cal.add(hearing_on, limit)
-        evidence.update(continued_to=continued_to.isoformat(), continuance_latest=last.isoformat())
         if continued_to > last:
             problems.append(
                 f"The hearing of {hearing_on} was continued to {continued_to}, beyond the "
                 f"{limit} the hearing may be continued in total (to {last})."
             )
     if problems:
+        evidence = {
+            "hearing_on": hearing_on.isoformat(),
+            "earliest": earliest.isoformat() if earliest else None,
+            "latest": latest.isoformat() if latest else None,
+        }
+        if continued_to is not None:
+            evidence.update(
+                continued_to=continued_to.isoformat(), continuance_latest=last.isoformat()
+            )
         ctx.finding(
             cfg["rule"],
             action.id,
@@ -221,7 +224,7 @@ def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
             action.id,
             m.due,
             ctx.act(m.met_on),
-            f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",
+            lambda m=m: f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",
             evidence={"milestone": m.id},
         )
 
@@ -235,6 +238,6 @@ def _delinquency(ctx: Context, action, fields, values, cfg) -> None:
         action.id,
         due,
         fields.get(cfg["paid"]),
-        f"Invoice {action.id} for {_money(fields.get('amount', 0))} was payable by {due}.",
+        lambda: f"Invoice {action.id} for {_money(fields.get('amount', 0))} was payable by {due}.",
         evidence={"amount": fields.get("amount")},
     )

@@ -11,11 +11,10 @@ def check(ctx: Context) -> None:
     rule = "inspection.annual_due"
     if not ctx.pack.has(rule) or not ctx.operating:
         return
-    counted = [
-        i.date
-        for i in ctx.inspections
-        if not any(a.item == REFUSED and not a.compliant for a in i.answers)
-    ]
+    refused = {
+        i.id for i in ctx.inspections for a in i.answers if a.item == REFUSED and not a.compliant
+    }
+    counted = [i.date for i in ctx.inspections if i.id not in refused]
     last = counted[-1] if counted else None
     permit_issued = ctx.permit.issued_on if ctx.permit is not None else None
     if ctx.p["inspection.annual_scope"] == "establishment":

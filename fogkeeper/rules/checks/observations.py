@@ -13,9 +13,12 @@ def check(ctx: Context) -> None:
     }
     if not failed:
         return
+    failed_items = {item for item, _ in failed}
     answers: dict[tuple[str, str], dict] = {}
     for insp in ctx.inspections:
         for a in insp.answers:
+            if a.item not in failed_items:
+                continue
             key = (a.item, a.device or est_id)
             if key not in failed:
                 continue

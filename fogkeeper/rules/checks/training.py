@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import defaultdict
 
 from ..context import Context
 
@@ -16,42 +17,62 @@ def check(ctx: Context) -> None:
     window = ctx.p.duration("training.new_hire_window") if has(NEW_HIRE) else None
     interval = ctx.p.duration("training.refresher_interval") if has(REFRESHER) else None
     unsigned = has(UNSIGNED)
-    attended: dict[str, list] = {}
-    for t in ctx.trainings:
-        for a in t.attendees:
-            attended.setdefault(a.employee, []).append((t.date, t.id, a.signed))
+    attended, not_signed = _attendances(ctx)
+    # a training's refresher falls due on the same day whoever attended it
+    due_after = {}
+    if interval is not None:
+        after, clamp = ctx.cal.sums(interval), ctx.clamp
+        due_after = {t.date: after[clamp(t.date)] for t in ctx.trainings}
+    hire_due = ctx.cal.sums(window) if window is not None else None
+    as_of = ctx.as_of
     for emp in ctx.employees:
         if not emp.kitchen_duties:
             continue
-        left = ctx.act(emp.left_on)
-        attendances = attended.get(emp.id, ())
+        left = emp.left_on
+        if left is not None and left > as_of:
+            left = None  # not left yet
         # Only training on or after the hire date counts; a missing signature counts always.
-        sessions = [s for s in attendances if s[0] >= emp.hired_on]
-        dates = [s[0] for s in sessions]
-        if window is not None:
-            _new_hire(ctx, emp, window, dates, left)
+        hired = emp.hired_on
+        dates = [d for d in attended.get(emp.id, ()) if d >= hired]
+        if hire_due is not None:
+            due = hire_due[ctx.clamp(hired)]
+            if not dates or dates[0] > due:  # else trained in time
+                _new_hire(ctx, emp, due, dates[0] if dates else None, left)
         if interval is not None and dates:
-            _refresher(ctx, emp, interval, dates, left)
-        if unsigned:
-            for when, training_id, signed in attendances:
-                if not signed and (left is None or when < left) and when >= ctx.cutoff:
-                    ctx.finding(
-                        UNSIGNED,
-                        emp.id,
-                        when,
-                        f"{emp.name or emp.id} did not sign the attendance record of training "
-                        f"{training_id}.",
-                        open=False,
-                        resolved_on=when,
-                        evidence={"training": training_id},
-                    )
+            _refresher(ctx, emp, due_after, dates, left)
+        if unsigned and emp.id in not_signed:
+            _unsigned(ctx, emp, not_signed[emp.id], left)
 
 
-def _new_hire(ctx: Context, emp, window, dates: list, left) -> None:
-    due = ctx.cal.add(ctx.clamp(emp.hired_on), window)
-    first = dates[0] if dates else None
-    if first is not None and first <= due:
-        return
+def _attendances(ctx: Context) -> tuple[dict, dict]:
+    """Employee -> the dates of their trainings; employee -> [(date, training)] for each
+    attendance record they did not sign."""
+    attended: dict[str, list] = defaultdict(list)
+    not_signed: dict[str, list] = {}
+    for t in ctx.trainings:
+        for a in t.attendees:
+            attended[a.employee].append(t.date)
+            if not a.signed:
+                not_signed.setdefault(a.employee, []).append((t.date, t.id))
+    return attended, not_signed
+
+
+def _unsigned(ctx: Context, emp, trainings: list, left) -> None:
+    for when, training_id in trainings:
+        if (left is None or when < left) and when >= ctx.cutoff:
+            ctx.finding(
+                UNSIGNED,
+                emp.id,
+                when,
+                f"{emp.name or emp.id} did not sign the attendance record of training "
+                f"{training_id}.",
+                open=False,
+                resolved_on=when,
+                evidence={"training": training_id},
+            )
+
+
+def _new_hire(ctx: Context, emp, due, first, left) -> None:
     ctx.overdue(
         NEW_HIRE,
         emp.id,
@@ -66,24 +87,30 @@ def _new_hire(ctx: Context, emp, window, dates: list, left) -> None:
         ctx.plan("training.new_hire", emp.id, due, NEW_HIRE)
 
 
-def _refresher(ctx: Context, emp, interval, dates: list, left) -> None:
+def _refresher(ctx: Context, emp, due_after: dict, dates: list, left) -> None:
     # A past gap is reported only when closed within the look-back: start from the gap
     # that the first training on or after the cutoff closed.
     start = max(0, bisect_left(dates, ctx.cutoff) - 1)
-    add, clamp = ctx.cal.add, ctx.clamp
     last = len(dates) - 1
-    for i in range(start, last + 1):
-        due = add(clamp(dates[i]), interval)
-        following = dates[i + 1] if i < last else None
-        if following is not None and following <= due:
-            continue
-        ctx.overdue(
-            REFRESHER,
-            emp.id,
-            due,
-            following,
-            lambda due=due: f"{emp.name or emp.id}'s refresher training was due by {due}.",
-            ends_on=left,
-        )
-    if left is None:  # the loop ended on the last training (start <= last)
+    for i in range(start, last):
+        due, following = due_after[dates[i]], dates[i + 1]
+        if following > due:
+            _refresher_overdue(ctx, emp, due, following, left)
+    due = due_after[dates[last]]
+    if left is None:
+        if ctx.as_of > due:  # else not yet due: nothing to report
+            _refresher_overdue(ctx, emp, due, None, left)
         ctx.plan("training.refresher", emp.id, due, REFRESHER)
+    else:
+        _refresher_overdue(ctx, emp, due, None, left)
+
+
+def _refresher_overdue(ctx: Context, emp, due, following, left) -> None:
+    ctx.overdue(
+        REFRESHER,
+        emp.id,
+        due,
+        following,
+        lambda: f"{emp.name or emp.id}'s refresher training was due by {due}.",
+        ends_on=left,
+    )

@@ -52,7 +52,7 @@ def _yellow_grease(ctx: Context) -> None:
     if not ctx.pack.has(rule) or permit is None or not permit.yellow_grease_frequency_days:
         return
     freq = permit.yellow_grease_frequency_days
-    base = ctx.pickups[-1] if ctx.pickups else permit.issued_on
+    base = ctx.last_pickup if ctx.last_pickup is not None else permit.issued_on
     due = ctx.clamp(base) + timedelta(days=freq)
     ctx.plan("yellow_grease.collection", ctx.est_id, due, rule)
     if ctx.as_of > due:
