@@ -8,7 +8,9 @@ part of the figures), then runs `sweep_agency` twice on the same date: the full 
 second one with nothing changed. Each sweep runs in a process of its own, so that its peak
 memory (ru_maxrss) is its own and not the generator's. Prints, for each: wall time, the
 load / evaluate / store split, the number of queries, peak memory and the findings stored,
-next to the targets. Nothing is asserted: the figures are printed only.
+next to the targets. Then the floor: one rule, `gcd.service_overdue`, decided for the whole
+agency by one SQL query on the same data (its open findings, counted), and the full sweep's
+wall time as a multiple of that query's. Nothing is asserted: the figures are printed only.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bench.program import AGENCY, prepare_program
 
 TARGET_SECONDS = 60.0
 TARGET_MIB = 2048.0
+TARGET_FLOOR_MULTIPLE = 5.0
 
 
 def _setup() -> None:
@@ -165,6 +168,94 @@ def main(argv: list[str] | None = None) -> None:
     _report(f"Full sweep as of {as_of}", first)
     second = _sweep_in_child(args, as_of)
     _report("Second sweep, same date, nothing changed", second)
+    _report_floor(first, as_of)
+
+
+# The open findings of gcd.service_overdue (checks/devices.py) in one query: each device in
+# place on the date, of an establishment the chapter applies to, whose last full pump-out
+# not under an open dispute (or else its installation), from the pack's effective date at
+# the earliest, plus its frequency (the device's, else its permit's, else the pack's for
+# its kind) falls before the date.
+FLOOR_SQL = """
+WITH pack_frequency (kind, every) AS (
+    SELECT * FROM unnest(%(kinds)s::text[], %(everys)s::interval[])
+), devices AS (
+    SELECT d.id, d.installed_on, d.kind, d.service_frequency_days, e.id AS establishment_id
+    FROM registry_greasecontroldevice d
+    JOIN registry_foodserviceestablishment e ON e.id = d.establishment_id
+    WHERE e.agency_id = %(agency)s
+      AND (e.closed_on IS NULL OR e.closed_on > %(as_of)s)
+      AND (e.on_public_sewer OR NOT %(exempt_off_sewer)s)
+      AND NOT (COALESCE(NULLIF(e.category, ''), %(default_category)s) = ANY(%(exempt)s))
+      AND d.installed_on <= %(as_of)s
+      AND (d.removed_on IS NULL OR d.removed_on > %(as_of)s)
+), last_full AS (
+    SELECT s.device_id, max(s.date) AS served
+    FROM maintenance_service s JOIN devices d ON d.id = s.device_id
+    WHERE s.full_pump_out AND s.date <= %(as_of)s AND NOT EXISTS (
+        SELECT FROM maintenance_servicedispute x WHERE x.service_id = s.id
+        AND x.raised_on <= %(as_of)s AND (x.withdrawn_on IS NULL OR x.withdrawn_on > %(as_of)s))
+    GROUP BY s.device_id
+)
+SELECT count(*) FROM devices d
+LEFT JOIN last_full l ON l.device_id = d.id
+LEFT JOIN LATERAL (
+    SELECT p.service_frequency_days FROM permits_permit p
+    WHERE p.establishment_id = d.establishment_id AND p.issued_on <= %(as_of)s
+    ORDER BY p.issued_on DESC, p.id DESC LIMIT 1
+) p ON true
+LEFT JOIN pack_frequency f ON f.kind = d.kind
+WHERE (GREATEST(COALESCE(l.served, d.installed_on), %(effective)s)
+       + COALESCE(make_interval(days => d.service_frequency_days),
+                  make_interval(days => p.service_frequency_days), f.every))::date < %(as_of)s
+"""
+
+
+def _floor(as_of: date) -> tuple[float, int, int]:
+    """The floor query's seconds (the best of three) and its count of open findings, and the
+    count the sweep stored."""
+    from django.db import connection
+
+    from fogkeeper.compliance.models import Finding
+    from fogkeeper.registry.models import Agency
+
+    agency = Agency.objects.get(code=AGENCY)
+    pack = agency.get_pack()
+    p = pack.params_on(as_of)
+    defaults = p.get("gcd.default_service_frequency") or {}
+    every = {k: pack.duration(f"gcd.default_service_frequency.{k}", v) for k, v in defaults.items()}
+    params = {
+        "agency": agency.pk,
+        "as_of": as_of,
+        "effective": pack.effective,
+        "exempt_off_sewer": bool(p["applicability.exempt_off_public_sewer"]),
+        "exempt": list(p["applicability.exempt_categories"]),
+        "default_category": pack.default_category,
+        "kinds": list(every),
+        "everys": [f"{d.n} {d.unit}" for d in every.values()],
+    }
+    best, found = float("inf"), 0
+    with connection.cursor() as cursor:
+        for _ in range(3):
+            started = time.perf_counter()
+            cursor.execute(FLOOR_SQL, params)
+            found = cursor.fetchone()[0]
+            best = min(best, time.perf_counter() - started)
+    stored = Finding.objects.filter(agency=agency, rule="gcd.service_overdue", open=True).count()
+    return best, found, stored
+
+
+def _report_floor(full: dict, as_of: date) -> None:
+    seconds, found, stored = _floor(as_of)
+    multiple = full["wall"] / seconds
+    print(
+        f"\nThe floor: gcd.service_overdue alone as one SQL query {seconds:.2f} s, "
+        f"{found:,} open findings (the sweep stored {stored:,})"
+    )
+    print(
+        f"  the full sweep took {multiple:.1f}x the floor   target <= "
+        f"{TARGET_FLOOR_MULTIPLE:.0f}x   {_verdict(multiple, TARGET_FLOOR_MULTIPLE + 1e-9)}"
+    )
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ def build_case_files(
         "inspections": _inspections(batch),
         "incidents": _incidents(batch),
         "samples": _samples(batch),
-        "enforcement": _enforcement(batch),
+        "enforcement": enforcement_actions(agency, batch.ids, as_of),
     }
     cases: dict[int, dict] = {}
     for est_id, est in establishments.items():
@@ -593,20 +593,20 @@ def _samples(batch: _Batch) -> dict[int, list]:
     return samples
 
 
-def _enforcement(batch: _Batch) -> dict[int, list]:
+def enforcement_actions(agency: Agency, ids: list[int], as_of: date) -> dict[int, list]:
     """The actions taken with their later facts (two queries); then, when the billing app is
     installed, its invoices and the penalties paid through it."""
-    enforcement = enforcement_entries(batch.agency, batch.ids)
+    enforcement = enforcement_entries(agency, ids)
     try:
         from fogkeeper.billing import casefiles as billing
     except ModuleNotFoundError as e:
         if e.name not in ("fogkeeper.billing", "fogkeeper.billing.casefiles"):
             raise
         return enforcement
-    invoices, penalties_paid = billing.money_actions(batch.ids, batch.as_of)
-    ids = set(batch.ids)
+    invoices, penalties_paid = billing.money_actions(ids, as_of)
+    wanted = set(ids)
     for est_id, items in invoices.items():
-        if est_id in ids:
+        if est_id in wanted:
             enforcement[est_id].extend(items)
     for est_id, paid in penalties_paid.items():
         for action in enforcement.get(est_id, ()) if paid else ():

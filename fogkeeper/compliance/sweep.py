@@ -1,13 +1,15 @@
 """The sweep: every establishment of an agency evaluated on one date, its report stored.
 
-A batch of establishments at a time: their case files are built in a fixed number of queries
-(casefiles.py), each is evaluated by the engine, and what the reports say is compared with
-what the database holds, so that only rows that changed are written, in a fixed number of
-queries too (on PostgreSQL: new rows by COPY, changed rows by COPY into a temporary table and
-one UPDATE). Each batch is loaded, evaluated and stored in its own transaction, holding its
-establishments' rows from before the load: two stores of one establishment (a sweep's batch
-and a re-evaluation after a write) take turns rather than both create a finding, and the
-later reads what the earlier stored. Batches of other establishments run alongside.
+A batch of establishments at a time: their case files are read in a fixed number of queries
+straight into the engine's records (caserecords.py; the few out of the ordinary as the dicts
+of casefiles.py, for parse_case to read or refuse), each is evaluated by the engine, and
+what the reports say is compared with what the database holds, so that only rows that
+changed are written, in a fixed number of queries too (on PostgreSQL: new rows by COPY,
+changed rows by COPY into a temporary table and one UPDATE). Each batch is loaded, evaluated
+and stored in its own transaction, holding its establishments' rows from before the load:
+two stores of one establishment (a sweep's batch and a re-evaluation after a write) take
+turns rather than both create a finding, and the later reads what the earlier stored.
+Batches of other establishments run alongside.
 
 What is stored (models.py):
 
@@ -54,9 +56,9 @@ from django.db import connection, transaction
 from django.db.models import JSONField, Model
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
-from fogkeeper.rules import CaseFileError, Report, evaluate, parse_case
+from fogkeeper.rules import CaseFile, CaseFileError, Report, evaluate, parse_case
 
-from .casefiles import build_case_files
+from .caserecords import load_case_files
 from .models import ComplianceStatus, Finding, ScheduleItem, SweepRun
 
 # What the engine says about a finding; the rest of a row is its identity and history.
@@ -174,7 +176,7 @@ def sweep_ids(agency: Agency, ids: list[int], as_of: date, result: SweepResult) 
         # in the order of their ids, so that two overlapping batches cannot deadlock
         locked = FoodServiceEstablishment.objects.select_for_update(no_key=True).filter(pk__in=ids)
         list(locked.order_by("pk").values_list("pk"))
-        cases = build_case_files(agency, ids, as_of)
+        cases = load_case_files(agency, ids, as_of)
         loaded = time.perf_counter()
         reports = _evaluate(cases, result)
         evaluated = time.perf_counter()
@@ -186,22 +188,25 @@ def sweep_ids(agency: Agency, ids: list[int], as_of: date, result: SweepResult) 
     result.timings["store"] += stored - evaluated
 
 
-def _evaluate(cases: dict[int, dict], result: SweepResult) -> dict[int, Report]:
+def _evaluate(cases: dict[int, CaseFile | dict], result: SweepResult) -> dict[int, Report]:
+    """Reports of the case files; a case file still a dict is read by parse_case first."""
     reports: dict[int, Report] = {}
-    for est_id, data in cases.items():
+    for est_id, case in cases.items():
         try:
-            reports[est_id] = evaluate(parse_case(data))
+            reports[est_id] = evaluate(case if isinstance(case, CaseFile) else parse_case(case))
         except CaseFileError as e:
             problems = [str(p) for p in e.problems]
-            result.errors.append(
-                {"establishment": data["establishment"]["id"], "problems": problems}
-            )
+            result.errors.append({"establishment": _code(case), "problems": problems})
         except Exception as e:  # a fault of the engine must not stop the other establishments
             problems = [f"the engine failed: {e!r}"]
-            result.errors.append(
-                {"establishment": data["establishment"]["id"], "problems": problems}
-            )
+            result.errors.append({"establishment": _code(case), "problems": problems})
     return reports
+
+
+def _code(case: CaseFile | dict) -> str:
+    if isinstance(case, CaseFile):
+        return case.model.establishment.id
+    return case["establishment"]["id"]
 
 
 def _store(agency: Agency, reports: dict[int, Report], as_of: date, result: SweepResult) -> None:

@@ -75,13 +75,13 @@ def test_it_sends_one_notice_and_one_letter_to_each_of_over_200_establishments(p
 @contextmanager
 def _loads():
     """The establishment ids of each batch of case files built (one per evaluation)."""
-    loads, real = [], sweep.build_case_files
+    loads, real = [], sweep.load_case_files
 
     def spy(agency, ids, as_of):
         loads.append(list(ids))
         return real(agency, ids, as_of)
 
-    with patch.object(sweep, "build_case_files", spy):
+    with patch.object(sweep, "load_case_files", spy):
         yield loads
 
 

@@ -134,13 +134,13 @@ def _file_for(fses, prefix: str) -> str:
 
 def _upload_counted(client, fses, prefix: str):
     loads = []
-    real = sweep.build_case_files
+    real = sweep.load_case_files
 
     def spy(agency, ids, as_of):
         loads.append(list(ids))
         return real(agency, ids, as_of)
 
-    with patch.object(sweep, "build_case_files", spy), CaptureQueriesContext(connection) as q:
+    with patch.object(sweep, "load_case_files", spy), CaptureQueriesContext(connection) as q:
         response = upload(client, _file_for(fses, prefix))
     assert response.redirect_chain == [(SUBMISSIONS, 302)]
     return loads, len(q.captured_queries)
