@@ -4,6 +4,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.test import override_settings
 
 from tests import databases
 
@@ -64,6 +65,14 @@ def django_db_setup(
             databases.drop_worker_database(name)
         else:
             teardown_databases(created, verbosity=verbosity)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quick_password_hashing():
+    """PBKDF2's million rounds take 0.4 s a password, at every login made and every sign-in;
+    no test is about the strength of the hash (the settings keep it for everyone else)."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -126,9 +126,10 @@ def counting_queries(result: SweepResult):
 @contextmanager
 def without_gc():
     """The sweep makes millions of short-lived objects and no reference cycles worth
-    collecting; the collector would only walk them again and again."""
+    collecting; the collector would only walk them again and again. What was there before
+    is frozen as it is, not collected first: a full collection of a worker's heap took
+    longer than a small batch, and what it would have freed is collected after unfreezing."""
     enabled = gc.isenabled()
-    gc.collect()
     gc.freeze()
     gc.disable()
     try:
