@@ -388,15 +388,21 @@ def _employees(batch: _Batch) -> dict[int, list]:
     return employees
 
 
-def _trainings(batch: _Batch) -> dict[int, list]:
+def _dated(batch: _Batch, table: str) -> tuple[list[tuple], dict[int, int]]:
+    """The (id, establishment id, code, date) rows of `table` of the batch, in the order of
+    date then code, and the establishment of each row's id."""
     rows = list(
         _rows(
-            "SELECT id, establishment_id, code, date FROM training_training"
+            f"SELECT id, establishment_id, code, date FROM {table}"
             " WHERE establishment_id = ANY(%s::bigint[]) ORDER BY date, code",
             [_array(batch.ids)],
         )
     )
-    owners = {pk: est_id for pk, est_id, _, _ in rows}
+    return rows, {pk: est_id for pk, est_id, _, _ in rows}
+
+
+def _trainings(batch: _Batch) -> dict[int, list]:
+    rows, owners = _dated(batch, "training_training")
     attendees: dict[int, list] = defaultdict(list)
     Attendee = records.Attendee
     # by the trainings' own ids: a join on the establishments scans every attendance row
@@ -417,14 +423,7 @@ def _trainings(batch: _Batch) -> dict[int, list]:
 
 
 def _inspections(batch: _Batch) -> dict[int, list]:
-    rows = list(
-        _rows(
-            "SELECT id, establishment_id, code, date FROM inspections_inspection"
-            " WHERE establishment_id = ANY(%s::bigint[]) ORDER BY date, code",
-            [_array(batch.ids)],
-        )
-    )
-    owners = {pk: est_id for pk, est_id, _, _ in rows}
+    rows, owners = _dated(batch, "inspections_inspection")
     measurements = _measurements(batch, owners)
     answers = _answers(batch, owners)
     inspections: dict[int, list] = defaultdict(list)

@@ -47,7 +47,6 @@ from .world import PASSWORD, ROLES, build_world
 pytestmark = pytest.mark.django_db
 
 COLUMNS = ("name", "method", *ROLES, "B", "anonymous")
-PARTS = 4
 TABLE = """
 web:login                           GET   ok    ok    ok    ok    ok    ok    ok    ok    ok
 web:login                           POST  ok    ok    ok    ok    ok    ok    ok    ok    ok
@@ -365,22 +364,12 @@ def request(client: Client, row: dict[str, str], url: str, side):
 
 
 def test_it_has_a_row_for_reading_and_one_for_writing_for_every_url_of_the_application():
-    assert [r for n in range(PARTS) for r in part(n)] == rows()  # each row in one part
     covered = {(r["name"], r["method"]) for r in rows()}
     wanted = {(name, m) for name in url_parameters() for m in ("GET", "POST")}
     assert wanted - covered - {("admin:index", "POST")} == set()
 
 
-def part(number: int) -> list[dict[str, str]]:
-    """The rows of the table cut in PARTS runs of rows in table order, each in a world of its
-    own (a test each, which parallel workers share out)."""
-    table = rows()
-    size = -(-len(table) // PARTS)
-    return table[number * size : (number + 1) * size]
-
-
-@pytest.mark.parametrize("number", range(PARTS))
-def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says(settings, tmp_path, number):
+def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     world = build_world()
     add_photos(world)
@@ -398,7 +387,7 @@ def test_it_gives_each_role_of_each_agency_exactly_what_the_table_says(settings,
         if got != expected:
             wrong.append(f"{row['method']} {url} as {who}: {got}, expected {expected}")
 
-    for row in part(number):
+    for row in rows():
         for role in ROLES:
             client = Client()
             client.force_login(a.users[role])
