@@ -83,7 +83,7 @@ def _own_media_root(tmp_path_factory):
 
 # The fixtures through which a test reaches a database or a browser; `--quick` (make check)
 # runs only the tests that need neither (nor start servers of their own: the servers mark).
-SLOW_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup", "page", "browser"}
+SLOW_FIXTURES = {*DATABASE_FIXTURES, "django_db_setup", "page", "browser"}
 
 
 def pytest_addoption(parser):

@@ -195,12 +195,12 @@ def _evaluate(cases: dict[int, CaseFile | dict], result: SweepResult) -> dict[in
     for est_id, case in cases.items():
         try:
             reports[est_id] = evaluate(case if isinstance(case, CaseFile) else parse_case(case))
+            continue
         except CaseFileError as e:
             problems = [str(p) for p in e.problems]
-            result.errors.append({"establishment": _code(case), "problems": problems})
         except Exception as e:  # a fault of the engine must not stop the other establishments
             problems = [f"the engine failed: {e!r}"]
-            result.errors.append({"establishment": _code(case), "problems": problems})
+        result.errors.append({"establishment": _code(case), "problems": problems})
     return reports
 
 
