@@ -99,54 +99,66 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
             if fs.required:
                 problems.append(Problem(f"{path}.{name}", f"required for {spec.type}"))
             continue
-        here = f"{path}.{name}"
-        if fs.kind == "milestones":
-            milestones = _read_milestones(value, here, problems)
+        reader = _READERS.get(fs.kind)
+        if reader is not None:
+            try:
+                fields[name] = reader(value)
+            except ValueError as e:
+                problems.append(Problem(f"{path}.{name}", str(e)))
+        elif fs.kind == "milestones":
+            milestones = _read_milestones(value, f"{path}.{name}", problems)
         elif fs.kind == "choice":
             if value not in fs.choices:
                 allowed = " or ".join(fs.choices)
-                problems.append(Problem(here, f"{value!r} is not allowed in {pack.id} ({allowed})"))
-            else:
-                fields[name] = value
-        elif fs.kind == "penalty_class":
-            if value in pack.court_classes():
                 problems.append(
-                    Problem(
-                        here,
-                        f"{value!r} is a penalty class a court imposes in {pack.id}, "
-                        "not an administrative penalty order",
-                    )
-                )
-            elif value not in classes:
-                allowed = ", ".join(sorted(classes))
-                problems.append(
-                    Problem(here, f"{value!r} is not a penalty class of {pack.id} ({allowed})")
+                    Problem(f"{path}.{name}", f"{value!r} is not allowed in {pack.id} ({allowed})")
                 )
             else:
                 fields[name] = value
-        else:
-            try:
-                fields[name] = _READERS[fs.kind](value)
-            except ValueError as e:
-                problems.append(Problem(here, str(e)))
+        elif fs.kind != "penalty_class":
+            raise KeyError(f"no reader for a field of kind {fs.kind!r}")
+        elif _penalty_class(value, f"{path}.{name}", pack, classes, problems):
+            fields[name] = value
     if "penalty_cap" in spec.checks and fields.get("class") in classes:
-        unit = classes[fields["class"]]
-        if unit not in fields and f"{path}.{unit}" not in {p.path for p in problems}:
-            problems.append(
-                Problem(f"{path}.{unit}", f"required: class {fields['class']} is counted in {unit}")
-            )
-        for other in QUANTITY_FIELDS:
-            if other != unit and other in fields:
-                problems.append(
-                    Problem(
-                        f"{path}.{other}",
-                        f"class {fields['class']} is counted in {unit}, not {other}",
-                    )
-                )
+        _check_quantity(fields, classes[fields["class"]], path, problems)
     _check_continuance(spec, fields, path, problems)
     if len(problems) > before:
         return None
     return Action(id=raw.id, type=raw.type, fields=fields, milestones=milestones)
+
+
+def _penalty_class(value: Any, here: str, pack: Any, classes: Any, problems: list) -> bool:
+    """Whether `value` is a class a penalty order may impose; a Problem says why not."""
+    if value in pack.court_classes():
+        problems.append(
+            Problem(
+                here,
+                f"{value!r} is a penalty class a court imposes in {pack.id}, "
+                "not an administrative penalty order",
+            )
+        )
+        return False
+    if value not in classes:
+        allowed = ", ".join(sorted(classes))
+        problems.append(Problem(here, f"{value!r} is not a penalty class of {pack.id} ({allowed})"))
+        return False
+    return True
+
+
+def _check_quantity(fields: dict, unit: str, path: str, problems: list[Problem]) -> None:
+    """A penalty is counted in its class's unit, and in no other (RULES.md 11.3)."""
+    if unit not in fields and f"{path}.{unit}" not in {p.path for p in problems}:
+        problems.append(
+            Problem(f"{path}.{unit}", f"required: class {fields['class']} is counted in {unit}")
+        )
+    for other in QUANTITY_FIELDS:
+        if other != unit and other in fields:
+            problems.append(
+                Problem(
+                    f"{path}.{other}",
+                    f"class {fields['class']} is counted in {unit}, not {other}",
+                )
+            )
 
 
 def _check_continuance(spec: Any, fields: dict, path: str, problems: list[Problem]) -> None:

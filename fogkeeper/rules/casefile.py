@@ -87,15 +87,13 @@ def _to_id(v: Any) -> str:
     return v
 
 
-@dataclass(frozen=True, slots=True)
-class Milestone:
+class Milestone(msgspec.Struct, frozen=True, gc=False):
     id: str
     due: date
     met_on: date | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An enforcement action with its fields typed by the pack's action spec."""
 
     id: str
@@ -259,9 +257,7 @@ def _references_hold(m: Any, data: dict, ids: dict[str, set]) -> bool:
     plain dicts here too."""
     for key in ("devices", "haulers", "employees"):
         items = data.get(key)
-        if items is not None and (
-            type(items) is not list or any(type(x) is not dict for x in items)
-        ):
+        if items is not None and (type(items) is not list or not set(map(type, items)) <= {dict}):
             return False
     devices, haulers = ids["devices"], ids["haulers"]
     inspections = m.inspections

@@ -48,6 +48,7 @@ class Context:
         self.pack = case.pack
         self.as_of = as_of
         self.p = self.pack.params_on(as_of)
+        self._cited = self.pack.cited()
         self.cal = self.pack.calendar
         self.effective = self.pack.effective
         self.cutoff = as_of - timedelta(days=self.p["report.lookback_days"])
@@ -70,8 +71,11 @@ class Context:
         if len(self.device_ids) < len(m.devices):
             services[:] = [s for s in services if s.device in self.device_ids]
         self.services_by_device: dict[str, list] = defaultdict(list)
-        for s in services:
-            self.services_by_device[s.device].append(s)
+        if len(self.device_ids) == 1:  # most often: every service is of the one device
+            self.services_by_device.update(dict.fromkeys(self.device_ids, services))
+        else:
+            for s in services:
+                self.services_by_device[s.device].append(s)
         self.employees = sorted([e for e in m.employees if e.hired_on <= as_of], key=BY_ID)
         self.trainings = _dated_upto(m.trainings, as_of)
         self.inspections = _dated_upto(m.inspections, as_of)
@@ -128,11 +132,7 @@ class Context:
             return
         if not open and resolved_on is not None and resolved_on < self.cutoff:
             return
-        spec = self.pack.rules.get(rule)
-        if spec is not None:
-            severity, cited = spec.severity, spec.citation
-        else:
-            severity, cited = "violation", self.pack.checklist[rule].citation
+        severity, cited = self._cited[rule]
         citation = citation or cited
         if callable(message):
             message = message()
@@ -189,7 +189,7 @@ class Context:
         )
 
     def plan(self, obligation: str, subject: str, due: date, rule: str) -> None:
-        self.schedule.append(ScheduleItem(obligation, subject, due, self.pack.citation(rule)))
+        self.schedule.append(ScheduleItem(obligation, subject, due, self._cited[rule][1]))
 
     def add(self, start: date, period_param: str, roll: bool = False) -> date:
         return self.cal.add(start, self.p.duration(period_param), roll)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -269,6 +270,15 @@ class Pack:
             return spec.citation
         return self.checklist[rule].citation
 
+    def cited(self) -> dict[str, tuple[str, str]]:
+        """Rule or checklist item -> (severity, citation), for every finding made: read once."""
+        cited = self.__dict__.get("_cited")
+        if cited is None:
+            cited = {item: ("violation", c.citation) for item, c in self.checklist.items()}
+            cited.update({rule: (r.severity, r.citation) for rule, r in self.rules.items()})
+            self.__dict__["_cited"] = cited
+        return cited
+
     def has(self, rule: str) -> bool:
         return rule in self.rules
 
@@ -276,13 +286,24 @@ class Pack:
         """Penalty class -> the unit its cap is counted in (every class, court ones too)."""
         return {cls: cap["per"] for cls, cap in self._penalty_caps().items()}
 
-    def administrative_classes(self) -> dict[str, str]:
+    def administrative_classes(self) -> Mapping[str, str]:
         """The classes a penalty order may impose (RULES.md 11.3), with their units."""
-        return {c: v["per"] for c, v in self._penalty_caps().items() if v["imposed_by"] != "court"}
+        return self._classes()[0]
 
-    def court_classes(self) -> dict[str, str]:
+    def court_classes(self) -> Mapping[str, str]:
         """The classes only a court imposes (RULES.md 11.3), with their units."""
-        return {c: v["per"] for c, v in self._penalty_caps().items() if v["imposed_by"] == "court"}
+        return self._classes()[1]
+
+    def _classes(self) -> tuple[Mapping[str, str], Mapping[str, str]]:
+        classes = self.__dict__.get("_split_classes")  # read for every penalty order: once
+        if classes is None:
+            caps = self._penalty_caps().items()
+            court = {c for c, v in caps if v["imposed_by"] == "court"}
+            classes = self.__dict__["_split_classes"] = tuple(
+                MappingProxyType({c: v["per"] for c, v in caps if (c in court) == by})
+                for by in (False, True)
+            )
+        return classes
 
     def _penalty_caps(self) -> dict[str, dict]:
         caps = self.__dict__.get("_caps")  # read for every penalty order: computed once

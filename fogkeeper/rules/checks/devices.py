@@ -130,13 +130,13 @@ def _design_since(ctx: Context, device, triggers: list):
 def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
     if freq is None or not ctx.pack.has("gcd.service_overdue"):
         return
-    due_after, clamp = ctx.cal.sums(freq), ctx.clamp
+    due_after, effective = ctx.cal.sums(freq), ctx.effective
     # Only a gap closed within the look-back is reported: start from the first pump-out on
     # or after the cutoff, measured from the one before it.
     start = bisect_left(full_dates, ctx.cutoff)
     previous = full_dates[start - 1] if start else device.installed_on
     for served in full_dates[start:]:
-        due = due_after[clamp(previous)]
+        due = due_after[previous if previous >= effective else effective]
         if served > due:
             ctx.finding(
                 "gcd.service_overdue",
@@ -150,7 +150,7 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
                 evidence=_gap_evidence(freq),
             )
         previous = served
-    due = due_after[clamp(previous)]
+    due = due_after[ctx.clamp(previous)]
     ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
     if ctx.as_of > due:
         ctx.finding(
@@ -410,7 +410,7 @@ def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
     if len(measured) < needed:
         return
     last = measured[-sample:]
-    rate = max(r for r, _ in last)
+    rate = max([r for r, _ in last])
     allowed = sorted(ctx.p["gcd.allowed_frequencies_days"])
     limit = ctx.p["gcd.accumulation_limit"]
     if rate == 0:

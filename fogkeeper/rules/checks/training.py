@@ -18,11 +18,13 @@ def check(ctx: Context) -> None:
     interval = ctx.p.duration("training.refresher_interval") if has(REFRESHER) else None
     unsigned = has(UNSIGNED)
     attended, not_signed = _attendances(ctx)
+    effective = ctx.effective
     # a training's refresher falls due on the same day whoever attended it
     due_after = {}
     if interval is not None:
-        after, clamp = ctx.cal.sums(interval), ctx.clamp
-        due_after = {t.date: after[clamp(t.date)] for t in ctx.trainings}
+        after = ctx.cal.sums(interval)
+        days = {t.date for t in ctx.trainings}
+        due_after = {d: after[d if d >= effective else effective] for d in days}
     hire_due = ctx.cal.sums(window) if window is not None else None
     as_of = ctx.as_of
     for emp in ctx.employees:
@@ -33,9 +35,11 @@ def check(ctx: Context) -> None:
             left = None  # not left yet
         # Only training on or after the hire date counts; a missing signature counts always.
         hired = emp.hired_on
-        dates = [d for d in attended.get(emp.id, ()) if d >= hired]
+        dates = attended.get(emp.id, ())
+        if dates and dates[0] < hired:
+            dates = dates[bisect_left(dates, hired) :]
         if hire_due is not None:
-            due = hire_due[ctx.clamp(hired)]
+            due = hire_due[hired if hired >= effective else effective]
             if not dates or dates[0] > due:  # else trained in time
                 _new_hire(ctx, emp, due, dates[0] if dates else None, left)
         if interval is not None and dates:
@@ -50,10 +54,11 @@ def _attendances(ctx: Context) -> tuple[dict, dict]:
     attended: dict[str, list] = defaultdict(list)
     not_signed: dict[str, list] = {}
     for t in ctx.trainings:
+        day = t.date
         for a in t.attendees:
-            attended[a.employee].append(t.date)
+            attended[a.employee].append(day)
             if not a.signed:
-                not_signed.setdefault(a.employee, []).append((t.date, t.id))
+                not_signed.setdefault(a.employee, []).append((day, t.id))
     return attended, not_signed
 
 
