@@ -131,7 +131,7 @@ def cmd_packs(args: argparse.Namespace) -> int:
             return 2
         print(f"{pack.id}: {pack.ordinance}")
         print(f"parameters in force on {on}:")
-        for name, value, reference, since in pack.params_on(on).items():
+        for name, value, reference, since in pack.params_on(on).in_force():
             print(f"  {name} = {json.dumps(value, default=str)}  [{reference}; since {since}]")
         print("rules:")
         for rule in pack.rules.values():

@@ -239,10 +239,16 @@ def _listed_ids(m: records.CaseFileModel) -> dict[str, set] | None:
     ids = {}
     for name in LISTS:
         items = getattr(m, name)
+        if not items:
+            ids[name] = _NONE
+            continue
         listed = ids[name] = {r.id for r in items}
         if len(listed) < len(items):
             return None
     return ids
+
+
+_NONE: frozenset = frozenset()
 
 
 def _known(refs: set, ids: set) -> bool:
@@ -261,14 +267,18 @@ def _references_hold(m: Any, data: dict, ids: dict[str, set]) -> bool:
             return False
     devices, haulers = ids["devices"], ids["haulers"]
     inspections = m.inspections
+    services, samples, pickups = m.services, m.samples, m.yellow_grease_pickups
     return (
-        _known({s.device for s in m.services}, devices)
-        and _known({s.device for s in m.samples}, devices)
-        and _known({s.hauler for s in m.services}, haulers)
-        and _known({p.hauler for p in m.yellow_grease_pickups}, haulers)
+        (not services or _known({s.device for s in services}, devices))
+        and (not samples or _known({s.device for s in samples}, devices))
+        and (not services or _known({s.hauler for s in services}, haulers))
+        and (not pickups or _known({p.hauler for p in pickups}, haulers))
         and _known({a.employee for t in m.trainings for a in t.attendees}, ids["employees"])
-        and _known({r.device for i in inspections for r in i.measurements}, devices)
-        and _known({a.device for i in inspections for a in i.answers}, devices)
+        and (
+            not inspections
+            or _known({r.device for i in inspections for r in i.measurements}, devices)
+            and _known({a.device for i in inspections for a in i.answers}, devices)
+        )
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import date, timedelta
-from functools import cache, cached_property
+from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -35,8 +35,9 @@ def _upto(d: date | None, as_of: date) -> date | None:
 def _dated_upto(records: list, as_of: date) -> list:
     """The records whose `date` is on or before as_of, sorted by date, then id."""
     out = [r for r in records if r.date <= as_of]
-    out.sort(key=BY_ID)  # then stably by date: by (date, id) without a tuple for each record
-    out.sort(key=_DATE)
+    if len(out) > 1:
+        out.sort(key=BY_ID)  # then stably by date: by (date, id) without a tuple for each
+        out.sort(key=_DATE)
     return out
 
 
@@ -49,6 +50,7 @@ class Context:
         self.as_of = as_of
         self.p = self.pack.params_on(as_of)
         self._cited = self.pack.cited()
+        self.rules = self.pack.rules  # `rule in ctx.rules`: the pack has the rule
         self.cal = self.pack.calendar
         self.effective = self.pack.effective
         self.cutoff = as_of - timedelta(days=self.p["report.lookback_days"])
@@ -67,6 +69,10 @@ class Context:
         self.devices = sorted([d for d in m.devices if d.installed_on <= as_of], key=BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}
+        # the haulers whose licence may have lapsed on the day of a service
+        self.lapsing_haulers = {
+            h.id: h for h in m.haulers if not h.licensed or h.licence_expires_on is not None
+        }
         self.services = services = _dated_upto(m.services, as_of)
         if len(self.device_ids) < len(m.devices):
             services[:] = [s for s in services if s.device in self.device_ids]
@@ -86,9 +92,8 @@ class Context:
             for r in insp.measurements:
                 self.measurements_by_device[r.device].append((insp.date, insp.id, r))
 
-    @cached_property
     def last_pickup(self) -> date | None:
-        """The day of the latest waste cooking oil pickup by as_of (few checks ask)."""
+        """The day of the latest waste cooking oil pickup by as_of (one check asks)."""
         days = [p.date for p in self.case.yellow_grease_pickups if p.date <= self.as_of]
         return max(days, default=None)
 

@@ -52,7 +52,7 @@ def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
         violated = any(f.open and f.severity == "violation" for f in ctx.findings)
         status = "non_compliant" if violated else "compliant"
     ctx.findings.sort(key=Finding.sort_key)
-    ctx.schedule.sort(key=ScheduleItem.sort_key)
+    ctx.schedule.sort(key=ScheduleItem.by_due)
     deadlines.sort(key=Deadline.sort_key)
     accruals.sort(key=Accrual.sort_key)
     return Report(

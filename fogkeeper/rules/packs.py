@@ -99,31 +99,26 @@ class Parameter:
         return current
 
 
-class ParamSet:
-    """The parameters of a pack in force on one date."""
+class ParamSet(dict):
+    """The parameters of a pack in force on one date, name -> value: a dict, so the checks
+    read it in C; `reference`, `duration` and `in_force` say more of each."""
 
     def __init__(self, pack: Pack, on: date, values: dict[str, ParameterValue] | None = None):
-        self.pack = pack
-        self.on = on
         if values is None:
             values = {}
             for name, p in pack.parameters.items():
                 with contextlib.suppress(ParameterNotInForce):
                     values[name] = p.value_on(on)
+        super().__init__((name, v.value) for name, v in values.items())
+        self.pack = pack
+        self.on = on
         self._values = values
         self._durations: dict[str, Duration] = {}
 
-    def __getitem__(self, name: str) -> Any:
-        try:
-            return self._values[name].value
-        except KeyError:
-            if name in self.pack.parameters:
-                self.pack.parameters[name].value_on(self.on)  # raises, naming the date
-            raise ParameterNotInForce(f"{self.pack.id} has no parameter {name!r}") from None
-
-    def get(self, name: str, default: Any = None) -> Any:
-        v = self._values.get(name)
-        return default if v is None else v.value
+    def __missing__(self, name: str) -> Any:
+        if name in self.pack.parameters:
+            self.pack.parameters[name].value_on(self.on)  # raises, naming the date
+        raise ParameterNotInForce(f"{self.pack.id} has no parameter {name!r}")
 
     def duration(self, name: str) -> Duration:
         """The period a parameter holds, read once for this set (the checks ask often)."""
@@ -136,7 +131,8 @@ class ParamSet:
         self[name]
         return self._values[name].reference
 
-    def items(self):
+    def in_force(self):
+        """(name, value, reference, in force since) of each parameter, by name."""
         return ((n, v.value, v.reference, v.effective) for n, v in sorted(self._values.items()))
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any
+
+import msgspec
 
 STATUSES = ("non_compliant", "compliant", "exempt", "inactive")
 
@@ -22,8 +24,7 @@ def _json(value: Any) -> Any:
     return value
 
 
-@dataclass(slots=True)
-class Finding:
+class Finding(msgspec.Struct, gc=False):
     rule: str
     subject: str
     severity: str
@@ -33,7 +34,7 @@ class Finding:
     message: str
     due: date | None = None
     resolved_on: date | None = None
-    evidence: dict[str, Any] = field(default_factory=dict)
+    evidence: dict[str, Any] = {}
 
     def sort_key(self) -> tuple:
         return (not self.open, self.rule, self.subject, self.since, self.resolved_on or self.since)
@@ -56,8 +57,7 @@ class Finding:
         return d
 
 
-@dataclass(slots=True)
-class ScheduleItem:
+class ScheduleItem(msgspec.Struct, gc=False):
     obligation: str
     subject: str
     due: date
@@ -65,6 +65,8 @@ class ScheduleItem:
 
     def sort_key(self) -> tuple:
         return (self.due, self.obligation, self.subject)
+
+    by_due = attrgetter("due", "obligation", "subject")  # sort_key, read in C
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,8 +77,7 @@ class ScheduleItem:
         }
 
 
-@dataclass(slots=True)
-class Deadline:
+class Deadline(msgspec.Struct, gc=False):
     action: str
     name: str
     date: date | datetime
@@ -96,8 +97,7 @@ class Deadline:
         }
 
 
-@dataclass(slots=True)
-class Accrual:
+class Accrual(msgspec.Struct, gc=False):
     action: str
     rule: str
     days: int
@@ -123,18 +123,17 @@ class Accrual:
         }
 
 
-@dataclass(slots=True)
-class Report:
+class Report(msgspec.Struct):
     jurisdiction: str
     establishment: str
     name: str | None
     as_of: date
     status: str
     status_citation: str | None = None
-    findings: list[Finding] = field(default_factory=list)
-    schedule: list[ScheduleItem] = field(default_factory=list)
-    deadlines: list[Deadline] = field(default_factory=list)
-    accruals: list[Accrual] = field(default_factory=list)
+    findings: list[Finding] = []
+    schedule: list[ScheduleItem] = []
+    deadlines: list[Deadline] = []
+    accruals: list[Accrual] = []
 
     def open_violations(self) -> list[Finding]:
         return [f for f in self.findings if f.open and f.severity == "violation"]

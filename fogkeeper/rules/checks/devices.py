@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from datetime import date
+from operator import itemgetter
 
 from ..context import ONE_DAY, Context
 
@@ -43,7 +44,7 @@ def _new_or_changed_on(ctx: Context) -> list:
 
 
 def _missing(ctx: Context, triggers: list) -> None:
-    if not ctx.pack.has("gcd.missing") or not ctx.operating:
+    if "gcd.missing" not in ctx.rules or not ctx.operating:
         return
     if ctx.category not in ctx.p["gcd.required_categories"]:
         return
@@ -70,7 +71,7 @@ def _missing(ctx: Context, triggers: list) -> None:
 
 
 def _design(ctx: Context, device, triggers: list) -> None:
-    if not ctx.pack.has("gcd.design_nonconforming"):
+    if "gcd.design_nonconforming" not in ctx.rules:
         return
     since = _design_since(ctx, device, triggers)
     if since is None:
@@ -128,7 +129,7 @@ def _design_since(ctx: Context, device, triggers: list):
 
 
 def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
-    if freq is None or not ctx.pack.has("gcd.service_overdue"):
+    if freq is None or "gcd.service_overdue" not in ctx.rules:
         return
     due_after, effective = ctx.cal.sums(freq), ctx.effective
     # Only a gap closed within the look-back is reported: start from the first pump-out on
@@ -178,24 +179,22 @@ def _readings(ctx: Context, device, services, after: date | None) -> list:
     """The device's measurements after `after` (all if None): pre-pump readings and
     inspection readings, by date."""
     measurements = ctx.measurements_by_device.get(device.id, ())
-    if after is None:
-        readings = [(s.date, s.id, s) for s in services]
-        readings += measurements
-    else:
-        readings = [(s.date, s.id, s) for s in services if s.date > after]
-        readings += [m for m in measurements if m[0] > after]
+    if after is not None:
+        services = services[bisect_right(services, after, key=_service_date) :]
+        measurements = [m for m in measurements if m[0] > after]
+    readings = [(s.date, s.id, s) for s in services]  # by (date, id), as the context keeps them
+    if not measurements:
+        return readings
+    readings += measurements
     readings.sort(key=_by_record)
-    for a, b in zip(readings, readings[1:]):  # noqa: B905
-        if a[0] == b[0] and a[1] == b[1]:
-            # several readings of the device in one inspection: order them by value, so the
-            # report never depends on the order of a list
-            readings.sort(key=_by_value)
-            break
+    if len(set(map(_by_record, readings))) < len(readings):
+        # several readings of the device in one inspection: order them by value, so the
+        # report never depends on the order of a list
+        readings.sort(key=_by_value)
     return readings
 
 
-def _by_record(r: tuple) -> tuple:
-    return (r[0], r[1])
+_by_record = itemgetter(0, 1)  # a reading's (date, record id)
 
 
 def _by_value(r: tuple) -> tuple:
@@ -204,15 +203,13 @@ def _by_value(r: tuple) -> tuple:
     return (r[0], r[1], *(-1 if v is None else v for v in (*values, m.sludge_to_outlet_inches)))
 
 
-def _episodes(readings: list, is_over, full_dates: list) -> list[tuple]:
-    """Group over-limit readings into episodes, each cured by the first full service on or
-    after the reading that began it: [(since, cured_on or None, first reading id)]."""
+def _episodes(over: list, full_dates: list) -> list[tuple]:
+    """Group the readings over a limit into episodes, each cured by the first full service on
+    or after the reading that began it: [(since, cured_on or None, first reading id, it)]."""
     episodes = []
     cure = None
-    for when, rid, reading in readings:
+    for when, rid, reading in over:
         if episodes and (cure is None or when <= cure):
-            continue
-        if not is_over(reading):
             continue
         i = bisect_left(full_dates, when)
         cure = full_dates[i] if i < len(full_dates) else None
@@ -237,7 +234,7 @@ def _report_episodes(ctx, rule, device, episodes, message, evidence) -> None:
 
 def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
     rule = "gcd.accumulation_over_limit"
-    if not ctx.pack.has(rule) or device.kind not in ctx.p["gcd.accumulation_device_kinds"]:
+    if rule not in ctx.rules or device.kind not in ctx.p["gcd.accumulation_device_kinds"]:
         return []
     depth = device.design_depth_inches
     if not depth:
@@ -245,16 +242,15 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
     limit = ctx.p["gcd.accumulation_limit"]
     allowed = limit * depth
 
-    def is_over(r) -> bool:
-        fog, solids = r.fog_inches, r.solids_inches
-        if fog is None or solids is None:
-            return False
-        over = fog + solids - allowed
-        if over > 1e-6 or over < -1e-6:  # clear either way: rounding cannot change the sign
-            return over > 0
-        return round(over, 9) > 0
-
-    episodes = _episodes(readings, is_over, full_dates)
+    # Over by more than 1e-6 either way is clear: rounding cannot change the sign.
+    over = [
+        t
+        for t in readings
+        if (fog := t[2].fog_inches) is not None
+        and (solids := t[2].solids_inches) is not None
+        and ((d := fog + solids - allowed) > 1e-6 or (d >= -1e-6 and round(d, 9) > 0))
+    ]
+    episodes = _episodes(over, full_dates)
 
     def ratio(r) -> float:
         return round((r.fog_inches + r.solids_inches) / depth, 4)
@@ -281,19 +277,21 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
 
 def _outlet(ctx: Context, device, readings, full_dates) -> None:
     rule = "gcd.outlet_clearance"
-    if not ctx.pack.has(rule) or device.kind not in ctx.p["gcd.outlet_device_kinds"]:
+    if rule not in ctx.rules or device.kind not in ctx.p["gcd.outlet_device_kinds"]:
         return
     clearance = ctx.p["gcd.outlet_min_clearance_inches"]
 
-    def is_over(r) -> bool:
-        sludge = r.sludge_to_outlet_inches
-        return bool(r.final_chamber_floating_oil) or (sludge is not None and sludge <= clearance)
-
+    over = [
+        t
+        for t in readings
+        if t[2].final_chamber_floating_oil
+        or ((sludge := t[2].sludge_to_outlet_inches) is not None and sludge <= clearance)
+    ]
     _report_episodes(
         ctx,
         rule,
         device,
-        _episodes(readings, is_over, full_dates),
+        _episodes(over, full_dates),
         lambda since, r: (
             f"{device.id} showed floating oil in the final chamber or sludge within "
             f"{clearance} inches of the outlet on {since}."
@@ -306,13 +304,10 @@ def _outlet(ctx: Context, device, readings, full_dates) -> None:
 
 
 def _service_defects(ctx: Context, device, services) -> None:
-    partial = ctx.pack.has("gcd.partial_pump_out") and device.kind in ctx.p.get(
+    partial = "gcd.partial_pump_out" in ctx.rules and device.kind in ctx.p.get(
         "gcd.partial_pump_out_device_kinds", ()
     )
-    # the haulers whose licence may have lapsed on the day of a service
-    unlicensed = ctx.pack.has("gcd.unlicensed_hauler") and {
-        h.id: h for h in ctx.haulers.values() if not h.licensed or h.licence_expires_on is not None
-    }
+    unlicensed = "gcd.unlicensed_hauler" in ctx.rules and ctx.lapsing_haulers
     if not (partial or unlicensed):
         return
     # Both findings are resolved on the service's day: none before the look-back is reported.
@@ -353,7 +348,7 @@ def _expired(hauler) -> str:
 
 def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
     rule = "gcd.trap_needs_interceptor"
-    if not ctx.pack.has(rule) or freq is None:
+    if rule not in ctx.rules or freq is None:
         return
     if device.kind not in ctx.p["gcd.trap_needs_interceptor_device_kinds"]:
         return
@@ -387,14 +382,20 @@ def _fill_rates(full: list, full_dates: list, wanted: int) -> list[tuple]:
     """The last `wanted` measured intervals, oldest first: (inches a day, service) for each
     full pump-out with readings, over the days since the full pump-out of an earlier day."""
     rates = []
-    for s in reversed(full):
-        if s.fog_inches is None or s.solids_inches is None:
+    for j in range(len(full) - 1, 0, -1):
+        s = full[j]
+        fog, solids = s.fog_inches, s.solids_inches
+        if fog is None or solids is None:
             continue
-        i = bisect_left(full_dates, s.date)
-        if i:
-            rates.append(((s.fog_inches + s.solids_inches) / (s.date - full_dates[i - 1]).days, s))
-            if len(rates) == wanted:
-                break
+        before = full_dates[j - 1]
+        if before == s.date:  # another full pump-out that day: measure from an earlier day
+            i = bisect_left(full_dates, s.date)
+            if not i:
+                continue
+            before = full_dates[i - 1]
+        rates.append(((fog + solids) / (s.date - before).days, s))
+        if len(rates) == wanted:
+            break
     rates.reverse()
     return rates
 
@@ -402,7 +403,7 @@ def _fill_rates(full: list, full_dates: list, wanted: int) -> list[tuple]:
 def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
     rule = "gcd.frequency_review"
     depth = device.design_depth_inches
-    if not ctx.pack.has(rule) or not depth:
+    if rule not in ctx.rules or not depth:
         return
     needed = ctx.p["gcd.frequency_review_min_intervals"]
     sample = ctx.p["gcd.frequency_review_sample_intervals"]
@@ -444,7 +445,7 @@ def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
 
 def _frequency_invalid(ctx: Context, device, freq, source) -> None:
     rule = "gcd.frequency_invalid"
-    if not ctx.pack.has(rule) or source == "pack" or freq is None:
+    if rule not in ctx.rules or source == "pack" or freq is None:
         return
     if freq.n in ctx.p["gcd.allowed_frequencies_days"]:
         return

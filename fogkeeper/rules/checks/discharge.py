@@ -9,7 +9,7 @@ RULE = "discharge.limit_exceeded"
 
 
 def check(ctx: Context) -> None:
-    if not ctx.pack.has(RULE) or not ctx.samples:
+    if RULE not in ctx.rules or not ctx.samples:
         return
     limits = sample_limits(ctx.pack, ctx.permit, ctx.as_of)
     series: dict[tuple[str, str], list] = {}

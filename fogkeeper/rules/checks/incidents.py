@@ -15,7 +15,7 @@ def check(ctx: Context) -> None:
 
 def _overflow(ctx: Context, inc) -> None:
     rule = "incident.overflow"
-    if not ctx.pack.has(rule):
+    if rule not in ctx.rules:
         return
     article = "An" if inc.kind[:1].lower() in "aeiou" else "A"
     message = (
@@ -41,7 +41,7 @@ def _overflow(ctx: Context, inc) -> None:
 
 def _written_report(ctx: Context, inc) -> None:
     rule = "incident.written_report_late"
-    if not ctx.pack.has(rule):
+    if rule not in ctx.rules:
         return
     due = ctx.add(ctx.clamp(inc.date), "incident.written_report_period")
     filed = ctx.act(inc.written_report_on)
@@ -60,7 +60,7 @@ def _repeat(ctx: Context, attributed: list) -> None:
     """Each attributed incident within the window after an earlier one is a repeat overflow,
     open until its own clearance inspection (RULES.md 11.2: the window spans the overflows)."""
     rule = "incident.repeat_overflow"
-    if not ctx.pack.has(rule):
+    if rule not in ctx.rules:
         return
     window = ctx.p.duration("incident.repeat_window")
     for i, later in enumerate(attributed):

@@ -9,7 +9,7 @@ REFUSED = "inspection.access_refused"
 
 def check(ctx: Context) -> None:
     rule = "inspection.annual_due"
-    if not ctx.pack.has(rule) or not ctx.operating:
+    if rule not in ctx.rules or not ctx.operating:
         return
     refused = {
         i.id for i in ctx.inspections for a in i.answers if a.item == REFUSED and not a.compliant

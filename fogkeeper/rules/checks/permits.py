@@ -21,7 +21,7 @@ def check(ctx: Context) -> None:
     if permit is not None and ctx.revoked_on is not None:
         _revoked(ctx, permit)
     elif permit is None:
-        if ctx.operating and ctx.pack.has("permit.missing"):
+        if ctx.operating and "permit.missing" in ctx.rules:
             title = ctx.pack.titles.get("permit", "permit")
             ctx.finding(
                 "permit.missing",
@@ -30,7 +30,7 @@ def check(ctx: Context) -> None:
                 f"{est.name or ctx.est_id} operates without a {title}.",
             )
     elif _ended_by_new_operator(ctx, permit):
-        if ctx.pack.has("permit.new_operator"):
+        if "permit.new_operator" in ctx.rules:
             ctx.finding(
                 "permit.new_operator",
                 permit.number,
@@ -58,7 +58,7 @@ def _ended_by_new_operator(ctx: Context, permit) -> bool:
 
 def _term(ctx: Context, permit) -> None:
     rule = "permit.term_invalid"
-    if not ctx.pack.has(rule):
+    if rule not in ctx.rules:
         return
     term = ctx.p.duration("permit.max_term")
     latest = ctx.cal.add(permit.issued_on, term)
@@ -76,7 +76,7 @@ def _term(ctx: Context, permit) -> None:
 def _suspended(ctx: Context, permit) -> None:
     rule = "permit.suspended"
     start = ctx.act(permit.suspended_from)
-    if start is None or not ctx.pack.has(rule):
+    if start is None or rule not in ctx.rules:
         return
     ends = [] if permit.suspended_until is None else [permit.suspended_until + ONE_DAY]
     if ctx.revoked_on is not None:
@@ -95,7 +95,7 @@ def _suspended(ctx: Context, permit) -> None:
 
 
 def _revoked(ctx: Context, permit) -> None:
-    if not ctx.pack.has("permit.revoked"):
+    if "permit.revoked" not in ctx.rules:
         return
     ctx.finding(
         "permit.revoked",
@@ -116,7 +116,7 @@ def _expiry(ctx: Context, permit) -> None:
     if denied is not None:
         expired_from = max(expired_from, denied)
     lapsed = ctx.as_of >= expired_from and (not timely or denied is not None)
-    if lapsed and ctx.pack.has("permit.expired"):
+    if lapsed and "permit.expired" in ctx.rules:
         ctx.finding(
             "permit.expired",
             permit.number,
@@ -125,7 +125,7 @@ def _expiry(ctx: Context, permit) -> None:
             + (f"; its renewal was denied on {denied}." if denied else "."),
             due=permit.expires_on,
         )
-    if ctx.pack.has("permit.renewal_late"):
+    if "permit.renewal_late" in ctx.rules:
         due = ctx.cal.subtract(permit.expires_on, ctx.p.duration("permit.renewal_application_lead"))
         message = f"The renewal application for permit {permit.number} was due on {due}."
         if applied is not None and applied > due:
@@ -142,12 +142,12 @@ def _expiry(ctx: Context, permit) -> None:
             ctx.finding("permit.renewal_late", permit.number, due + ONE_DAY, message, due=due)
         if applied is None:
             ctx.plan("permit.renewal_application", permit.number, due, "permit.renewal_late")
-    if ctx.pack.has("permit.expired"):
+    if "permit.expired" in ctx.rules:
         ctx.plan("permit.expiry", permit.number, permit.expires_on, "permit.expired")
 
 
 def _changes(ctx: Context) -> None:
-    if not ctx.pack.has("permit.change_not_notified"):
+    if "permit.change_not_notified" not in ctx.rules:
         return
     lead = ctx.p.duration("permit.change_notice_lead")
     for change in sorted(ctx.est.changes, key=lambda c: (c.date, c.kind)):

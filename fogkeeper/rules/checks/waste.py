@@ -15,7 +15,7 @@ def check(ctx: Context) -> None:
 def _food_grinder(ctx: Context) -> None:
     est = ctx.est
     installed = ctx.act(est.food_grinder_installed_on)
-    if not est.food_grinder or not ctx.pack.has("food_grinder.prohibited"):
+    if not est.food_grinder or "food_grinder.prohibited" not in ctx.rules:
         return
     if est.food_grinder_installed_on is not None and installed is None:
         return  # installed after as_of: not there yet
@@ -49,10 +49,11 @@ def _food_grinder(ctx: Context) -> None:
 def _yellow_grease(ctx: Context) -> None:
     rule = "yellow_grease.collection_overdue"
     permit = ctx.permit
-    if not ctx.pack.has(rule) or permit is None or not permit.yellow_grease_frequency_days:
+    if rule not in ctx.rules or permit is None or not permit.yellow_grease_frequency_days:
         return
     freq = permit.yellow_grease_frequency_days
-    base = ctx.last_pickup if ctx.last_pickup is not None else permit.issued_on
+    last = ctx.last_pickup()
+    base = last if last is not None else permit.issued_on
     due = ctx.clamp(base) + timedelta(days=freq)
     ctx.plan("yellow_grease.collection", ctx.est_id, due, rule)
     if ctx.as_of > due:
