@@ -27,6 +27,7 @@ from . import (
     sweeps_urls,
     views,
 )
+from .ordinance import urls as ordinance_urls
 from .registry import urls_equipment, urls_sites
 
 app_name = "web"
@@ -128,6 +129,7 @@ urlpatterns = [
     *enrolment_urls.urlpatterns,
     *members_urls.urlpatterns,
     *reports_urls.urlpatterns,
+    *ordinance_urls.urlpatterns,
     *audit_urls.urlpatterns,
     *sewers_urls.urlpatterns,
     *records_urls.urlpatterns,
