@@ -52,7 +52,7 @@ def main_pages(agency) -> list[str]:
     cases = EnforcementCase.objects.filter(establishment__agency=agency)
     busiest = [c.establishment for c in cases]
     pages = ["/dashboard/", "/establishments/", "/inspections/field/", "/cases/", "/calendar/",
-             "/inbox/"]  # fmt: skip
+             "/inbox/", "/ordinance/"]  # fmt: skip
     for fse in [*busiest[:3], *fses.order_by("code")[:3]]:
         pages += [f"/establishments/{fse.code}/", f"/establishments/{fse.code}/account/"]
     for case in cases[:3]:

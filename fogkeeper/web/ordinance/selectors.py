@@ -3,6 +3,7 @@ the ordinance, with the stored findings of each rule, filtered by words a reader
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -11,6 +12,8 @@ from django.db.models import Count, Q
 
 from fogkeeper.compliance.models import Finding, SweepRun
 from fogkeeper.registry.models import Agency
+
+from ..templatetags.words import pack_title
 
 SEVERITIES = {
     "violation": "Violation",
@@ -98,21 +101,30 @@ def area_title(key: str) -> str:
 
 def shown(value: Any) -> list[str]:
     """A parameter's value as lines a reader can follow: a table of values one line per entry
-    (`interceptor › capacity_gallons › min: 750`), a list joined by commas."""
+    (`interceptor › capacity gallons › min: 750`), a list joined by commas."""
     if isinstance(value, dict):
         if not value:
             return ["none"]
         lines = []
         for key, inner in value.items():
             nested = isinstance(inner, dict) and inner
+            words = str(key).replace("_", " ")
             for line in shown(inner):
-                lines.append(f"{key} › {line}" if nested else f"{key}: {line}")
+                lines.append(f"{words} › {line}" if nested else f"{words}: {line}")
         return lines
     if isinstance(value, list | tuple):
         return [", ".join(str(v) for v in value) or "none"]
     if isinstance(value, bool):
         return ["yes" if value else "no"]
     return ["none" if value is None else str(value)]
+
+
+IDENTIFIER = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
+
+
+def in_words(pack: Any, text: str) -> str:
+    """A reference in the agency's words: a rule named by its id is named by its title."""
+    return IDENTIFIER.sub(lambda m: f"“{pack_title(pack, m.group())}”", text)
 
 
 def _matches(query: str, *texts: str) -> bool:
@@ -143,11 +155,12 @@ def finding_counts(agency: Agency, closed_since: date | None) -> dict[str, Findi
     return {r["rule"]: Findings(r["open_count"], r["at"], r["closed_count"]) for r in rows}
 
 
-def history(p: Any, on: date) -> Parameter:
+def history(p: Any, on: date, pack: Any = None) -> Parameter:
     """Every value a parameter of the pack has held, the one in force on `on` marked."""
     current = p.value_on(on).effective if p.values and p.values[0].effective <= on else None
     values = [
-        Value(v.effective, shown(v.value), v.reference, v.effective == current) for v in p.values
+        Value(v.effective, shown(v.value), in_words(pack, v.reference), v.effective == current)
+        for v in p.values
     ]
     return Parameter(p.name, p.description, values)
 
@@ -187,7 +200,7 @@ def ordinance(agency: Agency, *, on: date, query: str = "") -> Ordinance:
     for name, p in pack.parameters.items():
         references = [v.reference for v in p.values]
         if _matches(q, name, p.description, *references):
-            area(name).parameters.append(history(p, on))
+            area(name).parameters.append(history(p, on, pack))
     ordered = sorted(areas.values(), key=_area_order)
     for a in ordered:
         a.rules.sort(key=lambda r: r.id)
