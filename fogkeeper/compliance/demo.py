@@ -31,24 +31,6 @@ STAFF_USERNAME = "staff"
 STAFF_PASSWORD = "fogkeeper-demo"
 EARLIEST_AS_OF = date(2025, 1, 1)  # the Town's program needs a year of history
 
-AGENCIES = {
-    "san-clemente": {
-        "code": "san-clemente",
-        "name": "City of San Clemente",
-        "letterhead": (
-            "City of San Clemente\nUtilities Department, FOG Control Program\n"
-            "910 Calle Negocio, San Clemente, CA 92673"
-        ),
-    },
-    "town-10-02": {
-        "code": "town",
-        "name": "The Town",
-        "letterhead": (
-            "The Town\nPublic Works Department, FOG Program\nTown Hall, Town Center Drive"
-        ),
-    },
-}
-
 FIRST = (
     "Ana", "Luis", "Mei", "Sam", "Priya", "Omar", "Jo", "Kim", "Raul", "Tess", "Ivan", "Nia",
     "Carlos", "Maria", "Duc", "Linh", "Jorge", "Rosa", "Kevin", "Aisha", "Diego", "Hana",
@@ -132,6 +114,36 @@ def _bare(item: Any) -> Any:
     return {k: v for k, v in item.items() if not k.startswith("_") and k not in _NOT_IN_CASE_FILES}
 
 
+@dataclass(frozen=True)
+class Shape:
+    """The well-run establishment of a written program (its file's `builder`): the numbers
+    of its codes (`establishment_prefix`-NNNN from `first_number`, permits `permit_prefix`),
+    how many days ago one opened and its permit was issued (a range drawn from), the permit's
+    term in years and whether it sets a waste cooking oil frequency, the service frequency a
+    permit sets (`permit_frequency`: `trap_only` days for traps alone and a `choose` list
+    otherwise, always; or, with `chance`, one of `choose` for an establishment with a device
+    of kind `with_kind`), the days between traps' pump-outs when set, the days between
+    refresher trainings (a range), and the days after hiring a new employee is trained (a
+    range drawn from, or a number)."""
+
+    first_number: int
+    establishment_prefix: str
+    opened_days: tuple[int, int]
+    permit_prefix: str
+    permit_issued_days: tuple[int, int]
+    permit_term_years: int
+    permit_frequency: dict
+    permit_yellow_grease: bool
+    trap_frequency_days: int | None
+    refresher_days: tuple[int, int]
+    new_hire_training_days: int | list[int]
+
+    @classmethod
+    def read(cls, data: dict) -> Shape:
+        ranges = ("opened_days", "permit_issued_days", "refresher_days")
+        return cls(**{k: tuple(v) if k in ranges else v for k, v in data.items()})
+
+
 class _Builder:
     """Builds one agency's program; `fse()` makes a well-run establishment, the stories of
     the pack's program file (demo_stories.py) then give some of them trouble."""
@@ -139,8 +151,11 @@ class _Builder:
     def __init__(self, pack_id: str, as_of: date, seed: int):
         from fogkeeper.rules.packs import default_registry
 
+        from .demo_programs import read
+
         self.pack = default_registry().get(pack_id)
-        self.sc = pack_id == "san-clemente"
+        written = read(pack_id)
+        self.shape = Shape.read(written["builder"])
         self.A = as_of
         self.rng = random.Random(f"{seed}:{pack_id}:{as_of.isoformat()}")
         effective = self.pack.effective
@@ -148,8 +163,8 @@ class _Builder:
         self.start = max(_years(as_of, -4), effective - timedelta(days=60))
         self.inspections_from = max(self.start, effective + timedelta(days=30))
         self.checklist = list(self.pack.checklist)
-        self.program = Program(pack_id, as_of, dict(AGENCIES[pack_id], pack=pack_id))
-        self.fse_no = 100 if self.sc else 200
+        self.program = Program(pack_id, as_of, dict(written["agency"], pack=pack_id))
+        self.fse_no = self.shape.first_number
         self.manifest_no = 0
         self.inspection_no = 0
         self.incident_no = 0
@@ -231,9 +246,9 @@ class _Builder:
     ) -> dict:
         rng, A = self.rng, self.A
         self.fse_no += self.rng.randint(1, 6)
-        code = f"{'SC' if self.sc else 'TW'}-FSE-{self.fse_no:04d}"
-        if opened is None:  # San Clemente's older restaurants predate the chapter
-            opened = rng.randint(2000, 9500) if self.sc else rng.randint(1500, 9000)
+        code = f"{self.shape.establishment_prefix}-{self.fse_no:04d}"
+        if opened is None:  # the older restaurants may predate the chapter
+            opened = rng.randint(*self.shape.opened_days)
         opened_on = opened if isinstance(opened, date) else self.ago(opened + rng.randint(0, 9))
         closed_on = self.ago(closed) if closed is not None else None
         end = closed_on or A  # records stop when the establishment closes
@@ -300,13 +315,11 @@ class _Builder:
         permit_frequency: int | None, yellow_grease: int | None,
     ) -> None:  # fmt: skip
         """The permit in force, and the one before it when the establishment was open then."""
-        rng = self.rng
-        if permit_frequency is None and self.sc:
-            permit_frequency = 30 if kinds == {"trap"} else self.pick((60, 90, 90, 90, 120))
-        elif permit_frequency is None and rng.random() < 0.2 and "interceptor" in kinds:
-            permit_frequency = self.pick((60, 120))
+        rng, shape = self.rng, self.shape
+        if permit_frequency is None:
+            permit_frequency = self._permit_frequency(kinds)
         if permit_issued is None:
-            permit_issued = rng.randint(100, 1500) if self.sc else rng.randint(10, 330)
+            permit_issued = rng.randint(*shape.permit_issued_days)
         if operator_since is not None:  # issued to the operator before
             permit_issued = max(permit_issued, operator_since + rng.randint(60, 200))
         issued = max(self.ago(permit_issued), opened_on)
@@ -316,13 +329,13 @@ class _Builder:
             "number": self._permit_number(issued),
             "holder": holder,
             "issued_on": issued,
-            "expires_on": _years(issued, 5 if self.sc else 1) - timedelta(days=1),
+            "expires_on": _years(issued, shape.permit_term_years) - timedelta(days=1),
             "renewal_applied_on": None,
             "service_frequency_days": permit_frequency,
-            "yellow_grease_frequency_days": yellow_grease if self.sc else None,
+            "yellow_grease_frequency_days": yellow_grease if shape.permit_yellow_grease else None,
         }
         # the permit before this one, superseded by the renewal
-        old_issued = _years(issued, -5 if self.sc else -1)
+        old_issued = _years(issued, -shape.permit_term_years)
         if old_issued >= opened_on:
             rec["_old_permits"].append(
                 {
@@ -334,6 +347,15 @@ class _Builder:
                     "renewal_applied_on": issued - timedelta(days=rng.randint(65, 90)),
                 }
             )
+
+    def _permit_frequency(self, kinds: set[str]) -> int | None:
+        """The service frequency a permit sets, by the program's shape (`permit_frequency`)."""
+        rule = self.shape.permit_frequency
+        if "chance" not in rule:
+            return rule["trap_only"] if kinds == {"trap"} else self.pick(tuple(rule["choose"]))
+        if self.rng.random() < rule["chance"] and rule["with_kind"] in kinds:
+            return self.pick(tuple(rule["choose"]))
+        return None
 
     def _yellow_grease(self, rec: dict, yellow_grease: int | None, opened_on: date, end: date):
         """Waste cooking oil picked up every `yellow_grease` days (or by chance, less often)."""
@@ -354,8 +376,7 @@ class _Builder:
             rec["yellow_grease_pickups"] = pickups[::-1]
 
     def _permit_number(self, issued: date) -> str:
-        prefix = "DP" if self.sc else "FOG"
-        return f"{prefix}-{issued.year}-{self.fse_no:04d}"
+        return f"{self.shape.permit_prefix}-{issued.year}-{self.fse_no:04d}"
 
     def _device(self, rec: dict, k: int, spec: Device, opened_on: date, end: date) -> None:
         rng = self.rng
@@ -372,8 +393,8 @@ class _Builder:
             "manhole_diameter_inches": spec.manhole or (24.0 if interceptor else None),
             "service_frequency_days": spec.frequency,
         }
-        if not interceptor and self.sc and spec.frequency is None:
-            dev["service_frequency_days"] = 30  # traps are cleaned monthly
+        if not interceptor and spec.frequency is None and self.shape.trap_frequency_days:
+            dev["service_frequency_days"] = self.shape.trap_frequency_days
         rec["devices"].append(dev)
         permit = rec["permit"] or {}
         by_kind = self.pack.default_frequency(spec.kind, self.A)
@@ -444,8 +465,8 @@ class _Builder:
                 "contractor": rng.random() < 0.05,
             }
             staff.append(e)
-        # refreshers: every six months in San Clemente, yearly in the Town, the last one recent
-        lo, hi = (150, 172) if self.sc else (330, 355)
+        # refreshers at the program's spacing, the last one recent
+        lo, hi = self.shape.refresher_days
         if last_training is None:
             last_training = rng.randint(15, hi - 20)
         sessions = []
@@ -478,11 +499,13 @@ class _Builder:
             ]
             if attendees:
                 trainings.append({"date": when, "attendees": attendees, "_trainer": trainer})
-        # new hires: San Clemente trains within a month, the Town on the day of hiring
+        # new hires: trained the program's number of days after hiring
+        delay = self.shape.new_hire_training_days
         for e in staff:
             if e["hired_on"] < self.start or e["hired_on"] <= opened_on:
                 continue
-            when = e["hired_on"] + timedelta(days=rng.randint(3, 20) if self.sc else 0)
+            days = rng.randint(*delay) if isinstance(delay, list) else delay
+            when = e["hired_on"] + timedelta(days=days)
             if when <= self.A and (e["left_on"] is None or when < e["left_on"]):
                 trainings.append(
                     {
@@ -669,25 +692,18 @@ class _Builder:
 OPERATOR_SUFFIXES = ("Foods LLC", "Restaurant Group Inc", "Hospitality LLC", "Partners LP")
 
 
-def _told(b: _Builder) -> None:
-    """The program of `b`'s pack, told from fogkeeper/demo/programs/<pack>.yaml."""
-    from .demo_stories import tell
-
-    tell(b)
-
-
-STORIES = {"san-clemente": _told, "town-10-02": _told}
-
-
 def build_programs(as_of: date, seed: int = SEED, packs: list[str] | None = None) -> list[Program]:
     """The written demo programs on `as_of` (of `packs` among them, default all), as plain
     data."""
+    from .demo_programs import written
+    from .demo_stories import tell
+
     programs = []
-    for pack_id, stories in STORIES.items():
+    for pack_id in written():
         if packs is not None and pack_id not in packs:
             continue
         b = _Builder(pack_id, as_of, seed)
-        stories(b)
+        tell(b)
         programs.append(b.program)
     return programs
 
@@ -723,7 +739,9 @@ def demo_packs(packs: list[str] | None = None) -> list[str]:
 
 def agency_codes(packs: list[str]) -> list[str]:
     """The code the demo gives each pack's agency."""
-    return [AGENCIES[p]["code"] if p in AGENCIES else p for p in packs]
+    from .demo_programs import section
+
+    return [section(p, "agency").get("code", p) for p in packs]
 
 
 def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) -> list:
@@ -735,18 +753,19 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
     from .demo_generated import load_generated
     from .demo_load import load_program
     from .demo_people import load_people
+    from .demo_programs import written as written_packs
     from .demo_sewers import load_cleanings
     from .demo_spills import load_spills
 
     packs = demo_packs(packs)
-    written = [p for p in packs if p in STORIES]
+    written = [p for p in packs if p in written_packs()]
     if written and as_of < EARLIEST_AS_OF:
         raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
     programs = build_programs(as_of, seed, written)
     with transaction.atomic():
         staff = staff_user()
         agencies = [load_program(p, staff, seed) for p in programs]
-        agencies += [load_generated(p, as_of=as_of, seed=seed) for p in packs if p not in STORIES]
+        agencies += [load_generated(p, as_of=as_of, seed=seed) for p in packs if p not in written]
         for agency in agencies:
             load_enforcement(agency, as_of=as_of, staff=staff)
             load_cleanings(agency, as_of=as_of, staff=staff)

@@ -1,8 +1,9 @@
 """The enforcement and money of the demo programs: for each agency, one enforcement case
 with its letters, a fee schedule, and invoices (one paid, one not), taken through the same
-services staff use, so the guards and the audit trail apply. A pack without demo fees here
-gets no money; its case takes the first of the pack's actions that sends a letter, its
-fields filled from their kinds."""
+services staff use, so the guards and the audit trail apply. The fees and the first letter
+are the pack's written program's (`enforcement`, demo_programs.py); a pack without them gets
+no money, and its case takes the first of the pack's actions that sends a letter, its fields
+filled from their kinds."""
 
 from __future__ import annotations
 
@@ -12,22 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-FEES = {
-    "san-clemente": [
-        {"code": "RGI", "description": "Annual Restaurant Grease Inspection fee",
-         "amount": Decimal("312.00"), "basis": "annual", "citation": "13.30.050(M)"},
-        {"code": "CLEAN", "description": "Quarterly clean-out fee", "amount": Decimal("95.00"),
-         "basis": "quarterly", "citation": "13.30.050(M)"},
-        {"code": "NONCOMP", "description": "Noncompliance charge (actual cost)", "amount": None,
-         "basis": "actual_cost", "citation": "13.30.080(E)(2)"},
-    ],
-    "town-10-02": [
-        {"code": "PERMIT", "description": "FOG Permit fee", "amount": Decimal("428.00"),
-         "basis": "annual", "citation": "10.02.360(A)"},
-        {"code": "SFCC", "description": "Specialty FOG Compliance Charge",
-         "amount": Decimal("150.00"), "basis": "per_occurrence", "citation": "10.02.360(A)"},
-    ],
-}  # fmt: skip
+from .demo_programs import section
 
 
 def _subject(fse) -> str:
@@ -80,27 +66,23 @@ def load_enforcement(agency, *, as_of: date, staff) -> None:
             actor=staff,
         )  # fmt: skip
     _first_letter(pack, case, violation, after, staff)
-    if pack.id in FEES:
-        _money(agency, pack, fse, other, before, staff)
+    fees = section(pack.id, "enforcement")
+    if fees.get("fees"):
+        _money(agency, pack, fse, other, before, staff, fees)
 
 
 def _first_letter(pack, case, violation, after, staff) -> None:
-    """The demo case's first action: San Clemente's notice of noncompliance, the Town's
-    hearing decision, else the first action of the pack that sends a letter."""
+    """The demo case's first action: the one the pack's written program names
+    (`enforcement.first_letter`), else the first action of the pack that sends a letter."""
     from fogkeeper.enforcement.services import action_take
 
-    if pack.id == "san-clemente":
+    letter = section(pack.id, "enforcement").get("first_letter")
+    if letter is not None:
+        sent = after(letter["after_days"])
         action_take(
-            case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
-            fields={"delivered_on": after(5), "correct_by": after(5) + timedelta(days=30)},
-            delivery="mail", certified_mail_number="7019 0700 0000 4412 0001", actor=staff,
-        )  # fmt: skip
-        return
-    if pack.id == "town-10-02":
-        action_take(
-            case=case, type="hearing_decision", code="HD-1", violation=violation,
-            fields={"noticed_on": after(7)}, delivery="mail",
-            certified_mail_number="7019 0700 0000 4412 0002", actor=staff,
+            case=case, type=letter["type"], code=letter["code"], violation=violation,
+            fields={k: sent + timedelta(days=d) for k, d in letter["fields"].items()},
+            delivery="mail", certified_mail_number=letter["certified_mail_number"], actor=staff,
         )  # fmt: skip
         return
     for spec in _letter_actions(pack):
@@ -154,14 +136,20 @@ def _filled(pack, spec, day: date) -> dict[str, Any]:
     return fields
 
 
-def _money(agency, pack, fse, other, before, staff) -> None:
+def _money(agency, pack, fse, other, before, staff, written: dict) -> None:
+    """The fee schedule of the pack's written program, an invoice of its `invoiced` fees
+    paid, and money owed on the case."""
     from fogkeeper.billing.services import fee_schedule_set, invoice_issue, payment_record
 
+    items = [
+        {**item, "amount": None if item["amount"] is None else Decimal(item["amount"])}
+        for item in written["fees"]
+    ]
     fee_schedule_set(
-        agency=agency, effective_on=pack.effective, items=FEES[pack.id],
+        agency=agency, effective_on=pack.effective, items=items,
         resolution="Demo fee resolution", actor=staff,
     )  # fmt: skip
-    fees = ["RGI"] if pack.id == "san-clemente" else ["PERMIT"]
+    fees = written["invoiced"]
     paid = invoice_issue(
         establishment=other, code="INV-1", kind="fee", noticed_on=before(200), fees=fees,
         actor=staff,

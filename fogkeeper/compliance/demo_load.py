@@ -30,6 +30,8 @@ from fogkeeper.registry.models import (
 )
 from fogkeeper.training.models import Attendance, Employee, Training
 
+from .demo_programs import section
+
 if TYPE_CHECKING:
     from .demo import Program
 
@@ -142,7 +144,7 @@ def _load_establishments(
         for name in [current, *(prev["name"] for prev in rec["_previous_operators"])]:
             if name not in operators:
                 operators[name] = Operator(agency=agency, name=name)
-    city = "San Clemente" if program.pack_id == "san-clemente" else ""
+    city = section(program.pack_id, "place").get("city", "")
     fses = [
         _establishment(agency, program.pack_id, rec, parcels, city)
         for rec in program.establishments
@@ -520,13 +522,16 @@ def _audit_load(agency: Agency, as_of: date, seed: int, counts: dict[str, int]) 
     )
 
 
-# Where the demo puts things on the map: made-up but fixed places near each city's centre,
-# derived from the codes (not from the random generator, so the records stay as they were).
-CENTRES = {
-    "san-clemente": (Decimal("33.4270"), Decimal("-117.6120")),
-    "town-10-02": (Decimal("34.1100"), Decimal("-116.4300")),
-}
+# Where the demo puts things on the map: made-up but fixed places near each city's centre
+# (its written program's `place`), derived from the codes (not from the random generator, so
+# the records stay as they were). A program without a centre is put near this one.
+DEFAULT_CENTRE = (Decimal("33.4270"), Decimal("-117.6120"))
 STEP = Decimal("0.0001")  # about 11 m
+
+
+def _centre(pack_id: str) -> tuple[Decimal, Decimal]:
+    centre = section(pack_id, "place").get("centre")
+    return (Decimal(centre[0]), Decimal(centre[1])) if centre else DEFAULT_CENTRE
 
 
 def _offsets(key: str, spread: int) -> tuple[int, int]:
@@ -537,7 +542,7 @@ def _offsets(key: str, spread: int) -> tuple[int, int]:
 
 def _segment_at(pack_id: str, code: str) -> tuple[Decimal, Decimal]:
     """Where a segment's middle is, near the centre of its city."""
-    lat, lon = CENTRES.get(pack_id, CENTRES["san-clemente"])
+    lat, lon = _centre(pack_id)
     dy, dx = _offsets(f"{pack_id}/{code}", 120)
     return lat + dy * STEP, lon + dx * STEP
 
@@ -556,6 +561,6 @@ def _place_incident(pack_id: str, incident: Incident) -> None:
     if incident.establishment is not None:
         lat, lon = incident.establishment.latitude, incident.establishment.longitude
     else:
-        lat, lon = CENTRES.get(pack_id, CENTRES["san-clemente"])
+        lat, lon = _centre(pack_id)
         dy, dx = _offsets(incident.code, 100)
     incident.latitude, incident.longitude = lat + dy * STEP, lon + dx * STEP

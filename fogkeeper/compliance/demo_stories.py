@@ -8,19 +8,12 @@ written. The order of the file is the order of the records and of the random dra
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .demo import Device, _Builder, _years
+from .demo_programs import read
 
-DATA = Path(__file__).resolve().parent.parent / "demo" / "programs"
 _FLOATS = ("capacity", "depth", "manhole", "rate")
-
-
-def read(pack_id: str) -> dict:
-    return yaml.safe_load((DATA / f"{pack_id}.yaml").read_text(encoding="utf-8"))
 
 
 def tell(b: _Builder) -> None:

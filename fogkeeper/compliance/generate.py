@@ -241,7 +241,7 @@ def generate_program(
     years: int,
     as_of: date,
     agency_code: str = "synthetic",
-    pack: str = "san-clemente",
+    pack: str | None = None,
     seed: int = 1,
     chunk: int = 1000,
     agency_name: str | None = None,
@@ -249,7 +249,8 @@ def generate_program(
     progress: Progress | None = None,
 ) -> GenerateResult:
     """Create an agency with a synthetic program of `establishments` FSEs and `years` of
-    history up to `as_of`, in one transaction."""
+    history up to `as_of` under `pack` (default the first pack known, by id), in one
+    transaction."""
     from django.db import transaction
 
     from fogkeeper.registry.models import Agency
@@ -258,6 +259,7 @@ def generate_program(
     if establishments < 1 or years < 1:
         raise ValueError("establishments and years must be at least 1")
     known = default_registry()
+    pack = pack or known.ids()[0]
     if not known.has(pack):
         raise ValueError(f"unknown jurisdiction pack {pack!r} (known: {', '.join(known.ids())})")
     if Agency.objects.filter(code=agency_code).exists():

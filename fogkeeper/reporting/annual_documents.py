@@ -77,7 +77,7 @@ def with_charts(report: AnnualReport) -> list[tuple[Figure, Chart | None]]:
 
 
 def filename(report: AnnualReport, extension: str) -> str:
-    """e.g. san-clemente-annual-report-2026.pdf"""
+    """The agency's code, the year and the kind, e.g. SC-annual-report-2026.pdf"""
     code = re.sub(r"[^A-Za-z0-9._-]+", "-", report.agency.code).strip("-") or "agency"
     return f"{code}-annual-report-{report.year}.{extension}"
 

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.compliance import demo
+from fogkeeper.compliance.demo_programs import written
 from fogkeeper.registry.models import Agency
 
 PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
@@ -21,7 +22,7 @@ def _as_of(value: str | None, packs: list[str]) -> date:
         as_of = date.fromisoformat(value)
     except ValueError:
         raise CommandError(f"--as-of: not a date (YYYY-MM-DD): {value!r}") from None
-    if as_of < demo.EARLIEST_AS_OF and any(p in demo.STORIES for p in packs):
+    if as_of < demo.EARLIEST_AS_OF and any(p in written() for p in packs):
         raise CommandError(f"--as-of: the demo needs a date on or after {demo.EARLIEST_AS_OF}")
     return as_of
 

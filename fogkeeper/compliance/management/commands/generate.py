@@ -23,7 +23,9 @@ class Command(BaseCommand):
         parser.add_argument("--establishments", type=int, required=True, metavar="N")
         parser.add_argument("--years", type=int, required=True, metavar="Y")
         parser.add_argument("--agency-code", default="synthetic", metavar="CODE")
-        parser.add_argument("--pack", default="san-clemente", help="jurisdiction pack id")
+        parser.add_argument(
+            "--pack", default=None, help="jurisdiction pack id (default: the first known, by id)"
+        )
         parser.add_argument("--seed", type=int, default=1, metavar="S")
         parser.add_argument(
             "--as-of", metavar="YYYY-MM-DD", help="the day the histories lead up to (default today)"

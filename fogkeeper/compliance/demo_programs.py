@@ -1,0 +1,36 @@
+"""The written demo programs: one file per pack, fogkeeper/demo/programs/<pack>.yaml, holding
+the agency (`agency`: code, name, letterhead), where it is on the map (`place`), the shape of
+its well-run establishments (`builder`, read by demo.py `Shape`), its fees and first letter
+(`enforcement`, demo_enforcement.py), and the program itself (demo_stories.py). A pack without
+a file gets a generated demo (demo_generated.py); no code names a pack."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+DATA = Path(__file__).resolve().parent.parent / "demo" / "programs"
+
+
+def written() -> list[str]:
+    """The packs with a written program, by pack id."""
+    return sorted(p.stem for p in DATA.glob("*.yaml"))
+
+
+@cache
+def _read(pack_id: str) -> dict:
+    return yaml.safe_load((DATA / f"{pack_id}.yaml").read_text(encoding="utf-8"))
+
+
+def read(pack_id: str) -> dict:
+    """The written program of `pack_id` (KeyError when it has none)."""
+    if pack_id not in written():
+        raise KeyError(f"no written demo program for {pack_id!r}")
+    return _read(pack_id)
+
+
+def section(pack_id: str, name: str) -> dict:
+    """One section of the pack's written program, empty when the pack has none."""
+    return (_read(pack_id).get(name) or {}) if pack_id in written() else {}
