@@ -39,6 +39,7 @@ from .packs import (
     _load_yaml,
     load_pack,
 )
+from .yamllines import key_lines, line_of
 
 FILES = ("pack.yaml", "parameters.yaml", "checklist.yaml", "enforcement.yaml")
 PENALTY_CAP = "enforcement.penalty_cap."
@@ -142,13 +143,11 @@ class PackProblem:
     file: str  # "imaginary-town/parameters.yaml"
     key: str  # "gcd.default_service_frequency.values.2024-01-01"
     message: str
+    line: int | None = None  # of the key, or of the nearest key above it in the file
 
     def __str__(self) -> str:
-        return (
-            f"{self.file}: {self.key}: {self.message}"
-            if self.key
-            else (f"{self.file}: {self.message}")
-        )
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
 @dataclass
@@ -505,9 +504,11 @@ class _Pack:
         self.rules: set[str] = _Names()
         self.parameters: dict[str, Any] = {}
         self.uses: dict[str, list[tuple[str, str, Checker]]] = {}  # param -> (file, key, shape)
+        self.lines: dict[str, dict[str, int]] = {}  # file -> key path -> line
 
     def add(self, file: str, key: str, message: str) -> None:
-        self.problems.append(PackProblem(f"{self.folder.name}/{file}", key, message))
+        line = line_of(self.lines.get(file, {}), key)
+        self.problems.append(PackProblem(f"{self.folder.name}/{file}", key, message, line))
 
     def read(self, name: str, required: bool = False) -> Any:
         path = self.folder / name
@@ -515,6 +516,7 @@ class _Pack:
             if required:
                 self.add(name, "", "missing")
             return None
+        self.lines[name] = key_lines(path)
         try:
             return _load_yaml(path)
         except yaml.YAMLError as e:
@@ -1332,6 +1334,7 @@ def check_packs(paths: Iterable[Path | str]) -> list[PackCheck]:
             continue
         here = r.folder.resolve()
         where = f"{r.folder.name}/pack.yaml"
+        line = key_lines(r.folder / "pack.yaml").get("id")
         if r.pack_id in bundled and bundled[r.pack_id] != here:
             r.problems.append(
                 PackProblem(
@@ -1339,11 +1342,12 @@ def check_packs(paths: Iterable[Path | str]) -> list[PackCheck]:
                     "id",
                     f"{r.pack_id!r} is the id of the bundled pack {bundled[r.pack_id]}: "
                     "they cannot be loaded together",
+                    line,
                 )
             )
         if r.pack_id in seen and seen[r.pack_id] != here:
             r.problems.append(
-                PackProblem(where, "id", f"{r.pack_id!r} is also the id of {seen[r.pack_id]}")
+                PackProblem(where, "id", f"{r.pack_id!r} is also the id of {seen[r.pack_id]}", line)
             )
         seen.setdefault(r.pack_id, here)
     return results

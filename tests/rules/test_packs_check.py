@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,8 @@ def edit(folder: Path, file: str, old: str, new: str) -> None:
 
 
 def problems(folder: Path) -> list[str]:
-    return [str(p) for p in check_pack(folder).problems]
+    """Each problem as file, key and message (its line is checked on its own, below)."""
+    return [str(replace(p, line=None)) for p in check_pack(folder).problems]
 
 
 # The packs we ship pass
@@ -342,7 +344,7 @@ def test_it_reports_what_the_loader_refuses_when_it_finds_nothing_itself(tmp_pat
 def test_it_names_a_copy_that_reuses_a_bundled_packs_id(tmp_path):
     pack = copy(tmp_path, PACKS_DIR / "town-10-02")
     [result] = check_packs([pack])
-    assert [str(p) for p in result.problems] == [
+    assert [str(replace(p, line=None)) for p in result.problems] == [
         f"town-10-02/pack.yaml: id: 'town-10-02' is the id of the bundled pack "
         f"{(PACKS_DIR / 'town-10-02').resolve()}: they cannot be loaded together"
     ]
@@ -360,6 +362,57 @@ def test_it_knows_every_parameter_the_engine_reads_by_name():
             names |= {n for m in reads.findall(path.read_text()) for n in m if n}
     assert len(names) > 30
     assert sorted(names - set(PARAMETERS)) == []
+
+
+# Each problem is named with its line
+
+
+def line_of(path: Path, text: str) -> int:
+    """The line (1-based) of the first line of `path` that holds `text`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, start=1) if text in line)
+
+
+def test_it_gives_the_line_of_the_key_a_problem_is_about(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "pack.yaml", 'gcd.missing: {citation: "7.40.040(A)", ', "gcd.missing: {")
+    edit(pack, "parameters.yaml", "{value: 365, reference", "{value: '3 months', reference")
+    found = {p.key: p.line for p in check_pack(pack).problems}
+    assert found["rules.gcd.missing"] == line_of(pack / "pack.yaml", "gcd.missing:")
+    assert found["report.lookback_days"] == line_of(
+        pack / "parameters.yaml", "report.lookback_days:"
+    )
+
+
+def test_a_missing_key_is_placed_at_the_key_above_it(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "pack.yaml", "effective_reference:", "effective_note:")
+    found = {p.key: p for p in check_pack(pack).problems}
+    assert found["effective_reference"].line is None  # nothing above it: the file is named
+    assert found["effective_note"].line == line_of(pack / "pack.yaml", "effective_note:")
+    assert str(found["effective_note"]).startswith(
+        f"imaginary-town/pack.yaml:{found['effective_note'].line}: effective_note: unknown key"
+    )
+
+
+def test_it_finds_the_line_of_a_list_item_and_of_a_date_key(tmp_path):
+    from fogkeeper.rules.yamllines import key_lines
+    from fogkeeper.rules.yamllines import line_of as line_of_key
+
+    path = tmp_path / "x.yaml"
+    path.write_text(
+        "holidays:\n  list:\n    - {name: A, month: 1}\n    - {name: B, month: 13}\n"
+        "gcd.limit:\n  values:\n    2024-01-01: {value: 1}\n",
+        encoding="utf-8",
+    )
+    lines = key_lines(path)
+    assert line_of_key(lines, "holidays.list[1].month") == 4
+    assert line_of_key(lines, "gcd.limit.values.2024-01-01") == 7
+    assert line_of_key(lines, "gcd.limit.values.2024-01-01.reference") == 7
+    assert line_of_key(lines, "nowhere") is None
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [1,\n", encoding="utf-8")
+    assert key_lines(broken) == {}
 
 
 # The command
@@ -390,10 +443,11 @@ def test_it_prints_one_line_per_problem_and_exits_1(tmp_path, capsys):
     edit(pack, "parameters.yaml", "{value: 365, reference", "{value: '3 months', reference")
     assert main(["packs", "check", str(pack), str(PACKS_DIR / "town-10-02")]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "imaginary-town/pack.yaml: rules.gcd.missing: no citation (every value of an ordinance "
-        "must cite its section)",
-        "imaginary-town/parameters.yaml: report.lookback_days: '3 months' is a period in months "
-        "where a whole number of days is required",
+        f"imaginary-town/pack.yaml:{line_of(pack / 'pack.yaml', 'gcd.missing:')}: "
+        "rules.gcd.missing: no citation (every value of an ordinance must cite its section)",
+        f"imaginary-town/parameters.yaml:{line_of(pack / 'parameters.yaml', 'lookback_days:')}: "
+        "report.lookback_days: '3 months' is a period in months where a whole number of days "
+        "is required",
         check_pack(PACKS_DIR / "town-10-02").summary(),
     ]
 
