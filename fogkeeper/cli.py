@@ -108,9 +108,34 @@ def cmd_packs_check(args: argparse.Namespace) -> int:
     return 1 if any(not r.ok for r in results) else 0
 
 
+def cmd_packs_new(args: argparse.Namespace) -> int:
+    """A new pack folder, every key commented, its placeholders listed by `packs check`."""
+    from .rules.packcheck import check_pack
+    from .rules.scaffold import ScaffoldRefused, new_pack
+
+    if len(args.names) != 1:
+        print("fogkeeper packs new: name the folder of the new pack (as my-city)", file=sys.stderr)
+        return 2
+    try:
+        folder = new_pack(args.names[0], args.name)
+    except ScaffoldRefused as e:
+        print(f"fogkeeper packs new: {e}", file=sys.stderr)
+        return 2
+    left = len(check_pack(folder).problems)
+    print(f"{folder}: a new pack {folder.name!r}, every key commented with what it means.")
+    print(
+        f"Next: put your ordinance's words and sections in place of its {left} placeholders "
+        f"(fogkeeper packs check {folder} lists each with its line), then load it with "
+        f"FOGKEEPER_PACKS={folder.resolve().parent}."
+    )
+    return 0
+
+
 def cmd_packs(args: argparse.Namespace) -> int:
     if args.action == "check":
         return cmd_packs_check(args)
+    if args.action == "new":
+        return cmd_packs_new(args)
     registry = default_registry(args.packs)
     if args.action == "show":
         if len(args.names) != 1:
@@ -162,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--format", choices=("json", "text"), default="json")
     ev.set_defaults(func=cmd_evaluate)
     pk = sub.add_parser(
-        "packs", help="list the jurisdiction packs, show one, or check pack folders"
+        "packs",
+        help="list the jurisdiction packs, show one, check pack folders, or start a new one",
     )
     for p in (ev, pk):
         p.add_argument(
@@ -171,13 +197,15 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="DIR",
             help="also load the packs in DIR (repeatable)",
         )
-    pk.add_argument("action", nargs="?", choices=("list", "show", "check"), default="list")
+    pk.add_argument("action", nargs="?", choices=("list", "show", "check", "new"), default="list")
     pk.add_argument(
         "names",
         nargs="*",
         metavar="ID|DIR",
-        help="show: a pack id; check: pack folders, or folders of packs, to check",
+        help="show: a pack id; check: pack folders, or folders of packs, to check; new: the "
+        "folder of the new pack (its name is the pack's id)",
     )
+    pk.add_argument("--name", help="new: the jurisdiction's name (default: from the id)")
     pk.add_argument("--as-of", type=_date, help="date of the parameters to show (default today)")
     pk.set_defaults(func=cmd_packs)
     return parser

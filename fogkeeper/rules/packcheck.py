@@ -1273,6 +1273,7 @@ def check_pack(folder: Path | str) -> PackCheck:
     _check_letters(
         pk, (enforcement or {}).get("actions") if isinstance(enforcement, dict) else None
     )
+    _check_placeholders(pk)
     result.rules = len(pk.rules)
     result.parameters = len(pk.parameters)
     if not pk.problems:
@@ -1285,6 +1286,28 @@ def check_pack(folder: Path | str) -> PackCheck:
         pk.problems, key=lambda p: order.get(p.file.partition("/")[2], len(order))
     )
     return result
+
+
+def _check_placeholders(pk: _Pack) -> None:
+    """A "TODO" left by `fogkeeper packs new` is a value the ordinance has not filled in."""
+    for file, lines in pk.lines.items():
+        path = pk.folder / file
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        at = {line: key for key, line in sorted(lines.items(), key=lambda kv: len(kv[0]))}
+        for n, line in enumerate(text.splitlines(), start=1):
+            value = line.split("#", 1)[0]
+            if "TODO" in value:
+                pk.problems.append(
+                    PackProblem(
+                        f"{pk.folder.name}/{file}",
+                        at.get(n, ""),
+                        "a placeholder of the new pack: put the ordinance's words here",
+                        n,
+                    )
+                )
 
 
 def _check_rules_raised(pk: _Pack, enforcement: Any) -> None:
