@@ -4,27 +4,14 @@ with its line, and once they hold the ordinance's words the pack passes and load
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from fogkeeper.cli import main
 from fogkeeper.rules.packcheck import check_pack
 from fogkeeper.rules.packs import load_pack
+from tests.rules.new_pack import fill
 
 FILES = ("pack.yaml", "parameters.yaml", "checklist.yaml", "enforcement.yaml")
-
-
-def fill(folder: Path) -> None:
-    """The placeholders replaced as an author would: the example section kept as the citation."""
-    for path in folder.glob("*.yaml"):
-        text = path.read_text(encoding="utf-8")
-        for placeholder in ("TODO: the section, as ", "TODO: the chapter, as ",
-                            "TODO: where the effective date is stated, as "):  # fmt: skip
-            text = text.replace(placeholder, "")
-        text = text.replace("TODO: the department that runs the program", "Public Works")
-        text = text.replace("code: TODO", "code: EXC")
-        path.write_text(text, encoding="utf-8")
 
 
 def test_it_writes_a_commented_pack_and_says_what_comes_next(tmp_path, capsys):

@@ -1,6 +1,7 @@
 """A third ordinance runs the whole application by data alone: the imaginary-town pack
 (tests/rules/packs/, loaded through FOGKEEPER_PACKS) gets a demo agency, its sweep, every
-staff page, an inspection and a pump-out recorded through the pages, and a letter."""
+staff page, an inspection and a pump-out recorded through the pages, and a letter; and a pack
+made by `fogkeeper packs new` runs as an agency once its placeholders are filled in."""
 
 from datetime import date
 from io import StringIO
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
+from fogkeeper.cli import main as cli_main
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.enforcement.models import EnforcementCase, Letter
 from fogkeeper.enforcement.services import action_take
@@ -19,6 +21,7 @@ from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler
 from fogkeeper.registry.services import device_install
 from fogkeeper.rules.packs import default_registry
+from tests.rules.new_pack import fill
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +93,7 @@ def test_every_staff_page_answers_200(staff, town):
         f"/establishments/?device={next(iter(pack().device_kinds))}",
         f"/establishments/{fse.code}/", "/map/", "/map/data.json", "/inspections/field/",
         "/cases/", f"/cases/{case.establishment.code}/{case.code}/",
-        f"/letters/{letter.pk}.pdf",
+        f"/letters/{letter.pk}.pdf", "/ordinance/", "/calendar/",
         *(f"/establishments/{fse.code}/record/{kind}/" for kind in (
             "service", "inspection", "training", "incident", "permit", "operator-change",
         )),
@@ -157,3 +160,22 @@ def test_each_action_the_pack_marks_with_a_letter_sends_one(town):
         fields={"delivered_on": "2026-06-01", "correct_by": "2026-06-15"},
     )  # fmt: skip
     assert Letter.objects.get(action=notice).pdf.startswith(b"%PDF")
+
+
+def test_a_pack_made_by_packs_new_and_filled_in_runs_as_an_agency(client, monkeypatch, tmp_path):
+    """A new agency's path with no code: `packs new`, its placeholders filled in, loaded by
+    FOGKEEPER_PACKS, a demo of it swept, and its pages read in its own words."""
+    folder = tmp_path / "packs" / "example-city"
+    assert cli_main(["packs", "new", str(folder), "--name", "City of Example"]) == 0
+    fill(folder)
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(folder.parent))
+    call_command("demo", "--pack", "example-city", "--as-of", AS_OF.isoformat(), stdout=StringIO())
+    agency = Agency.objects.get(pack="example-city")
+    assert agency.establishments.count() >= 30
+    swept = ComplianceStatus.objects.filter(establishment__agency=agency).count()
+    assert swept == agency.establishments.count()
+    client.force_login(get_user_model().objects.get(username="manager"))
+    urls = ["/dashboard/", "/establishments/", "/cases/", "/calendar/", "/ordinance/"]
+    assert {u: client.get(u + Q).status_code for u in urls} == dict.fromkeys(urls, 200)
+    ordinance = client.get("/ordinance/" + Q).content.decode()
+    assert "City of Example" in ordinance and "7.40.050(B)" in ordinance
