@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install run test check lint format bench bench-scale clean browser redis
+.PHONY: install engine run test check lint format bench bench-scale clean browser redis
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,13 +16,23 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The engine's checks compiled by mypyc (fogkeeper/rules/native.py), rebuilt when a source of
+# the engine changes; without a C compiler it runs as plain Python, the same reports slower.
+ENGINE := fogkeeper/rules/native.json
+$(ENGINE): $(STAMP) scripts/build-engine $(wildcard fogkeeper/rules/*.py fogkeeper/rules/checks/*.py)
+	@mkdir -p build
+	@if $(BIN)/python scripts/build-engine >build/engine.log 2>&1; then tail -n 1 build/engine.log; \
+	else tail -n 20 build/engine.log; echo "make engine: the engine runs as plain Python" >&2; fi
+
+engine: $(ENGINE)
+
 # pytest-xdist workers, each on its own database cloned from one migrated template
 TEST_WORKERS ?= 2
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-run: $(STAMP)
+run: $(STAMP) $(ENGINE)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py createcachetable
@@ -30,7 +40,7 @@ run: $(STAMP)
 	@echo "fogkeeper is starting at http://$(HOST):$(PORT)/  (sign in as shown above)"
 	FOGKEEPER_DEBUG=$${FOGKEEPER_DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-lint: $(STAMP)
+lint: $(STAMP) $(ENGINE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
@@ -74,7 +84,7 @@ test: lint browser redis
 	FOGKEEPER_SCHEMA_RANDOM=1 scripts/with-postgres scripts/with-redis \
 	  $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
-bench: $(STAMP) redis
+bench: $(STAMP) $(ENGINE) redis
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20} --seconds $${DURATION:-60}
@@ -82,8 +92,9 @@ bench: $(STAMP) redis
 	scripts/with-postgres scripts/with-redis $(BIN)/python -m bench.scale --agencies 1 --workers 2 --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 # Many agencies on one PostgreSQL, swept by 1 and by 2 worker processes (bench/scale.py).
-bench-scale: $(STAMP) redis
+bench-scale: $(STAMP) $(ENGINE) redis
 	scripts/with-postgres scripts/with-redis $(BIN)/python -m bench.scale --agencies $${AGENCIES:-10} --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info $(ENGINE)
+	find fogkeeper/rules -name '*.so' -delete

@@ -28,7 +28,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from fogkeeper.rules import CaseFileError, evaluate, parse_case
+from fogkeeper.rules import CaseFileError, evaluate, native, parse_case
 from fogkeeper.rules.packs import default_registry
 
 PACKS = ("san-clemente", "town-10-02")
@@ -619,6 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         f"fogkeeper engine benchmark: {n:,} case files in chunks of {chunk:,}, "
         f"seed {args.seed}, Python {sys.version.split()[0]}"
     )
+    print(f"  the engine: {native.describe()}")
     print(f"  peak RSS at start: {_peak_mib():,.0f} MiB")
 
     gen = Generator(args.seed)

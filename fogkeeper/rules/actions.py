@@ -2,13 +2,54 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .casefile import Action, Milestone, _to_date, _to_datetime, _to_id, _to_money
 from .errors import Problem
+from .records import Action, Milestone
 
 QUANTITY_FIELDS = ("days", "occurrences", "gallons", "violation_days")
+
+
+def _to_date(v: Any) -> date:
+    if type(v) is date:
+        return v
+    if isinstance(v, str) and len(v) == 10 and v[4] == "-" and v[7] == "-":
+        try:
+            return date.fromisoformat(v)
+        except ValueError:
+            pass
+    raise ValueError(f"not a date: {v!r}")
+
+
+def _to_datetime(v: Any) -> datetime:
+    if isinstance(v, datetime):
+        return v
+    if isinstance(v, str) and len(v) >= 16 and v[10] == "T":
+        try:
+            return datetime.fromisoformat(v)
+        except ValueError:
+            pass
+    raise ValueError(f"not a date-time: {v!r} (expected YYYY-MM-DDTHH:MM:SS)")
+
+
+def _to_money(v: Any) -> Decimal:
+    if isinstance(v, bool) or not isinstance(v, int | float | Decimal):
+        raise ValueError(f"not an amount of dollars: {v!r}")
+    try:
+        amount = Decimal(str(v))
+    except InvalidOperation:
+        raise ValueError(f"not an amount of dollars: {v!r}") from None
+    if not amount.is_finite() or amount < 0:
+        raise ValueError(f"must be a non-negative amount of dollars: {v!r}")
+    return amount
+
+
+def _to_id(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"not an id (a non-empty string): {v!r}")
+    return v
 
 
 def _count(v: Any) -> int:

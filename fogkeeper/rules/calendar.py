@@ -82,13 +82,14 @@ class HolidayRule:
     def date_in(self, year: int) -> date:
         if self.day is not None:
             return date(year, self.month, self.day) + timedelta(days=self.offset_days)
+        weekday = self.weekday if self.weekday is not None else 0
         if self.nth and self.nth > 0:
             first = date(year, self.month, 1)
-            shift = (self.weekday - first.weekday()) % 7
+            shift = (weekday - first.weekday()) % 7
             d = first + timedelta(days=shift + 7 * (self.nth - 1))
         else:
             last = date(year, self.month, _calendar.monthrange(year, self.month)[1])
-            d = last - timedelta(days=(last.weekday() - self.weekday) % 7)
+            d = last - timedelta(days=(last.weekday() - weekday) % 7)
         return d + timedelta(days=self.offset_days)
 
 
@@ -166,7 +167,7 @@ class LegalCalendar:
     def add(self, start: date | datetime, period: Duration, roll: bool = False) -> date | datetime:
         if period.unit == "hours":
             return self.add_hours(start, period.n)
-        if type(start) is not date:  # a datetime: its day
+        if isinstance(start, datetime):  # its day
             start = start.date()
         return self.sums(period, roll)[start]
 

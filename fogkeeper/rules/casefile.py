@@ -9,16 +9,18 @@ problem is reported with the path of its field, e.g. `services[3].date`.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from . import packs as packs_module
 from . import records
+from .actions import read_action
 from .errors import CaseFileError, Problem
+from .records import Action
 
 if TYPE_CHECKING:
     from . import schema
@@ -29,80 +31,6 @@ DESIGN_FIELDS = (
     "compartments",
     "manhole_diameter_inches",
 )
-
-# The pydantic schema (schema.py) is imported only when a case file needs it: names of it
-# read here, as `casefile.CaseFileModel`, come from there.
-SCHEMA_NAMES = frozenset(
-    {"CaseFileModel", "RawAction", "Operator", "Change", "Establishment", "Limit", "Permit",
-     "ApprovedException", "Device", "Hauler", "Reading", "Service", "Pickup", "Employee",
-     "Attendee", "Training", "Measurement", "Answer", "Inspection", "Incident", "Sample"}
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    if name in SCHEMA_NAMES:
-        from . import schema
-
-        return getattr(schema, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _to_date(v: Any) -> date:
-    if type(v) is date:
-        return v
-    if isinstance(v, str) and len(v) == 10 and v[4] == "-" and v[7] == "-":
-        try:
-            return date.fromisoformat(v)
-        except ValueError:
-            pass
-    raise ValueError(f"not a date: {v!r}")
-
-
-def _to_datetime(v: Any) -> datetime:
-    if isinstance(v, datetime):
-        return v
-    if isinstance(v, str) and len(v) >= 16 and v[10] == "T":
-        try:
-            return datetime.fromisoformat(v)
-        except ValueError:
-            pass
-    raise ValueError(f"not a date-time: {v!r} (expected YYYY-MM-DDTHH:MM:SS)")
-
-
-def _to_money(v: Any) -> Decimal:
-    if isinstance(v, bool) or not isinstance(v, int | float | Decimal):
-        raise ValueError(f"not an amount of dollars: {v!r}")
-    try:
-        amount = Decimal(str(v))
-    except InvalidOperation:
-        raise ValueError(f"not an amount of dollars: {v!r}") from None
-    if not amount.is_finite() or amount < 0:
-        raise ValueError(f"must be a non-negative amount of dollars: {v!r}")
-    return amount
-
-
-def _to_id(v: Any) -> str:
-    if not isinstance(v, str) or not v.strip():
-        raise ValueError(f"not an id (a non-empty string): {v!r}")
-    return v
-
-
-class Milestone(msgspec.Struct, frozen=True, gc=False):
-    id: str
-    due: date
-    met_on: date | None = None
-
-
-class Action(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """An enforcement action with its fields typed by the pack's action spec."""
-
-    id: str
-    type: str
-    fields: dict[str, Any]
-    milestones: tuple[Milestone, ...] = ()
-
-    def get(self, name: str) -> Any:
-        return self.fields.get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,16 +44,19 @@ class CaseFile:
     actions: tuple[Action, ...] = field(default=())
 
 
-def parse_case(data: Any, *, as_of: date | None = None, packs: Any = None) -> CaseFile:
+def parse_case(
+    data: Any, *, as_of: date | None = None, packs: Any = None, fast: bool = True
+) -> CaseFile:
     """Validate a case file (a dict from YAML or JSON) and bind it to its pack.
 
     `as_of` overrides the file's own `as_of`. Raises `CaseFileError` listing
-    every problem found.
+    every problem found. `fast=False` reads it with the schema alone, the slower path that
+    words the problems (tests prove the two agree).
     """
     registry = packs or packs_module.default_registry()
     if not isinstance(data, dict):
         raise CaseFileError([Problem("", "a case file is a mapping of fields")])
-    model = _fast_model(data)
+    model = _fast_model(data) if fast else None
     checked = model is not None  # the fast path found every reference listed
     if model is None:  # not in the fast types' subset: the schema decides, and words why
         model = records.from_schema(_schema_model(data, registry))
@@ -213,7 +144,7 @@ def _raw_actions(items: list) -> list | None:
     return actions
 
 
-def _blank_ids(m: records.CaseFileModel, ids: dict[str, set]) -> bool:
+def _blank_ids(m: records.CaseFileModel, ids: dict[str, Any]) -> bool:
     """Whether an id is blank. The references hold, so only the listed ids and the ids
     that refer to no record need a look; str.isspace is stricter than the schema's regex."""
     est, permit = m.establishment, m.permit
@@ -234,9 +165,9 @@ LISTS = ("devices", "haulers", "employees", "services", "trainings", "inspection
          "samples", "enforcement")  # fmt: skip
 
 
-def _listed_ids(m: records.CaseFileModel) -> dict[str, set] | None:
+def _listed_ids(m: records.CaseFileModel) -> dict[str, Any] | None:
     """The ids of each list of records, or None when two records of a list share one."""
-    ids = {}
+    ids: dict[str, Any] = {}
     for name in LISTS:
         items = getattr(m, name)
         if not items:
@@ -251,13 +182,13 @@ def _listed_ids(m: records.CaseFileModel) -> dict[str, set] | None:
 _NONE: frozenset = frozenset()
 
 
-def _known(refs: set, ids: set) -> bool:
+def _known(refs: set, ids: AbstractSet) -> bool:
     """Whether each reference, but an absent one (None), is to a listed id."""
     refs.discard(None)
     return refs <= ids
 
 
-def _references_hold(m: Any, data: dict, ids: dict[str, set]) -> bool:
+def _references_hold(m: Any, data: dict, ids: dict[str, Any]) -> bool:
     """True when `_check_references` would find nothing (checked on the records, quickly).
     That check reads the raw lists of referenced records, so they must be plain lists of
     plain dicts here too."""
@@ -457,7 +388,7 @@ def _read_actions(m: records.CaseFileModel, pack: Any, problems: list[Problem]) 
                 Problem(f"{path}.type", f"{raw.type!r} is not an action of {pack.id} ({allowed})")
             )
             continue
-        action = spec.read(raw, path, pack, problems)
+        action = read_action(spec, raw, path, pack, problems)
         if action is not None:
             actions.append(action)
     return actions

@@ -35,10 +35,23 @@ def _upto(d: date | None, as_of: date) -> date | None:
 def _dated_upto(records: list, as_of: date) -> list:
     """The records whose `date` is on or before as_of, sorted by date, then id."""
     out = [r for r in records if r.date <= as_of]
-    if len(out) > 1:
+    if len(out) > 1 and not _in_order(out):
         out.sort(key=BY_ID)  # then stably by date: by (date, id) without a tuple for each
         out.sort(key=_DATE)
     return out
+
+
+def _in_order(records: list) -> bool:
+    """Whether the records are by (date, id) already, as most files and the sweep give them."""
+    previous = records[0]
+    for i in range(1, len(records)):
+        record = records[i]
+        if record.date < previous.date or (
+            record.date == previous.date and record.id < previous.id
+        ):
+            return False
+        previous = record
+    return True
 
 
 class Context:
@@ -65,7 +78,7 @@ class Context:
         permit = m.permit
         self.permit = permit if permit is not None and permit.issued_on <= as_of else None
         # A revoked permit is no permit (RULES.md 11.8), though its frequencies still apply.
-        self.revoked_on = self.act(permit.revoked_on) if self.permit is not None else None
+        self.revoked_on = self.act(self.permit.revoked_on) if self.permit is not None else None
         self.devices = sorted([d for d in m.devices if d.installed_on <= as_of], key=BY_ID)
         self.device_ids = {d.id for d in self.devices}
         self.haulers = {h.id: h for h in m.haulers}

@@ -25,6 +25,22 @@ def _status(ctx: Context) -> tuple[str | None, str | None]:
     return None, None
 
 
+def _finding_order(f: Finding) -> tuple:
+    return (not f.open, f.rule, f.subject, f.since, f.resolved_on or f.since)
+
+
+def _schedule_order(s: ScheduleItem) -> tuple:
+    return (s.due, s.obligation, s.subject)
+
+
+def _deadline_order(d: Deadline) -> tuple:
+    return (d.date.isoformat(), d.action, d.name, d.kind)  # a date beside date-times
+
+
+def _accrual_order(a: Accrual) -> tuple:
+    return (a.action, a.rule)
+
+
 def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
     """Decide one establishment's compliance on `as_of` (default: the case file's own)."""
     if not isinstance(case, CaseFile):
@@ -42,19 +58,21 @@ def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
             ]
         )
     ctx = Context(case, as_of)
-    status, citation = _status(ctx)
-    applies = status is None
+    exemption, citation = _status(ctx)
+    applies = exemption is None
     if applies:
         for area in OPERATIONAL:
             area.check(ctx)
     deadlines, accruals = enforcement.check(ctx, with_findings=applies)
-    if applies:
+    if exemption is None:
         violated = any(f.open and f.severity == "violation" for f in ctx.findings)
         status = "non_compliant" if violated else "compliant"
-    ctx.findings.sort(key=Finding.sort_key)
-    ctx.schedule.sort(key=ScheduleItem.by_due)
-    deadlines.sort(key=Deadline.sort_key)
-    accruals.sort(key=Accrual.sort_key)
+    else:
+        status = exemption
+    ctx.findings.sort(key=_finding_order)
+    ctx.schedule.sort(key=_schedule_order)
+    deadlines.sort(key=_deadline_order)
+    accruals.sort(key=_accrual_order)
     return Report(
         jurisdiction=case.pack.id,
         establishment=ctx.est_id,

@@ -198,11 +198,6 @@ class ActionSpec:
         """Deadline name -> the level the action is appealed to by that deadline."""
         return {d.name: d.appeal_to for d in self.deadlines if d.appeal_to}
 
-    def read(self, raw: Any, path: str, pack: Pack, problems: list) -> Any:
-        from .actions import read_action
-
-        return read_action(self, raw, path, pack, problems)
-
 
 @dataclass
 class Pack:

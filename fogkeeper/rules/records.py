@@ -11,7 +11,7 @@ Field names and defaults are the schema's; tests/rules/test_fast_parse.py checks
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date as Date  # Date: several records have a field named `date`
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -32,13 +32,13 @@ class _Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 class Operator(_Record, kw_only=True, gc=False):
     name: str
-    since: date
+    since: Date
 
 
 class Change(_Record, kw_only=True, gc=False):
-    date: date
+    date: Date
     kind: Literal["remodel", "expansion", "process"]
-    notified_on: date | None = None
+    notified_on: Date | None = None
 
 
 class Establishment(_Record, kw_only=True, gc=False):
@@ -46,15 +46,15 @@ class Establishment(_Record, kw_only=True, gc=False):
     name: str | None = None
     category: Id | None = None
     on_public_sewer: bool = True
-    opened_on: date
-    closed_on: date | None = None
+    opened_on: Date
+    closed_on: Date | None = None
     operator: Operator
-    remodeled_on: date | None = None
+    remodeled_on: Date | None = None
     food_grinder: bool = False
-    food_grinder_installed_on: date | None = None
+    food_grinder_installed_on: Date | None = None
     variance_granted: bool = False
     interceptor_exception: Literal["space", "slope"] | None = None
-    interceptor_plans_submitted_on: date | None = None
+    interceptor_plans_submitted_on: Date | None = None
     changes: list[Change] = []
 
 
@@ -66,13 +66,13 @@ class Limit(_Record, kw_only=True, gc=False):
 class Permit(_Record, kw_only=True, gc=False):
     number: Id
     holder: str
-    issued_on: date
-    expires_on: date
-    renewal_applied_on: date | None = None
-    renewal_denied_on: date | None = None
-    suspended_from: date | None = None
-    suspended_until: date | None = None
-    revoked_on: date | None = None
+    issued_on: Date
+    expires_on: Date
+    renewal_applied_on: Date | None = None
+    renewal_denied_on: Date | None = None
+    suspended_from: Date | None = None
+    suspended_until: Date | None = None
+    revoked_on: Date | None = None
     service_frequency_days: Frequency | None = None
     yellow_grease_frequency_days: Frequency | None = None
     discharge_limits: dict[Id, Limit] = {}
@@ -80,7 +80,7 @@ class Permit(_Record, kw_only=True, gc=False):
 
 class ApprovedException(_Record, kw_only=True, gc=False):
     field: DesignField
-    approved_on: date
+    approved_on: Date
     by: str | None = None
     reference: str | None = None
 
@@ -88,7 +88,7 @@ class ApprovedException(_Record, kw_only=True, gc=False):
 class Device(_Record, kw_only=True, gc=False):
     id: Id
     kind: Id
-    installed_on: date
+    installed_on: Date
     capacity_gallons: Depth | None = None
     design_depth_inches: Depth | None = None
     compartments: Count | None = None
@@ -104,9 +104,9 @@ class Hauler(_Record, kw_only=True, gc=False):
     id: Id
     name: str | None = None
     licensed: bool = True
-    licence_expires_on: date | None = None
+    licence_expires_on: Date | None = None
 
-    def licensed_on(self, day: date) -> bool:
+    def licensed_on(self, day: Date) -> bool:
         expired = self.licence_expires_on is not None and day > self.licence_expires_on
         return self.licensed and not expired
 
@@ -123,14 +123,14 @@ class Reading(_Record, kw_only=True, gc=False):
 class Service(Reading, kw_only=True, gc=False):
     id: Id
     device: Id
-    date: date
+    date: Date
     hauler: Id | None = None
     full_pump_out: bool = True
     gallons_removed: Depth | None = None
 
 
 class Pickup(_Record, kw_only=True, gc=False):
-    date: date
+    date: Date
     hauler: Id | None = None
     gallons: Depth | None = None
 
@@ -138,8 +138,8 @@ class Pickup(_Record, kw_only=True, gc=False):
 class Employee(_Record, kw_only=True, gc=False):
     id: Id
     name: str | None = None
-    hired_on: date
-    left_on: date | None = None
+    hired_on: Date
+    left_on: Date | None = None
     kitchen_duties: bool = True
     contractor: bool = False
 
@@ -151,7 +151,7 @@ class Attendee(_Record, kw_only=True, gc=False):
 
 class Training(_Record, kw_only=True, gc=False):
     id: Id
-    date: date
+    date: Date
     attendees: list[Attendee] = []
 
 
@@ -168,24 +168,24 @@ class Answer(_Record, kw_only=True, gc=False):
 
 class Inspection(_Record, kw_only=True, gc=False):
     id: Id
-    date: date
+    date: Date
     measurements: list[Measurement] = []
     answers: list[Answer] = []
 
 
 class Incident(_Record, kw_only=True, gc=False):
     id: Id
-    date: date
+    date: Date
     kind: str
     attributed: bool = False
     gallons: Depth | None = None
-    written_report_on: date | None = None
-    clearance_inspection_on: date | None = None
+    written_report_on: Date | None = None
+    clearance_inspection_on: Date | None = None
 
 
 class Sample(_Record, kw_only=True, gc=False):
     id: Id
-    date: date
+    date: Date
     device: Id | None = None
     parameter: Id
     value: Depth
@@ -204,7 +204,7 @@ class RawAction(msgspec.Struct, frozen=True, gc=False):
 
 class CaseFileModel(_Record, kw_only=True, gc=False):
     jurisdiction: str
-    as_of: date | None = None
+    as_of: Date | None = None
     establishment: Establishment
     permit: Permit | None = None
     devices: list[Device] = []
@@ -247,3 +247,21 @@ def from_schema(value: Any) -> Any:
     if cls is None:
         return value
     return cls(**{f: from_schema(getattr(value, f)) for f in cls.__struct_fields__})
+
+
+class Milestone(msgspec.Struct, frozen=True, gc=False):
+    id: str
+    due: Date
+    met_on: Date | None = None
+
+
+class Action(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """An enforcement action with its fields typed by the pack's action spec."""
+
+    id: str
+    type: str
+    fields: dict[str, Any]
+    milestones: tuple[Milestone, ...] = ()
+
+    def get(self, name: str) -> Any:
+        return self.fields.get(name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -36,9 +35,6 @@ class Finding(msgspec.Struct, gc=False):
     resolved_on: date | None = None
     evidence: dict[str, Any] = {}
 
-    def sort_key(self) -> tuple:
-        return (not self.open, self.rule, self.subject, self.since, self.resolved_on or self.since)
-
     def to_dict(self) -> dict[str, Any]:
         d = {
             "rule": self.rule,
@@ -63,11 +59,6 @@ class ScheduleItem(msgspec.Struct, gc=False):
     due: date
     citation: str
 
-    def sort_key(self) -> tuple:
-        return (self.due, self.obligation, self.subject)
-
-    by_due = attrgetter("due", "obligation", "subject")  # sort_key, read in C
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "obligation": self.obligation,
@@ -83,9 +74,6 @@ class Deadline(msgspec.Struct, gc=False):
     date: date | datetime
     kind: str
     citation: str
-
-    def sort_key(self) -> tuple:
-        return (self.date.isoformat(), self.action, self.name, self.kind)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,9 +94,6 @@ class Accrual(msgspec.Struct, gc=False):
     citation: str
     start: date
     through: date
-
-    def sort_key(self) -> tuple:
-        return (self.action, self.rule)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -22,7 +22,8 @@ from pydantic import (
     model_validator,
 )
 
-from .casefile import DESIGN_FIELDS, _to_datetime, _to_money
+from .actions import _to_datetime, _to_money
+from .casefile import DESIGN_FIELDS
 from .errors import Problem
 
 

@@ -17,11 +17,8 @@ import msgspec
 import pytest
 
 from fogkeeper.rules import CaseFileError, casefile, evaluate, parse_case, records
+from fogkeeper.rules import schema as schema_module
 from tests.rules import engine_golden
-
-
-def _schema_only(monkeypatch):
-    monkeypatch.setattr(casefile, "_fast_model", lambda data: None)
 
 
 def test_reports_are_the_ones_before_the_faster_engine():
@@ -31,13 +28,12 @@ def test_reports_are_the_ones_before_the_faster_engine():
     assert not changed, f"{len(changed)} reports changed, e.g. case {changed[0] // 2}"
 
 
-def test_fast_and_schema_paths_agree(monkeypatch):
+def test_fast_and_schema_paths_agree():
     cases = engine_golden.cases(300)
     fast = [parse_case(c) for c in cases]
     assert all(casefile._fast_model(c) is not None for c in cases)
-    _schema_only(monkeypatch)
     for data, quick in zip(cases, fast, strict=True):
-        slow = parse_case(data)
+        slow = parse_case(data, fast=False)
         assert _plain(slow.model) == _plain(quick.model)
         assert slow.actions == quick.actions
         assert evaluate(slow).to_dict() == evaluate(quick).to_dict()
@@ -66,27 +62,26 @@ def _mutations(rng: random.Random, case: dict):
         yield broken
 
 
-def _outcome(data):
+def _outcome(data, fast=True):
     try:
-        result = parse_case(data)
+        result = parse_case(data, fast=fast)
     except CaseFileError as e:
         return [(p.path, p.message) for p in e.problems]
     return evaluate(result).to_dict()
 
 
-def test_broken_case_files_fail_alike(monkeypatch):
+def test_broken_case_files_fail_alike():
     rng = random.Random(14)
     cases = [m for c in engine_golden.cases(40) for m in _mutations(rng, c)]
     fast = [_outcome(c) for c in cases]
-    _schema_only(monkeypatch)
-    slow = [_outcome(c) for c in cases]
+    slow = [_outcome(c, fast=False) for c in cases]
     assert fast == slow
     assert sum(isinstance(o, list) for o in fast) > len(cases) / 4  # many really broke
 
 
 @pytest.mark.parametrize("name", sorted(set(records.STRUCTS) - {"Reading"}))
 def test_structs_have_the_schema_fields(name):
-    schema = getattr(casefile, name)
+    schema = getattr(schema_module, name)
     struct = records.STRUCTS[name]
     assert list(schema.model_fields) == list(struct.__struct_fields__)
     with_default = struct.__struct_fields__[

@@ -87,7 +87,7 @@ def _design(ctx: Context, device, triggers: list) -> None:
     if not failed:
         return
     # From its approval an excepted field is not checked (RULES.md 11.11).
-    approved = {}
+    approved: dict[str, date] = {}
     for e in device.approved_exceptions:
         on = ctx.act(e.approved_on)
         if on is not None and e.field in failed:
@@ -206,7 +206,7 @@ def _by_value(r: tuple) -> tuple:
 def _episodes(over: list, full_dates: list) -> list[tuple]:
     """Group the readings over a limit into episodes, each cured by the first full service on
     or after the reading that began it: [(since, cured_on or None, first reading id, it)]."""
-    episodes = []
+    episodes: list[tuple] = []
     cure = None
     for when, rid, reading in over:
         if episodes and (cure is None or when <= cure):
@@ -449,7 +449,8 @@ def _frequency_invalid(ctx: Context, device, freq, source) -> None:
         return
     if freq.n in ctx.p["gcd.allowed_frequencies_days"]:
         return
-    base = device.installed_on if source == "device" else ctx.permit.issued_on
+    permit = ctx.permit
+    base = permit.issued_on if source == "permit" and permit is not None else device.installed_on
     allowed = ", ".join(str(a) for a in ctx.p["gcd.allowed_frequencies_days"])
     ctx.finding(
         rule,

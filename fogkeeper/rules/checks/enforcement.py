@@ -224,7 +224,7 @@ def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
             action.id,
             m.due,
             ctx.act(m.met_on),
-            lambda m=m: f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",
+            lambda: f"Milestone {m.id} of compliance schedule {action.id} was due on {m.due}.",  # noqa: B023
             evidence={"milestone": m.id},
         )
 

@@ -4,6 +4,7 @@ revocation, change notices (RULES.md 4, 11.6-11.9)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from ..context import ONE_DAY, Context
 
@@ -19,7 +20,7 @@ def check(ctx: Context) -> None:
     if permit is not None:
         _suspended(ctx, permit)
     if permit is not None and ctx.revoked_on is not None:
-        _revoked(ctx, permit)
+        _revoked(ctx, permit, ctx.revoked_on)
     elif permit is None:
         if ctx.operating and "permit.missing" in ctx.rules:
             title = ctx.pack.titles.get("permit", "permit")
@@ -94,14 +95,14 @@ def _suspended(ctx: Context, permit) -> None:
     )
 
 
-def _revoked(ctx: Context, permit) -> None:
+def _revoked(ctx: Context, permit, revoked_on: date) -> None:
     if "permit.revoked" not in ctx.rules:
         return
     ctx.finding(
         "permit.revoked",
         permit.number,
-        ctx.revoked_on,
-        f"Permit {permit.number} was revoked on {ctx.revoked_on}; "
+        revoked_on,
+        f"Permit {permit.number} was revoked on {revoked_on}; "
         f"{ctx.est.name or ctx.est_id} holds no permit.",
     )
 
