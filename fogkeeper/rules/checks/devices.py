@@ -251,28 +251,28 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         and ((d := fog + solids - allowed) > 1e-6 or (d >= -1e-6 and round(d, 9) > 0))
     ]
     episodes = _episodes(over, full_dates)
-
-    def ratio(r) -> float:
-        return round((r.fog_inches + r.solids_inches) / depth, 4)
-
     _report_episodes(
         ctx,
         rule,
         device,
         episodes,
         lambda since, r: (
-            f"{device.id} held FOG and solids at {ratio(r):.1%} of its depth on "
+            f"{device.id} held FOG and solids at {_ratio(r, depth):.1%} of its depth on "
             f"{since}, over the {limit:.0%} limit."
         ),
         lambda r: {
             "fog_inches": r.fog_inches,
             "solids_inches": r.solids_inches,
             "design_depth_inches": depth,
-            "ratio": ratio(r),
+            "ratio": _ratio(r, depth),
             "limit": limit,
         },
     )
     return episodes
+
+
+def _ratio(reading, depth) -> float:
+    return round((reading.fog_inches + reading.solids_inches) / depth, 4)
 
 
 def _outlet(ctx: Context, device, readings, full_dates) -> None:
