@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "fogkeeper.training",
     "fogkeeper.inspections",
     "fogkeeper.incidents",
+    "fogkeeper.onboarding",
     "fogkeeper.sewers",
     "fogkeeper.reporting",
     "fogkeeper.billing",

@@ -25,16 +25,18 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 from django.db import IntegrityError, transaction
 
 from fogkeeper.audit.services import audit_record
+from fogkeeper.registry.cells import read_date as _date
+from fogkeeper.registry.cells import read_decimal as _decimal
+from fogkeeper.registry.cells import read_yes_no as _yes_no
 from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler, ServiceContract
 
 from .models import MANIFEST_CONTENT, Service
@@ -59,14 +61,8 @@ _DECIMALS = {
     "solids_inches": (2, Decimal("9999.99")),
     "sludge_to_outlet_inches": (2, Decimal("9999.99")),
 }
-_TRUE = {"yes", "y", "true", "t", "1"}
-_FALSE = {"no", "n", "false", "f", "0"}
 # ASCII digits only: \d would take fullwidth and other scripts' digits, which int() and
 # Decimal() read as numbers.
-_ISO = re.compile(r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})$")
-_US = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})$")
-_THOUSANDS = re.compile(r"^[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$")
-_NUMBER = re.compile(r"^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _COMPARED = (*MANIFEST_CONTENT, "notes")
 _LOOKUP_CHUNK = 1000
 _WRITE_BATCH = 1000
@@ -507,59 +503,6 @@ def _check(
 def _covers(period: tuple[date, date | None], day: date) -> bool:
     since, until = period
     return since <= day and (until is None or day <= until)
-
-
-def _date(text: str) -> date | None:
-    m = _ISO.match(text)
-    if m:
-        year, month, day = (int(g) for g in m.groups())
-    else:
-        m = _US.match(text)
-        if not m:
-            return None
-        month, day, year = (int(g) for g in m.groups())
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _yes_no(text: str, default: bool | None) -> bool | None:
-    word = text.strip().lower()
-    if not word:
-        return default
-    if word in _TRUE:
-        return True
-    if word in _FALSE:
-        return False
-    return None
-
-
-def _decimal(text: str, places: int, largest: Decimal) -> tuple[Decimal | None, str]:
-    text = text.strip()
-    if not text:
-        return None, ""
-    plain = text.replace(",", "") if _THOUSANDS.match(text) else text
-    if not _NUMBER.match(plain):
-        hint = " (write it with the digits 0-9, as 1200 or 4.5)" if _digits(text) else ""
-        return None, f"not a number: {text!r}{hint}"
-    try:
-        value = Decimal(plain)
-    except InvalidOperation:
-        return None, f"not a number: {text!r}"
-    if not value.is_finite():
-        return None, f"not a number: {text!r}"
-    if value < 0:
-        return None, f"must not be negative: {text}"
-    if value > largest:
-        return None, f"too large: {text} (at most {largest})"
-    if value != value.quantize(Decimal(1).scaleb(-places)):
-        return None, f"at most {places} decimal place{'s' if places > 1 else ''}: {text}"
-    return value, ""
-
-
-def _digits(text: str) -> bool:
-    return any(c.isdigit() for c in text)
 
 
 def _differences(existing: Service, fields: dict) -> list[str]:

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OnboardingConfig(AppConfig):
+    name = "fogkeeper.onboarding"
+    verbose_name = "Onboarding"
