@@ -44,6 +44,19 @@ class Job(models.Model):
         self.status, self.started_at = self.RUNNING, self.started_at or timezone.now()
         self.progress_at = timezone.now()
 
+    def read_rows(self):
+        """Mark a run that reads a file's rows (`rows_read`, `rows_total`) as under way, none
+        read yet; returns the callback its reader tells `(rows read, rows)` as it goes."""
+        self.begin()
+        self.rows_read = 0
+        self.save(update_fields=["status", "started_at", "rows_read", "progress_at"])
+
+        def rows_read(done: int, total: int) -> None:
+            self.rows_read, self.rows_total, self.progress_at = done, total, timezone.now()
+            self.save(update_fields=["rows_read", "rows_total", "progress_at"])
+
+        return rows_read
+
     def finish(self, status: str, *, error: str = ""):
         self.status, self.error = status, error
         self.finished_at = self.progress_at = timezone.now()

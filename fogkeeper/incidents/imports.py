@@ -16,7 +16,6 @@ import tempfile
 from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
-from django.utils import timezone
 
 from fogkeeper.registry.models import Agency
 
@@ -70,14 +69,7 @@ def run_import(run_id: int) -> IncidentImport | None:
     run = IncidentImport.objects.filter(pk=run_id).select_related("agency").first()
     if run is None or not run.underway:
         return run
-    run.begin()
-    run.rows_read = 0
-    run.save(update_fields=["status", "started_at", "rows_read", "progress_at"])
-
-    def rows_read(done: int, total: int) -> None:
-        run.rows_read, run.rows_total, run.progress_at = done, total, timezone.now()
-        run.save(update_fields=["rows_read", "rows_total", "progress_at"])
-
+    rows_read = run.read_rows()
     try:
         result = ciwqs_import(
             agency=run.agency, path=run.file.path, actor=run.requested_by, wdids=run.wdids,

@@ -10,6 +10,7 @@ importing the same file twice changes nothing the second time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -80,9 +81,18 @@ class OnboardingError(Exception):
 
 
 def onboard(
-    *, agency: Agency, kind: str, data: bytes, name: str, today: date, dry_run: bool, actor=None
+    *,
+    agency: Agency,
+    kind: str,
+    data: bytes,
+    name: str,
+    today: date,
+    dry_run: bool,
+    actor=None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Outcome:
-    """Read the file `data` (named `name`, CSV or XLSX) as records of `kind` for `agency`."""
+    """Read the file `data` (named `name`, CSV or XLSX) as records of `kind` for `agency`;
+    `progress(rows done, rows)` is told about every hundredth of the rows."""
     if kind not in KINDS:
         raise OnboardingError(f"unknown kind of record {kind!r} (known: {', '.join(KINDS)})")
     spec = KINDS[kind]
@@ -94,7 +104,7 @@ def onboard(
     context = _Context(agency, default_registry().get(agency.pack), today, actor)
     outcome = Outcome(kind=kind, file=name, dry_run=dry_run, rows=len(sheet.rows))
     with transaction.atomic():
-        _import_rows(spec, sheet, context, outcome)
+        _import_rows(spec, sheet, context, outcome, progress)
         if outcome.stored:
             audit_record(
                 action="onboarding.import", obj=agency, actor=actor, agency=agency,
@@ -125,9 +135,12 @@ def _check_columns(spec: Kind, sheet: Sheet) -> None:
         )
 
 
-def _import_rows(spec: Kind, sheet: Sheet, context: _Context, outcome: Outcome) -> None:
+def _import_rows(spec: Kind, sheet: Sheet, context: _Context, outcome: Outcome, progress) -> None:
     first_row: dict[tuple, int] = {}
+    step = max(1, len(sheet.rows) // 100)
     for index, cells in enumerate(sheet.rows):
+        if progress is not None and index % step == 0:
+            progress(index, len(sheet.rows))
         number = sheet.row_number(index)
         values, problems = _read_row(spec, cells, context, number)
         key = tuple(cells.get(c, "") for c in spec.key)

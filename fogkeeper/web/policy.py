@@ -34,6 +34,7 @@ WRITES = {
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
         "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning", "sweep",
+        "onboarding",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",

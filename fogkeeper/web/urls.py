@@ -27,6 +27,7 @@ from . import (
     sweeps_urls,
     views,
 )
+from .onboarding import urls as onboarding_urls
 from .ordinance import urls as ordinance_urls
 from .registry import urls_equipment, urls_sites
 
@@ -130,6 +131,7 @@ urlpatterns = [
     *members_urls.urlpatterns,
     *reports_urls.urlpatterns,
     *ordinance_urls.urlpatterns,
+    *onboarding_urls.urlpatterns,
     *audit_urls.urlpatterns,
     *sewers_urls.urlpatterns,
     *records_urls.urlpatterns,

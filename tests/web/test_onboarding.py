@@ -1,0 +1,83 @@
+"""The onboarding pages (fogkeeper/web/onboarding/): the manager uploads a spreadsheet, its
+dry run (inline here: no broker is set in the tests) lists every problem by row and column
+and stores nothing; a clean dry run says what would change and is confirmed into an import,
+once; the blank files carry the pack's words; the inspector reads but does not upload."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.onboarding.models import Onboarding
+from fogkeeper.registry.models import FoodServiceEstablishment
+from tests.web.people import make_user, two_agencies
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "code,name,address,opened_on,operator_name\n"
+CLEAN = HEADER + "FSE-1,Harbor Grill,101 Pier Way,2015-03-01,Harbor Foods LLC\n"
+BAD = CLEAN + "FSE-2,Taco Stand,5 Main St,2015-02-30,Ruiz Family Inc\n"
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def sc():
+    return two_agencies()[0]
+
+
+def upload(client, text: str, kind="establishments", name="program.csv"):
+    data = {"kind": kind, "file": SimpleUploadedFile(name, text.encode(), "text/csv")}
+    return client.post("/onboarding/", data, follow=True)
+
+
+def test_a_dry_run_names_each_bad_row_and_stores_nothing(client, sc):
+    client.force_login(make_user("mia", sc, role="manager"))
+    html = upload(client, BAD).content.decode()
+    assert "1 problem in 2 rows: nothing was stored" in html
+    assert '<th scope="row">3</th><td>opened_on</td><td>not a date: &#x27;2015-02-30&#x27;' in html
+    assert "onboarding-confirm" not in html
+    assert not FoodServiceEstablishment.objects.exists()
+
+
+def test_a_clean_dry_run_is_confirmed_into_an_import_once(client, sc):
+    client.force_login(make_user("mia", sc, role="manager"))
+    html = upload(client, CLEAN).content.decode()
+    assert "Imported, 1 record would be created, 0 updated and 0 left as they are" in html
+    assert not FoodServiceEstablishment.objects.exists()
+    dry = Onboarding.objects.get()
+    response = client.post(f"/onboarding/{dry.pk}/confirm/", follow=True)
+    run = Onboarding.objects.exclude(pk=dry.pk).get()
+    assert response.redirect_chain == [(f"/onboarding/{run.pk}/", 302)]
+    assert "Imported: 1 record created, 0 updated and 0 left as they were" in (
+        response.content.decode()
+    )
+    assert (run.dry_run, run.checked, run.status) == (False, dry, "complete")
+    assert FoodServiceEstablishment.objects.get(agency=sc).name == "Harbor Grill"
+    again = client.post(f"/onboarding/{dry.pk}/confirm/", follow=True).content.decode()
+    assert "Only a finished dry run without a problem may be imported, once" in again
+    assert Onboarding.objects.count() == 2
+    actions = set(AuditEvent.objects.values_list("action", flat=True))
+    assert {"onboarding.upload", "onboarding.confirm", "onboarding.import"} <= actions
+
+
+def test_a_file_refused_as_a_whole_says_why(client, sc):
+    client.force_login(make_user("mia", sc, role="manager"))
+    html = upload(client, "code,colour\nFSE-1,red\n").content.decode()
+    assert "Stopped: program.csv: unknown column(s): colour" in html
+    response = upload(client, CLEAN, name="program.txt")
+    assert response.status_code == 400
+    assert "Upload a .csv or an .xlsx file." in response.content.decode()
+
+
+def test_the_blank_file_and_who_may_upload(client, sc):
+    client.force_login(make_user("ian", sc, role="inspector"))
+    page = client.get("/onboarding/").content.decode()
+    assert "/onboarding/blank/devices.xlsx" in page and "onboarding-upload" not in page
+    blank = client.get("/onboarding/blank/establishments.csv")
+    assert blank["Content-Disposition"] == 'attachment; filename="establishments.csv"'
+    assert blank.content.decode().startswith("code,name,address,")
+    assert upload(client, CLEAN).status_code == 403
+    assert client.get("/onboarding/blank/parcels.csv").status_code == 404
