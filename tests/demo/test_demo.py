@@ -39,12 +39,13 @@ def sizes() -> dict[str, int]:
 
 
 @pytest.mark.django_db
-def test_it_loads_both_agencies_with_about_forty_establishments():
+def test_it_loads_each_written_program_with_about_forty_establishments():
     load("--no-sweep")
     agencies = {a.code: a for a in Agency.objects.all()}
     assert {code: a.pack for code, a in agencies.items()} == {
         "san-clemente": "san-clemente",
         "town": "town-10-02",
+        "aurora": "us-oh-aurora",
     }
     assert agencies["san-clemente"].name == "City of San Clemente"
     assert all(35 <= n <= 45 for n in sizes().values())
@@ -90,7 +91,7 @@ def test_it_gives_the_program_years_of_history():
 def test_it_writes_one_audit_row_per_agency():
     load("--no-sweep")
     events = AuditEvent.objects.filter(action="demo.load")
-    assert sorted(e.agency.code for e in events) == ["san-clemente", "town"]
+    assert sorted(e.agency.code for e in events) == ["aurora", "san-clemente", "town"]
 
 
 @pytest.mark.django_db
@@ -100,7 +101,7 @@ def test_it_does_nothing_the_second_time_with_if_empty():
     out = load("--if-empty")
     assert "not loaded" in out
     assert sizes() == before
-    assert AuditEvent.objects.filter(action="demo.load").count() == 2
+    assert AuditEvent.objects.filter(action="demo.load").count() == 3
 
 
 @pytest.mark.django_db
@@ -188,7 +189,7 @@ def test_the_demo_has_an_enforcement_case_with_its_letter_and_money_owed():
 @pytest.mark.django_db
 def test_the_sweep_reads_every_demo_case_file_and_prints_the_statuses():
     out = load()
-    assert [run.errors for run in SweepRun.objects.all()] == [[], []]
+    assert [run.errors for run in SweepRun.objects.all()] == [[], [], []]
     assert "Swept san-clemente as of 2026-11-30: " in out
     assert " compliant, " in out and " non_compliant;" in out
 

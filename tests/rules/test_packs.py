@@ -14,7 +14,7 @@ from fogkeeper.rules import PackError, ParameterNotInForce
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry, load_pack
 
-PACKS = ["san-clemente", "town-10-02"]
+PACKS = ["san-clemente", "town-10-02", "us-oh-aurora"]
 RULES_DIR = Path(__file__).resolve().parents[2] / "fogkeeper" / "rules"
 ORDINANCE_NUMBERS = re.compile(
     r"(?<![\w.])(0\.25|600|750|365|180|140|2000|3000|5000|10000|25000)(?![\w.])"
@@ -44,7 +44,7 @@ def edit_parameters(folder: Path, edit) -> None:
     path.write_text(yaml.safe_dump(params, sort_keys=False))
 
 
-def test_it_loads_both_bundled_packs():
+def test_it_loads_every_bundled_pack():
     assert default_registry().ids() == PACKS
 
 
@@ -365,7 +365,11 @@ def test_it_rejects_a_penalty_cap_that_does_not_say_who_imposes_it(tmp_path):
         load_pack(folder)
 
 
-def test_it_marks_judicial_penalties_for_the_court_in_both_packs(pack):
+# San Clemente and the Town set a judicial civil penalty (13.30.080(I)(3), 10.02.340); the
+# Aurora pack sets none (its 922.25 "Civil penalties" could not be read, see its ordinance.txt).
+@pytest.mark.parametrize("name", ["san-clemente", "town-10-02"])
+def test_it_marks_judicial_penalties_for_the_court_in_the_california_packs(name):
+    pack = default_registry().get(name)
     assert pack.court_classes() == {"judicial": "days"}
     assert "judicial" not in pack.administrative_classes()
 
