@@ -541,9 +541,9 @@ class _Generator:
 
     def analyze(self) -> None:
         """Fresh planner statistics, as autovacuum would gather after a load this size."""
-        if self.writer.postgres:
-            with self.writer.connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+        from fogkeeper.statistics import analyze_tables
+
+        analyze_tables(self.writer.connection)
 
     # -- one establishment
 
