@@ -298,26 +298,17 @@ class _Generator:
         self, *, establishments, years, as_of, agency_code, pack, seed, agency_name, letterhead
     ):
         from fogkeeper.audit.services import audit_record
-        from fogkeeper.incidents.models import Incident
-        from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement, Sample
-        from fogkeeper.maintenance.models import Service, YellowGreasePickup
-        from fogkeeper.permits.models import Permit
+        from fogkeeper.inspections.models import Inspection
         from fogkeeper.registry.models import (
             Agency,
-            ApprovedException,
             FoodServiceEstablishment,
             GreaseControlDevice,
-            Hauler,
-            Lateral,
-            OperationChange,
             Operator,
-            OperatorTenure,
             Parcel,
             PropertyOwner,
-            SewerSegment,
             normalise_address,
         )
-        from fogkeeper.training.models import Attendance, Employee, Training
+        from fogkeeper.training.models import Employee, Training
 
         self.normalise = normalise_address
         self.rng = random.Random(seed)
@@ -361,7 +352,23 @@ class _Generator:
             Inspection,
         )
 
-        # the small tables first, through the ORM
+        self._small_tables(agency, establishments)
+        self._first_ids()
+        self._tables()
+        # Samples and approved exceptions draw from a generator of their own, so that a pack
+        # with them gets the same establishments as one without.
+        self.extra_rng = random.Random(f"{seed}:samples-and-exceptions")
+        self.approver = p.titles.get("manager", "")
+        self.writer = _Writer()
+        self.manifest = 0
+        self.incident_no = 0
+        self.plaza: tuple[int, int] | None = None  # (parcel id, tenants so far)
+        self.owners: list[int] = []
+
+    def _small_tables(self, agency, establishments: int) -> None:
+        """The sewer segments and the haulers, through the ORM (their ids are needed)."""
+        from fogkeeper.registry.models import Hauler, SewerSegment
+
         rng = self.rng
         segments = [
             SewerSegment(
@@ -398,11 +405,26 @@ class _Generator:
         self.unlicensed = [h.pk for h in unlicensed]
         self.oil_haulers = [h.pk for h in oil]
 
+    def _first_ids(self) -> None:
         # ids are assigned here, after the largest one already in the table
         self.next_id = {}
         for model in self.models:
             last = model.objects.order_by("-pk").values_list("pk", flat=True).first()
             self.next_id[model] = (last or 0) + 1
+
+    def _tables(self) -> None:
+        """The tables written by COPY (or bulk_create), each with its columns."""
+        from fogkeeper.permits.models import Permit
+        from fogkeeper.registry.models import (
+            FoodServiceEstablishment,
+            GreaseControlDevice,
+            Lateral,
+            OperationChange,
+            Operator,
+            OperatorTenure,
+            Parcel,
+            PropertyOwner,
+        )
 
         T = _Table
         self.t_owner = T(PropertyOwner, ["id", "agency_id", "name", "mailing_address"])
@@ -436,6 +458,24 @@ class _Generator:
                 "status", "ended_on",
             ],
         )  # fmt: skip
+        self._history_tables()
+        self.tables = [
+            self.t_owner, self.t_parcel, self.t_operator, self.t_fse, self.t_tenure,
+            self.t_change, self.t_lateral, self.t_device, self.t_exception, self.t_permit,
+            self.t_service, self.t_pickup, self.t_employee, self.t_training, self.t_attendance,
+            self.t_inspection, self.t_measurement, self.t_answer, self.t_incident,
+            self.t_sample,
+        ]  # fmt: skip
+
+    def _history_tables(self) -> None:
+        """The tables of what happened: pump-outs, pickups, people, inspections, incidents."""
+        from fogkeeper.incidents.models import Incident
+        from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement, Sample
+        from fogkeeper.maintenance.models import Service, YellowGreasePickup
+        from fogkeeper.registry.models import ApprovedException
+        from fogkeeper.training.models import Attendance, Employee, Training
+
+        T = _Table
         self.t_service = T(
             Service,
             [
@@ -479,22 +519,6 @@ class _Generator:
             ["establishment_id", "device_id", "code", "date", "parameter", "value", "unit",
              "method"],
         )  # fmt: skip
-        self.tables = [
-            self.t_owner, self.t_parcel, self.t_operator, self.t_fse, self.t_tenure,
-            self.t_change, self.t_lateral, self.t_device, self.t_exception, self.t_permit,
-            self.t_service, self.t_pickup, self.t_employee, self.t_training, self.t_attendance,
-            self.t_inspection, self.t_measurement, self.t_answer, self.t_incident,
-            self.t_sample,
-        ]  # fmt: skip
-        # Samples and approved exceptions draw from a generator of their own, so that a pack
-        # with them gets the same establishments as one without.
-        self.extra_rng = random.Random(f"{seed}:samples-and-exceptions")
-        self.approver = p.titles.get("manager", "")
-        self.writer = _Writer()
-        self.manifest = 0
-        self.incident_no = 0
-        self.plaza: tuple[int, int] | None = None  # (parcel id, tenants so far)
-        self.owners: list[int] = []
 
     def _id(self, model) -> int:
         value = self.next_id[model]
@@ -625,7 +649,32 @@ class _Generator:
             kind = choice(("remodel", "expansion", "process"))
             self.t_change.rows.append((fid, d(when), kind, d(notified) if notified else None))
 
-        # devices
+        devices = self._devices(fid, category, opened, end, bad)
+
+        holders = (operator, previous, op_since)
+        yellow = self._permits(fid, devices, opened, end, holders, sloppy, bad)
+
+        self._services(devices, end, sloppy, bad)
+        if yellow or rnd() < 0.05:
+            every = yellow or 60
+            when = max(S, opened) + ri(0, every)
+            hauler = choice(self.oil_haulers)
+            while when <= end:
+                self.t_pickup.rows.append((fid, hauler, d(when), float(choice((35, 55, 110)))))
+                when += int(every * (rng.uniform(0.7, 1.6) if bad(0.2) else rng.uniform(0.7, 1.0)))
+        self._people(fid, opened, end, sloppy, bad)
+        self._inspections(fid, devices, opened, end, sloppy, bad)
+        if law.discharge_limits:
+            self._samples(fid, devices, opened, end, sloppy)
+        if rnd() < 0.07:
+            for _ in range(1 + (rnd() < 0.15)):
+                self._incident(fid, address, max(S, opened), end, sloppy)
+
+    def _devices(self, fid: int, category: str, opened: int, end: int, bad) -> list[tuple]:
+        """The establishment's grease control devices (and their approved exceptions):
+        (id, kind, installed, frequency, depth, capacity) of each."""
+        rng, law, d = self.rng, self.ordinance, date.fromordinal
+        rnd, ri, choice = rng.random, rng.randint, rng.choice
         devices = []
         count = _weighted(rng, DEVICES_PER_FSE)
         if not law.needs_device(category):
@@ -660,8 +709,15 @@ class _Generator:
                     "manhole_diameter_inches": manhole,
                 }
                 self._exceptions(dev_id, kind, design, installed, end)
+        return devices
 
-        # permit: issued to the operator of the day; the first large device's frequency
+    def _permits(self, fid, devices, opened, end, holders, sloppy, bad) -> int | None:
+        """The permit issued to the operator of the day, with the first large device's
+        frequency, and the one it superseded; returns the waste oil pickup frequency set."""
+        rng, law, d = self.rng, self.ordinance, date.fromordinal
+        rnd, ri, choice = rng.random, rng.randint, rng.choice
+        A, agency_id = self.A, self.agency.pk
+        operator, previous, op_since = holders
         permit_freq = next((f for _, kind, _, f, _, _ in devices if kind in law.large), None)
         yellow = choice((60, 90)) if law.yellow_grease and rnd() < 0.15 else None
         term = law.permit_term
@@ -690,22 +746,7 @@ class _Generator:
                             permit_freq, yellow, "superseded", d(issued - 1),
                         )
                     )  # fmt: skip
-
-        self._services(devices, end, sloppy, bad)
-        if yellow or rnd() < 0.05:
-            every = yellow or 60
-            when = max(S, opened) + ri(0, every)
-            hauler = choice(self.oil_haulers)
-            while when <= end:
-                self.t_pickup.rows.append((fid, hauler, d(when), float(choice((35, 55, 110)))))
-                when += int(every * (rng.uniform(0.7, 1.6) if bad(0.2) else rng.uniform(0.7, 1.0)))
-        self._people(fid, opened, end, sloppy, bad)
-        self._inspections(fid, devices, opened, end, sloppy, bad)
-        if law.discharge_limits:
-            self._samples(fid, devices, opened, end, sloppy)
-        if rnd() < 0.07:
-            for _ in range(1 + (rnd() < 0.15)):
-                self._incident(fid, address, max(S, opened), end, sloppy)
+        return yellow
 
     def _services(self, devices, end, sloppy, bad) -> None:
         rng = self.rng

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 
 from fogkeeper.audit.services import audit_record
@@ -178,8 +178,8 @@ def _row_problems(error: ValidationError, number: int) -> list[RowProblem]:
     if not hasattr(error, "error_dict"):
         return [RowProblem(number, "", " ".join(error.messages))]
     return [
-        RowProblem(number, "" if column == "__all__" else column, " ".join(messages))
-        for column, messages in ((c, [m for m in ms]) for c, ms in error.message_dict.items())
+        RowProblem(number, "" if column == NON_FIELD_ERRORS else column, " ".join(messages))
+        for column, messages in error.message_dict.items()
     ]
 
 

@@ -10,7 +10,6 @@ from datetime import date
 
 from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -27,7 +26,7 @@ from fogkeeper.billing.models import AnnualFeeRun, Invoice
 from . import jobs, policy
 from .forms import DateInput
 from .sweeps import agency_today
-from .views import PAGE_SIZE, agency_page, reads_only
+from .views import agency_page, reads_only
 
 KIND = "invoice"  # the kind of write invoicing is (policy.WRITES: the manager's, the clerk's)
 REFUSALS_SHOWN = 200
@@ -124,8 +123,7 @@ def _form(request, data=None) -> AnnualFeesForm | None:
 
 def _list(request, form, refused_by=None, status=200):
     runs = AnnualFeeRun.objects.filter(agency=request.agency).select_related("requested_by")
-    page = Paginator(runs, PAGE_SIZE).get_page(request.GET.get("page"))
-    page.object_list = [{"run": r, "status": run_words(r)} for r in page.object_list]
+    page = jobs.runs_page(request, runs, run_words)
     today = agency_today(request.agency)
     context = {
         "page": page,

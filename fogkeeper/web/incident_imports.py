@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -19,7 +18,7 @@ from fogkeeper.incidents.imports import check_upload, queue, start_import
 from fogkeeper.incidents.models import IncidentImport
 
 from . import jobs, policy
-from .views import PAGE_SIZE, agency_page, reads_only
+from .views import agency_page, reads_only
 
 KIND = "incident"  # the kind of write an import is (policy.WRITES: manager's, inspector's)
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -78,8 +77,7 @@ def status_words(run: IncidentImport) -> str:
 
 def _list(request, form, status=200):
     runs = IncidentImport.objects.filter(agency=request.agency).select_related("requested_by")
-    page = Paginator(runs, PAGE_SIZE).get_page(request.GET.get("page"))
-    page.object_list = [{"run": r, "status": status_words(r)} for r in page.object_list]
+    page = jobs.runs_page(request, runs, status_words)
     context = {"page": page, "form": form}
     return render(request, "web/incidents/imports.html", context, status=status)
 

@@ -5,6 +5,7 @@ stalled run again."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Page, Paginator
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
@@ -13,6 +14,16 @@ from fogkeeper.audit.services import audit_record
 
 from . import policy
 from .sweeps import POLL_SECONDS, duration_words
+
+RUNS_PER_PAGE = 25
+
+
+def runs_page(request, runs, words) -> Page:
+    """The `?page=` of a list of runs, each as {"run", "status" (`words(run)`)}."""
+    page = Paginator(runs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = [{"run": r, "status": words(r)} for r in page.object_list]
+    return page
+
 
 NOT_STALLED = (
     "The {what} is not stalled: it is finished, or a worker moved it on within the last few "

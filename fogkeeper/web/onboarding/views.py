@@ -60,8 +60,7 @@ def _status(run: Onboarding) -> str:
 
 def _list(request, form, status=200):
     runs = Onboarding.objects.filter(agency=request.agency).select_related("requested_by")
-    page = Paginator(runs, PAGE_SIZE).get_page(request.GET.get("page"))
-    page.object_list = [{"run": r, "status": _status(r)} for r in page.object_list]
+    page = jobs.runs_page(request, runs, _status)
     context = {"page": page, "form": form, "kinds": KINDS.values()}
     return render(request, "web/onboarding/onboardings.html", context, status=status)
 
