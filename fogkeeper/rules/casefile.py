@@ -9,7 +9,6 @@ problem is reported with the path of its field, e.g. `services[3].date`.
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -122,8 +121,8 @@ def _fast_model(data: dict) -> records.CaseFileModel | None:
         if actions is None:
             return None
         model = msgspec.structs.replace(model, enforcement=actions)
-    ids = _listed_ids(model)
-    if ids is None or not _references_hold(model, data, ids) or _blank_ids(model, ids):
+    ids = _listed_ids(data)
+    if ids is None or not _references_hold(data, ids) or _blank_words(model):
         return None
     return model
 
@@ -144,9 +143,9 @@ def _raw_actions(items: list) -> list | None:
     return actions
 
 
-def _blank_ids(m: records.CaseFileModel, ids: dict[str, Any]) -> bool:
-    """Whether an id is blank. The references hold, so only the listed ids and the ids
-    that refer to no record need a look; str.isspace is stricter than the schema's regex."""
+def _blank_words(m: records.CaseFileModel) -> bool:
+    """Whether a word of the file other than a record's id is blank (the ids are looked at
+    by `_listed_ids`); str.isspace is stricter than the schema's regex."""
     est, permit = m.establishment, m.permit
     words = [est.id, est.category or "-"]
     if permit is not None:
@@ -156,8 +155,6 @@ def _blank_ids(m: records.CaseFileModel, ids: dict[str, Any]) -> bool:
     words += {d.kind for d in m.devices}
     for s in m.samples:
         words += (s.parameter, s.unit)
-    for listed in ids.values():
-        words += listed
     return any(map(str.isspace, words))
 
 
@@ -165,52 +162,67 @@ LISTS = ("devices", "haulers", "employees", "services", "trainings", "inspection
          "samples", "enforcement")  # fmt: skip
 
 
-def _listed_ids(m: records.CaseFileModel) -> dict[str, Any] | None:
-    """The ids of each list of records, or None when two records of a list share one."""
-    ids: dict[str, Any] = {}
+def _listed_ids(data: dict[str, Any]) -> dict[str, set[str]] | None:
+    """The ids of each list of records, read from the file the Structs took (so each list is
+    a list of mappings, each id a string): None unless each list is a plain list of plain
+    dicts whose ids are neither blank nor shared. The raw dicts are read faster than the
+    Structs' attributes."""
+    ids: dict[str, set[str]] = {}
     for name in LISTS:
-        items = getattr(m, name)
-        if not items:
-            ids[name] = _NONE
-            continue
-        listed = ids[name] = {r.id for r in items}
-        if len(listed) < len(items):
-            return None
+        listed: set[str] = set()
+        items = data.get(name)
+        if items is not None:
+            if type(items) is not list:
+                return None
+            for item in items:
+                if type(item) is not dict:
+                    return None
+                record_id: str = item["id"]
+                if record_id in listed or record_id.isspace():
+                    return None
+                listed.add(record_id)
+        ids[name] = listed
     return ids
 
 
-_NONE: frozenset = frozenset()
-
-
-def _known(refs: set, ids: AbstractSet) -> bool:
-    """Whether each reference, but an absent one (None), is to a listed id."""
-    refs.discard(None)
-    return refs <= ids
-
-
-def _references_hold(m: Any, data: dict, ids: dict[str, Any]) -> bool:
-    """True when `_check_references` would find nothing (checked on the records, quickly).
-    That check reads the raw lists of referenced records, so they must be plain lists of
-    plain dicts here too."""
-    for key in ("devices", "haulers", "employees"):
-        items = data.get(key)
-        if items is not None and (type(items) is not list or not set(map(type, items)) <= {dict}):
+def _refer(items: Any, key: str, ids: set[str]) -> bool:
+    """Whether each of the records (a list of dicts, or absent) that names a `key` names a
+    listed id."""
+    if items is None:
+        return True
+    if type(items) is not list:
+        return False
+    for item in items:
+        if type(item) is not dict:
             return False
-    devices, haulers = ids["devices"], ids["haulers"]
-    inspections = m.inspections
-    services, samples, pickups = m.services, m.samples, m.yellow_grease_pickups
-    return (
-        (not services or _known({s.device for s in services}, devices))
-        and (not samples or _known({s.device for s in samples}, devices))
-        and (not services or _known({s.hauler for s in services}, haulers))
-        and (not pickups or _known({p.hauler for p in pickups}, haulers))
-        and _known({a.employee for t in m.trainings for a in t.attendees}, ids["employees"])
-        and (
-            not inspections
-            or _known({r.device for i in inspections for r in i.measurements}, devices)
-            and _known({a.device for i in inspections for a in i.answers}, devices)
-        )
-    )
+        ref = item.get(key)
+        if ref is not None and ref not in ids:
+            return False
+    return True
+
+
+def _references_hold(data: dict[str, Any], ids: dict[str, set[str]]) -> bool:
+    """True when `_check_references` would find nothing (checked on the raw lists that
+    `_listed_ids` found plain)."""
+    devices, haulers, employees = ids["devices"], ids["haulers"], ids["employees"]
+    services = data.get("services")
+    if not (
+        _refer(services, "device", devices)
+        and _refer(services, "hauler", haulers)
+        and _refer(data.get("samples"), "device", devices)
+        and _refer(data.get("yellow_grease_pickups"), "hauler", haulers)
+    ):
+        return False
+    for training in data.get("trainings") or ():
+        if not _refer(training.get("attendees"), "employee", employees):
+            return False
+    for inspection in data.get("inspections") or ():
+        if not (
+            _refer(inspection.get("measurements"), "device", devices)
+            and _refer(inspection.get("answers"), "device", devices)
+        ):
+            return False
+    return True
 
 
 def _unknown_jurisdiction(name: str, registry: Any) -> Problem:

@@ -33,25 +33,28 @@ def _upto(d: date | None, as_of: date) -> date | None:
 
 
 def _dated_upto(records: list, as_of: date) -> list:
-    """The records whose `date` is on or before as_of, sorted by date, then id."""
-    out = [r for r in records if r.date <= as_of]
-    if len(out) > 1 and not _in_order(out):
+    """The records whose `date` is on or before as_of, sorted by date, then id (most files
+    and the sweep give them in that order already: then they are not sorted again)."""
+    out = []
+    ordered = True
+    previous: Any = None
+    last = as_of
+    for record in records:
+        day = record.date
+        if day > as_of:
+            continue
+        if (
+            ordered
+            and previous is not None
+            and (day < last or (day == last and record.id < previous.id))
+        ):
+            ordered = False
+        previous, last = record, day
+        out.append(record)
+    if not ordered:
         out.sort(key=BY_ID)  # then stably by date: by (date, id) without a tuple for each
         out.sort(key=_DATE)
     return out
-
-
-def _in_order(records: list) -> bool:
-    """Whether the records are by (date, id) already, as most files and the sweep give them."""
-    previous = records[0]
-    for i in range(1, len(records)):
-        record = records[i]
-        if record.date < previous.date or (
-            record.date == previous.date and record.id < previous.id
-        ):
-            return False
-        previous = record
-    return True
 
 
 class Context:

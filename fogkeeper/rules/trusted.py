@@ -3,9 +3,9 @@ vouches for their types and constraints, as a database's typed and constrained c
 so that nothing is converted or validated again.
 
 What the types cannot say is still checked, as `parse_case` checks it: ids neither empty nor
-blank, unique, every reference to a listed record (`_ids_hold`, what its fast path checks in
-`_references_hold` and `_blank_ids`, in one pass), and what depends on the pack (its
-vocabulary, checklist, actions, dates and units, by parse_case's own checks). When any of
+blank, unique, every reference to a listed record (`_ids_hold`, in one pass what its fast path
+checks in `_listed_ids`, `_references_hold` and `_blank_words`), and what depends on the pack
+(its vocabulary, checklist, actions, dates and units, by parse_case's own checks). When any of
 that fails, `case_file` returns None and the caller asks `parse_case`, which words the
 problems: the engine refuses nothing that it would not refuse from the same file as a dict.
 """
