@@ -22,6 +22,7 @@ the ORM (`load_demo`).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -744,9 +745,12 @@ def agency_codes(packs: list[str]) -> list[str]:
     return [section(p, "agency").get("code", p) for p in packs]
 
 
-def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) -> list:
+def load_demo(
+    *, as_of: date | Mapping[str, date], seed: int = SEED, packs: list[str] | None = None
+) -> list:
     """Write the demo programs of `packs` (default every pack known) and the staff login;
-    returns the agencies. One transaction."""
+    returns the agencies. Each program leads up to `as_of`, or, given a day for each pack,
+    to its own. One transaction."""
     from django.db import transaction
 
     from .demo_enforcement import load_enforcement
@@ -758,17 +762,18 @@ def load_demo(*, as_of: date, seed: int = SEED, packs: list[str] | None = None) 
     from .demo_spills import load_spills
 
     packs = demo_packs(packs)
-    written = [p for p in packs if p in written_packs()]
-    if written and as_of < EARLIEST_AS_OF:
+    day = as_of if isinstance(as_of, Mapping) else dict.fromkeys(packs, as_of)
+    written = [p for p in written_packs() if p in packs]
+    if any(day[p] < EARLIEST_AS_OF for p in written):
         raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
-    programs = build_programs(as_of, seed, written)
+    programs = [prog for p in written for prog in build_programs(day[p], seed, [p])]
     with transaction.atomic():
         staff = staff_user()
         agencies = [load_program(p, staff, seed) for p in programs]
-        agencies += [load_generated(p, as_of=as_of, seed=seed) for p in packs if p not in written]
+        agencies += [load_generated(p, as_of=day[p], seed=seed) for p in packs if p not in written]
         for agency in agencies:
-            load_enforcement(agency, as_of=as_of, staff=staff)
-            load_cleanings(agency, as_of=as_of, staff=staff)
-            load_spills(agency, as_of=as_of)
+            load_enforcement(agency, as_of=day[agency.pack], staff=staff)
+            load_cleanings(agency, as_of=day[agency.pack], staff=staff)
+            load_spills(agency, as_of=day[agency.pack])
         load_people(agencies, staff)
         return agencies

@@ -1,5 +1,5 @@
 """A synthetic FOG program at a city's proportions, for measuring the sweep:
-`python manage.py generate --establishments N --years Y`.
+`python manage.py generate --pack PACK --establishments N --years Y`.
 
 Everything the ordinance decides comes from the pack: its device kinds (mostly the large
 ones, those with design limits, some of the others), their default frequencies, the permit
@@ -235,13 +235,29 @@ class GenerateResult:
     seconds: float = 0.0
 
 
+def pack_to_generate(pack: str | None) -> str:
+    """The id of the pack a program is generated on: `pack`, else the only pack the
+    deployment knows. No pack is the default among several: each is an ordinance, and which
+    one a synthetic city runs on is the caller's to say."""
+    from fogkeeper.rules.packs import default_registry
+
+    known = default_registry().ids()
+    if pack is None and len(known) == 1:
+        return known[0]
+    if pack is None:
+        raise ValueError(f"name the jurisdiction pack with --pack (known: {', '.join(known)})")
+    if pack not in known:
+        raise ValueError(f"unknown jurisdiction pack {pack!r} (known: {', '.join(known)})")
+    return pack
+
+
 def generate_program(
     *,
     establishments: int,
     years: int,
     as_of: date,
     agency_code: str = "synthetic",
-    pack: str | None = None,
+    pack: str,
     seed: int = 1,
     chunk: int = 1000,
     agency_name: str | None = None,
@@ -249,19 +265,14 @@ def generate_program(
     progress: Progress | None = None,
 ) -> GenerateResult:
     """Create an agency with a synthetic program of `establishments` FSEs and `years` of
-    history up to `as_of` under `pack` (default the first pack known, by id), in one
-    transaction."""
+    history up to `as_of` under the pack `pack`, in one transaction."""
     from django.db import transaction
 
     from fogkeeper.registry.models import Agency
-    from fogkeeper.rules.packs import default_registry
 
     if establishments < 1 or years < 1:
         raise ValueError("establishments and years must be at least 1")
-    known = default_registry()
-    pack = pack or known.ids()[0]
-    if not known.has(pack):
-        raise ValueError(f"unknown jurisdiction pack {pack!r} (known: {', '.join(known.ids())})")
+    pack = pack_to_generate(pack)
     if Agency.objects.filter(code=agency_code).exists():
         raise ValueError(f"agency {agency_code!r} already exists")
     started = time.perf_counter()
@@ -644,8 +655,11 @@ class _Generator:
         self.t_tenure.rows.append((fid, op_id, d(op_since), None))
         self.t_lateral.rows.append((fid, choice(self.segments)))
         if law.changes and rnd() < 0.05:
-            when = A + ri(-400, 200)
-            notified = None if bad(0.5) else when - ri(40 if sloppy else 61, 120)
+            # as the registry records one: on or after the opening, by the closing, and
+            # told of by as_of at the latest (a planned change may lie ahead)
+            when = max(A + ri(-400, 200), opened)
+            when = min(when, closed) if closed else when
+            notified = None if bad(0.5) else min(when - ri(40 if sloppy else 61, 120), A)
             kind = choice(("remodel", "expansion", "process"))
             self.t_change.rows.append((fid, d(when), kind, d(notified) if notified else None))
 

@@ -4,6 +4,7 @@ operators, parcels and owners, sewer laterals and segments, grease control devic
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -45,6 +46,16 @@ def normalise_address(text: str) -> str:
     return " ".join(words)
 
 
+def pack_today(pack_id: str) -> date:
+    """Today where the agencies of pack `pack_id` are: in its calendar's time zone (the
+    America/New_York of an Ohio ordinance, not the server's)."""
+    from django.utils import timezone
+
+    from fogkeeper.rules.packs import default_registry
+
+    return timezone.now().astimezone(default_registry().get(pack_id).calendar.tz).date()
+
+
 def _validate_pack(value: str) -> None:
     from fogkeeper.rules.packs import default_registry
 
@@ -84,11 +95,9 @@ class Agency(models.Model):
 
         return default_registry().get(self.pack)
 
-    def today(self):
+    def today(self) -> date:
         """Today in the agency's time zone (its pack's calendar)."""
-        from django.utils import timezone
-
-        return timezone.now().astimezone(self.get_pack().calendar.tz).date()
+        return pack_today(self.pack)
 
 
 class PropertyOwner(models.Model):

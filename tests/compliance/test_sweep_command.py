@@ -66,6 +66,19 @@ def test_it_sweeps_as_of_today_in_california():
     assert SweepRun.objects.get(agency=agency).as_of == date(2025, 6, 30)
 
 
+def test_it_sweeps_each_agency_as_of_today_in_its_own_time_zone():
+    make_agency()
+    make_agency("us-oh-aurora", code="aurora")
+
+    # 22:00 on June 30 in San Clemente is 01:00 on July 1 in Aurora, Ohio
+    with time_machine.travel(datetime(2025, 7, 1, 5, 0, tzinfo=UTC), tick=False):
+        out, _ = sweep()
+
+    assert "(aurora) as of 2025-07-01" in out and "(san-clemente) as of 2025-06-30" in out
+    runs = SweepRun.objects.order_by("agency__code").values_list("agency__code", "as_of")
+    assert list(runs) == [("aurora", date(2025, 7, 1)), ("san-clemente", date(2025, 6, 30))]
+
+
 def test_it_lists_the_case_files_in_error():
     agency = make_agency()
     bad = make_pier_taqueria(agency, "FSE-BAD")

@@ -1,11 +1,12 @@
 """`manage.py generate`: a synthetic program at a city's proportions."""
 
 import shutil
-from datetime import date
+from datetime import UTC, date, datetime
 from io import StringIO
 from pathlib import Path
 
 import pytest
+import time_machine
 import yaml
 from django.core.management import CommandError, call_command
 
@@ -15,6 +16,8 @@ from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import Service
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, GreaseControlDevice
+from fogkeeper.rules import packs
+from fogkeeper.rules.packs import PACKS_DIR, PackRegistry
 from fogkeeper.training.models import Attendance, Employee
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +34,7 @@ def generate(n: int = 50, years: int = 2, code: str = "synthetic", **kw) -> Agen
         as_of=AS_OF.isoformat(),
         agency_code=code,
         stdout=out,
-        **kw,
+        **{"pack": "san-clemente", **kw},
     )
     assert f"/{n:,} establishments" in out.getvalue()
     return Agency.objects.get(code=code)
@@ -41,6 +44,27 @@ def test_it_makes_the_establishments_asked_for():
     agency = generate()
     assert agency.establishments.count() == 50
     assert agency.pack == "san-clemente"
+
+
+def test_it_asks_which_pack_when_the_deployment_knows_several():
+    with pytest.raises(CommandError, match=r"name the jurisdiction pack with --pack \(known: "):
+        call_command("generate", establishments=5, years=1, stdout=StringIO())
+    assert not Agency.objects.exists()
+
+
+def test_it_generates_on_the_only_pack_the_deployment_knows(monkeypatch):
+    only = PackRegistry([PACKS_DIR / "town-10-02"])
+    monkeypatch.setattr(packs, "default_registry", lambda extra=None: only)
+    call_command("generate", establishments=5, years=1, as_of="2026-06-30", stdout=StringIO())
+    assert Agency.objects.get(code="synthetic").pack == "town-10-02"
+
+
+def test_it_generates_up_to_today_in_the_packs_time_zone():
+    out = StringIO()
+    # 22:00 on June 30 in California is 01:00 on July 1 in Aurora, Ohio
+    with time_machine.travel(datetime(2026, 7, 1, 5, 0, tzinfo=UTC), tick=False):
+        call_command("generate", establishments=5, years=1, pack="us-oh-aurora", stdout=out)
+    assert "history up to 2026-07-01 (pack us-oh-aurora" in out.getvalue()
 
 
 def test_it_makes_about_one_and_a_half_devices_per_establishment():

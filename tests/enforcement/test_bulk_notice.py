@@ -25,7 +25,9 @@ AS_OF = date(2025, 6, 6)
 
 @pytest.fixture
 def program():
-    agency = generate_program(establishments=600, years=3, as_of=AS_OF, agency_code="bulk").agency
+    agency = generate_program(
+        establishments=600, years=3, as_of=AS_OF, agency_code="bulk", pack="san-clemente"
+    ).agency
     sweep_agency(agency, as_of=AS_OF)
     return agency
 

@@ -58,7 +58,9 @@ def psql():
 
 
 def test_two_stores_of_one_establishment_take_turns_and_others_go_ahead(psql):
-    generate_program(establishments=8, years=2, as_of=AS_OF, agency_code="locks", seed=3)
+    generate_program(
+        establishments=8, years=2, as_of=AS_OF, agency_code="locks", pack="san-clemente", seed=3
+    )
     agency = Agency.objects.get(code="locks")
     sweep_agency(agency, as_of=AS_OF, batch_size=4)
     expected = sorted(Finding.objects.filter(agency=agency).values_list(*KEY, "open"))

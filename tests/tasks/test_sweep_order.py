@@ -31,7 +31,9 @@ def test_a_sweep_completes_before_the_batches_of_sweeps_queued_after_it(tmp_path
     flush_broker()
     runs = []
     for code in ("first", "second"):
-        generate_program(establishments=20, years=2, as_of=AS_OF, agency_code=code, seed=5)
+        generate_program(
+            establishments=20, years=2, as_of=AS_OF, agency_code=code, pack="san-clemente", seed=5
+        )
         runs.append(plan_sweep(Agency.objects.get(code=code), as_of=AS_OF, batch_size=10))
     app = client()
     for run in runs:  # all queued before any is taken, as the nightly schedule does

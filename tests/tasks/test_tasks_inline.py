@@ -53,7 +53,9 @@ def _stored(agency) -> tuple[list, list]:
 
 
 def test_reevaluate_stores_what_the_sweep_command_would():
-    agency = generate_program(establishments=30, years=2, as_of=AS_OF, agency_code="re").agency
+    agency = generate_program(
+        establishments=30, years=2, as_of=AS_OF, agency_code="re", pack="san-clemente"
+    ).agency
     ids = list(agency.establishments.values_list("pk", flat=True))
 
     with patch.object(tasks, "REEVALUATE_BATCH", 7):

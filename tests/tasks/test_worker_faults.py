@@ -43,7 +43,9 @@ BATCH = 10
 def agency() -> Agency:
     require_redis()
     flush_broker()
-    generate_program(establishments=40, years=2, as_of=AS_OF, agency_code="faults", seed=7)
+    generate_program(
+        establishments=40, years=2, as_of=AS_OF, agency_code="faults", pack="san-clemente", seed=7
+    )
     return Agency.objects.get(code="faults")
 
 

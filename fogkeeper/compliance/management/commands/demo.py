@@ -3,29 +3,28 @@ jurisdiction pack the deployment knows (or those named) and a staff login
 (fogkeeper/compliance/demo.py), then a sweep of each agency."""
 
 from collections import Counter
-from datetime import date, datetime
-from zoneinfo import ZoneInfo
+from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.compliance import demo
 from fogkeeper.compliance.demo_programs import written
-from fogkeeper.registry.models import Agency
+from fogkeeper.registry.models import Agency, pack_today
 from fogkeeper.statistics import analyze_tables
 
-PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
 
-
-def _as_of(value: str | None, packs: list[str]) -> date:
+def _as_of(value: str | None, packs: list[str]) -> dict[str, date]:
+    """The day each pack's program leads up to: the one asked for, else today where the
+    pack's agency is (its time zone)."""
     if value is None:
-        return datetime.now(PROGRAM_TIMEZONE).date()
+        return {p: pack_today(p) for p in packs}
     try:
         as_of = date.fromisoformat(value)
     except ValueError:
         raise CommandError(f"--as-of: not a date (YYYY-MM-DD): {value!r}") from None
     if as_of < demo.EARLIEST_AS_OF and any(p in written() for p in packs):
         raise CommandError(f"--as-of: the demo needs a date on or after {demo.EARLIEST_AS_OF}")
-    return as_of
+    return dict.fromkeys(packs, as_of)
 
 
 class Command(BaseCommand):
@@ -42,7 +41,9 @@ class Command(BaseCommand):
             help="do nothing if the database already holds an agency",
         )
         parser.add_argument(
-            "--as-of", metavar="YYYY-MM-DD", help="the day the histories lead up to (default today)"
+            "--as-of",
+            metavar="YYYY-MM-DD",
+            help="the day the histories lead up to (default today in each pack's time zone)",
         )
         parser.add_argument(
             "--no-sweep", action="store_true", help="load only; do not sweep afterwards"
@@ -77,7 +78,8 @@ class Command(BaseCommand):
         for agency in agencies:
             self.stdout.write(
                 f"Loaded {agency.name} ({agency.code}, pack {agency.pack}): "
-                f"{agency.establishments.count()} establishments, histories up to {as_of}"
+                f"{agency.establishments.count()} establishments, histories up to "
+                f"{as_of[agency.pack]}"
             )
         if not options["no_sweep"]:
             self._sweep(agencies, as_of)
@@ -93,7 +95,7 @@ class Command(BaseCommand):
             "of each agency)"
         )
 
-    def _sweep(self, agencies, as_of: date) -> None:
+    def _sweep(self, agencies, as_of: dict[str, date]) -> None:
         try:
             from fogkeeper.compliance.sweep import sweep_agency
         except ImportError:
@@ -102,7 +104,7 @@ class Command(BaseCommand):
         from fogkeeper.compliance.models import ComplianceStatus, Finding
 
         for agency in agencies:
-            result = sweep_agency(agency, as_of=as_of)
+            result = sweep_agency(agency, as_of=as_of[agency.pack])
             statuses = Counter(
                 ComplianceStatus.objects.filter(establishment__agency=agency).values_list(
                     "status", flat=True
@@ -113,7 +115,7 @@ class Command(BaseCommand):
                 Finding.objects.filter(establishment__agency=agency).values_list("open", flat=True)
             )
             self.stdout.write(
-                f"Swept {agency.code} as of {as_of}: {counts}; "
+                f"Swept {agency.code} as of {as_of[agency.pack]}: {counts}; "
                 f"findings: {findings[True]} open, {findings[False]} closed"
                 + (f"; {len(result.errors)} case files with errors" if result.errors else "")
             )

@@ -1,15 +1,23 @@
-"""`manage.py generate --establishments N --years Y [--agency-code CODE] [--pack PACK]
+"""`manage.py generate --establishments N --years Y [--pack PACK] [--agency-code CODE]
 [--seed S] [--as-of DATE]`: a synthetic program at a city's proportions
 (fogkeeper/compliance/generate.py)."""
 
-from datetime import date, datetime
-from zoneinfo import ZoneInfo
+from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from fogkeeper.compliance.generate import generate_program
+from fogkeeper.compliance.generate import generate_program, pack_to_generate
+from fogkeeper.registry.models import pack_today
 
-PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
+
+def _as_of(value: str | None, pack: str) -> date:
+    """The day asked for, else today where the pack's agencies are."""
+    if value is None:
+        return pack_today(pack)
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"--as-of: not a date (YYYY-MM-DD): {value!r}") from None
 
 
 class Command(BaseCommand):
@@ -24,27 +32,27 @@ class Command(BaseCommand):
         parser.add_argument("--years", type=int, required=True, metavar="Y")
         parser.add_argument("--agency-code", default="synthetic", metavar="CODE")
         parser.add_argument(
-            "--pack", default=None, help="jurisdiction pack id (default: the first known, by id)"
+            "--pack",
+            default=None,
+            help="jurisdiction pack id (required when the deployment knows more than one)",
         )
         parser.add_argument("--seed", type=int, default=1, metavar="S")
         parser.add_argument(
-            "--as-of", metavar="YYYY-MM-DD", help="the day the histories lead up to (default today)"
+            "--as-of",
+            metavar="YYYY-MM-DD",
+            help="the day the histories lead up to (default today in the pack's time zone)",
         )
 
     def handle(self, *args, **options):
-        if options["as_of"] is None:
-            as_of = datetime.now(PROGRAM_TIMEZONE).date()
-        else:
-            try:
-                as_of = date.fromisoformat(options["as_of"])
-            except ValueError:
-                raise CommandError(
-                    f"--as-of: not a date (YYYY-MM-DD): {options['as_of']!r}"
-                ) from None
+        try:
+            pack = pack_to_generate(options["pack"])
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        as_of = _as_of(options["as_of"], pack)
         n, years = options["establishments"], options["years"]
         self.stdout.write(
             f"Generating {n:,} establishments with {years} years of history up to {as_of} "
-            f"(pack {options['pack']}, seed {options['seed']})"
+            f"(pack {pack}, seed {options['seed']})"
         )
         try:
             result = generate_program(
@@ -52,7 +60,7 @@ class Command(BaseCommand):
                 years=years,
                 as_of=as_of,
                 agency_code=options["agency_code"],
-                pack=options["pack"],
+                pack=pack,
                 seed=options["seed"],
                 progress=self.stdout.write,
             )

@@ -1,8 +1,7 @@
 """`manage.py sweep [--agency CODE] [--as-of DATE] [--batch-size N]`: evaluate every
 establishment and store its status and findings (fogkeeper/compliance/sweep.py)."""
 
-from datetime import date, datetime
-from zoneinfo import ZoneInfo
+from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -10,13 +9,13 @@ from fogkeeper.compliance.sweep import SweepResult, sweep_agency
 from fogkeeper.permits.services import permit_modifications_apply
 from fogkeeper.registry.models import Agency
 
-PROGRAM_TIMEZONE = ZoneInfo("America/Los_Angeles")
 ERRORS_SHOWN = 20
 
 
-def _as_of(value: str | None) -> date:
+def _as_of(value: str | None) -> date | None:
+    """The day asked for; None for each agency's own today (in its pack's time zone)."""
     if value is None:
-        return datetime.now(PROGRAM_TIMEZONE).date()
+        return None
     try:
         return date.fromisoformat(value)
     except ValueError:
@@ -41,8 +40,9 @@ def _agencies(value: str | None) -> list[Agency]:
 class Command(BaseCommand):
     help = (
         "Evaluate every establishment of an agency (default: of every agency) on a date "
-        "(default: today in California) and store its compliance status and findings, "
-        "writing only what changed. Safe to re-run, for any past date too."
+        "(default: today where the agency is, in its pack's time zone) and store its "
+        "compliance status and findings, writing only what changed. Safe to re-run, for any "
+        "past date too."
     )
 
     def add_arguments(self, parser):
@@ -57,12 +57,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        as_of = _as_of(options["as_of"])
+        asked = _as_of(options["as_of"])
         batch_size = options["batch_size"]
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1")
         for agency in _agencies(options["agency"]):
-            if options["as_of"] is None:
+            as_of = asked or agency.today()
+            if asked is None:
                 self._apply_permit_modifications(agency, as_of)
             self.stdout.write(f"Sweeping {agency.name} ({agency.code}) as of {as_of}")
 
