@@ -11,10 +11,14 @@ from __future__ import annotations
 from django.db import connection as default_connection
 
 
-def analyze_tables(connection=default_connection) -> None:
+def analyze_tables(connection=default_connection, models=None) -> None:
+    """Analyze the application's tables, or only those of `models` (after a load of a few)."""
     if connection.vendor != "postgresql":
         return
-    tables = connection.introspection.django_table_names(only_existing=True)
+    if models is not None:
+        tables = [m._meta.db_table for m in models]
+    else:
+        tables = connection.introspection.django_table_names(only_existing=True)
     if tables:
         names = ", ".join(connection.ops.quote_name(t) for t in sorted(tables))
         with connection.cursor() as cursor:

@@ -1,11 +1,15 @@
-"""Onboarding one spreadsheet of one kind of record into an agency, through the registry's own
-services (the checks and audit rows of the pages).
+"""Onboarding one spreadsheet of one kind of record into an agency.
 
-The whole file is read in one transaction, each row in a savepoint of its own; every row's
-problem is collected with its row and column. A dry run, or a file with any problem, is
-rolled back at the end, so it stores nothing and says what would have been created, updated
-or left as it was. A record is found again by the agency's own identifiers (the codes), so
-importing the same file twice changes nothing the second time.
+The whole file is checked in memory first: every cell is read (a value read once per file,
+however many rows repeat it), the records it refers to (establishments by code, devices by
+establishment and code, haulers...) and the records already stored under the file's keys are
+read in a few queries, and every row's problem is collected with its row and column. A dry
+run, or a file with any problem, stores nothing and says what would have been created,
+updated or left as it was. A clean file is then written in bulk in one transaction (new rows
+by COPY on PostgreSQL, changed ones by bulk_update), with one audit row for the file (who
+imported what, the counts) and one for each record it changed (before and after). A record is
+found again by the agency's own identifiers (the kind's key), so importing the same file
+twice changes nothing the second time.
 """
 
 from __future__ import annotations
@@ -15,38 +19,25 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 
-from fogkeeper.audit.services import audit_record
-from fogkeeper.registry.devices import device_update
-from fogkeeper.registry.haulers import hauler_update
-from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
-from fogkeeper.registry.services import (
-    ESTABLISHMENT_FIELDS,
-    device_install,
-    establishment_close,
-    establishment_register,
-    establishment_update,
-    hauler_register,
-)
+from fogkeeper.audit.models import AuditEvent
+from fogkeeper.audit.services import _plain, audit_record
+from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import default_registry
+from fogkeeper.statistics import analyze_tables
 
-from .kinds import DEVICES, ESTABLISHMENTS, HAULERS, KINDS, Kind
+from . import bulk
+from .catalog import KINDS
+from .kinds import Kind
+from .rows import Context, Lookups, Row, RowProblem
 from .sheets import Sheet, SheetError, read_sheet
 
 CREATED, UPDATED, UNCHANGED = "created", "updated", "unchanged"
+ANALYZED_FROM = 10_000  # new rows past which the table's planner statistics are gathered again
 
-
-@dataclass(frozen=True)
-class RowProblem:
-    row: int
-    column: str
-    reason: str
-
-    def __str__(self) -> str:
-        where = f"row {self.row}, column {self.column}" if self.column else f"row {self.row}"
-        return f"{where}: {self.reason}"
+__all__ = ["CREATED", "UPDATED", "UNCHANGED", "Outcome", "OnboardingError", "RowProblem",
+           "onboard"]  # fmt: skip
 
 
 @dataclass
@@ -68,12 +59,13 @@ class Outcome:
         return f"{self.file}: {self.rows:,} rows of {self.kind}; {counts}"
 
 
-@dataclass(frozen=True)
-class _Context:
-    agency: Agency
-    pack: Any
-    today: date
-    actor: Any
+@dataclass
+class _Plan:
+    """What a clean file would write: new records, and (pk, new fields, old fields) of the
+    changed ones."""
+
+    new: list[dict] = field(default_factory=list)
+    changed: list[tuple[int, dict, dict]] = field(default_factory=list)
 
 
 class OnboardingError(Exception):
@@ -101,18 +93,19 @@ def onboard(
     except SheetError as e:
         raise OnboardingError(str(e)) from None
     _check_columns(spec, sheet)
-    context = _Context(agency, default_registry().get(agency.pack), today, actor)
+    context = Context(agency, default_registry().get(agency.pack), today, actor)
     outcome = Outcome(kind=kind, file=name, dry_run=dry_run, rows=len(sheet.rows))
     with transaction.atomic():
-        _import_rows(spec, sheet, context, outcome, progress)
+        plan = _check_rows(spec, sheet, context, outcome, progress)
         if outcome.stored:
+            _store(spec, plan, context)
             audit_record(
                 action="onboarding.import", obj=agency, actor=actor, agency=agency,
                 after={"file": name, "kind": kind, "rows": outcome.rows, **outcome.counts},
                 reason=f"onboarding of {name}",
             )  # fmt: skip
-        else:
-            transaction.set_rollback(True)
+    if outcome.stored and len(plan.new) >= ANALYZED_FROM:
+        analyze_tables(connection, models=[spec.get_model(), *_also_written(spec)])
     return outcome
 
 
@@ -135,134 +128,127 @@ def _check_columns(spec: Kind, sheet: Sheet) -> None:
         )
 
 
-def _import_rows(spec: Kind, sheet: Sheet, context: _Context, outcome: Outcome, progress) -> None:
-    first_row: dict[tuple, int] = {}
-    step = max(1, len(sheet.rows) // 100)
+def _check_rows(spec: Kind, sheet: Sheet, context: Context, outcome: Outcome, progress) -> _Plan:
+    lookups = Lookups(context.agency, sheet)
+    stored = _stored(spec, context.agency, lookups)
+    read = _reader(spec, sheet, context)
+    plan, first_row, counts = _Plan(), {}, outcome.counts
+    # the key's columns kept in the record's own fields (a code), which a new record needs
+    plain = [(c, spec.column(c).source) for c in spec.key if "__" not in spec.column(c).source]
+    total = len(sheet.rows)
+    step = max(1, total // 100)
     for index, cells in enumerate(sheet.rows):
         if progress is not None and index % step == 0:
-            progress(index, len(sheet.rows))
-        number = sheet.row_number(index)
-        values, problems = _read_row(spec, cells, context, number)
-        key = tuple(cells.get(c, "") for c in spec.key)
-        if all(key) and key in first_row:
-            problems.append(
-                RowProblem(number, spec.key[-1], f"{'/'.join(key)} is also in row {first_row[key]}")
-            )
-        first_row.setdefault(key, number)
-        if problems:
+            progress(index, total)
+        number = Sheet.row_number(index)
+        values, problems = read(cells, number)
+        if not problems:
+            key = tuple(values.get(c, "") for c in spec.key)
+            first = first_row.setdefault(key, number)
+            if first != number:
+                shown = "/".join(str(k) for k in key if k != "")
+                problems.append(RowProblem(number, spec.key[-1], f"{shown} is also in row {first}"))
+        record = None if problems else spec.build(Row(number, values, problems, lookups, context))
+        if problems or record is None:
             outcome.problems.extend(problems)
             continue
-        try:
-            with transaction.atomic():
-                outcome.counts[_STORE[spec.name](values, context)] += 1
-        except ValidationError as e:
-            outcome.problems.extend(_row_problems(e, number))
-
-
-def _read_row(spec: Kind, cells: dict[str, str], context: _Context, number: int):
-    values, problems = {}, []
-    for column in spec.columns:
-        text = cells.get(column.name, "").strip()
-        if not text and column.required:
-            problems.append(RowProblem(number, column.name, "required"))
+        found = stored.get(key)
+        if found is None:
+            record.update((source, values.get(c, "")) for c, source in plain)
+            plan.new.append(record)
+            counts[CREATED] += 1
             continue
-        value, problem = column.read(text, context)
-        if problem:
-            problems.append(RowProblem(number, column.name, problem))
-        else:
-            values[column.name] = value
-    return values, problems
+        pk, old = found
+        new = {f: v for f, v in record.items() if f[0] != "+" and old.get(f, v) != v}
+        if new:
+            plan.changed.append((pk, new, {f: old[f] for f in new if f in old}))
+        counts[UPDATED if new else UNCHANGED] += 1
+    if progress is not None:
+        progress(total, total)
+    return plan
 
 
-def _row_problems(error: ValidationError, number: int) -> list[RowProblem]:
-    if not hasattr(error, "error_dict"):
-        return [RowProblem(number, "", " ".join(error.messages))]
-    return [
-        RowProblem(number, "" if column == NON_FIELD_ERRORS else column, " ".join(messages))
-        for column, messages in error.message_dict.items()
+def _reader(spec: Kind, sheet: Sheet, context: Context):
+    """Reads a row's cells into (values, problems); each column remembers what it read of a
+    text (the same day or number recurs on thousands of rows)."""
+    columns = [
+        (sheet.columns.index(c.name), c.name, c.required, c.read, {})
+        for c in spec.columns
+        if c.name in sheet.columns
     ]
 
+    def read(cells: list[str], number: int) -> tuple[dict, list]:
+        values, problems = {}, []
+        for index, name, required, reader, memo in columns:
+            text = cells[index]
+            if not text:
+                if required:
+                    problems.append(RowProblem(number, name, "required"))
+                continue
+            found = memo.get(text)
+            if found is None:
+                found = memo[text] = reader(text, context)
+            if found[1]:
+                problems.append(RowProblem(number, name, found[1]))
+            else:
+                values[name] = found[0]
+        return values, problems
 
-# -- one row of each kind: created, updated or unchanged -----------------------------------
+    return read
 
 
-def _establishment(values: dict, context: _Context) -> str:
-    agency = context.agency
-    existing = FoodServiceEstablishment.objects.filter(agency=agency, code=values["code"]).first()
-    closed_on = values.pop("closed_on", None)
-    operator, since = values.pop("operator_name"), values.pop("operator_since", None)
-    fields = {k: v for k, v in values.items() if k in ESTABLISHMENT_FIELDS and v is not None}
-    fields["category"] = fields.get("category") or context.pack.default_category
-    if existing is None:
-        fse = establishment_register(
-            agency=agency, code=values["code"], operator=operator, operator_since=since,
-            today=context.today, actor=context.actor, **fields,
+def _stored(spec: Kind, agency: Agency, lookups: Lookups) -> dict[tuple, tuple[int, dict]]:
+    """The records already stored under the keys the file may hold: key -> (pk, fields)."""
+    model = spec.get_model()
+    names = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+    query = model.objects.filter(**{spec.agency: agency})
+    if lookups.codes is not None and "establishment_code" in spec.key:
+        query = query.filter(**{f"{spec.column('establishment_code').source}__in": lookups.codes})
+    width = len(spec.key)
+    stored = {}
+    for pk, *values in query.values_list("pk", *spec.stored_key, *names).iterator(5000):
+        key = tuple("" if v is None else v for v in values[:width])
+        stored[key] = (pk, dict(zip(names, values[width:], strict=True)))
+    return stored
+
+
+def _store(spec: Kind, plan: _Plan, context: Context) -> None:
+    model = spec.get_model()
+    own = {"agency_id": context.agency.pk} if spec.agency == "agency" else {}
+    new = [{**spec.fixed, **own, **record} for record in plan.new]
+    if spec.write is not None:
+        spec.write(new, context)
+    else:
+        bulk.insert(model, new)
+    if plan.changed:
+        bulk.update(model, [(pk, fields) for pk, fields, _ in plan.changed])
+        _audit_changes(spec, plan.changed, context)
+
+
+def _audit_changes(spec: Kind, changed: list[tuple[int, dict, dict]], context: Context) -> None:
+    """One audit row for each record the file changed, its fields before and after."""
+    label = spec.get_model()._meta.label_lower
+    actor = context.actor if getattr(context.actor, "is_authenticated", False) else None
+    events = [
+        AuditEvent(
+            action="onboarding.update",
+            object_type=label,
+            object_id=str(pk),
+            actor=actor,
+            agency=context.agency,
+            reason="onboarding import",
+            establishment_id=pk if spec.name == "establishments" else old.get("establishment_id"),
+            before={k: _plain(v) for k, v in old.items()},
+            after={k: _plain(v) for k, v in new.items()},
         )  # fmt: skip
-        if closed_on is not None:
-            establishment_close(
-                establishment=fse, closed_on=closed_on, today=context.today, actor=context.actor
-            )
-        return CREATED
-    changed = establishment_update(
-        establishment=existing, today=context.today, actor=context.actor, **fields
-    )
-    if closed_on is not None and existing.closed_on != closed_on:
-        establishment_close(
-            establishment=existing, closed_on=closed_on, today=context.today, actor=context.actor
-        )
-        changed = True
-    return UPDATED if changed else UNCHANGED
+        for pk, new, old in changed
+    ]
+    AuditEvent.objects.bulk_create(events, batch_size=bulk.BATCH)
 
 
-def _hauler(values: dict, context: _Context) -> str:
-    existing = Hauler.objects.filter(agency=context.agency, code=values["code"]).first()
-    fields = {
-        "name": values["name"],
-        "licence_number": values.get("licence_number") or "",
-        "licence_expires_on": values.get("licence_expires_on"),
-        "licensed": values.get("licensed", True),
-    }
-    if existing is None:
-        hauler_register(agency=context.agency, code=values["code"], actor=context.actor, **fields)
-        return CREATED
-    if all(getattr(existing, k) == v for k, v in fields.items()):
-        return UNCHANGED
-    hauler_update(hauler=existing, actor=context.actor, reason="onboarding import", **fields)
-    return UPDATED
+def _also_written(spec: Kind) -> list[Any]:
+    if spec.name != "establishments":
+        return []
+    from fogkeeper.registry.models import Operator, OperatorTenure
 
-
-_DESIGN = ("location", "capacity_gallons", "design_depth_inches", "compartments",
-           "manhole_diameter_inches", "service_frequency_days")  # fmt: skip
-
-
-def _device(values: dict, context: _Context) -> str:
-    code = values["establishment_code"]
-    fse = FoodServiceEstablishment.objects.filter(agency=context.agency, code=code).first()
-    if fse is None:
-        raise ValidationError({"establishment_code": f"no establishment {code!r} in this agency"})
-    existing = GreaseControlDevice.objects.filter(establishment=fse, code=values["code"]).first()
-    design = {k: values.get(k) for k in _DESIGN}
-    design["location"] = design["location"] or ""
-    if existing is None:
-        device_install(
-            establishment=fse, code=values["code"], kind=values["kind"],
-            installed_on=values["installed_on"], actor=context.actor, **design,
-        )  # fmt: skip
-        return CREATED
-    same = existing.kind == values["kind"] and existing.installed_on == values["installed_on"]
-    if same and all(getattr(existing, k) == v for k, v in design.items()):
-        return UNCHANGED
-    frequency = design.pop("service_frequency_days")
-    if frequency != existing.service_frequency_days:
-        raise ValidationError({"service_frequency_days": (
-            f"{frequency or 'blank'} here, {existing.service_frequency_days or 'blank'} on the "
-            "device: a frequency is changed on the device's page, with its reason"
-        )})  # fmt: skip
-    device_update(
-        device=existing, kind=values["kind"], installed_on=values["installed_on"],
-        today=context.today, actor=context.actor, reason="onboarding import", **design,
-    )  # fmt: skip
-    return UPDATED
-
-
-_STORE = {ESTABLISHMENTS.name: _establishment, HAULERS.name: _hauler, DEVICES.name: _device}
+    return [Operator, OperatorTenure]

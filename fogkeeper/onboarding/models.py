@@ -8,7 +8,7 @@ from django.db import models
 
 from fogkeeper.jobs import Job
 
-from .kinds import KINDS
+from .catalog import KINDS
 
 MAX_PROBLEMS_KEPT = 5_000
 

@@ -1,12 +1,17 @@
 """The onboarding pages (fogkeeper/web/onboarding/): the manager uploads a spreadsheet, its
 dry run (inline here: no broker is set in the tests) lists every problem by row and column
 and stores nothing; a clean dry run says what would change and is confirmed into an import,
-once; the blank files carry the pack's words; the inspector reads but does not upload."""
+once; the blank files carry the pack's words; the inspector reads but does not upload, and
+downloads the program as the files that bring it back."""
+
+import io
+import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from fogkeeper.audit.models import AuditEvent
+from fogkeeper.onboarding.catalog import KINDS
 from fogkeeper.onboarding.models import Onboarding
 from fogkeeper.registry.models import FoodServiceEstablishment
 from tests.web.people import make_user, two_agencies
@@ -81,3 +86,19 @@ def test_the_blank_file_and_who_may_upload(client, sc):
     assert blank.content.decode().startswith("code,name,address,")
     assert upload(client, CLEAN).status_code == 403
     assert client.get("/onboarding/blank/parcels.csv").status_code == 404
+
+
+def test_the_program_downloads_as_a_zip_of_the_files_that_bring_it_back(client, sc):
+    client.force_login(make_user("mia", sc, role="manager"))
+    upload(client, CLEAN)
+    client.post(f"/onboarding/{Onboarding.objects.get().pk}/confirm/")
+    client.force_login(make_user("ian", sc, role="inspector"))
+    assert 'href="/onboarding/export.zip"' in client.get("/onboarding/").content.decode()
+    response = client.get("/onboarding/export.zip")
+    assert response["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    names = archive.namelist()
+    assert names[:3] == ["01-establishments.csv", "02-haulers.csv", "03-devices.csv"]
+    assert len(names) == len(KINDS)
+    lines = archive.read("01-establishments.csv").decode().splitlines()
+    assert lines[0].startswith("code,name,address,") and lines[1].startswith("FSE-1,Harbor Grill,")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from fogkeeper.audit.services import audit_record
 from fogkeeper.onboarding.blank import blank
-from fogkeeper.onboarding.kinds import KINDS
+from fogkeeper.onboarding.catalog import KINDS
+from fogkeeper.onboarding.export import zip_chunks
 from fogkeeper.onboarding.models import Onboarding
 from fogkeeper.onboarding.runs import confirm, queue, start_dry_run
 from fogkeeper.rules.packs import default_registry
@@ -145,4 +146,14 @@ def onboarding_blank(request, kind: str, file_format: str):
     pack = default_registry().get(request.agency.pack)
     response = HttpResponse(blank(kind, pack, file_format), content_type=FORMATS[file_format])
     response["Content-Disposition"] = f'attachment; filename="{kind}.{file_format}"'
+    return response
+
+
+@agency_page
+@reads_only
+def onboarding_export(request):
+    """The agency's program as the onboarding files, CSV in one ZIP, made as it is sent."""
+    response = StreamingHttpResponse(zip_chunks(request.agency), content_type="application/zip")
+    name = f"{request.agency.code}-program-{request.agency.today().isoformat()}.zip"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

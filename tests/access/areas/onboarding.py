@@ -1,7 +1,7 @@
 """The onboarding pages (fogkeeper/web/onboarding/): every staff role reads the agency's
-onboardings, follows one and downloads the blank files; only the manager ("onboarding")
-uploads a file, confirms a clean dry run and queues a stalled run again; the outside roles
-never see them."""
+onboardings, follows one, downloads the blank files and the program's export; only the
+manager ("onboarding") uploads a file, confirms a clean dry run and queues a stalled run
+again; the outside roles never see them."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ web:onboarding_confirm              GET   405   405   405   405   404   404   40
 web:onboarding_confirm              POST  ok    403   403   403   404   404   404   404   login
 web:onboarding_requeue              GET   405   405   405   405   404   404   404   404   login
 web:onboarding_requeue              POST  ok    403   403   403   404   404   404   404   login
+web:onboarding_export               GET   ok    ok    ok    ok    404   404   404   own   login
+web:onboarding_export               POST  405   405   405   405   404   404   404   own   login
 web:onboarding_blank                GET   ok    ok    ok    ok    404   404   404   own   login
 web:onboarding_blank                POST  405   405   405   405   404   404   404   own   login
 """
