@@ -28,13 +28,22 @@ class Side:
     users: dict[str, User] = field(default_factory=dict)
     reach: dict[str, set[str]] = field(default_factory=dict)
 
+    picked: dict[tuple[str, bool], FoodServiceEstablishment | None] = field(default_factory=dict)
+
     def mine(self, role: str) -> FoodServiceEstablishment:
-        """An establishment `role` reaches (for staff: any), with pump-outs on record."""
-        return self._serviced().filter(code__in=self.reach[role]).first()
+        """An establishment `role` reaches (for staff: any), with pump-outs on record; the
+        same one for every row of the matrix."""
+        if (role, True) not in self.picked:
+            found = self._serviced().filter(code__in=self.reach[role]).first()
+            self.picked[(role, True)] = found
+        return self.picked[(role, True)]
 
     def not_mine(self, role: str) -> FoodServiceEstablishment | None:
         """An establishment of the agency that `role` does not reach, with pump-outs."""
-        return self._serviced().exclude(code__in=self.reach[role]).first()
+        if (role, False) not in self.picked:
+            found = self._serviced().exclude(code__in=self.reach[role]).first()
+            self.picked[(role, False)] = found
+        return self.picked[(role, False)]
 
     def _serviced(self):
         return (

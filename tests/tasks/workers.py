@@ -57,8 +57,9 @@ def start_worker(name: str, log_dir: Path, concurrency: int = 1) -> workers.Work
     )  # fmt: skip
 
 
-def wait_for(condition: Callable[[], object], *, what: str, seconds: float = 60.0, workers=()):
-    """Poll `condition` until it is true; fail naming `what` (with the workers' logs)."""
+def wait_for(condition: Callable[[], object], *, what: str, seconds: float = 180.0, workers=()):
+    """Poll `condition` until it is true; fail naming `what` (with the workers' logs). A
+    worker started on a loaded 2-core machine has been seen to take a minute to boot."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if value := condition():
