@@ -91,6 +91,7 @@ bench: $(STAMP) $(ENGINE) redis
 	scripts/with-postgres $(BIN)/python -m bench.exports --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.onboard --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres scripts/with-redis $(BIN)/python -m bench.scale --agencies 1 --workers 2 --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
+	$(BIN)/python -m bench.communications --establishments $${COMMUNICATION_ESTABLISHMENTS:-5000}
 
 # Many agencies on one PostgreSQL, swept by 1 and by 2 worker processes (bench/scale.py).
 bench-scale: $(STAMP) $(ENGINE) redis

@@ -17,3 +17,14 @@ def declared_png(width: int, height: int, name: str = "bomb.png") -> SimpleUploa
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b""))
     return SimpleUploadedFile(name, data + chunk(b"IEND", b""), content_type="image/png")
+
+
+def png(name: str = "photo.png", size: tuple[int, int] = (4, 3)) -> SimpleUploadedFile:
+    """A small white PNG, an image that decodes."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", size, "white").save(buf, "PNG")
+    return SimpleUploadedFile(name, buf.getvalue(), content_type="image/png")

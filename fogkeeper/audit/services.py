@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from django.db import models
 from django.db.models.fields.files import FieldFile
@@ -15,7 +16,7 @@ from .models import AuditEvent
 def _plain(value: Any) -> Any:
     if isinstance(value, date | datetime):
         return value.isoformat()
-    if isinstance(value, Decimal):
+    if isinstance(value, Decimal | UUID):
         return str(value)
     if isinstance(value, models.Model):
         return value.pk

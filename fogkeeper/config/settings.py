@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "fogkeeper.billing",
     "fogkeeper.compliance",
     "fogkeeper.enforcement",
+    "fogkeeper.communications",
     "fogkeeper.web",
     "fogkeeper.portal",
     "fogkeeper.security",
@@ -332,3 +333,8 @@ FOGKEEPER_MANIFEST_MAX_ROWS = env.int("FOGKEEPER_MANIFEST_MAX_ROWS", default=500
 # any decoding); a larger one is refused on the form.
 FOGKEEPER_PHOTO_MAX_BYTES = env.int("FOGKEEPER_PHOTO_MAX_BYTES", default=15 * 1024 * 1024)
 FOGKEEPER_PHOTO_MAX_PIXELS = env.int("FOGKEEPER_PHOTO_MAX_PIXELS", default=40_000_000)
+# The PDF attached to a communication to many establishments (fogkeeper/communications/): a
+# larger one is refused on the form, naming the limit, and nothing is sent.
+FOGKEEPER_COMMUNICATION_MAX_ATTACHMENT_BYTES = env.int(
+    "FOGKEEPER_COMMUNICATION_MAX_ATTACHMENT_BYTES", default=2 * 1024 * 1024
+)

@@ -23,6 +23,18 @@ class Inspection(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
     notes = models.TextField(blank=True)
+    # Recorded offline in the field app (fogkeeper/inspections/offline.py): the id its browser
+    # made, so that a sync repeated or interrupted stores it once; the operator's signature.
+    client_id = models.UUIDField(
+        null=True, blank=True, unique=True, help_text="the field app's id for it (offline)"
+    )
+    signature = models.ImageField(upload_to="inspections/signatures/%Y/%m/", blank=True)
+    signed_by = models.CharField(
+        max_length=200, blank=True, help_text="who signed for the establishment"
+    )
+    # The receipt emailed to the operator (fogkeeper/inspections/receipts.py), once.
+    receipt_sent_to = models.EmailField(blank=True)
+    receipt_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date"]

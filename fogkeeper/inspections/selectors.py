@@ -11,6 +11,26 @@ from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
 
 DISCHARGE_LIMITS = "discharge.limits"
+ACCUMULATION_RULE = "gcd.accumulation_over_limit"
+ACCUMULATION_LIMIT = "gcd.accumulation_limit"
+ACCUMULATION_KINDS = "gcd.accumulation_device_kinds"
+
+
+def accumulation_limit(pack: Pack, kind: str, on: date):
+    """The pack's accumulation limit (a share of the design depth, with its reference) in force
+    on `on` for this kind of device; None where the pack has no such rule or limit, or the
+    rule does not apply to the kind."""
+    if not pack.has(ACCUMULATION_RULE) or ACCUMULATION_LIMIT not in pack.parameters:
+        return None
+    try:
+        kinds = (
+            pack.param(ACCUMULATION_KINDS, on) if ACCUMULATION_KINDS in pack.parameters else None
+        )
+        if kinds is not None and kind not in kinds:
+            return None
+        return pack.parameters[ACCUMULATION_LIMIT].value_on(on)
+    except ParameterNotInForce:
+        return None
 
 
 def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str, Any]]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from uuid import UUID
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -96,6 +97,15 @@ def _check_header(errors: Errors, inspection: Inspection, answers, measurements,
         )
 
 
+def _check_signature(errors: Errors, signature: File | None, signed_by: str) -> None:
+    if signature and not signed_by.strip():
+        add_error(errors, "signed_by", "Give the name of who signed for the establishment.")
+    elif signed_by.strip() and not signature:
+        add_error(errors, "signature", f"{signed_by} is named as signing, but no signature came.")
+    elif signature and (problem := photo_problem(signature)):
+        add_error(errors, "signature", problem)
+
+
 def _check_answers(errors: Errors, answers, establishment, on: date) -> None:
     checklist = establishment.agency.get_pack().checklist
     answered: set[tuple[str, int | None]] = set()
@@ -164,15 +174,22 @@ def inspection_record(
     notes: str = "",
     today: date | None = None,
     actor: Actor = None,
+    client_id: UUID | None = None,
+    signature: File | None = None,
+    signed_by: str = "",
 ) -> Inspection:
     """An inspection: answers to items of the agency's checklist and measurements of the
     establishment's devices. A blank inspection (nothing answered, nothing measured), a number
-    the agency already used, and a date after `today` (by default the local date) are refused."""
+    the agency already used, and a date after `today` (by default the local date) are refused.
+    One recorded offline carries its field app's `client_id` and may carry the signature of
+    who signed for the establishment (`signed_by` names them; both or neither)."""
     inspection = Inspection(
-        establishment=establishment, code=code, date=date, inspector=inspector, notes=notes
-    )
+        establishment=establishment, code=code, date=date, inspector=inspector, notes=notes,
+        client_id=client_id, signature=signature, signed_by=signed_by,
+    )  # fmt: skip
     errors: Errors = {}
     _check_header(errors, inspection, answers, measurements, today)
+    _check_signature(errors, signature, signed_by)
     check_model(inspection, errors)
     _check_answers(errors, answers, establishment, date)
     _check_readings(errors, measurements, establishment, date)

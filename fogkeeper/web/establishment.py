@@ -11,20 +11,16 @@ from typing import Any
 
 from django.core.paginator import Page
 
+from fogkeeper.communications.selectors import sent_to
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.enforcement.selectors import establishment_report
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, InspectionPhoto, Sample
-from fogkeeper.inspections.selectors import discharge_limits
-from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.inspections.selectors import accumulation_limit, discharge_limits
 from fogkeeper.rules.packs import Pack
 from fogkeeper.training.models import Training
 
 from .selectors import EstablishmentPage, section
 from .templatetags.words import pack_title
-
-RULE = "gcd.accumulation_over_limit"
-LIMIT = "gcd.accumulation_limit"
-LIMIT_KINDS = "gcd.accumulation_device_kinds"
 
 
 def obligation_title(pack: Pack, obligation: str) -> str:
@@ -59,21 +55,6 @@ def accumulation(pack: Pack, device, readings: list[dict[str, Any]], as_of: date
         chart["limit"] = float(Decimal(str(limit.value)) * 100)
         chart["citation"] = limit.reference
     return chart
-
-
-def accumulation_limit(pack: Pack, kind: str, on: date):
-    """The pack's accumulation limit (a share of the design depth, with its reference) in force
-    on `on` for this kind of device; None where the pack has no such rule or limit, or the
-    rule does not apply to the kind."""
-    if not pack.has(RULE) or LIMIT not in pack.parameters:
-        return None
-    try:
-        kinds = pack.param(LIMIT_KINDS, on) if LIMIT_KINDS in pack.parameters else None
-        if kinds is not None and kind not in kinds:
-            return None
-        return pack.parameters[LIMIT].value_on(on)
-    except ParameterNotInForce:
-        return None
 
 
 def inspections_with_photos(establishment, pack: Pack, as_of: date, number=None) -> Page:
@@ -175,7 +156,7 @@ def evaluated_on(page: EstablishmentPage, pack: Pack, as_of: date) -> Establishm
 
 # the sections of the page shown a page at a time, each with its own `?<name>_page=`
 SECTIONS = ("timeline", "inspections", "samples", "actions", "letters", "training_logs",
-            "incidents")  # fmt: skip
+            "incidents", "communications")  # fmt: skip
 
 
 def page_numbers(query, sections=SECTIONS) -> dict[str, str | None]:
@@ -214,6 +195,7 @@ def page_extras(
             fse.trainings.exclude(log="").order_by("-date", "-pk"), pages.get("training_logs")
         ),
         "incidents": section(fse.incidents.order_by("-date", "-pk"), pages.get("incidents")),
+        "communications": section(sent_to(fse), pages.get("communications")),
         "counts": {
             "inspections": Inspection.objects.filter(establishment=fse).count(),
             "trainings": Training.objects.filter(establishment=fse).count(),

@@ -25,7 +25,9 @@ SESSION_KEY = "fogkeeper_agency"
 # "device" its grease control devices and food grinders; "hauler" the haulers and their
 # service contracts (the manager's records); "employee" an establishment's employees (with
 # trainings); "membership" approving who may sign in (enrolment requests); "sweep" starting
-# a sweep of the agency (the manager's). Staff roles write for the whole agency; an operator
+# a sweep of the agency (the manager's); "communication" a letter or email written once to many
+# establishments (the manager's, and the clerk's, who keeps the program's correspondence).
+# Staff roles write for the whole agency; an operator
 # for its establishments, a hauler for its customers' devices. A sample of the discharge is
 # part of an inspection (13.30.080(C); 10.02.090): whoever records inspections.
 WRITES = {
@@ -34,14 +36,14 @@ WRITES = {
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
         "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning", "sweep",
-        "onboarding",
+        "onboarding", "communication",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
         "operator_change", "notice", "dispute", "employee", "plan_review", "yellow_grease",
         "segment_cleaning",
     },
-    "clerk": {"hearing", "decision", "appeal", "penalty", "invoice", "payment"},
+    "clerk": {"hearing", "decision", "appeal", "penalty", "invoice", "payment", "communication"},
     "auditor": set(),
     "operator": {
         "training", "yellow_grease", "permit_application", "notice_answer", "contact",

@@ -11,7 +11,6 @@ from . import (
     cases,
     disputes,
     enrolment_urls,
-    field,
     inbox_urls,
     incidents_urls,
     lists_urls,
@@ -27,6 +26,8 @@ from . import (
     sweeps_urls,
     views,
 )
+from .communications import urls as communications_urls
+from .field import urls as field_urls
 from .onboarding import urls as onboarding_urls
 from .ordinance import urls as ordinance_urls
 from .registry import urls_equipment, urls_sites
@@ -73,7 +74,6 @@ urlpatterns = [
         receipts.record_yellow_grease,
         name="record_yellow_grease",
     ),
-    path("inspections/field/", field.field_page, name="field"),
     path(
         "establishments/<str:code>/services/<int:pk>/dispute/",
         disputes.service_dispute_page,
@@ -135,7 +135,9 @@ urlpatterns = [
     *audit_urls.urlpatterns,
     *sewers_urls.urlpatterns,
     *records_urls.urlpatterns,
+    *field_urls.urlpatterns,
     *lists_urls.urlpatterns,
     *sweeps_urls.urlpatterns,
     *annual_fees_urls.urlpatterns,
+    *communications_urls.urlpatterns,
 ]

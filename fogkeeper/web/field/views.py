@@ -1,5 +1,5 @@
-"""The inspector's field list: the inspections due today (overdue ones included) and in the
-week ahead, riskiest first, a page of each at a time.
+"""The inspector's field list (`/inspections/field/`): the inspections due today (overdue
+ones included) and in the week ahead, riskiest first, a page of each at a time.
 
 The ranking is done by the database, so a page costs the same few queries however many
 inspections are due: the due date is the status's `next_inspection_due` (the earliest
@@ -32,9 +32,9 @@ from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
-from . import policy
-from .selectors import inspections_due, inspections_due_by
-from .views import PAGE_SIZE, _as_of, agency_page, reads_only
+from .. import policy
+from ..selectors import inspections_due, inspections_due_by
+from ..views import PAGE_SIZE, _as_of, agency_page, reads_only
 
 OVERFLOW_WINDOW = timedelta(days=365)
 # How much each sign of risk weighs in the ranking: an overflow the FSE caused in the last year
@@ -195,7 +195,7 @@ def field_page(request):
         "queries": {"today": _without(request, "page"), "week": _without(request, "week_page")},
         "may_inspect": policy.may_write(request.user, request.agency, "inspection"),
     }
-    return render(request, "web/field.html", context)
+    return render(request, "web/field/list.html", context)
 
 
 def _without(request, key: str) -> str:

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CommunicationsConfig(AppConfig):
+    name = "fogkeeper.communications"
+    verbose_name = "Communications"

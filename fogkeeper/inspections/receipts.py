@@ -1,0 +1,172 @@
+"""The operator's receipt of an inspection: what the inspector found, as a PDF, and emailed.
+
+`receipt_pdf` renders an inspection (its checklist answers in the pack's words with their
+citations, the items found out of compliance, the depths measured against the pack's limit,
+the photos taken, and the signature of who signed for the establishment) with WeasyPrint; the
+signature is embedded as a `data:` URL and nothing else is fetched. `receipt_send` emails it
+to the operator's address, when the operator has one, once: `receipt_sent_at` is stored in the
+transaction that sends it (with its audit row), so a task run twice sends once, and a failed
+send is not marked.
+It runs when the inspection's transaction commits (tasks.receipt_queue: on a worker when a
+broker is set, inline otherwise)."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import mimetypes
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher
+
+from fogkeeper.registry.services import audit
+
+from .models import Inspection
+from .selectors import accumulation_limit
+
+log = logging.getLogger(__name__)
+
+
+class DataOnlyFetcher(URLFetcher):
+    """A receipt loads nothing but its own `data:` URLs."""
+
+    def __init__(self):
+        super().__init__(allowed_protocols=("data",))
+
+
+def _operator(inspection: Inspection):
+    tenure = inspection.establishment.current_tenure()
+    return tenure.operator if tenure else None
+
+
+def _signature_url(inspection: Inspection) -> str:
+    if not inspection.signature:
+        return ""
+    with inspection.signature.open("rb") as stream:
+        data = stream.read()
+    kind = mimetypes.guess_type(inspection.signature.name)[0] or "image/png"
+    return f"data:{kind};base64,{base64.b64encode(data).decode()}"
+
+
+def _answers(inspection: Inspection, checklist) -> list[dict[str, Any]]:
+    rows = []
+    for a in inspection.answers.select_related("device").order_by("item", "device__code"):
+        item = checklist.get(a.item)
+        rows.append(
+            {
+                "question": item.question if item else a.item,
+                "citation": item.citation if item else "",
+                "device": a.device.code if a.device else "",
+                "compliant": a.compliant,
+                "note": a.note,
+            }
+        )
+    return rows
+
+
+def _readings(inspection: Inspection, pack) -> list[dict[str, Any]]:
+    rows = []
+    for m in inspection.measurements.select_related("device").order_by("device__code"):
+        depth = m.device.design_depth_inches
+        limit = accumulation_limit(pack, m.device.kind, max(inspection.date, pack.effective))
+        row: dict[str, Any] = {"m": m, "percent": None, "limit": None, "over": False}
+        if depth and m.fog_inches is not None and m.solids_inches is not None:
+            share = (m.fog_inches + m.solids_inches) / depth
+            row["percent"] = round(share * 100, 1)
+            if limit is not None:
+                row["limit"] = round(Decimal(str(limit.value)) * 100)
+                row["citation"] = limit.reference
+                row["over"] = share > Decimal(str(limit.value))
+        rows.append(row)
+    return rows
+
+
+def receipt_context(inspection: Inspection) -> dict[str, Any]:
+    fse = inspection.establishment
+    pack = fse.agency.get_pack()
+    answers = _answers(inspection, pack.checklist)
+    return {
+        "inspection": inspection,
+        "agency": fse.agency,
+        "titles": pack.titles,
+        "establishment": fse,
+        "operator": _operator(inspection),
+        "answers": answers,
+        "found": [a for a in answers if not a["compliant"]],
+        "readings": _readings(inspection, pack),
+        "photos": inspection.photos.count(),
+        "signature": _signature_url(inspection),
+    }
+
+
+def receipt_pdf(inspection: Inspection) -> bytes:
+    """The receipt of `inspection` as a PDF."""
+    html = render_to_string("inspections/receipt.html", receipt_context(inspection))
+    return HTML(string=html, url_fetcher=DataOnlyFetcher()).write_pdf()
+
+
+def receipt_filename(inspection: Inspection) -> str:
+    return f"inspection-{inspection.establishment.code}-{inspection.code}.pdf"
+
+
+def receipt_send(inspection_id: int) -> bool:
+    """Email the receipt of the inspection to its establishment's operator, unless sent before
+    or the operator has no address; True when this call sent it."""
+    with transaction.atomic():
+        inspection = (
+            Inspection.objects.select_for_update(of=("self",))
+            .select_related("establishment__agency", "inspector")
+            .filter(pk=inspection_id, receipt_sent_at__isnull=True)
+            .first()
+        )
+        operator = _operator(inspection) if inspection else None
+        if operator is None or not operator.email:
+            return False
+        fse = inspection.establishment
+        message = EmailMessage(
+            subject=f"{fse.name}: inspection {inspection.code} of {inspection.date:%Y-%m-%d}",
+            body=_body(inspection, operator),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[operator.email],
+        )
+        message.attach(receipt_filename(inspection), receipt_pdf(inspection), "application/pdf")
+        inspection.receipt_sent_to, inspection.receipt_sent_at = operator.email, timezone.now()
+        inspection.save(update_fields=["receipt_sent_to", "receipt_sent_at"])
+        audit("inspection.receipt_send", inspection, None, after={"to": operator.email})
+        message.send()
+    log.info("inspection %s: receipt sent to %s", inspection_id, operator.email)
+    return True
+
+
+def _body(inspection: Inspection, operator) -> str:
+    fse = inspection.establishment
+    department = fse.agency.get_pack().titles.get("department", "")
+    sender = fse.agency.name + (f", {department}" if department else "")
+    failed = inspection.answers.filter(compliant=False).count()
+    found = (
+        f"{failed} checklist item{'s' if failed != 1 else ''} out of compliance"
+        if failed
+        else "no checklist item out of compliance"
+    )
+    return "\n".join(
+        [
+            f"Dear {operator.name},",
+            "",
+            f"{sender} inspected {fse.name} ({fse.code}), {fse.address}, on "
+            f"{inspection.date:%A, %B} {inspection.date.day}, {inspection.date.year} "
+            f"(inspection {inspection.code}), and found {found}.",
+            "",
+            "The attached receipt lists each question of the checklist with the section of the "
+            "ordinance it comes from, what was found, the depths measured in your grease "
+            "control devices, and the signature given on site.",
+            "",
+            f"{sender}, FOG program",
+        ]
+    )

@@ -1,0 +1,269 @@
+"""The field app's sync (`/inspections/field/sync/`): one inspection kept in the browser, sent
+once back online (inspections.offline.inspection_sync stores it once, by the id the browser
+made for it).
+
+GET gives the page a fresh CSRF token (the page may have been kept offline since before its
+person last signed in) and says whose session it is. POST takes one inspection as
+multipart/form-data: `inspection`, its JSON (below), `photos` (files) and `signature` (an
+image). It answers JSON, always with a `status`:
+
+- 201 `stored`, or 200 `already stored` (that id was stored before: the same inspection,
+  never a second), with the inspection's page and receipt;
+- 409 `conflict`: the establishment changed after the route was downloaded; nothing stored;
+  `changes` in words, and the `version` and `seen` to send it against the record as it is now;
+- 400 `refused`: what the inspection form would refuse, `messages` in words; nothing stored.
+
+The JSON: {client_id, agency, establishment, version, seen, code, date, notes, signed_by,
+answers: [{item, compliant, note, device}], measurements: [{device, fog_inches,
+solids_inches}]}."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import HttpResponseNotAllowed, JsonResponse
+from django.middleware.csrf import get_token
+from django.urls import reverse
+
+from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.inspections.models import Inspection
+from fogkeeper.inspections.offline import Conflict, Upload, inspection_sync
+from fogkeeper.inspections.services import Answer, Reading
+from fogkeeper.registry.models import FoodServiceEstablishment
+
+from .. import policy
+from ..forms import PhotosField
+from ..views import _as_of, agency_page
+
+# How the messages of a refusal name what they are about.
+LABELS = {
+    "code": "Inspection number",
+    "date": "Date",
+    "signed_by": "Signed by",
+    "signature": "Signature",
+    "photos": "Photos",
+    "image": "Photos",
+    "inspection": "Inspection",
+    "version": "Route",
+    "client_id": "Inspection",
+    "establishment": "Establishment",
+    "answers": "Checklist",
+    "measurements": "Measurements",
+    "notes": "Notes",
+}
+
+
+class SyncForm(forms.Form):
+    """What the field app posts: the photos and signature checked as the inspection form
+    checks photos (their bytes, their pixels, an image at all)."""
+
+    inspection = forms.CharField()
+    photos = PhotosField()
+    signature = forms.ImageField(required=False)
+
+
+def _messages(error: ValidationError) -> list[str]:
+    found = error.message_dict if hasattr(error, "error_dict") else {None: error.messages}
+    out = []
+    for key, texts in found.items():
+        label = LABELS.get((key or "").split("[")[0]) if key != NON_FIELD_ERRORS else None
+        out += [f"{label}: {t}" if label and not t.startswith(label) else t for t in texts]
+    return out
+
+
+def _refused(error: ValidationError) -> JsonResponse:
+    return JsonResponse({"status": "refused", "messages": _messages(error)}, status=400)
+
+
+def _decimal(value: Any, key: str, name: str) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        number = Decimal(str(value))
+    except InvalidOperation:
+        number = None
+    if number is None or not number.is_finite():
+        raise ValidationError({key: [f"{name}: {value!r} is not a number."]})
+    return number
+
+
+def _device(fse: FoodServiceEstablishment, code: Any, key: str):
+    if not code:
+        return None
+    found = next((d for d in fse.devices.all() if d.code == code), None)
+    if found is None:
+        raise ValidationError({key: [f"{code} is not a device of {fse}."]})
+    return found
+
+
+def _answers(fse, rows: Any) -> list[Answer]:
+    if not isinstance(rows, list):
+        raise ValidationError({"answers": ["The checklist's answers are not a list."]})
+    out = []
+    for i, row in enumerate(rows):
+        key = f"answers[{i}]"
+        if not isinstance(row, dict) or not isinstance(row.get("compliant"), bool):
+            raise ValidationError({key: ["Each answer is compliant or not (true or false)."]})
+        device = _device(fse, row.get("device"), key)
+        note = str(row.get("note") or "")
+        out.append(Answer(item=str(row.get("item")), compliant=row["compliant"], device=device,
+                          note=note))  # fmt: skip
+    return out
+
+
+def _readings(fse, rows: Any) -> list[Reading]:
+    if not isinstance(rows, list):
+        raise ValidationError({"measurements": ["The measurements are not a list."]})
+    out = []
+    for i, row in enumerate(rows):
+        key = f"measurements[{i}]"
+        if not isinstance(row, dict):
+            raise ValidationError({key: ["A measurement names its device and depths."]})
+        device = _device(fse, row.get("device"), key) or _missing(key)
+        fog = _decimal(row.get("fog_inches"), key, f"FOG depth in {device.code}")
+        solids = _decimal(row.get("solids_inches"), key, f"Solids depth in {device.code}")
+        if fog is not None or solids is not None:
+            out.append(Reading(device=device, fog_inches=fog, solids_inches=solids))
+    return out
+
+
+def _missing(key: str):
+    raise ValidationError({key: ["A measurement names the device measured."]})
+
+
+def _header(data: dict[str, Any]) -> tuple[uuid.UUID, date]:
+    try:
+        client_id = uuid.UUID(str(data.get("client_id")))
+    except ValueError:
+        raise ValidationError({"client_id": ["The inspection has no id of its own."]}) from None
+    try:
+        day = date.fromisoformat(str(data.get("date")))
+    except ValueError:
+        raise ValidationError({"date": ["Give the date of the inspection."]}) from None
+    if not isinstance(data.get("seen"), dict) or not data.get("version"):
+        raise ValidationError({"version": ["Download the route again, then send it again."]})
+    return client_id, day
+
+
+def upload_of(fse: FoodServiceEstablishment, data: dict[str, Any], files) -> Upload:
+    """The Upload the JSON `data` and the checked `files` (SyncForm's) describe; a
+    ValidationError in words for what is malformed."""
+    client_id, day = _header(data)
+    return Upload(
+        client_id=client_id,
+        version=str(data["version"]),
+        seen=data["seen"],
+        code=str(data.get("code") or "").strip(),
+        date=day,
+        answers=_answers(fse, data.get("answers", [])),
+        measurements=_readings(fse, data.get("measurements", [])),
+        notes=str(data.get("notes") or ""),
+        photos=files["photos"],
+        signature=files.get("signature") or None,
+        signed_by=str(data.get("signed_by") or "").strip(),
+    )
+
+
+def _establishment(request, data: dict[str, Any]) -> FoodServiceEstablishment:
+    if data.get("agency") != request.agency.code:
+        raise ValidationError(
+            {"establishment": [f"this inspection was recorded for another agency than "
+                               f"{request.agency.name}: switch to that agency, then send it."]}
+        )  # fmt: skip
+    code = data.get("establishment")
+    fse = (
+        FoodServiceEstablishment.objects.filter(agency=request.agency, code=code)
+        .select_related("agency")
+        .prefetch_related("devices")
+        .first()
+    )
+    if fse is None:
+        raise ValidationError(
+            {"establishment": [f"{request.agency.name} has no establishment {code!r}."]}
+        )
+    return fse
+
+
+def _stored(inspection, created: bool) -> JsonResponse:
+    inspection.refresh_from_db(fields=["receipt_sent_to"])
+    answer = {
+        "status": "stored" if created else "already stored",
+        "inspection": {
+            "code": inspection.code,
+            "date": inspection.date.isoformat(),
+            "establishment": inspection.establishment.code,
+            "url": reverse("web:inspection", args=[inspection.pk]),
+            "receipt": reverse("web:inspection_receipt", args=[inspection.pk]),
+        },
+        "receipt_sent_to": inspection.receipt_sent_to,
+    }
+    return JsonResponse(answer, status=201 if created else 200)
+
+
+def _conflict(conflict: Conflict) -> JsonResponse:
+    answer = {
+        "status": "conflict",
+        "establishment": conflict.establishment.code,
+        "changes": conflict.changes,
+        "version": conflict.version,
+        "seen": conflict.seen,
+    }
+    return JsonResponse(answer, status=409)
+
+
+def _repeat(request, data: dict[str, Any]) -> Inspection | None:
+    """The agency's inspection stored before with this id: a repeat is answered with it
+    whatever else has changed since (its establishment's code included)."""
+    try:
+        client_id = uuid.UUID(str(data.get("client_id")))
+    except ValueError:
+        return None
+    found = Inspection.objects.filter(client_id=client_id, establishment__agency=request.agency)
+    return found.select_related("establishment").first()
+
+
+def _receive(request) -> JsonResponse:
+    form = SyncForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _refused(ValidationError(form.errors.as_data()))
+    try:
+        data = json.loads(form.cleaned_data["inspection"])
+        if not isinstance(data, dict):
+            raise ValueError
+    except ValueError:
+        return _refused(ValidationError({"inspection": ["It is not an inspection (JSON)."]}))
+    if found := _repeat(request, data):
+        return _stored(found, created=False)
+    try:
+        fse = _establishment(request, data)
+        upload = upload_of(fse, data, form.cleaned_data)
+        synced = inspection_sync(
+            establishment=fse, upload=upload, inspector=request.user, actor=request.user
+        )
+    except Conflict as conflict:
+        return _conflict(conflict)
+    except ValidationError as error:
+        return _refused(error)
+    if synced.created:
+        sweep_establishment(fse, as_of=_as_of(request))
+    return _stored(synced.inspection, synced.created)
+
+
+@agency_page
+def sync(request):
+    policy.require_write(request.user, request.agency, "inspection")
+    if request.method == "POST":
+        return _receive(request)
+    if request.method in ("GET", "HEAD"):
+        answer = {"csrf": get_token(request), "user": request.user.get_username(),
+                  "agency": request.agency.code}  # fmt: skip
+        response = JsonResponse(answer)
+        response["Cache-Control"] = "no-store"
+        return response
+    return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
