@@ -70,7 +70,7 @@ def _prepare(args) -> tuple[str, list[str]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
 
     as_of = date.today()
     agency = prepare_program("Page benchmark", args, as_of)

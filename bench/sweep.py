@@ -50,7 +50,7 @@ def _child(args) -> None:
     from django.db import connection
 
     from fogkeeper.compliance.models import Finding
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
     from fogkeeper.registry.models import Agency
 
     agency = Agency.objects.get(code=args.agency)

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from fogkeeper.queue import enqueue
 from fogkeeper.registry.models import Agency
 
 from .annual import ALREADY, REFUSED, active_establishments, fee_for_year, invoice_one
@@ -57,9 +58,7 @@ def start_annual_fees(*, agency: Agency, year: int, on: date, user=None) -> Annu
 
 def queue(run: AnnualFeeRun) -> None:
     """Hand the committed run to a worker (here and now when no broker is set)."""
-    from .tasks import annual_fee_run
-
-    annual_fee_run.delay(run.pk)
+    enqueue("fogkeeper.billing.annual_fee_run", run.pk)
 
 
 def underway(agency: Agency) -> AnnualFeeRun | None:

@@ -254,7 +254,7 @@ def lien_eligibility(
     establishment: FoodServiceEstablishment, action: str, on: date
 ) -> LienEligibility:
     """The engine's `lien_eligible` date of the penalty order `action` as of `on`."""
-    from fogkeeper.enforcement.selectors import establishment_report
+    from fogkeeper.compliance.reports import establishment_report
 
     report = establishment_report(establishment=establishment, as_of=on)
     for deadline in report.deadlines:

@@ -33,7 +33,7 @@ from fogkeeper.training.models import Attendance, Employee, Training
 from .demo_programs import section
 
 if TYPE_CHECKING:
-    from .demo import Program
+    from .demo_builder import Program
 
 # Each establishment's record in the program with the row written for it.
 Pairs = list[tuple[dict, FoodServiceEstablishment]]

@@ -18,7 +18,7 @@ from fogkeeper.registry.models import (
 )
 from fogkeeper.web.models import ROLES, STAFF_ROLES, Membership
 
-from .demo import STAFF_PASSWORD
+from .demo_builder import STAFF_PASSWORD
 
 # The staff roles in the order ACCESS.md lists them.
 STAFF = [role for role, _ in ROLES if role in STAFF_ROLES]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from .demo import Device, _Builder, _years
+from .demo_builder import Device, _Builder, _years
 from .demo_programs import read
 
 _FLOATS = ("capacity", "depth", "manhole", "rate")

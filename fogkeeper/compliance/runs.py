@@ -210,3 +210,31 @@ def sweep_inline(run: SweepRun, progress: Progress | None = None) -> SweepRun:
         if progress is not None:
             progress(done, total)
     return finish_sweep(run.pk) or SweepRun.objects.get(pk=run.pk)
+
+
+def sweep_agency(
+    agency: Agency,
+    *,
+    as_of: date,
+    batch_size: int = 1000,
+    progress: Progress | None = None,
+    requested_by: str = "",
+) -> SweepResult:
+    """Evaluate every establishment of `agency` on `as_of` and store what changed, here and
+    now, batch after batch (sweep.py; the workers run the same batches as tasks, tasks.py).
+
+    `progress(done, total)` is called after each batch."""
+    run = sweep_inline(
+        plan_sweep(agency, as_of=as_of, batch_size=batch_size, requested_by=requested_by),
+        progress,
+    )
+    return SweepResult(
+        run=run,
+        establishments=run.establishments,
+        opened=run.opened,
+        closed=run.closed,
+        changed=run.changed,
+        errors=run.errors,
+        timings=run.timings,
+        queries=run.queries,
+    )

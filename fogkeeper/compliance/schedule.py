@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from fogkeeper.queue import enqueue
 from fogkeeper.registry.models import Agency
 
 from .models import DailyJob
@@ -23,8 +24,6 @@ SWEEP, REMINDERS = "sweep", "reminders"
 
 def tick(now: datetime | None = None) -> list[DailyJob]:
     """Queue what is due at `now`; returns the jobs queued."""
-    from . import tasks
-
     now = now or timezone.now()
     queued = []
     for agency in Agency.objects.order_by("pk"):
@@ -37,7 +36,7 @@ def tick(now: datetime | None = None) -> list[DailyJob]:
                 queued.append(daily)
     for daily in queued:
         _queue(daily)
-    tasks.sweep_resume.delay()
+    enqueue("fogkeeper.sweep.resume")
     return queued
 
 
@@ -57,14 +56,8 @@ def _due(agency: Agency, job: str, on, now: datetime) -> DailyJob | None:
 
 
 def _queue(daily: DailyJob) -> None:
-    from fogkeeper.portal.tasks import send_agency_reminders
-
-    from . import tasks
-
-    if daily.job == SWEEP:
-        tasks.nightly_sweep.delay(daily.pk)
-    else:
-        send_agency_reminders.delay(daily.pk)
+    task = "fogkeeper.sweep.nightly" if daily.job == SWEEP else "fogkeeper.reminders.agency"
+    enqueue(task, daily.pk)
 
 
 def job_done(daily_id: int, outcome: str) -> None:

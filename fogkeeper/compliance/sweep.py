@@ -140,36 +140,6 @@ def without_gc():
             gc.enable()
 
 
-def sweep_agency(
-    agency: Agency,
-    *,
-    as_of: date,
-    batch_size: int = 1000,
-    progress: Progress | None = None,
-    requested_by: str = "",
-) -> SweepResult:
-    """Evaluate every establishment of `agency` on `as_of` and store what changed, here and
-    now, batch after batch (runs.py; the workers run the same batches as tasks, tasks.py).
-
-    `progress(done, total)` is called after each batch."""
-    from .runs import plan_sweep, sweep_inline
-
-    run = sweep_inline(
-        plan_sweep(agency, as_of=as_of, batch_size=batch_size, requested_by=requested_by),
-        progress,
-    )
-    return SweepResult(
-        run=run,
-        establishments=run.establishments,
-        opened=run.opened,
-        closed=run.closed,
-        changed=run.changed,
-        errors=run.errors,
-        timings=run.timings,
-        queries=run.queries,
-    )
-
-
 def sweep_ids(agency: Agency, ids: list[int], as_of: date, result: SweepResult) -> None:
     """Evaluate the establishments `ids` and store their reports, adding to `result`."""
     started = time.perf_counter()

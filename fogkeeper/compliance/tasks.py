@@ -13,9 +13,6 @@ from .models import SweepBatch, SweepRun
 from .runs import SweepAlreadyRunning, finish_sweep, plan_sweep, resume_stalled, run_batch
 from .sweep import SweepResult, sweep_ids
 
-# Establishments re-evaluated together by one task after a write that touches many.
-REEVALUATE_BATCH = 500
-
 FIRST = 0  # the priority Redis serves first (settings.CELERY_TASK_DEFAULT_PRIORITY)
 
 
@@ -76,14 +73,6 @@ def sweep_resume() -> list[int]:
     for run in runs:
         queue_batches(run)
     return [r.pk for r in runs]
-
-
-def reevaluate(agency: Agency, establishment_ids, *, as_of: date) -> None:
-    """After a write that touches many establishments (a hauler's manifest file, a bulk
-    notice, an import): evaluate them again, in tasks of REEVALUATE_BATCH."""
-    ids = sorted(set(establishment_ids))
-    for start in range(0, len(ids), REEVALUATE_BATCH):
-        reevaluate_batch.delay(agency.pk, ids[start : start + REEVALUATE_BATCH], as_of.isoformat())
 
 
 @shared_task(name="fogkeeper.compliance.reevaluate")

@@ -2,7 +2,7 @@
 for open findings of the engine, and the pack's first notice sent to each of many
 establishments in one go (`procedure.first_notice`), each in its own transaction so that one
 refused leaves the others sent, and what was sent and refused kept on the run; the
-establishments sent a notice are then evaluated again together (compliance.tasks.reevaluate)."""
+establishments sent a notice are then evaluated again together (fogkeeper.queue.reevaluate)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.tasks import reevaluate
+from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.apps import apps
+
 
 def next_code(existing: Iterable[str], prefix: str) -> str:
     """The first `<prefix>-<n>` not among `existing`."""
@@ -47,8 +49,7 @@ def check_code_free(errors, model, establishment, code: str) -> None:
 
 def action_code(establishment, prefix: str) -> str:
     """The next free action code with `prefix` at the establishment (action codes are unique
-    per establishment)."""
-    from .models import EnforcementAction
-
-    codes = EnforcementAction.objects.filter(establishment=establishment)
+    per establishment; the model is named, as models.py imports this module)."""
+    actions = apps.get_model("enforcement", "EnforcementAction")
+    codes = actions.objects.filter(establishment=establishment)
     return next_code(codes.values_list("code", flat=True), prefix)

@@ -307,7 +307,7 @@ def _findings(establishment: Any, violations: list, on: date) -> dict[tuple, lis
             out.setdefault((f.rule, f.subject), []).append(f)
     missing = keys - set(out)
     if missing:
-        from .selectors import establishment_report
+        from fogkeeper.compliance.reports import establishment_report
 
         report = establishment_report(establishment=establishment, as_of=on)
         for f in sorted(report.findings, key=lambda f: f.since):

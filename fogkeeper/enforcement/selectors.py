@@ -1,18 +1,16 @@
-"""Reads of enforcement: the actions as case-file entries (in bulk, for the sweep), each
-case's legal calendar, and the agency's list of what falls due. Every date comes from the
-engine: the case file is built and evaluated, no deadline is computed here."""
+"""Reads of enforcement: the actions as case-file entries (in bulk, for the sweep), the
+operator's answers to them, and the case of each action on a calendar. What the engine
+says of a case (its deadlines, accruals, the agency's calendar) is compliance/reports.py."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules.packs import Pack
-from fogkeeper.rules.report import Accrual, Deadline, Report
 
 from .models import STEPS, ActionFact, EnforcementAction, NoticeAnswer, overlay
 
@@ -61,45 +59,6 @@ def enforcement_entries(
     return out
 
 
-def establishment_report(*, establishment: FoodServiceEstablishment, as_of: date) -> Report:
-    from fogkeeper.compliance.casefiles import build_case_file
-    from fogkeeper.rules import evaluate
-
-    return evaluate(build_case_file(establishment, as_of), as_of)
-
-
-def case_deadlines(*, establishment: FoodServiceEstablishment, as_of: date) -> list[Deadline]:
-    """Every deadline the establishment's enforcement actions set, as the engine gives them."""
-    return establishment_report(establishment=establishment, as_of=as_of).deadlines
-
-
-def case_accruals(*, establishment: FoodServiceEstablishment, as_of: date) -> list[Accrual]:
-    """Money accruing by the day through `as_of` (SC's daily fine), from the engine."""
-    return establishment_report(establishment=establishment, as_of=as_of).accruals
-
-
-def agency_calendar(*, agency: Agency, as_of: date, weeks: int) -> list[dict[str, Any]]:
-    """Everything that falls due from `as_of` through the next `weeks` weeks, for every
-    establishment of the agency with an enforcement action, sorted by date."""
-    from fogkeeper.compliance.casefiles import build_case_files
-    from fogkeeper.rules import evaluate
-
-    ids = set(
-        EnforcementAction.objects.filter(establishment__agency=agency).values_list(
-            "establishment_id", flat=True
-        )
-    )
-    end = as_of + timedelta(weeks=weeks)
-    due = []
-    for case in build_case_files(agency, ids, as_of).values():
-        report = evaluate(case, as_of)
-        for item in report.deadlines:
-            day = item.date.date() if hasattr(item.date, "date") else item.date
-            if as_of <= day < end:
-                due.append({"establishment": report.establishment, **item.to_dict()})
-    return sorted(due, key=lambda x: (x["date"], x["establishment"], x["action"], x["name"]))
-
-
 def answers_by_action(case) -> dict[int, list[NoticeAnswer]]:
     """The operator's answers to the actions of `case`, keyed by action pk, each list in the
     order they were filed (for the staff case page, next to the action answered)."""
@@ -118,3 +77,19 @@ def _answers_by_action(answers) -> dict[int, list[NoticeAnswer]]:
     for answer in answers.select_related("answered_by").order_by("answered_on", "pk"):
         out[answer.action_id].append(answer)
     return dict(out)
+
+
+def with_cases(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Calendar entries (establishment code, action code) with the code of the case the
+    action belongs to (`case`), when it belongs to one."""
+    if not items:
+        return items
+    pairs = EnforcementAction.objects.filter(
+        establishment__agency=agency,
+        establishment__code__in={i["establishment"] for i in items},
+        code__in={i["action"] for i in items},
+    ).values_list("establishment__code", "code", "case__code")
+    cases = {(fse, action): case for fse, action, case in pairs}
+    for item in items:
+        item["case"] = cases.get((item["establishment"], item["action"]))
+    return items

@@ -2,7 +2,7 @@
 page, the file is checked at once (a file that is not a CIWQS export is refused and nothing
 is kept), stored, and imported by a worker (incidents/tasks.py; inline when no broker is set),
 its progress stored as it reads; then the establishments its new incidents were matched to
-are evaluated again (compliance.tasks.reevaluate).
+are evaluated again (fogkeeper.queue.reevaluate).
 
 The import itself writes in one transaction (ciwqs.py): a run that stops on an error has
 imported nothing, and may be queued again; a spill already imported is left as it is, so a
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
 
+from fogkeeper.queue import enqueue, reevaluate
 from fogkeeper.registry.models import Agency
 
 from .ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import, read_export
@@ -58,9 +59,7 @@ def start_import(
 
 def queue(run: IncidentImport) -> None:
     """Hand the stored import to a worker (here and now when no broker is set)."""
-    from .tasks import incident_import
-
-    incident_import.delay(run.pk)
+    enqueue("fogkeeper.incidents.import", run.pk)
 
 
 def run_import(run_id: int) -> IncidentImport | None:
@@ -88,8 +87,6 @@ def run_import(run_id: int) -> IncidentImport | None:
 
 
 def _reevaluate(agency: Agency, establishments: set[int]) -> int:
-    from fogkeeper.compliance.tasks import reevaluate
-
     if establishments:
         reevaluate(agency, list(establishments), as_of=agency.today())
     return len(establishments)

@@ -25,6 +25,8 @@ from django.db import transaction
 from django.template.defaultfilters import filesizeformat
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from fogkeeper.queue import enqueue
+
 from .models import InspectionPhoto
 
 log = logging.getLogger(__name__)
@@ -75,10 +77,8 @@ def _declared_pixels(file) -> int | None:
 
 def thumbnail_queue(photo: InspectionPhoto) -> None:
     """Make the photo's thumbnail once the transaction that stores it commits."""
-    from .tasks import photo_thumbnail
-
     photo_id = photo.pk
-    transaction.on_commit(lambda: photo_thumbnail.delay(photo_id))
+    transaction.on_commit(lambda: enqueue("fogkeeper.inspections.thumbnail", photo_id))
 
 
 def thumbnail_make(photo_id: int) -> bool:

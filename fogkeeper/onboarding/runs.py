@@ -9,6 +9,7 @@ from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
 
+from fogkeeper.queue import enqueue
 from fogkeeper.registry.models import Agency
 
 from .importer import OnboardingError, onboard
@@ -39,9 +40,7 @@ def confirm(dry_run: Onboarding, user=None) -> Onboarding:
 
 
 def queue(run: Onboarding) -> None:
-    from .tasks import onboarding_run
-
-    onboarding_run.delay(run.pk)
+    enqueue("fogkeeper.onboarding.run", run.pk)
 
 
 def carry_out(run_id: int) -> Onboarding | None:

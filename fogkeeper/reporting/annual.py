@@ -564,7 +564,7 @@ BUILDERS = (
 
 def report_text(report: AnnualReport) -> str:
     """The report as plain text (the command's default output)."""
-    from fogkeeper.web.templatetags.words import money
+    from fogkeeper.formats import money
 
     lines = [
         f"{report.agency.name}: FOG program annual report {report.year}",

@@ -11,7 +11,7 @@ from typing import IO
 
 from django.template import Context, Engine
 
-from fogkeeper.web.exports import neutralise
+from fogkeeper.formats import neutralise
 
 from .annual import AnnualReport, Figure
 

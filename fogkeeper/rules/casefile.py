@@ -24,13 +24,6 @@ from .records import Action
 if TYPE_CHECKING:
     from . import schema
 
-DESIGN_FIELDS = (
-    "capacity_gallons",
-    "design_depth_inches",
-    "compartments",
-    "manhole_diameter_inches",
-)
-
 
 @dataclass(frozen=True, slots=True)
 class CaseFile:

@@ -26,7 +26,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from .calendar import WEEKDAYS, Duration
-from .casefile import DESIGN_FIELDS
 from .errors import PackError
 from .packs import (
     _FIELD_KINDS,
@@ -39,6 +38,7 @@ from .packs import (
     _load_yaml,
     load_pack,
 )
+from .records import DESIGN_FIELDS
 from .yamllines import key_lines, line_of
 
 FILES = ("pack.yaml", "parameters.yaml", "checklist.yaml", "enforcement.yaml")
@@ -1177,7 +1177,7 @@ def _check_procedure(pk: _Pack, data: Any, actions: dict) -> None:
 
 def _check_application(pk: _Pack, data: Any) -> None:
     """The permit application's fields (read by fogkeeper/permits/requirements.py)."""
-    from fogkeeper.permits.requirements import ALWAYS, DETAILS  # no Django at import
+    from .application import ALWAYS, DETAILS
 
     f = "application.yaml"
     if data is None:

@@ -708,7 +708,7 @@ def _check_parameters(where: str, pack: Pack) -> None:
 
 
 def _check_design_limits(where: str, value: Any) -> None:
-    from .casefile import DESIGN_FIELDS
+    from .records import DESIGN_FIELDS
 
     for kind, limits in (value or {}).items():
         for name in limits or {}:

@@ -24,6 +24,9 @@ Count = Annotated[int, msgspec.Meta(ge=0)]
 Frequency = Annotated[int, msgspec.Meta(gt=0)]
 DesignField = Literal["capacity_gallons", "design_depth_inches", "compartments",
                       "manhole_diameter_inches"]  # fmt: skip
+# the design figures of a device that a pack may limit and an approved exception excuse
+DESIGN_FIELDS = ("capacity_gallons", "design_depth_inches", "compartments",
+                 "manhole_diameter_inches")  # fmt: skip
 
 
 class _Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

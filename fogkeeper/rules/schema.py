@@ -23,8 +23,8 @@ from pydantic import (
 )
 
 from .actions import _to_datetime, _to_money
-from .casefile import DESIGN_FIELDS
 from .errors import Problem
+from .records import DESIGN_FIELDS
 
 
 def _drop_nulls(value: Any) -> Any:

@@ -22,6 +22,7 @@ from django.utils.text import get_valid_filename
 
 from fogkeeper.billing.models import Invoice
 from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.enforcement.models import (
     ActionFact,
     CaseViolation,
@@ -30,7 +31,6 @@ from fogkeeper.enforcement.models import (
     Letter,
     NoticeAnswer,
 )
-from fogkeeper.enforcement.selectors import establishment_report
 from fogkeeper.enforcement.steps import Step, next_steps
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError
@@ -466,19 +466,3 @@ def letter_pdf(request, letter: int):
 
 
 # -- the dashboard's calendar -----------------------------------------------------------------
-
-
-def with_cases(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Calendar entries (establishment code, action code) with the code of the case the
-    action belongs to (`case`), when it belongs to one."""
-    if not items:
-        return items
-    pairs = EnforcementAction.objects.filter(
-        establishment__agency=agency,
-        establishment__code__in={i["establishment"] for i in items},
-        code__in={i["action"] for i in items},
-    ).values_list("establishment__code", "code", "case__code")
-    cases = {(fse, action): case for fse, action, case in pairs}
-    for item in items:
-        item["case"] = cases.get((item["establishment"], item["action"]))
-    return items

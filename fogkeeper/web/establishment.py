@@ -13,7 +13,7 @@ from django.core.paginator import Page
 
 from fogkeeper.communications.selectors import sent_to
 from fogkeeper.compliance.models import ComplianceStatus
-from fogkeeper.enforcement.selectors import establishment_report
+from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, InspectionPhoto, Sample
 from fogkeeper.inspections.selectors import accumulation_limit, discharge_limits
 from fogkeeper.rules.packs import Pack

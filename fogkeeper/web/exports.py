@@ -23,6 +23,8 @@ from xml.sax.saxutils import escape
 from django.http import HttpResponseBadRequest, StreamingHttpResponse
 from django.utils import timezone
 
+from fogkeeper.formats import neutralise
+
 FORMATS = ("csv", "xlsx")
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SHEET_ROWS = 1_048_576
@@ -30,20 +32,9 @@ CSV_CHUNK = 64 * 1024  # characters of CSV sent at a time (not one write per row
 # A text cell a spreadsheet may run as a formula: one that starts with a tab or a carriage
 # return, or whose first character after any spaces is =, +, - or @ (a spreadsheet may trim the
 # spaces), or their full-width forms (which some spreadsheets read as the ASCII ones).
-_LIVE = re.compile(r"^[\t\r]|^\s*[=+\-@\uff1d\uff0b\uff0d\uff20]")
 # What an .xlsx cannot hold (XML 1.0 forbids these control characters; openpyxl refuses them)
 _NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _NOT_IN_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
-
-
-def neutralise(value: Any) -> Any:
-    """A text cell a spreadsheet will show as text, not run as a formula: one that starts
-    with =, +, -, @ (after any spaces; or their full-width forms), a tab or a carriage return
-    gets a leading apostrophe. Numbers and dates are left as they are (a negative amount is a
-    number, not a formula)."""
-    if isinstance(value, str) and _LIVE.match(value):
-        return "'" + value
-    return value
 
 
 def _csv_value(value: Any) -> Any:

@@ -201,7 +201,7 @@ class Dashboard:
 
 
 def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
-    from fogkeeper.enforcement.selectors import agency_calendar
+    from fogkeeper.compliance.reports import agency_calendar
     from fogkeeper.reporting.spills import reports_due
     from fogkeeper.sewers.selectors import CITATION, cleanings_overdue
 

@@ -18,6 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.enforcement.selectors import with_cases
 from fogkeeper.inspections.services import (
     Answer,
     Reading,
@@ -160,7 +161,6 @@ def dashboard(request):
 
 def _dashboard(request):
     """What needs doing, as of the day asked for."""
-    from .cases import with_cases  # cases.py builds its views on agency_page, defined here
     from .sweep_standing import sweep_standing
 
     board = selectors.dashboard(agency=request.agency, as_of=_as_of(request))

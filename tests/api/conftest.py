@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import Parcel, PropertyOwner, ServiceContract
 from fogkeeper.web.models import Membership

@@ -5,7 +5,7 @@ import icalendar
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from tests.browser.test_accessibility import serious_violations
 from tests.compliance.records import make_pier_taqueria
 from tests.records import make_establishment

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.web.people import make_user, two_agencies
 

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Hauler, ServiceContract
 from fogkeeper.web.models import Membership
 from tests.browser.test_accessibility import serious_violations

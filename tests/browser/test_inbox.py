@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, Operator, ServiceContract
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import serious_violations

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.registry.models import GreaseControlDevice
 from tests.compliance.records import AS_OF, make_pier_taqueria

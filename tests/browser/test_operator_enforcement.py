@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import NoticeAnswer
 from fogkeeper.enforcement.services import action_take, case_open
 from fogkeeper.registry.models import Operator

@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Operator
 from fogkeeper.training.models import Attendance
 from tests.compliance.records import AS_OF, make_pier_taqueria

@@ -13,7 +13,7 @@ import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from tests.browser.test_incidents import DESKTOP, check_page, sign_in
 from tests.records import make_device, make_establishment, make_permit
 from tests.web.people import make_user, two_agencies

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Lateral, SewerSegment
 from tests.browser.conftest import PHONE
 from tests.compliance.records import AS_OF, make_pier_taqueria

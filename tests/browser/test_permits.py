@@ -15,7 +15,7 @@ import time_machine
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.permits.models import Permit, PermitModification
 from fogkeeper.permits.services import permit_application_submit
 from fogkeeper.registry.models import Operator

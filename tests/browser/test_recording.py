@@ -4,7 +4,7 @@ discharge over its permit's limit."""
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Sample
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import GreaseControlDevice

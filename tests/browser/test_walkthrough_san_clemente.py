@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction, Letter
 from tests.browser.walkthrough import Walk
 from tests.compliance.records import make_pier_taqueria

@@ -3,7 +3,7 @@
 import pytest
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_agency
 

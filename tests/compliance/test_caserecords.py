@@ -17,7 +17,7 @@ from fogkeeper.compliance.casefiles import build_case_files
 from fogkeeper.compliance.caserecords import load_case_files
 from fogkeeper.compliance.generate import generate_program
 from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Measurement, Sample
 from fogkeeper.maintenance.models import ServiceDispute
 from fogkeeper.registry.models import ApprovedException, OperatorTenure

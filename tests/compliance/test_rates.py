@@ -7,7 +7,7 @@ import pytest
 
 from fogkeeper.compliance.models import ComplianceRate, Finding
 from fogkeeper.compliance.rates import month_ends_before, rate_counts
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import FoodServiceEstablishment
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_agency, make_establishment

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
 from fogkeeper.compliance.resweep import sweep_establishment
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.maintenance.models import Service
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_agency

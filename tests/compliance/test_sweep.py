@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.compliance.casefiles import build_case_file
 from fogkeeper.compliance.models import ComplianceStatus, Finding, SweepRun
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import ChecklistAnswer
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import FoodServiceEstablishment, OperatorTenure

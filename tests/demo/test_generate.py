@@ -115,7 +115,7 @@ def test_it_refuses_an_agency_code_already_taken():
 
 
 def test_it_makes_case_files_the_sweep_reads_without_errors():
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
 
     result = sweep_agency(generate(pack="town-10-02"), as_of=AS_OF)
     assert result.establishments == 50
@@ -178,7 +178,7 @@ def test_it_refuses_a_pack_it_does_not_know():
 
 
 def test_it_samples_the_discharge_where_the_pack_sets_limits(monkeypatch, tmp_path):
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
     from fogkeeper.inspections.models import Sample
 
     imaginary_town(monkeypatch, tmp_path)
@@ -199,7 +199,7 @@ def test_it_samples_the_discharge_where_the_pack_sets_limits(monkeypatch, tmp_pa
 
 
 def test_it_approves_exceptions_to_the_design_limits_where_the_pack_allows(monkeypatch, tmp_path):
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
     from fogkeeper.registry.models import ApprovedException
 
     imaginary_town(monkeypatch, tmp_path)

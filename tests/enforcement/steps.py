@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from fogkeeper.audit.models import AuditEvent
+from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.enforcement.models import ActionFact, EnforcementAction
-from fogkeeper.enforcement.selectors import establishment_report
 from fogkeeper.enforcement.services import case_open, violation_add
 from tests.records import d, make_agency, make_establishment
 

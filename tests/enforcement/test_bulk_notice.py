@@ -14,7 +14,7 @@ from django.db.models import Count
 from fogkeeper.compliance import sweep
 from fogkeeper.compliance.generate import generate_program
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.bulk import bulk_notice_start, run_bulk_notice
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.bulk import _send_one, bulk_notice_start
 from fogkeeper.enforcement.models import BulkNotice, Letter
 from tests.compliance.records import make_pier_taqueria

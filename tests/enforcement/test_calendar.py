@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from fogkeeper.enforcement.selectors import agency_calendar, case_accruals, case_deadlines
+from fogkeeper.compliance.reports import agency_calendar, case_accruals, case_deadlines
 from fogkeeper.enforcement.services import action_take, case_open
 from tests.records import make_establishment
 

@@ -8,7 +8,7 @@ import pytest
 from fogkeeper.billing.selectors import account_balance, business_licence_renewal_blocked
 from fogkeeper.billing.services import invoice_issue, payment_record
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.enforcement.services import (
     action_fact_record,

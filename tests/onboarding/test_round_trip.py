@@ -15,7 +15,7 @@ import time_machine
 from django.core.management import call_command
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.onboarding.export import export_program
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules.packs import default_registry

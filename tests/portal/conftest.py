@@ -12,7 +12,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.services import action_take, case_open
 from fogkeeper.registry.models import Operator, Parcel, PropertyOwner
 from fogkeeper.web.models import Membership

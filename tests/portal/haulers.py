@@ -14,7 +14,7 @@ import pytest
 import time_machine
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, ServiceContract
 from fogkeeper.web.models import Membership
 from tests.compliance.records import AS_OF, make_pier_taqueria

@@ -13,7 +13,8 @@ from django.db import connection
 
 from fogkeeper.compliance.generate import generate_program
 from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem, SweepRun
-from fogkeeper.compliance.sweep import SweepResult, sweep_agency, sweep_ids
+from fogkeeper.compliance.runs import sweep_agency
+from fogkeeper.compliance.sweep import SweepResult, sweep_ids
 from fogkeeper.registry.models import Agency
 
 from .workers import wait_for

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
+from fogkeeper import queue
 from fogkeeper.billing.models import Invoice
 from fogkeeper.billing.services import fee_schedule_set
 from fogkeeper.billing.tasks import annual_fees
@@ -58,8 +59,8 @@ def test_reevaluate_stores_what_the_sweep_command_would():
     ).agency
     ids = list(agency.establishments.values_list("pk", flat=True))
 
-    with patch.object(tasks, "REEVALUATE_BATCH", 7):
-        tasks.reevaluate(agency, ids + ids[:3], as_of=AS_OF)
+    with patch.object(queue, "REEVALUATE_BATCH", 7):
+        queue.reevaluate(agency, ids + ids[:3], as_of=AS_OF)
     after_tasks = _stored(agency)
     call_command("sweep", "--agency", agency.code, "--as-of", "2025-06-30", stdout=StringIO())
 
@@ -72,7 +73,7 @@ def test_reevaluate_stores_what_the_sweep_command_would():
 def test_reevaluate_leaves_out_another_agencys_establishments():
     sc, town = make_agency("san-clemente"), make_agency("town-10-02")
     theirs = make_establishment(town, code="FSE-9")
-    tasks.reevaluate(sc, [theirs.pk], as_of=AS_OF)
+    queue.reevaluate(sc, [theirs.pk], as_of=AS_OF)
     assert not ComplianceStatus.objects.filter(establishment=theirs).exists()
 
 

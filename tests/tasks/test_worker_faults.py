@@ -22,8 +22,7 @@ from fogkeeper.compliance.models import (
     SweepBatch,
     SweepRun,
 )
-from fogkeeper.compliance.runs import SweepAlreadyRunning, plan_sweep
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import SweepAlreadyRunning, plan_sweep, sweep_agency
 from fogkeeper.compliance.tasks import sweep_resume
 from fogkeeper.registry.models import Agency
 

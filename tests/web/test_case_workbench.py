@@ -8,7 +8,7 @@ import pytest
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.web import policy
 from tests.compliance.records import make_pier_taqueria

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.services import case_open
 from tests.compliance.records import make_pier_taqueria
 from tests.records import d, make_establishment

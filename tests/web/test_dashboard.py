@@ -5,9 +5,8 @@ import time_machine
 from django.contrib.auth.models import User
 
 from fogkeeper.compliance.models import ComplianceRate, SweepRun
-from fogkeeper.compliance.runs import plan_sweep, run_batch
+from fogkeeper.compliance.runs import plan_sweep, run_batch, sweep_agency
 from fogkeeper.compliance.schedule import tick
-from fogkeeper.compliance.sweep import sweep_agency
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
 from fogkeeper.web.selectors import compliance_rate
 from fogkeeper.web.sweep_standing import sweep_standing

@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.inspections.models import Inspection, Measurement
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice

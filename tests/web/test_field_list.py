@@ -4,7 +4,7 @@ import pytest
 from django.db.models import F
 
 from fogkeeper.compliance.models import ComplianceStatus
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import FoodServiceEstablishment
 from tests.records import make_establishment, make_incident, make_inspection
 from tests.web.people import make_user, two_agencies

@@ -6,7 +6,7 @@ import pytest
 import time_machine
 
 from fogkeeper.billing.models import Payment
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection, Sample
 from fogkeeper.maintenance.models import Service

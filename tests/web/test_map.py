@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext, override_settings
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Lateral, SewerSegment
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment, make_incident

@@ -3,7 +3,7 @@ from datetime import date
 import pytest
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.permits.models import Permit, PermitApplication, PermitModification, PlanReview
 from fogkeeper.permits.services import permit_application_submit
 from tests.compliance.records import AS_OF, make_pier_taqueria

@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Inspection, InspectionPhoto
 from fogkeeper.registry.models import GreaseControlDevice
 from tests.compliance.records import AS_OF, make_pier_taqueria

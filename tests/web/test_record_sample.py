@@ -4,7 +4,7 @@ import pytest
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Sample
 from fogkeeper.registry.models import GreaseControlDevice
 from tests.compliance.records import AS_OF, make_pier_taqueria, make_vista_hermosa_ramen

@@ -1,7 +1,7 @@
 import pytest
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.training.models import Attendance, Employee, Training
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment

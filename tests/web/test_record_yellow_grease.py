@@ -1,7 +1,7 @@
 import pytest
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.maintenance.models import YellowGreasePickup
 from fogkeeper.registry.models import Hauler
 from tests.compliance.records import AS_OF, make_pier_taqueria

@@ -3,7 +3,7 @@
 What the hauler reaches is policy.establishments (its current customers in the agency the
 request acts for); any other establishment or device answers 404. Every submission goes
 through maintenance's services and the establishment is evaluated again at once (a file's
-customers together, in batches, compliance.tasks.reevaluate)."""
+customers together, in batches, fogkeeper.queue.reevaluate)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from rest_framework.authtoken.models import Token
 
 from fogkeeper.api.services import token_rotate
 from fogkeeper.compliance.resweep import sweep_establishment
-from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
 from fogkeeper.maintenance.services import service_submit
+from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.web import policy
 from fogkeeper.web.forms import put_errors

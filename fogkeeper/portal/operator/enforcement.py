@@ -23,11 +23,9 @@ from fogkeeper.billing.selectors import (
     business_licence_renewal_blocked,
     delinquent_invoices,
 )
+from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.enforcement.models import APPEAL, HEARING, EnforcementAction, Letter, NoticeAnswer
-from fogkeeper.enforcement.selectors import (
-    establishment_answers_by_action,
-    establishment_report,
-)
+from fogkeeper.enforcement.selectors import establishment_answers_by_action
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack

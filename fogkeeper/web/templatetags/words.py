@@ -4,12 +4,12 @@ that no identifier of the engine reaches a page."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from urllib.parse import urlencode
 
 from django import template
 from django.urls import reverse
 
+from fogkeeper.formats import money
 from fogkeeper.rules.packs import Pack
 
 from ..dates import as_of_choice, explicit_as_of
@@ -31,18 +31,7 @@ def identifier_words(value) -> str:
     return str(value or "").replace("_", " ").replace(".", " ").strip().capitalize()
 
 
-@register.filter
-def money(value) -> str:
-    """An amount of money the way every page shows it: 428 -> "$428.00", with thousands
-    separators; a negative amount as "-$12.00"; nothing for nothing."""
-    if value is None or value == "":
-        return ""
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        return str(value)
-    sign = "-" if amount < 0 else ""
-    return f"{sign}${abs(amount):,.2f}"
+register.filter(money)
 
 
 @register.filter

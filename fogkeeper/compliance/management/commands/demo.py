@@ -97,7 +97,7 @@ class Command(BaseCommand):
 
     def _sweep(self, agencies, as_of: dict[str, date]) -> None:
         try:
-            from fogkeeper.compliance.sweep import sweep_agency
+            from fogkeeper.compliance.runs import sweep_agency
         except ImportError:
             self.stdout.write("The sweep is not available: no findings stored yet.")
             return

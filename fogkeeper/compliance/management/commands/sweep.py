@@ -5,7 +5,8 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from fogkeeper.compliance.sweep import SweepResult, sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
+from fogkeeper.compliance.sweep import SweepResult
 from fogkeeper.permits.services import permit_modifications_apply
 from fogkeeper.registry.models import Agency
 

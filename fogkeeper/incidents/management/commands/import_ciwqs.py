@@ -4,8 +4,8 @@ private lateral sewage discharge export become incidents of the agency."""
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.incidents.ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import
+from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import Agency
 
 

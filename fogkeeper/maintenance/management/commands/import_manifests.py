@@ -5,8 +5,8 @@ workers when a broker is set, else here)."""
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from fogkeeper.compliance.tasks import reevaluate
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
+from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import Agency
 
 

@@ -1,0 +1,174 @@
+"""The import check: no module of fogkeeper imports from a higher layer (fogkeeper/layers.py),
+and no modules import each other round a circle.
+
+    python scripts/check_imports.py [ROOT]     # ROOT: the fogkeeper package (default)
+
+Every import is counted, at the top of a module or inside a function (an import moved into
+a function still ties the two modules together), but not those under `if TYPE_CHECKING:`
+and not migrations, nor those that layers.KNOWN lists (today's, to be mended). Prints each
+problem and exits 1 when there is one.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent / "fogkeeper"
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """Dotted name -> file, for every module of the package at `root` but migrations."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for n in ast.walk(node))
+    return skipped
+
+
+def _named(node: ast.AST, module: str, is_package: bool, known: dict) -> list[str]:
+    """The dotted names an import statement reaches, as modules of `known` where it can."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    base = node.module or ""
+    if node.level:
+        here = module.split(".") if is_package else module.split(".")[:-1]
+        here = here[: len(here) - (node.level - 1)]
+        base = ".".join(here + ([base] if base else []))
+    return [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+
+
+def imports(root: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the package it imports."""
+    known = modules(root)
+    top = root.name
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        skipped = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            for name in _named(node, module, path.name == "__init__.py", known):
+                while name and name not in known:
+                    name = name.rpartition(".")[0]
+                if name and name != module and name.split(".")[0] == top:
+                    graph[module].add(name)
+    return graph
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def upward(graph: dict[str, set[str]], layers) -> list[tuple[str, str]]:
+    """(importer, imported) for each import into a higher layer."""
+    level = {part: i for i, layer in enumerate(layers) for part in layer}
+    found = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            if level[_part(target)] > level[_part(module)]:
+                found.append((module, target))
+    return found
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round a circle (Tarjan's strongly
+    connected components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(groups)
+
+
+def _layers(root: Path):
+    spec = importlib.util.spec_from_file_location("_layers", root / "layers.py")
+    assert spec is not None and spec.loader is not None
+    layers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layers)
+    return layers
+
+
+def problems(root: Path = PACKAGE) -> list[str]:
+    """Every import that breaks the layers of `root`/layers.py, and every circle, but for
+    the imports its KNOWN lists (they are left out of the graph)."""
+    layers = _layers(root)
+    found = modules(root)
+    named = {part for layer in layers.LAYERS for part in layer}
+    out = [
+        f"{part} is in no layer of {root.name}/layers.py"
+        for part in sorted({_part(m) for m in found} - named)
+    ]
+    if out:
+        return out
+    graph = imports(root)
+    for a, b in layers.KNOWN:
+        graph.get(a, set()).discard(b)
+    out += [f"{a} imports {b}, of a higher layer" for a, b in upward(graph, layers.LAYERS)]
+    for group in circles(graph):
+        inside = sorted((a, b) for a in group for b in graph[a] if b in group)
+        out.append(
+            f"circle of {len(group)} modules: {', '.join(group)} "
+            f"({'; '.join(f'{a} -> {b}' for a, b in inside)})"
+        )
+    return out
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[0]).resolve() if argv else PACKAGE
+    found = problems(root)
+    for line in found:
+        print(line)
+    print(f"check-imports: {len(found)} problem(s) in {root}")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
