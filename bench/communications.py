@@ -74,7 +74,7 @@ def _load() -> str:
 
 
 def _prepare(args, as_of: date):
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
     from fogkeeper.registry.models import Operator
 
     agency = prepare_program("Communications benchmark", args, as_of)

@@ -12,7 +12,7 @@ from django.core import mail
 from PIL import Image
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import FoodServiceEstablishment, Operator
 from tests.browser.conftest import PHONE

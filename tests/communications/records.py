@@ -9,7 +9,7 @@ from datetime import date
 from django.core.mail.backends.locmem import EmailBackend
 
 from fogkeeper.communications.services import communication_draft, communication_send
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.web.communications.forms import chosen
 from tests.records import make_establishment, make_permit
 from tests.web.people import two_agencies

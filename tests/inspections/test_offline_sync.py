@@ -101,7 +101,7 @@ def test_a_device_removed_since_the_route_is_a_change(fse):
 
 
 def test_a_sweep_of_the_findings_is_no_change(fse):
-    from fogkeeper.compliance.sweep import sweep_agency
+    from fogkeeper.compliance.runs import sweep_agency
 
     sent = upload(fse)
     sweep_agency(fse.agency, as_of=DAY)

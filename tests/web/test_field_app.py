@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
-from fogkeeper.compliance.sweep import sweep_agency
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.inspections.snapshots import version_of
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
