@@ -1,11 +1,20 @@
-"""How values read where people see them, the same on every page, letter, report and
-spreadsheet: an amount of money, and a spreadsheet cell that cannot run as a formula."""
+"""How values read where people see them, the same on every page, letter, email, report
+and spreadsheet: a compliance status, an amount of money, and a spreadsheet cell that
+cannot run as a formula."""
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+# a compliance status (ComplianceStatus.status) in words
+STATUS_WORDS = {
+    "non_compliant": "Not in compliance",
+    "compliant": "In compliance",
+    "exempt": "Exempt",
+    "inactive": "Closed",
+}
 
 _LIVE = re.compile(r"^[\t\r]|^\s*[=+\-@\uff1d\uff0b\uff0d\uff20]")
 

@@ -16,6 +16,7 @@ from django.db.models import Q
 
 from fogkeeper.compliance.models import Finding
 from fogkeeper.enforcement.letters import longdate
+from fogkeeper.formats import STATUS_WORDS
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, OperatorTenure
 
@@ -37,12 +38,6 @@ FIELDS: dict[str, str] = {
 EXAMPLE = "{establishment_name}"
 # A compliance status in words, as the pages say it (web/templatetags/words.py, a layer above:
 # tests/communications/test_merge.py keeps the two alike).
-STATUS_WORDS = {
-    "non_compliant": "Not in compliance",
-    "compliant": "In compliance",
-    "exempt": "Exempt",
-    "inactive": "Closed",
-}
 _JINJA_LIKE = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
 
 
@@ -105,18 +100,6 @@ def sample_values(agency: Agency) -> dict[str, str]:
 # -- the values of each establishment ---------------------------------------------------------
 
 
-def title(pack, key: str) -> str:
-    """The pack's words for a rule, a checklist item or an obligation of the schedule, as the
-    pages say them (web's pack_title); else the identifier in words."""
-    if key in pack.rules:
-        return pack.rules[key].title
-    if key in pack.checklist:
-        return pack.checklist[key].question
-    if key in pack.obligations:
-        return pack.obligations[key]
-    return key.replace("_", " ").replace(".", " ").strip().capitalize()
-
-
 def _address(fse: FoodServiceEstablishment) -> str:
     town = " ".join(p for p in (fse.city, fse.zip_code) if p)
     return ", ".join(p for p in (fse.address, town) if p)
@@ -139,7 +122,7 @@ def _findings(ids: list[int], pack) -> dict[int, list[str]]:
     out: dict[int, list[str]] = defaultdict(list)
     rows = Finding.objects.filter(establishment_id__in=ids, open=True).order_by("since", "rule")
     for est_id, rule in rows.values_list("establishment_id", "rule"):
-        words = title(pack, rule)
+        words = pack.words_for(rule)
         if words not in out[est_id]:
             out[est_id].append(words)
     return out
@@ -151,7 +134,7 @@ def _next_due(fse, pack) -> tuple[str, str]:
         return "none", "nothing"
     due = status.next_due.isoformat()
     items = [i for i in status.schedule or [] if i.get("due") == due]
-    what = "; ".join(dict.fromkeys(title(pack, i.get("obligation", "")) for i in items))
+    what = "; ".join(dict.fromkeys(pack.words_for(i.get("obligation", "")) for i in items))
     return longdate(status.next_due), what or "nothing"
 
 

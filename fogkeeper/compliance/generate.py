@@ -655,10 +655,8 @@ class _Generator:
         self.t_tenure.rows.append((fid, op_id, d(op_since), None))
         self.t_lateral.rows.append((fid, choice(self.segments)))
         if law.changes and rnd() < 0.05:
-            # as the registry records one: on or after the opening, by the closing, and
-            # told of by as_of at the latest (a planned change may lie ahead)
-            when = max(A + ri(-400, 200), opened)
-            when = min(when, closed) if closed else when
+            # as the registry records one: from the opening to the closing, told of by as_of
+            when = min(max(A + ri(-400, 200), opened), closed or A + 200)
             notified = None if bad(0.5) else min(when - ri(40 if sloppy else 61, 120), A)
             kind = choice(("remodel", "expansion", "process"))
             self.t_change.rows.append((fid, d(when), kind, d(notified) if notified else None))

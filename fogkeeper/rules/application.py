@@ -1,5 +1,5 @@
 """The fields of a permit application that a pack's `application.yaml` may ask for
-(fogkeeper/permits/requirements.py reads the file; rules/packcheck.py checks it)."""
+(fogkeeper/permits/requirements.py reads the file; rules/packcheck/documents.py checks it)."""
 
 ALWAYS = ("applicant_name", "applicant_address")  # the model requires them
 # The fields an applicant fills in (the rest are the agency's: establishment, dates, decision).

@@ -321,6 +321,20 @@ class Pack:
             None if value is None else self.duration(f"gcd.default_service_frequency.{kind}", value)
         )
 
+    def words_for(self, key: str) -> str:
+        """The pack's words for `key`: a rule's title, a checklist item's question, an
+        obligation's title or an enforcement action's title; else the identifier in words
+        ('service_overdue' -> 'Service overdue')."""
+        if key in self.rules:
+            return self.rules[key].title
+        if key in self.checklist:
+            return self.checklist[key].question
+        if key in self.obligations:
+            return self.obligations[key]
+        if key in self.actions:
+            return self.actions[key].title
+        return key.replace("_", " ").replace(".", " ").strip().capitalize()
+
     def kind_title(self, kind: str) -> str:
         vocab = self.device_kinds.get(kind)
         return vocab.title if vocab is not None else kind.replace("_", " ")

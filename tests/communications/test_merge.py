@@ -49,7 +49,8 @@ def test_it_says_statuses_and_findings_in_the_words_of_the_pages():
     from fogkeeper.rules.packs import default_registry
     from fogkeeper.web.templatetags.words import STATUS_WORDS, pack_title
 
-    assert merge.STATUS_WORDS == STATUS_WORDS
+    assert merge.STATUS_WORDS is STATUS_WORDS
     pack = default_registry().get("san-clemente")
-    keys = [*pack.rules, *pack.checklist, *pack.obligations, "no.such_thing"]
-    assert [merge.title(pack, k) for k in keys] == [pack_title(pack, k) for k in keys]
+    keys = [*pack.rules, *pack.checklist, *pack.obligations, *pack.actions, "no.such_thing"]
+    assert [pack.words_for(k) for k in keys] == [pack_title(pack, k) for k in keys]
+    assert pack.words_for("no.such_thing") == "No such thing"

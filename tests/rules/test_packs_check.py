@@ -358,7 +358,7 @@ def test_it_knows_every_parameter_the_engine_reads_by_name():
     )
     names = set()
     for path in (ROOT / "fogkeeper" / "rules").rglob("*.py"):
-        if path.name != "packcheck.py":
+        if "packcheck" not in path.parts:
             names |= {n for m in reads.findall(path.read_text()) for n in m if n}
     assert len(names) > 30
     assert sorted(names - set(PARAMETERS)) == []

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from django import template
 from django.urls import reverse
 
-from fogkeeper.formats import money
+from fogkeeper.formats import STATUS_WORDS, money
 from fogkeeper.rules.packs import Pack
 
 from ..dates import as_of_choice, explicit_as_of
@@ -17,12 +17,6 @@ from ..models import ROLES
 
 register = template.Library()
 
-STATUS_WORDS = {
-    "non_compliant": "Not in compliance",
-    "compliant": "In compliance",
-    "exempt": "Exempt",
-    "inactive": "Closed",
-}
 ROLE_WORDS = dict(ROLES)
 
 
@@ -46,17 +40,9 @@ def role_word(value) -> str:
 
 
 def pack_title(pack: Pack | None, key: str) -> str:
-    """The pack's words for `key`: a rule's title, a checklist item's question, an
-    obligation's title or an enforcement action's title; else the identifier in words."""
+    """The pack's words for `key` (Pack.words_for); else the identifier in words."""
     if pack is not None and key:
-        if key in pack.rules:
-            return pack.rules[key].title
-        if key in pack.checklist:
-            return pack.checklist[key].question
-        if key in pack.obligations:
-            return pack.obligations[key]
-        if key in pack.actions:
-            return pack.actions[key].title
+        return pack.words_for(key)
     return identifier_words(key)
 
 

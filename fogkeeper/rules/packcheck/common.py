@@ -1,0 +1,264 @@
+"""What every part of the pack check shares: the problems found and the summary of a
+pack (PackProblem, PackCheck), the names the engine knows, and the pack being read
+(_Pack) with its helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..packs import (
+    _load_yaml,
+)
+from ..yamllines import key_lines, line_of
+
+# A shape of a value: the problems of one value, as messages (empty: fine).
+Checker = Callable[[Any, "_Pack"], list[str]]
+
+FILES = ("pack.yaml", "parameters.yaml", "checklist.yaml", "enforcement.yaml")
+PENALTY_CAP = "enforcement.penalty_cap."
+
+# The rules the engine's checks raise (fogkeeper/rules/checks/). Enforcement rules
+# (`enforcement.*`, `fees.*`) are raised by the checks their action types name in
+# enforcement.yaml, so a pack may list them when one of its actions does.
+ENGINE_RULES = frozenset(
+    {
+        "permit.missing",
+        "permit.new_operator",
+        "permit.expired",
+        "permit.renewal_late",
+        "permit.change_not_notified",
+        "permit.term_invalid",
+        "permit.suspended",
+        "permit.revoked",
+        "discharge.limit_exceeded",
+        "gcd.missing",
+        "gcd.trap_prohibited",
+        "gcd.design_nonconforming",
+        "gcd.service_overdue",
+        "gcd.accumulation_over_limit",
+        "gcd.outlet_clearance",
+        "gcd.partial_pump_out",
+        "gcd.unlicensed_hauler",
+        "gcd.trap_needs_interceptor",
+        "gcd.frequency_review",
+        "gcd.frequency_invalid",
+        "inspection.annual_due",
+        "food_grinder.prohibited",
+        "yellow_grease.collection_overdue",
+        "training.new_hire_overdue",
+        "training.refresher_overdue",
+        "training.unsigned",
+        "incident.overflow",
+        "incident.repeat_overflow",
+        "incident.written_report_late",
+    }
+)
+# What the schedule lists (`ctx.plan(...)`): the keys `obligations:` may title.
+OBLIGATIONS = frozenset(
+    {
+        "permit.renewal_application",
+        "permit.expiry",
+        "gcd.service",
+        "inspection.annual",
+        "yellow_grease.collection",
+        "training.new_hire",
+        "training.refresher",
+        "incident.written_report",
+    }
+)
+PACK_KEYS = {
+    "id": True,
+    "name": True,
+    "ordinance": True,
+    "effective": True,
+    "effective_reference": True,
+    "holidays": True,
+    "device_kinds": True,
+    "categories": True,
+    "default_category": True,
+    "timezone": False,
+    "titles": False,
+    "obligations": False,
+    "rules": False,
+}
+HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
+ACTION_KEYS = (
+    "title", "citation", "date_field", "fields", "deadlines", "checks", "appeal", "letter",
+)  # fmt: skip
+DEADLINE_KEYS = (
+    "name",
+    "kind",
+    "from",
+    "add",
+    "roll",
+    "citation",
+    "when",
+    "unless_paid",
+    "extension",
+    "appeal_to",
+)
+EXTENSION_KEYS = ("requested", "within", "from", "add", "roll")
+PROCEDURE_KEYS = (
+    "citation",
+    "sequence",
+    "levels",
+    "first_notice",
+    "on_appeal",
+    "judicial_bar",
+    "administrative_bar",
+)
+DATE_KINDS = ("date", "planned_date", "datetime")
+CALENDAR_UNITS = ("days", "weeks", "months", "years")
+
+
+@dataclass(frozen=True, slots=True)
+class PackProblem:
+    file: str  # "imaginary-town/parameters.yaml"
+    key: str  # "gcd.default_service_frequency.values.2024-01-01"
+    message: str
+    line: int | None = None  # of the key, or of the nearest key above it in the file
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+@dataclass
+class PackCheck:
+    """What `check_pack` found in one folder."""
+
+    folder: Path
+    pack_id: str | None = None
+    problems: list[PackProblem] = field(default_factory=list)
+    rules: int = 0
+    parameters: int = 0
+    checklist: int = 0
+    actions: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        return (
+            f"{self.pack_id or self.folder.name}: ok ({self.rules} rules, {self.parameters} "
+            f"parameters, {self.checklist} checklist items, {self.actions} action types)"
+        )
+
+
+class _Names(set):
+    """A set of names that answers "no" for a value that cannot be a name (a list, a map)."""
+
+    def __contains__(self, x: object) -> bool:
+        try:
+            return super().__contains__(x)
+        except TypeError:
+            return False
+
+
+class _Fields(dict):
+    """Field name -> (kind, choices), answering "no" for a value that cannot be a name."""
+
+    def __contains__(self, x: object) -> bool:
+        try:
+            return super().__contains__(x)
+        except TypeError:
+            return False
+
+
+def _text(v: Any) -> bool:
+    return isinstance(v, str) and bool(v.strip())
+
+
+def _date(v: Any) -> date | None:
+    if type(v) is date:
+        return v
+    try:
+        return date.fromisoformat(str(v))
+    except ValueError:
+        return None
+
+
+class _Pack:
+    """The folder being checked: its files as read, and the problems found so far."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.problems: list[PackProblem] = []
+        self.data: dict[str, Any] = {}
+        self.kinds: set[str] = _Names()
+        self.categories: set[str] = _Names()
+        self.effective: date | None = None
+        self.rules: set[str] = _Names()
+        self.parameters: dict[str, Any] = {}
+        self.uses: dict[str, list[tuple[str, str, Checker]]] = {}  # param -> (file, key, shape)
+        self.lines: dict[str, dict[str, int]] = {}  # file -> key path -> line
+
+    def add(self, file: str, key: str, message: str) -> None:
+        line = line_of(self.lines.get(file, {}), key)
+        self.problems.append(PackProblem(f"{self.folder.name}/{file}", key, message, line))
+
+    def read(self, name: str, required: bool = False) -> Any:
+        path = self.folder / name
+        if not path.exists():
+            if required:
+                self.add(name, "", "missing")
+            return None
+        self.lines[name] = key_lines(path)
+        try:
+            return _load_yaml(path)
+        except yaml.YAMLError as e:
+            self.add(name, "", f"not YAML: {' '.join(str(e).split())}")
+        except (OSError, UnicodeDecodeError) as e:
+            self.add(name, "", f"cannot read: {e}")
+        return None
+
+    def unknown_kind(self, kind: Any) -> list[str]:
+        if kind in self.kinds:
+            return []
+        return [f"unknown device kind {kind!r} (the pack's kinds: {_listed(self.kinds)})"]
+
+    def unknown_category(self, category: Any) -> list[str]:
+        if category in self.categories:
+            return []
+        return [
+            f"unknown category {category!r} (the pack's categories: {_listed(self.categories)})"
+        ]
+
+    def cited(self, file: str, key: str, entry: Any, name: str = "citation") -> None:
+        if not isinstance(entry, dict) or not _text(entry.get(name)):
+            self.add(file, key, f"no {name} (every value of an ordinance must cite its section)")
+
+    def use(self, param: Any, file: str, key: str, shape: Checker | None) -> None:
+        """An action's key naming a parameter: it must exist and have the shape."""
+        if not isinstance(param, str) or param not in self.parameters:
+            self.add(file, key, f"unknown parameter {param!r}")
+        elif shape is not None:
+            self.uses.setdefault(param, []).append((file, key, shape))
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(sorted(names)) or "none"
+
+
+def _mapping(pk: _Pack, file: str, key: str, value: Any, what: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        pk.add(file, key, f"expected a mapping of {what}")
+        return {}
+    return value
+
+
+def _unknown_keys(pk: _Pack, file: str, key: str, entry: dict, known: Iterable[str]) -> None:
+    known = tuple(known)
+    for k in entry:
+        if k not in known:
+            prefix = f"{key}.{k}" if key else str(k)
+            pk.add(file, prefix, f"unknown key (expected {', '.join(known)})")
