@@ -8,9 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.template.loader import get_template
-from weasyprint import HTML
+from weasyprint import CSS, HTML
 
 from fogkeeper.enforcement.letters import PREVIEW_MARK, LocalFetcher, longdate
+
+# the print style of the PDF (a file, not a <style> in the page: the CSP test reads every template)
+STYLE = Path(__file__).resolve().parent / "letter.css"
 
 FOLDER = Path(__file__).resolve().parent / "templates" / "communications"
 
@@ -33,4 +36,6 @@ def letter_pdf(communication, fse, *, subject: str, body: str, operator: str,
     }
     html = get_template("communications/letter.html").render(context)
     fetcher = LocalFetcher(FOLDER)
-    return HTML(string=html, base_url=FOLDER.as_uri() + "/", url_fetcher=fetcher).write_pdf()
+    return HTML(string=html, base_url=FOLDER.as_uri() + "/", url_fetcher=fetcher).write_pdf(
+        stylesheets=[CSS(filename=str(STYLE))]
+    )
