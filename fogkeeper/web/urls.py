@@ -2,9 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import (
-    annual_fees_urls,
     audit_urls,
-    billing,
     calendar,
     case_actions,
     case_open,
@@ -26,6 +24,7 @@ from . import (
     sweeps_urls,
     views,
 )
+from .billing import urls as billing_urls
 from .communications import urls as communications_urls
 from .field import urls as field_urls
 from .onboarding import urls as onboarding_urls
@@ -108,20 +107,7 @@ urlpatterns = [
     path(
         "cases/<str:code>/<str:case>/judgment/", case_actions.record_judgment, name="case_judgment"
     ),
-    path("billing/fees/", billing.fee_schedules, name="billing_fees"),
-    path("establishments/<str:code>/account/", billing.account, name="account"),
-    path("establishments/<str:code>/invoices/new/", billing.invoice_new, name="invoice_new"),
-    path(
-        "establishments/<str:code>/invoices/<str:invoice>/",
-        billing.invoice_detail,
-        name="invoice",
-    ),
-    path("establishments/<str:code>/liens/new/", billing.lien_new, name="lien_new"),
-    path(
-        "establishments/<str:code>/liens/<int:pk>/release/",
-        billing.lien_release_page,
-        name="lien_release",
-    ),
+    *billing_urls.urlpatterns,
     *urls_sites.urlpatterns,
     *urls_equipment.urlpatterns,
     *permits_urls.urlpatterns,
@@ -138,6 +124,5 @@ urlpatterns = [
     *field_urls.urlpatterns,
     *lists_urls.urlpatterns,
     *sweeps_urls.urlpatterns,
-    *annual_fees_urls.urlpatterns,
     *communications_urls.urlpatterns,
 ]

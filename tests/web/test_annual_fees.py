@@ -1,4 +1,4 @@
-"""The annual fee invoices page (fogkeeper/web/annual_fees.py): the clerk or the manager
+"""The annual fee invoices page (fogkeeper/web/billing/annual_fees.py): the clerk or the manager
 invoices the year's annual inspection fee to every active establishment; the run (inline
 here: no broker is set in the tests) is shown to its end; bad input and a second run at once
 are refused and change nothing."""

@@ -1,4 +1,4 @@
-"""The annual fee invoices (fogkeeper/web/annual_fees.py): every staff role reads the
+"""The annual fee invoices (fogkeeper/web/billing/annual_fees.py): every staff role reads the
 agency's runs and follows one; the manager and the clerk ("invoice") start one and queue a
 stalled one again, by a POST; the outside roles never see them."""
 

@@ -1,4 +1,4 @@
-"""The money pages (fogkeeper/web/billing.py): every staff role reads them; the fee schedule
+"""The money pages (fogkeeper/web/billing/views.py): every staff role reads them; the fee schedule
 is the manager's to set; invoices, voids, credits and liens the manager's and the clerk's
 ("invoice"), payments theirs too ("payment")."""
 

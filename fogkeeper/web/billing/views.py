@@ -37,10 +37,10 @@ from fogkeeper.billing.services import (
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import FoodServiceEstablishment
 
-from . import policy
-from .forms import DateInput, put_errors
-from .templatetags.words import money as dollars
-from .views import PAGE_SIZE, _as_of, agency_page, reads_only, record_page
+from .. import policy
+from ..forms import DateInput, put_errors
+from ..templatetags.words import money as dollars
+from ..views import PAGE_SIZE, _as_of, agency_page, reads_only, record_page
 
 INPUT = {"class": "usa-input"}
 SELECT = {"class": "usa-select"}
