@@ -6,10 +6,16 @@ task module (which imports it back), nor an import of records the sweep above it
 
 from __future__ import annotations
 
+import logging
+import threading
 from datetime import date
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+log = logging.getLogger(__name__)
 
 # the task that evaluates some establishments of an agency again (compliance/tasks.py)
 REEVALUATE = "fogkeeper.compliance.reevaluate"
@@ -30,6 +36,29 @@ def enqueue(name: str, *args: Any, priority: int | None = None) -> None:
         task(name).delay(*args)
     else:
         task(name).apply_async(args=list(args), priority=priority)
+
+
+def beside(name: str, *args: Any) -> None:
+    """Run the task `name` with `args` in the background of a page: on the workers when a
+    broker is set; with none (the one-command start), in a thread of this process with a
+    database connection of its own, so that the page that started it follows it as it would
+    a worker's; here and now when settings.FOGKEEPER_RUN_INLINE (tests that look at once)."""
+    if getattr(settings, "FOGKEEPER_RUN_INLINE", False):
+        task(name)(*args)
+    elif not settings.CELERY_TASK_ALWAYS_EAGER:
+        task(name).delay(*args)
+    else:
+        threading.Thread(target=_in_thread, args=(name, args), daemon=True).start()
+
+
+def _in_thread(name: str, args: tuple) -> None:
+    close_old_connections()
+    try:
+        task(name)(*args)
+    except Exception:  # the run records its own errors; this is a bug: logged, not lost
+        log.exception("%s%r stopped", name, args)
+    finally:
+        connection.close()
 
 
 def reevaluate(agency: Any, establishment_ids, *, as_of: date) -> None:

@@ -12,17 +12,17 @@ out."""
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import date
 from typing import Any
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
-from django.db import close_old_connections, connection, transaction
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from fogkeeper.audit.services import audit_record
+from fogkeeper.queue import beside
 from fogkeeper.registry.models import Agency, OperatorTenure
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
@@ -213,27 +213,6 @@ def communication_resume(*, communication: Communication, actor: Actor = None) -
 
 
 def queue(comm: Communication) -> None:
-    """Hand the queued communication to a worker; with no broker (the one-command start), to a
-    thread of this process, so that its page follows it as a worker's would."""
-    from .delivery import run_communication
-    from .tasks import send_communication
-
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        send_communication.delay(comm.pk)
-    elif getattr(settings, "FOGKEEPER_COMMUNICATIONS_INLINE", False):
-        run_communication(comm.pk)
-    else:
-        threading.Thread(target=_run_and_close, args=(comm.pk,), daemon=True).start()
-
-
-def _run_and_close(pk: int) -> None:
-    """The run in its own thread, with its own database connection, closed at the end."""
-    from .delivery import run_communication
-
-    close_old_connections()
-    try:
-        run_communication(pk)
-    except Exception:  # the run records its own errors; this is a bug: logged, not lost
-        log.exception("communication %s stopped", pk)
-    finally:
-        connection.close()
+    """Hand the queued communication to a worker, or to a thread of this process when no
+    broker is set (fogkeeper.queue.beside)."""
+    beside("fogkeeper.communications.send", comm.pk)

@@ -4,21 +4,17 @@ establishments at once, as background work whose progress the page shows."""
 
 from __future__ import annotations
 
-import threading
-
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db import close_old_connections, connection
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.enforcement import tasks as enforcement_tasks
-from fogkeeper.enforcement.bulk import bulk_notice_start, case_from_findings, run_bulk_notice
+from fogkeeper.enforcement.bulk import bulk_notice_start, case_from_findings
 from fogkeeper.enforcement.models import DELIVERY, BulkNotice
+from fogkeeper.queue import beside
 
 from . import policy
 from .case_forms import ActionForm
@@ -124,22 +120,8 @@ def _start(request, pack, form, rule, as_of) -> BulkNotice:
         first_certified=request.POST.get("first_certified", "").strip(), as_of=as_of,
         actor=request.user,
     )  # fmt: skip
-    if getattr(settings, "FOGKEEPER_BULK_INLINE", False):
-        run_bulk_notice(run.pk)
-    elif not settings.CELERY_TASK_ALWAYS_EAGER:
-        enforcement_tasks.bulk_notice.delay(run.pk)  # a worker sends them
-    else:  # no broker (the one-command start): beside the request, for its page to follow
-        threading.Thread(target=_run_and_close, args=(run.pk,), daemon=True).start()
+    beside("fogkeeper.enforcement.bulk_notice", run.pk)  # its page follows it
     return run
-
-
-def _run_and_close(run_id: int) -> None:
-    """The run in its own thread, with its own database connection, closed at the end."""
-    close_old_connections()
-    try:
-        run_bulk_notice(run_id)
-    finally:
-        connection.close()
 
 
 @agency_page

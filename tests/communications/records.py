@@ -56,7 +56,7 @@ def draft(agency, *, filters=None, subject="Grease season: {establishment_name}"
 
 
 def send(comm, capture, actor=None):
-    """Confirm `comm` and run it here (FOGKEEPER_COMMUNICATIONS_INLINE) as its commit does."""
+    """Confirm `comm` and run it here (FOGKEEPER_RUN_INLINE) as its commit does."""
     with capture(execute=True):
         comm = communication_send(
             communication=comm, chosen=chosen(comm.agency, comm.filters), on=AS_OF, actor=actor
