@@ -13,7 +13,8 @@ from django.db.models.fields.files import FieldFile
 from .models import AuditEvent
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """A field's value as the audit trail keeps it in JSON (a snapshot, an import's change)."""
     if isinstance(value, date | datetime):
         return value.isoformat()
     if isinstance(value, Decimal | UUID):
@@ -29,7 +30,7 @@ def snapshot(obj: models.Model | None) -> dict[str, Any] | None:
     """The field values of a record, as JSON-able data (foreign keys as ids)."""
     if obj is None:
         return None
-    return {f.attname: _plain(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
+    return {f.attname: plain(getattr(obj, f.attname)) for f in obj._meta.concrete_fields}
 
 
 _SNAPSHOT = object()

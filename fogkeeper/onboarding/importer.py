@@ -22,7 +22,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.audit.services import _plain, audit_record
+from fogkeeper.audit.services import audit_record, plain
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import default_registry
 from fogkeeper.statistics import analyze_tables
@@ -238,8 +238,8 @@ def _audit_changes(spec: Kind, changed: list[tuple[int, dict, dict]], context: C
             agency=context.agency,
             reason="onboarding import",
             establishment_id=pk if spec.name == "establishments" else old.get("establishment_id"),
-            before={k: _plain(v) for k, v in old.items()},
-            after={k: _plain(v) for k, v in new.items()},
+            before={k: plain(v) for k, v in old.items()},
+            after={k: plain(v) for k, v in new.items()},
         )  # fmt: skip
         for pk, new, old in changed
     ]
