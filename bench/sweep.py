@@ -3,7 +3,7 @@
 
     python -m bench.sweep [--establishments 25000] [--years 10] [--as-of DATE] [--seed 1]
 
-Migrates, generates a synthetic program (fogkeeper/compliance/generate.py; timed, but not
+Migrates, generates a synthetic program (fogkeeper/compliance/generate/; timed, but not
 part of the figures), then runs `sweep_agency` twice on the same date: the full sweep, and a
 second one with nothing changed. Each sweep runs in a process of its own, so that its peak
 memory (ru_maxrss) is its own and not the generator's. Prints, for each: wall time, the

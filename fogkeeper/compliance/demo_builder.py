@@ -1,14 +1,18 @@
-"""The demo's builder: a program as plain data in the shape of CASEFILE.md, one
-establishment at a time (`_Builder`), its devices, pump-outs, people, inspections, samples
-and incidents dated back from `as_of` by a seeded random generator. demo_stories.py tells
-each bundled pack's program with it; demo.py builds and loads them."""
+"""The demo's builder: one agency's program as plain data (demo_data.py), one well-run
+establishment at a time (`_Builder`), with its parcel, permits, devices, pump-outs and waste
+cooking oil, its staff and trainings (demo_training.py) and its inspections
+(demo_inspections.py), dated back from `as_of` by a seeded random generator; and the steps
+with which demo_stories.py gives some of them trouble. demo.py builds and loads them."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
+
+from .demo_data import Device, Program, Shape, _years
+from .demo_inspections import _Inspections
+from .demo_training import _Training
 
 SEED = 20091020
 STAFF_USERNAME = "staff"
@@ -30,108 +34,7 @@ LAST = (
 OPERATOR_SUFFIXES = ("Foods LLC", "Restaurant Group Inc", "Hospitality LLC", "Partners LP")
 
 
-def _years(d: date, n: int) -> date:
-    """d + n years, 29 February clamped to the 28th."""
-    try:
-        return d.replace(year=d.year + n)
-    except ValueError:
-        return d.replace(year=d.year + n, day=28)
-
-
-@dataclass
-class Device:
-    """How a device is described and how its history is generated."""
-
-    kind: str = "interceptor"
-    capacity: float | None = None
-    depth: float | None = None
-    compartments: int | None = None
-    manhole: float | None = None
-    installed: date | None = None
-    frequency: int | None = None  # set on the device itself
-    last_service: int | None = None  # days before as_of
-    serviced_every: int | None = None  # the pace of the pump-outs, if not the frequency
-    rate: float = 1.0  # accumulation, relative to a rate that fits the frequency
-    hauler: str | None = None
-
-
-@dataclass
-class Program:
-    """One agency's demo program, as plain data."""
-
-    pack_id: str
-    as_of: date
-    agency: dict
-    owners: dict[str, dict] = field(default_factory=dict)
-    parcels: dict[str, dict] = field(default_factory=dict)
-    segments: list[dict] = field(default_factory=list)
-    haulers: list[dict] = field(default_factory=list)
-    establishments: list[dict] = field(default_factory=list)
-    unmatched_incidents: list[dict] = field(default_factory=list)
-
-    def case_files(self) -> list[dict]:
-        """The establishments as case files (CASEFILE.md), as the engine reads them."""
-        haulers = {h["id"]: h for h in self.haulers}
-        out = []
-        for rec in self.establishments:
-            used = sorted(
-                {s["hauler"] for s in rec["services"] if s.get("hauler")}
-                | {p["hauler"] for p in rec["yellow_grease_pickups"] if p.get("hauler")}
-            )
-            case = {"jurisdiction": self.pack_id, "as_of": self.as_of}
-            for key, value in rec.items():
-                if key.startswith("_") or (key == "samples" and not value):
-                    continue  # samples only where some were taken
-                case[key] = [_bare(v) for v in value] if isinstance(value, list) else _bare(value)
-            case["haulers"] = [
-                {"id": h, "name": haulers[h]["name"], "licensed": haulers[h]["licensed"]}
-                for h in used
-            ]
-            out.append(case)
-        return out
-
-
-_NOT_IN_CASE_FILES = ("notes", "cause", "fog_caused")
-
-
-def _bare(item: Any) -> Any:
-    """A record without what the database keeps beyond the case file (notes, causes)."""
-    if not isinstance(item, dict):
-        return item
-    return {k: v for k, v in item.items() if not k.startswith("_") and k not in _NOT_IN_CASE_FILES}
-
-
-@dataclass(frozen=True)
-class Shape:
-    """The well-run establishment of a written program (its file's `builder`): the numbers
-    of its codes (`establishment_prefix`-NNNN from `first_number`, permits `permit_prefix`),
-    how many days ago one opened and its permit was issued (a range drawn from), the permit's
-    term in years and whether it sets a waste cooking oil frequency, the service frequency a
-    permit sets (`permit_frequency`: `trap_only` days for traps alone and a `choose` list
-    otherwise, always; or, with `chance`, one of `choose` for an establishment with a device
-    of kind `with_kind`), the days between traps' pump-outs when set, the days between
-    refresher trainings (a range), and the days after hiring a new employee is trained (a
-    range drawn from, or a number)."""
-
-    first_number: int
-    establishment_prefix: str
-    opened_days: tuple[int, int]
-    permit_prefix: str
-    permit_issued_days: tuple[int, int]
-    permit_term_years: int
-    permit_frequency: dict
-    permit_yellow_grease: bool
-    trap_frequency_days: int | None
-    refresher_days: tuple[int, int]
-    new_hire_training_days: int | list[int]
-
-    @classmethod
-    def read(cls, data: dict) -> Shape:
-        ranges = ("opened_days", "permit_issued_days", "refresher_days")
-        return cls(**{k: tuple(v) if k in ranges else v for k, v in data.items()})
-
-
-class _Builder:
+class _Builder(_Training, _Inspections):
     """Builds one agency's program; `fse()` makes a well-run establishment, the stories of
     the pack's program file (demo_stories.py) then give some of them trouble."""
 
@@ -241,7 +144,7 @@ class _Builder:
         end = closed_on or A  # records stop when the establishment closes
         operator = operator or f"{name.split(' ')[0]} {self.pick(OPERATOR_SUFFIXES)}"
         since = self.ago(operator_since) if operator_since is not None else opened_on
-        est: dict[str, Any] = {
+        est = {
             "id": code,
             "name": name,
             "category": category,
@@ -249,32 +152,8 @@ class _Builder:
             "opened_on": opened_on,
             "closed_on": closed_on,
             "operator": {"name": operator, "since": since},
-            "remodeled_on": None,
-            "food_grinder": False,
-            "food_grinder_installed_on": None,
-            "variance_granted": False,
-            "interceptor_exception": None,
-            "interceptor_plans_submitted_on": None,
-            "changes": [],
         }
-        rec: dict[str, Any] = {
-            "establishment": est,
-            "permit": None,
-            "devices": [],
-            "services": [],
-            "yellow_grease_pickups": [],
-            "employees": [],
-            "trainings": [],
-            "inspections": [],
-            "incidents": [],
-            "enforcement": [],
-            "_address": address,
-            "_parcel": parcel,
-            "_segment": segment or self.pick(self.program.segments)["code"],
-            "_previous_operators": [],
-            "_old_permits": [],
-            "_rates": {},
-        }
+        rec = self._record(est, address, parcel, segment)
         if previous_operator:
             rec["_previous_operators"].append(
                 {"name": previous_operator, "since": opened_on, "until": since}
@@ -295,6 +174,38 @@ class _Builder:
         self.program.establishments.append(rec)
         self.by_name[name] = rec
         return rec
+
+    def _record(self, est: dict, address: str, parcel: str | None, segment: str | None) -> dict:
+        """An establishment's records, none yet, and what the database keeps beside them."""
+        est.update(
+            {
+                "remodeled_on": None,
+                "food_grinder": False,
+                "food_grinder_installed_on": None,
+                "variance_granted": False,
+                "interceptor_exception": None,
+                "interceptor_plans_submitted_on": None,
+                "changes": [],
+            }
+        )
+        return {
+            "establishment": est,
+            "permit": None,
+            "devices": [],
+            "services": [],
+            "yellow_grease_pickups": [],
+            "employees": [],
+            "trainings": [],
+            "inspections": [],
+            "incidents": [],
+            "enforcement": [],
+            "_address": address,
+            "_parcel": parcel,
+            "_segment": segment or self.pick(self.program.segments)["code"],
+            "_previous_operators": [],
+            "_old_permits": [],
+            "_rates": {},
+        }
 
     def _permits(
         self, rec: dict, kinds: set[str], opened_on: date, operator: str,
@@ -430,219 +341,6 @@ class _Builder:
         s.update(extra)
         rec["services"].append(s)
         rec["services"].sort(key=lambda x: (x["date"], x["id"]))
-        return s
-
-    def _people(self, rec, opened_on, end, employees, last_training) -> None:
-        rng = self.rng
-        n = employees if employees is not None else rng.randint(5, 10)
-        staff = []
-        for k in range(1, n + 1):
-            if opened_on >= self.start and k <= n // 2:
-                hired = opened_on  # the opening crew
-            elif opened_on < self.start and rng.random() < 0.5:
-                hired = self.between(max(opened_on, _years(self.start, -6)), self.start)
-            else:
-                hired = self.between(max(opened_on, self.start), end - timedelta(days=30))
-            e = {
-                "id": f"E-{k}",
-                "name": self.person(),
-                "hired_on": hired,
-                "left_on": None,
-                "kitchen_duties": rng.random() > 0.1,
-                "contractor": rng.random() < 0.05,
-            }
-            staff.append(e)
-        # refreshers at the program's spacing, the last one recent
-        lo, hi = self.shape.refresher_days
-        if last_training is None:
-            last_training = rng.randint(15, hi - 20)
-        sessions = []
-        when = (
-            self.ago(last_training) if end == self.A else end - timedelta(days=rng.randint(5, 30))
-        )
-        first = max(self.start, opened_on)
-        while when >= first:
-            sessions.append(when)
-            when -= timedelta(days=rng.randint(lo, hi))
-        sessions.reverse()
-        # some left, after their first session and not in the last weeks
-        for e in staff:
-            if rng.random() < 0.25:
-                trained = [s for s in sessions if s >= e["hired_on"]]
-                if trained and trained[0] + timedelta(days=40) < end - timedelta(days=15):
-                    e["left_on"] = self.between(
-                        trained[0] + timedelta(days=40), end - timedelta(days=15)
-                    )
-            if e["left_on"] is None and end < self.A:
-                e["left_on"] = end  # the establishment closed
-        rec["employees"] = sorted(staff, key=lambda e: int(e["id"][2:]))
-        trainings = []
-        trainer = self.person()
-        for when in sessions:
-            attendees = [
-                {"employee": e["id"], "signed": True}
-                for e in staff
-                if e["hired_on"] <= when and (e["left_on"] is None or when < e["left_on"])
-            ]
-            if attendees:
-                trainings.append({"date": when, "attendees": attendees, "_trainer": trainer})
-        # new hires: trained the program's number of days after hiring
-        delay = self.shape.new_hire_training_days
-        for e in staff:
-            if e["hired_on"] < self.start or e["hired_on"] <= opened_on:
-                continue
-            days = rng.randint(*delay) if isinstance(delay, list) else delay
-            when = e["hired_on"] + timedelta(days=days)
-            if when <= self.A and (e["left_on"] is None or when < e["left_on"]):
-                trainings.append(
-                    {
-                        "date": when,
-                        "attendees": [{"employee": e["id"], "signed": True}],
-                        "_trainer": trainer,
-                    }
-                )
-        # everyone on staff the day the establishment opened is trained that week
-        opening = [e for e in staff if e["hired_on"] <= opened_on]
-        if opened_on >= self.start and opening:
-            trainings.append(
-                {
-                    "date": opened_on,
-                    "attendees": [{"employee": e["id"], "signed": True} for e in opening],
-                    "_trainer": trainer,
-                }
-            )
-        trainings.sort(key=lambda t: t["date"])
-        for k, t in enumerate(trainings, start=1):
-            t["id"] = f"T-{k}"
-        rec["trainings"] = [
-            {
-                "id": t["id"],
-                "date": t["date"],
-                "attendees": t["attendees"],
-                "_trainer": t["_trainer"],
-            }
-            for t in trainings
-        ]
-
-    def _inspections(self, rec, opened_on, end, last_inspection) -> None:
-        rng = self.rng
-        if last_inspection is None:
-            last_inspection = rng.randint(20, 300)
-        when = (
-            self.ago(last_inspection)
-            if end == self.A
-            else end - timedelta(days=rng.randint(10, 60))
-        )
-        dates = []
-        while when >= max(self.inspections_from, opened_on + timedelta(days=20)):
-            dates.append(when)
-            when -= timedelta(days=rng.randint(330, 375))
-        for when in reversed(dates):
-            self.inspect(rec, when)
-
-    def inspect(self, rec: dict, when: date, *, answers: dict[str, bool] | None = None) -> dict:
-        """An inspection on `when` answering every checklist item (compliant unless `answers`
-        says otherwise) and measuring every device."""
-        self.inspection_no += 1
-        devices = [d for d in rec["devices"] if d["installed_on"] <= when]
-        items = []
-        for item in self.checklist:
-            a: dict[str, Any] = {"item": item, "compliant": True}
-            if item.startswith("gcd."):
-                if not devices:
-                    continue
-                a["device"] = devices[0]["id"]
-            items.append(a)
-        insp = {
-            "id": f"I-{when.year}-{self.inspection_no:04d}",
-            "date": when,
-            "measurements": [self._measure(rec, d, when) for d in devices],
-            "answers": items,
-        }
-        for item, compliant in (answers or {}).items():
-            self.answer(insp, item, compliant)
-        rec["inspections"].append(insp)
-        rec["inspections"].sort(key=lambda i: (i["date"], i["id"]))
-        return insp
-
-    def _measure(self, rec: dict, dev: dict, when: date) -> dict:
-        rng = self.rng
-        served = [
-            s["date"]
-            for s in rec["services"]
-            if s["device"] == dev["id"] and s["date"] <= when and s.get("full_pump_out", True)
-        ]
-        since = served[-1] if served else max(dev["installed_on"], self.start)
-        total = rec["_rates"][dev["id"]] * max((when - since).days, 3) * rng.uniform(0.9, 1.0)
-        total = min(total, dev["design_depth_inches"] * 0.24)
-        fog = total * rng.uniform(0.3, 0.45)
-        m: dict[str, Any] = {
-            "device": dev["id"],
-            "fog_inches": round(fog, 2),
-            "solids_inches": round(total - fog, 2),
-        }
-        if dev["kind"] == "interceptor":
-            m["final_chamber_floating_oil"] = False
-            m["sludge_to_outlet_inches"] = round(
-                dev["design_depth_inches"] * rng.uniform(0.3, 0.5), 1
-            )
-        return m
-
-    @staticmethod
-    def answer(insp: dict, item: str, compliant: bool, note: str | None = None) -> None:
-        for a in insp["answers"]:
-            if a["item"] == item:
-                a["compliant"] = compliant
-                if note:
-                    a["note"] = note
-                return
-        raise KeyError(f"{item} is not answered in {insp['id']}")
-
-    def fail(self, rec: dict, item: str, *, cured: bool, note: str | None = None) -> None:
-        """A checklist item found not compliant: at the last inspection (open), or at the one
-        before and compliant again at the last (cured)."""
-        inspections = rec["inspections"]
-        if not inspections:
-            raise ValueError(f"{rec['establishment']['name']} has no inspection")
-        if cured and len(inspections) == 1:  # a re-inspection found it corrected
-            first = inspections[0]["date"]
-            self.inspect(rec, self.between(first + timedelta(days=14), self.ago(1)))
-        insp = inspections[-2] if cured else inspections[-1]
-        self.answer(insp, item, False, note)
-
-    def unsigned(self, rec: dict) -> None:
-        """The last training's attendance, not signed by one of the kitchen staff."""
-        kitchen = {e["id"] for e in rec["employees"] if e["kitchen_duties"]}
-        for t in reversed(rec["trainings"]):
-            for a in t["attendees"]:
-                if a["employee"] in kitchen:
-                    a["signed"] = False
-                    return
-        raise ValueError(f"{rec['establishment']['name']} has no training to leave unsigned")
-
-    def sample(
-        self,
-        rec: dict,
-        days_ago: int,
-        value: float,
-        *,
-        device: str | None = "GI-1",
-        parameter: str = "oil_and_grease",
-        unit: str = "mg/L",
-        method: str | None = "EPA 1664",
-    ) -> dict:
-        """A sample of the discharge (of `device`, or of the establishment's lateral when
-        None), analysed by the lab for one parameter."""
-        self.sample_no += 1
-        when = self.ago(days_ago)
-        s: dict[str, Any] = {"id": f"S-{when.year}-{self.sample_no:03d}", "date": when}
-        if device is not None:
-            s["device"] = device
-        s.update(parameter=parameter, value=float(value), unit=unit)
-        if method:
-            s["method"] = method
-        rec.setdefault("samples", []).append(s)
-        rec["samples"].sort(key=lambda x: (x["date"], x["id"]))
         return s
 
     @staticmethod

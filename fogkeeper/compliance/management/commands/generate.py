@@ -1,6 +1,6 @@
 """`manage.py generate --establishments N --years Y [--pack PACK] [--agency-code CODE]
 [--seed S] [--as-of DATE]`: a synthetic program at a city's proportions
-(fogkeeper/compliance/generate.py)."""
+(fogkeeper/compliance/generate/)."""
 
 from datetime import date
 

@@ -1,0 +1,140 @@
+"""`manage.py generate`, the demo's builder and the case files give byte for byte what they gave
+when their digests were pinned: a change meant to leave them alone (a module split, a
+refactoring) must leave these digests alone too."""
+
+import hashlib
+import json
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.db import models
+
+from fogkeeper.compliance.casefiles import build_case_files
+from fogkeeper.compliance.demo import build_programs
+from fogkeeper.compliance.generate import generate_program
+from fogkeeper.inspections.models import Inspection
+from fogkeeper.registry.models import (
+    FoodServiceEstablishment,
+    GreaseControlDevice,
+    Operator,
+    Parcel,
+    PropertyOwner,
+)
+from fogkeeper.training.models import Employee, Training
+
+AS_OF = date(2026, 11, 30)
+# the imaginary town's pack, whose discharge limits and design exceptions no bundled pack has
+TEST_PACKS = Path(__file__).resolve().parent.parent / "rules" / "packs"
+
+# sha256 of every row `generate` writes (60 establishments, 2 years, seed 7) into a database
+# without establishments, and of the case files built from them on AS_OF
+GENERATED = {
+    "imaginary-town": (
+        "7171ae10c8b383c8bc3d850fa7aa271b1407ff00ab3bf823db154844bda8b808",
+        "18afce9b7726bf3e6de27a396c1fd6e2360abc4ca27223eed6faebdb963a79c6",
+    ),
+    "san-clemente": (
+        "6a61be0221dabe094de58813f39290ab989f83a49a1ea29578945cb61ddfadbe",
+        "22d29bc58d11d464411f6ce98ccf32c308ca63dd240a54cdc4f5e3afc7b84eb8",
+    ),
+    "town-10-02": (
+        "4d6990d8e12611365145b5094f15d949c4cbebcd91455c1b782467880f241c64",
+        "401ff1cd942f2592a64b094ecbf4b2cecb0a375afd0886c859e6a9ef67811bca",
+    ),
+    "us-oh-aurora": (
+        "00d08e921f0854493b3cf0d1f90d126b06ec3cc291087309d289c7e82992b338",
+        "901475dec29622b52a4742a6a53533ad9bdf6ddddd4873bc64227288f29e6d6b",
+    ),
+}
+# The generator numbers the rows of these after the last already there, and some of their
+# numbers are in its text (permit numbers, parcel numbers, owners' names).
+NUMBERED = (PropertyOwner, Parcel, Operator, FoodServiceEstablishment, GreaseControlDevice,
+            Employee, Training, Inspection)  # fmt: skip
+# sha256 of the written demo programs, private fields included, on each date
+DEMO = {
+    date(2026, 11, 30): "1e0e75b7f3fca2226c4f52e8f20c44c8d0b64931c0a62a3d9632c713b072c1cb",
+    date(2025, 1, 1): "b60bd8426e68459279880f2e093bd0f9b858865ceaf2e87af86820de74f4201e",
+}
+
+
+def _digest(value) -> str:
+    text = json.dumps(value, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _tables() -> list:
+    """The models whose rows have an integer id the database or the generator assigns."""
+    return sorted(
+        (
+            m
+            for m in apps.get_models()
+            if m._meta.managed and not m._meta.proxy and isinstance(m._meta.pk, models.AutoField)
+        ),
+        key=lambda m: m._meta.label,
+    )
+
+
+def _last_ids() -> dict:
+    return {
+        m: m.objects.order_by("-pk").values_list("pk", flat=True).first() or 0 for m in _tables()
+    }
+
+
+def _rows_written(before: dict) -> dict[str, list]:
+    """Each table's rows made since `before`, in id order. An id, and a reference to a row
+    made since, is counted from the table's first new row (the sequences and the rows already
+    there differ from run to run); timestamps are left out."""
+    first = {}
+    for model, last in before.items():
+        first[model] = (
+            model.objects.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True).first()
+        )
+
+    def ref(model, value):
+        if value is None or first.get(model) is None or int(value) <= before[model]:
+            return value
+        return ["new", int(value) - first[model]]
+
+    written = {}
+    for model, last in before.items():
+        fields = [f for f in model._meta.concrete_fields if not isinstance(f, models.DateTimeField)]
+        names = [f.attname for f in fields]
+        rows = []
+        for row in model.objects.filter(pk__gt=last).order_by("pk").values_list(*names):
+            item = dict(zip(names, row, strict=True))
+            for f in fields:
+                if f.primary_key:
+                    item[f.attname] = ref(model, item[f.attname])
+                elif f.is_relation:
+                    item[f.attname] = ref(f.related_model, item[f.attname])
+            if "object_type" in item and "object_id" in item:
+                target = apps.get_model(item["object_type"])
+                item["object_id"] = ref(target, item["object_id"])
+            rows.append(item)
+        if rows:
+            written[model._meta.label] = rows
+    return written
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pack", sorted(GENERATED))
+def test_generate_writes_the_same_rows_and_case_files_for_a_seed(pack, monkeypatch):
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(TEST_PACKS))
+    before = _last_ids()
+    assert not any(before[model] for model in NUMBERED), "the digests are of a first program"
+    result = generate_program(
+        establishments=60, years=2, as_of=AS_OF, agency_code="pinned", pack=pack, seed=7
+    )
+    rows = _rows_written(before)
+    ids = list(result.agency.establishments.order_by("pk").values_list("pk", flat=True))
+    cases = list(build_case_files(result.agency, ids, AS_OF).values())
+    assert (_digest(rows), _digest(cases)) == GENERATED[pack]
+
+
+@pytest.mark.parametrize("as_of", sorted(DEMO))
+def test_the_demo_builder_builds_the_same_programs(as_of):
+    programs = [asdict(p) for p in build_programs(as_of)]
+    assert _digest(programs) == DEMO[as_of]
