@@ -67,3 +67,9 @@ def reevaluate(agency: Any, establishment_ids, *, as_of: date) -> None:
     ids = sorted(set(establishment_ids))
     for start in range(0, len(ids), REEVALUATE_BATCH):
         enqueue(REEVALUATE, agency.pk, ids[start : start + REEVALUATE_BATCH], as_of.isoformat())
+
+
+def reevaluate_now(agency: Any, establishment_ids, *, as_of: date) -> None:
+    """The same, here and now, in this process: for a write whose page or command shows the
+    establishments' new status at once."""
+    task(REEVALUATE)(agency.pk, sorted(set(establishment_ids)), as_of.isoformat())

@@ -5,8 +5,7 @@ and no modules import each other round a circle.
 
 Every import is counted, at the top of a module or inside a function (an import moved into
 a function still ties the two modules together), but not those under `if TYPE_CHECKING:`
-and not migrations, nor those that layers.KNOWN lists (today's, to be mended). Prints each
-problem and exits 1 when there is one.
+and not migrations. Prints each problem and exits 1 when there is one.
 """
 
 from __future__ import annotations
@@ -137,8 +136,7 @@ def _layers(root: Path):
 
 
 def problems(root: Path = PACKAGE) -> list[str]:
-    """Every import that breaks the layers of `root`/layers.py, and every circle, but for
-    the imports its KNOWN lists (they are left out of the graph)."""
+    """Every import that breaks the layers of `root`/layers.py, and every circle."""
     layers = _layers(root)
     found = modules(root)
     named = {part for layer in layers.LAYERS for part in layer}
@@ -149,8 +147,6 @@ def problems(root: Path = PACKAGE) -> list[str]:
     if out:
         return out
     graph = imports(root)
-    for a, b in layers.KNOWN:
-        graph.get(a, set()).discard(b)
     out += [f"{a} imports {b}, of a higher layer" for a, b in upward(graph, layers.LAYERS)]
     for group in circles(graph):
         inside = sorted((a, b) for a in group for b in graph[a] if b in group)

@@ -9,7 +9,7 @@ import re
 from rest_framework.exceptions import NotFound
 
 from fogkeeper.registry.models import Agency
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 
 HEADER = "X-Fogkeeper-Agency"
 QUERY = "agency"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 
 from .agency import acting_agency
 

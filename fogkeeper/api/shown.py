@@ -15,7 +15,7 @@ import re
 
 from django.db.models import Q
 
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 from fogkeeper.web.models import STAFF_ROLES
 
 HANDLE = "api"  # the record's id: how the API names it (the portals use codes and links)

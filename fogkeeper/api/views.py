@@ -25,7 +25,7 @@ from fogkeeper.maintenance.services import service_submit
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.training.models import Training
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 
 from . import filters, schema, shown
 from . import serializers as s

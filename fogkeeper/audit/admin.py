@@ -1,10 +1,26 @@
-"""The audit trail, read-only: nobody adds, changes or deletes an audit row here."""
+"""The audit trail, read-only: nobody adds, changes or deletes an audit row here. Its
+read-only admin is the base of every app's admin of records kept as written."""
 
 from django.contrib import admin
 
-from fogkeeper.registry.admin import ReadOnlyAdmin
-
 from .models import AuditEvent
+
+
+class ReadOnly:
+    """Shown, never added, changed or deleted here (a model admin or an inline)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
 
 
 @admin.register(AuditEvent)

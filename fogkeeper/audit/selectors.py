@@ -63,9 +63,8 @@ def filtered(
 
 
 def _by_record(rows: QuerySet[AuditEvent], agency, record: str) -> QuerySet[AuditEvent]:
-    from fogkeeper.registry.models import FoodServiceEstablishment
-
-    fse = FoodServiceEstablishment.objects.filter(agency=agency, code__iexact=record).first()
+    establishments = AuditEvent._meta.get_field("establishment").related_model.objects
+    fse = establishments.filter(agency=agency, code__iexact=record).first()
     if fse is not None:
         return rows.filter(establishment_id=fse.pk)
     return rows.filter(object_id=record)

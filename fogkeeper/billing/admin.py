@@ -3,16 +3,16 @@ which validate and audit; the admin shows it and never edits or deletes it."""
 
 from django.contrib import admin
 
-from fogkeeper.registry import admin as registry_admin
+from fogkeeper.audit import admin as audit_admin
 
 from .models import FeeItem, FeeSchedule, Invoice, InvoiceLine, Payment
 
 
-class ReadOnlyAdmin(registry_admin.ReadOnlyAdmin):
+class ReadOnlyAdmin(audit_admin.ReadOnlyAdmin):
     list_per_page = 50
 
 
-class ReadOnlyInline(registry_admin.ReadOnly, admin.TabularInline):
+class ReadOnlyInline(audit_admin.ReadOnly, admin.TabularInline):
     extra = 0
 
 

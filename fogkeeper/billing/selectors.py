@@ -15,6 +15,7 @@ from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import evaluate, parse_case
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.report import Finding
+from fogkeeper.signals import report_of
 
 from .casefiles import invoice_actions
 from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceAdjustment, InvoiceLine, Payment
@@ -254,10 +255,7 @@ def lien_eligibility(
     establishment: FoodServiceEstablishment, action: str, on: date
 ) -> LienEligibility:
     """The engine's `lien_eligible` date of the penalty order `action` as of `on`."""
-    from fogkeeper.compliance.reports import establishment_report
-
-    report = establishment_report(establishment=establishment, as_of=on)
-    for deadline in report.deadlines:
+    for deadline in report_of(establishment, on).deadlines:
         if deadline.action == action and deadline.name == LIEN_ELIGIBLE:
             day = deadline.date.date() if hasattr(deadline.date, "date") else deadline.date
             return LienEligibility(action, day, deadline.citation)

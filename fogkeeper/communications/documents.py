@@ -10,7 +10,8 @@ from pathlib import Path
 from django.template.loader import get_template
 from weasyprint import CSS, HTML
 
-from fogkeeper.enforcement.letters import PREVIEW_MARK, LocalFetcher, longdate
+from fogkeeper.enforcement.letter_filters import longdate
+from fogkeeper.enforcement.letters import PREVIEW_MARK, LocalFetcher
 
 # the print style of the PDF (a file, not a <style> in the page: the CSP test reads every template)
 STYLE = Path(__file__).resolve().parent / "letter.css"

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Q
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.enforcement.letters import longdate
+from fogkeeper.enforcement.letter_filters import longdate
 from fogkeeper.formats import STATUS_WORDS
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, OperatorTenure

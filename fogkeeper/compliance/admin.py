@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from fogkeeper.registry.admin import ReadOnlyAdmin
+from fogkeeper.audit.admin import ReadOnlyAdmin
 
 from .models import ComplianceStatus, Finding, SweepRun
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
+from fogkeeper.signals import demo_loaded
+
 from .demo_builder import EARLIEST_AS_OF, SEED, STAFF_PASSWORD, STAFF_USERNAME, Program, _Builder
 
 __all__ = ["EARLIEST_AS_OF", "SEED", "STAFF_PASSWORD", "STAFF_USERNAME", "Program"]
@@ -92,7 +94,6 @@ def load_demo(
     from .demo_enforcement import load_enforcement
     from .demo_generated import load_generated
     from .demo_load import load_program
-    from .demo_people import load_people
     from .demo_programs import written as written_packs
     from .demo_sewers import load_cleanings
     from .demo_spills import load_spills
@@ -111,5 +112,5 @@ def load_demo(
             load_enforcement(agency, as_of=day[agency.pack], staff=staff)
             load_cleanings(agency, as_of=day[agency.pack], staff=staff)
             load_spills(agency, as_of=day[agency.pack])
-        load_people(agencies, staff)
+        demo_loaded.send(sender=None, agencies=agencies, staff=staff)  # web/people/demo.py
         return agencies

@@ -32,8 +32,8 @@ def load_spills(agency, *, as_of: date) -> int:
 
 
 def _spill(model, agency, s: dict, segments: dict, as_of: date, tz):
+    from fogkeeper.incidents.spills import derive_category
     from fogkeeper.registry.models import normalise_address
-    from fogkeeper.reporting.spills import derive_category
 
     day = as_of - timedelta(days=s["days_ago"])
     started = datetime.combine(day, time.fromisoformat(s["start"]), tzinfo=tz)

@@ -9,6 +9,7 @@ from celery import shared_task
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
+from .from_findings import run_bulk_notice
 from .models import SweepBatch, SweepRun
 from .runs import SweepAlreadyRunning, finish_sweep, plan_sweep, resume_stalled, run_batch
 from .sweep import SweepResult, sweep_ids
@@ -104,3 +105,11 @@ def nightly_sweep(daily_id: int) -> int | None:
     run_id = sweep_start(daily.agency_id, daily.on.isoformat())
     job_done(daily_id, f"sweep run {run_id}")
     return run_id
+
+
+# named as it was when it lived in enforcement, so that runs queued before still find it
+@shared_task(name="fogkeeper.enforcement.bulk_notice")
+def bulk_notice(run_id: int) -> None:
+    """A bulk notice run (from_findings.py): it skips the establishments already sent or
+    refused, so the task is safe to run twice."""
+    run_bulk_notice(run_id)

@@ -79,24 +79,29 @@ MIDDLEWARE = [
 ROOT_URLCONF = "fogkeeper.config.urls"
 WSGI_APPLICATION = "fogkeeper.config.wsgi.application"
 
+# Each area of the staff pages keeps its templates beside its code (fogkeeper/web/<area>/
+# templates/), the layout and the form templates in fogkeeper/web/common/templates/.
+WEB_TEMPLATES = sorted((Path(__file__).resolve().parent.parent / "web").glob("*/templates"))
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [str(folder) for folder in WEB_TEMPLATES],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "fogkeeper.web.context_processors.agency",
+                "fogkeeper.web.common.context_processors.agency",
             ],
         },
     },
 ]
 
-# Forms render through the project's templates: fogkeeper/web/templates/django/forms/ gives
-# every field the U.S. Web Design System's classes (usa-label, usa-input, usa-error-message).
+# Forms render through the project's templates: fogkeeper/web/common/templates/django/forms/
+# gives every field the U.S. Web Design System's classes (usa-label, usa-input,
+# usa-error-message).
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {

@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 
-from fogkeeper.registry.admin import ReadOnlyAdmin
+from fogkeeper.audit.admin import ReadOnlyAdmin
 
 from .models import (
     ActionFact,

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from datetime import date, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from urllib.request import url2pathname
@@ -34,7 +34,8 @@ from weasyprint.urls import URLFetcher
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
 
-register = template.Library()
+from . import letter_substance as substance_of
+from .letter_filters import longdate, money, period
 
 _ACTION_TYPE = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -71,34 +72,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 GENERIC = ("violations", "fields", "appeal")
 
-HEARING = "hearing"
 PREVIEW_MARK = "PREVIEW — not sent"
-
-# The levels an appeal may be routed to, whose titles a letter template may name.
-ROUTE_LEVELS = ("inspector", "manager", "hearing_officer", "council", "city_manager")
-
-# The signer's title at the agency: their role in the pack's titles.
-_ROLE_TITLES = {"manager": "manager", "inspector": "inspector"}
-
-# What a finding's evidence names, as a letter labels it.
-_EVIDENCE = {
-    "reading": "Reading",
-    "inspection": "Inspection",
-    "sample": "Sample",
-    "parameter": "Parameter",
-    "value": "Value found",
-    "limit": "Limit",
-    "unit": "Unit",
-    "service": "Service",
-    "hauler": "Hauler",
-    "last_full_service": "Last full pump-out",
-    "training": "Training",
-    "kind": "Kind",
-    "gallons": "Gallons",
-    "incidents": "Incidents",
-    "change": "Change",
-    "date": "Date",
-}
 
 
 def render_action_letter(action: Any, deadlines: list, signer: Any = None) -> bytes:
@@ -124,10 +98,10 @@ def action_letter_html(
     pack = agency.get_pack()
     spec = pack.actions.get(action.type)
     fields = action.effective_fields() if action.pk else dict(action.fields or {})
-    issued_on = _issued_on(action, spec, fields)
+    issued_on = substance_of.issued_on(action, spec, fields)
     sections = SECTIONS.get(action.type, GENERIC)
-    substance = _substance(action, pack, sections, fields, issued_on)
-    substance["signer"] = _signer(signer, agency, pack, action)
+    substance = substance_of.substance(action, pack, sections, fields, issued_on)
+    substance["signer"] = substance_of.signer(signer, agency, pack, action)
     substance["preview"] = PREVIEW_MARK if preview else ""
     return _render(
         agency=agency,
@@ -196,10 +170,10 @@ def render_letter_html(
             "facts": facts,
             "signer": {"name": signer} if signer else {},
             "sections": set(SECTIONS.get(action_type, GENERIC)) - {"violations"},
-            "hearing": _hearing_dict(
+            "hearing": substance_of.hearing_dict(
                 (fields or {}).get("hearing_on"), "", "", "", agency.get_pack().titles
             ),
-            "fine": _fine(agency.get_pack(), action_type, fields or {}, issued_on),
+            "fine": substance_of.fine(agency.get_pack(), action_type, fields or {}, issued_on),
         },
     )
 
@@ -215,7 +189,7 @@ def _render(*, agency, establishment, action_type, action_code, extra, **kw) -> 
     engine = Engine(
         dirs=[str(_folder(pack)), str(LAYOUT)],  # a pack may override the shared layout
         autoescape=True,
-        builtins=["fogkeeper.enforcement.letters"],
+        builtins=["fogkeeper.enforcement.letter_filters"],
         string_if_invalid="",
     )
     tpl = engine.select_template([f"{action_type}.html", "default.html"])
@@ -236,215 +210,6 @@ def _render(*, agency, establishment, action_type, action_code, extra, **kw) -> 
 
 
 # The action's substance
-
-
-def _issued_on(action: Any, spec: Any, fields: dict) -> date:
-    if action.taken_on:
-        return _as_date(action.taken_on)
-    return _as_date(fields.get(spec.date_field)) if spec else date.today()
-
-
-def _as_date(value: Any) -> date:
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
-    return value.date() if isinstance(value, datetime) else value
-
-
-def _substance(action, pack, sections, fields, issued_on) -> dict[str, Any]:
-    """What the letter states beyond the action's own fields, each only where its type calls
-    for it: violations, the fine, the hearing, the appeal routes, the notice decided."""
-    titles = dict(pack.titles)
-    out: dict[str, Any] = {"sections": set(sections), "officers": titles}
-    if "violations" in sections:
-        out["violations"] = _violations(action, pack, issued_on)
-    if "fine" in sections:
-        out["fine"] = _fine(pack, action.type, fields, issued_on)
-    if "hearing" in sections or "hearing_held" in sections:
-        out["hearing"] = _hearing(action, pack, fields)
-    if action.type == HEARING:
-        notice = action.refers_to
-        spec = pack.actions.get(notice.type) if notice is not None else None
-        out["notice"] = {
-            "code": getattr(notice, "code", ""),
-            "type": getattr(notice, "type", ""),
-            "title": spec.title if spec else "",
-            "citation": spec.citation if spec else action.cites,
-        }
-        out["title"] = "Notice of hearing"
-        out["citation"] = action.cites
-    out["route_titles"] = {level: level_title(titles, level) for level in ROUTE_LEVELS}
-    return out
-
-
-def _violations(action: Any, pack: Any, on: date) -> list[dict[str, Any]]:
-    """The violations the action is about (the one it names, else all of its case's), each
-    with its citation, date and the engine's finding for it: what was found, on which
-    device, reading, sample or checklist question."""
-    if action.violation_id:
-        rows = [action.violation]
-    elif action.case_id:
-        rows = list(action.case.violations.order_by("since", "code"))
-    else:
-        rows = []
-    if not rows:
-        return []
-    found = _findings(action.establishment, rows, on)
-    return [_violation(v, pack, found.get((v.rule, v.subject), [])) for v in rows]
-
-
-def _findings(establishment: Any, violations: list, on: date) -> dict[tuple, list]:
-    """The findings of these violations' (rule, subject): the sweep's, else the engine's on
-    `on` (only when the sweep has stored none of them)."""
-    from fogkeeper.compliance.models import Finding
-
-    keys = {(v.rule, v.subject) for v in violations}
-    stored = Finding.objects.filter(
-        establishment=establishment, rule__in={r for r, _ in keys}, since__lte=on
-    ).order_by("since", "pk")
-    out: dict[tuple, list] = {}
-    for f in stored:
-        if (f.rule, f.subject) in keys:
-            out.setdefault((f.rule, f.subject), []).append(f)
-    missing = keys - set(out)
-    if missing:
-        from fogkeeper.compliance.reports import establishment_report
-
-        report = establishment_report(establishment=establishment, as_of=on)
-        for f in sorted(report.findings, key=lambda f: f.since):
-            if (f.rule, f.subject) in missing:
-                out.setdefault((f.rule, f.subject), []).append(f)
-    return out
-
-
-def _violation(v: Any, pack: Any, findings: list) -> dict[str, Any]:
-    rule = pack.rules.get(v.rule)
-    item = getattr(pack, "checklist", {}).get(v.rule)
-    title = rule.title if rule else getattr(item, "question", "") or v.rule
-    finding = _the_finding(findings, v.since)
-    evidence = dict(getattr(finding, "evidence", None) or {})
-    return {
-        "code": v.code,
-        "rule": v.rule,
-        "title": title,
-        "subject": v.subject,
-        "since": v.since,
-        "citation": v.citation,
-        "found": getattr(finding, "message", ""),
-        "due": getattr(finding, "due", None),
-        "evidence": [
-            (label, _evidence_text(evidence[key]))
-            for key, label in _EVIDENCE.items()
-            if evidence.get(key) not in (None, "", [])
-        ],
-    }
-
-
-def _the_finding(findings: list, since: date) -> Any:
-    """The finding the violation was added from (same `since`), else the latest before."""
-    for f in findings:
-        if f.since == since:
-            return f
-    earlier = [f for f in findings if f.since <= since]
-    return (earlier or findings or [None])[-1]
-
-
-def _evidence_text(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return ", ".join(str(x) for x in value)
-    if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}$", value):
-        return longdate(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _fine(pack: Any, action_type: str, fields: dict, on: date) -> dict[str, Any] | None:
-    """The fine a pack's check accrues on the action (`rate`, from the day after its `after`
-    field until its `until` field): SC's $600 a day after the correction date."""
-    spec = pack.actions.get(action_type)
-    for check in (spec.checks if spec else {}).values():
-        if not isinstance(check, dict) or "rate" not in check:
-            continue
-        try:
-            rate = pack.parameters[check["rate"]].value_on(on)
-        except (KeyError, ParameterNotInForce):
-            return None
-        after = fields.get(check.get("after"))
-        start = _as_date(after) + timedelta(days=1) if after else None
-        until = fields.get(check.get("until"))
-        return {
-            "rate": Decimal(str(rate.value)),
-            "citation": check.get("citation") or rate.reference,
-            "after": _as_date(after) if after else None,
-            "start": start,
-            "until": _as_date(until) if until else None,
-        }
-    return None
-
-
-def _hearing(action: Any, pack: Any, fields: dict) -> dict[str, Any]:
-    """The hearing the letter sets or reports: the hearing action itself, the last one set
-    on a saved notice, the hearing a decision refers to, else the notice's `hearing_on`."""
-    titles = pack.titles
-    held = _hearing_action(action)
-    if held is not None:
-        own = held.fields or {}
-        on, place = own.get("hearing_on"), own.get("place") or ""
-        continued = own.get("continued_from") or ""
-    else:
-        on, place, continued = fields.get("hearing_on"), fields.get("hearing_place") or "", ""
-    return _hearing_dict(on, place, continued, getattr(held, "code", ""), titles)
-
-
-def _hearing_dict(on: Any, place: str, continued: str, code: str, titles: Any) -> dict:
-    return {
-        "code": code,
-        "on": _as_date(on) if on else None,
-        "text": longdate(on) if on else "",
-        "place": place,
-        "continued_from": continued,
-        "body": titles.get("hearing_body", ""),
-    }
-
-
-def _hearing_action(action: Any) -> Any:
-    if action.type == HEARING:
-        return action
-    refers = action.refers_to if action.refers_to_id else None
-    if refers is not None and refers.type == HEARING:
-        return refers
-    if action.pk is None:
-        return None
-    from .models import EnforcementAction
-
-    return (
-        EnforcementAction.objects.filter(type=HEARING, refers_to=action)
-        .order_by("-taken_on", "-pk")
-        .first()
-    )
-
-
-def _signer(user: Any, agency: Any, pack: Any, action: Any) -> dict[str, str]:
-    """Who signs: the acting person's full name (else username) and the title of their role
-    at the agency in the pack's words; "For the <body>" when the action is the Council's or
-    the City Manager's."""
-    if user is None:
-        return {}
-    from fogkeeper.web.policy import role
-
-    titles = dict(pack.titles)
-    name = user.get_full_name() or user.get_username()
-    held = role(user, agency)
-    if held in _ROLE_TITLES:
-        title = titles.get(_ROLE_TITLES[held], held.title())
-    elif held == "clerk":
-        separate = titles.get("hearing_body") != titles.get("manager")
-        title = titles["hearing_body"] if separate else titles.get("clerk", "Clerk")
-    else:
-        title = (held or "").replace("_", " ").title()
-    level = getattr(action, "level", "") or ""
-    behalf = level_title(titles, level) if level in ("council", "city_manager") else ""
-    return {"name": name, "title": title, "behalf": behalf}
 
 
 # Context
@@ -632,48 +397,6 @@ def _penalty(pack: Any, fields: dict, on: date) -> dict[str, Any] | None:
         "quantity": fields.get(per),
         "reference": value.reference,
     }
-
-
-# Template filters (builtins of the letters engine)
-
-
-@register.filter
-def longdate(value: Any) -> str:
-    """March 6, 2025; a date-time adds the time and zone: March 6, 2025, 2:00 PM PST."""
-    if value in (None, ""):
-        return ""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
-    text = f"{value:%B} {value.day}, {value.year}"
-    if isinstance(value, datetime):
-        hour = value.hour % 12 or 12
-        text += f", {hour}:{value:%M} {'AM' if value.hour < 12 else 'PM'}"
-        if value.tzinfo is not None:
-            text += f" {value.tzname()}"
-    return text
-
-
-@register.filter
-def period(value: Any) -> str:
-    """A pack period as words: "2 business_days" -> "2 business days"."""
-    return str(value or "").replace("_", " ")
-
-
-@register.filter
-def money(value: Any) -> str:
-    """$1,234.50; whole amounts print without cents: $600."""
-    if value in (None, ""):
-        return ""
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        return str(value)
-    if amount == amount.to_integral_value():
-        return f"${amount:,.0f}"
-    return f"${amount:,.2f}"
-
-
-# PDF
 
 
 def _pdf(html: str, folder: Path) -> bytes:

@@ -14,7 +14,7 @@ from typing import Any
 from fogkeeper.rules.packs import Pack
 
 from .models import APPEAL, HEARING, EnforcementAction
-from .services import HEARD, _day
+from .services import HEARD, day_of
 
 # The facts of an action type staff record from the case page, with how the page says them.
 FACTS = {
@@ -143,7 +143,7 @@ def _appeals(
         if action is None or action.type not in pack.actions:
             continue
         to = pack.actions[action.type].appeal_routes().get(d["name"])
-        if not to or to not in sequence or to == "court" or _day(d["date"]) < as_of:
+        if not to or to not in sequence or to == "court" or day_of(d["date"]) < as_of:
             continue
         if any(a.type == APPEAL and a.refers_to_id == action.pk and a.level == to for a in actions):
             continue

@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from datetime import date
 from pathlib import Path
 
 from django.db import IntegrityError, transaction
@@ -34,46 +32,15 @@ from django.db import IntegrityError, transaction
 from fogkeeper.audit.services import audit_record
 from fogkeeper.locks import hold_row
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
-from fogkeeper.reporting.pack import reporting_pack
-from fogkeeper.reporting.spills import derive_category
 
+from . import ciwqs_cells as cells
 from .models import Incident
+from .spills import derive_category
 
 REQUIRED = ("SPILL_ID", "START_DT", "SPILL_VOL", "ADDRESS", "CITY", "SPILL_CAUSE")
 DATE_COLUMNS = ("START_DT", "AGENCY_NOTIFY_DT", "OPRTOR_ARRVL_DT")
 KIND = "spill"
 
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
-# re.A: ASCII digits only (\d would take fullwidth digits, which int() and Decimal() read)
-_ORACLE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})(?:\s|$)", re.A)
-_US = re.compile(r"^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:\s|$)", re.A)
-_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[\sT]|$)", re.A)
-_ORACLE_TIME = re.compile(r"^\S+\s+(\d{1,2})\.(\d{2})\.(\d{2})(?:\.\d+)?\s*([AP]M)$", re.I | re.A)
-_CLOCK = re.compile(r"^\S+\s+(\d{1,2}):(\d{2})(?::(\d{2}))?$", re.A)
-_VOLUME = re.compile(
-    r"^(?:approx(?:imately|\.)?|about|est\.?|~)?\s*(\d[\d,]*(?:\.\d*)?|\.\d+)\s*(?:gal(?:lon)?s?\.?)?$",
-    re.I | re.A,
-)
-_SPILL_ID = re.compile(r"^(\d+)\.0+$", re.A)
-_DEGREES = re.compile(r"^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
-_FOG = re.compile(r"\bgrease|\bfog\b|\bf\.o\.g\b|\bfats?,? oils?\b", re.I)
-_NOT_FOG = re.compile(r"\b(?:not|non)[\s-]+(?:fog|f\.o\.g|grease)\w*", re.I)
-_DIRECTIONS = {"n", "s", "e", "w", "ne", "nw", "se", "sw"}
-_STREET_TYPES = {
-    "st", "ave", "av", "blvd", "rd", "dr", "ln", "ct", "pl", "hwy", "pkwy", "way", "cir",
-    "circle", "ter", "terrace", "trl", "trail", "sq", "loop", "aly", "alley", "plz", "plaza",
-    "cv", "pt", "row", "walk", "str", "wy", "crt",
-}  # fmt: skip
-_ORDINALS = {
-    "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th",
-    "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
-    "eleventh": "11th", "twelfth": "12th",
-}  # fmt: skip
 
 Progress = Callable[[str], None]
 
@@ -196,7 +163,7 @@ def ciwqs_import(
         other_systems = len(records) - len(kept)
         records = kept
     establishments = _Establishments(agency)
-    codes_in_file = {_spill_id(dict(zip(header, r, strict=False))) for r in records} - {""}
+    codes_in_file = {cells.spill_id(dict(zip(header, r, strict=False))) for r in records} - {""}
 
     def present() -> set[str]:
         found = Incident.objects.filter(agency=agency, code__in=codes_in_file)
@@ -311,7 +278,7 @@ def _incident(
         skip("wrong number of values", f" ({len(values)}, the header has {len(header)})")
         return None
     row = dict(zip(header, values, strict=True))
-    code = _spill_id(row)
+    code = cells.spill_id(row)
     if not code:
         skip("no spill id", f" (SPILL_ID {row['SPILL_ID']!r})")
         return None
@@ -323,8 +290,8 @@ def _incident(
         result.today = agency.today()
     when = None
     for column in DATE_COLUMNS:
-        when = _day(row.get(column, ""))
-        problem = _date_problem(column, row.get(column, ""), when, result.today)
+        when = cells.day_or_impossible(row.get(column, ""))
+        problem = cells.date_problem(column, row.get(column, ""), when, result.today)
         if problem:  # the spill's own date cannot be: the row is refused
             skip(problem[0], f" (spill {code}: {problem[1]})")
             return None
@@ -339,11 +306,11 @@ def _incident(
     if code in present:
         result.already_present += 1
         return None
-    gallons = _gallons(row["SPILL_VOL"])
+    gallons = cells.gallons(row["SPILL_VOL"])
     if gallons is None:
         result.notes["volume blank" if not row["SPILL_VOL"].strip() else "volume unreadable"] += 1
-    address = _address(row)
-    fog = _fog_caused(row)
+    address = cells.address(row)
+    fog = cells.fog_caused(row)
     result.fog_caused += fog
     incident = Incident(
         agency=agency,
@@ -354,9 +321,9 @@ def _incident(
         gallons=gallons,
         address=address[:200],
         normalised_address=normalise_address(address)[:200],
-        latitude=_degrees(row.get("LATTITUDE_DECIMAL_DEGREES", ""), 90),
-        longitude=_degrees(row.get("LONGITUDE_DECIMAL_DEGREES", ""), 180),
-        cause=_cause(row),
+        latitude=cells.degrees(row.get("LATTITUDE_DECIMAL_DEGREES", ""), 90),
+        longitude=cells.degrees(row.get("LONGITUDE_DECIMAL_DEGREES", ""), 180),
+        cause=cells.cause(row),
         source="ciwqs",
         source_record=row,
         **_spill(row, result),
@@ -368,14 +335,14 @@ def _incident(
 def _spill(row: dict[str, str], result: CiwqsImport) -> dict:
     """What the General Order asks of the spill, from the export's own columns."""
     out = {
-        "gallons_recovered": _gallons(row.get("SPILL_VOL_RECOVER", "")),
-        "gallons_to_surface_water": _gallons(row.get("SPILL_VOL_REACH_SURF", "")),
-        "reached_surface_water": _yes_no(row.get("REACH_SURFACE", "")),
-        "reached_storm_drain": _yes_no(row.get("REACH_STORM_DRAINPIPE", "")),
-        "storm_drain_fully_captured": _yes_no(row.get("RETURN_TO_SSS", "")),
-        "started_at": _moment(row.get("START_DT", "")),
-        "ended_at": _moment(row.get("EST_END_DT", "")),
-        "known_at": _moment(row.get("AGENCY_NOTIFY_DT", "")),
+        "gallons_recovered": cells.gallons(row.get("SPILL_VOL_RECOVER", "")),
+        "gallons_to_surface_water": cells.gallons(row.get("SPILL_VOL_REACH_SURF", "")),
+        "reached_surface_water": cells.yes_no(row.get("REACH_SURFACE", "")),
+        "reached_storm_drain": cells.yes_no(row.get("REACH_STORM_DRAINPIPE", "")),
+        "storm_drain_fully_captured": cells.yes_no(row.get("RETURN_TO_SSS", "")),
+        "started_at": cells.moment(row.get("START_DT", "")),
+        "ended_at": cells.moment(row.get("EST_END_DT", "")),
+        "known_at": cells.moment(row.get("AGENCY_NOTIFY_DT", "")),
     }
     for name, column in (
         ("started_at", "START_DT"),
@@ -410,159 +377,6 @@ def _left_because(reason: str) -> str:
     return "surface water not stated"
 
 
-def _yes_no(text: str) -> bool | None:
-    """Yes, No; None for a blank or a "Not Applicable - ..." text."""
-    word = (text or "").strip().lower()
-    return {"yes": True, "y": True, "no": False, "n": False}.get(word)
-
-
-def _moment(text: str) -> datetime | None:
-    """A CIWQS timestamp as an aware datetime in the pack's time zone (the export gives local
-    time): `15-SEP-07 05.00.00.000000 PM`, `09/15/2007 18:00`; a day without a readable time
-    is None (a deadline counted in hours cannot start from a guessed hour)."""
-    text = " ".join((text or "").split())
-    day = _date(text)
-    if day is None:
-        return None
-    m = _ORACLE_TIME.match(text)
-    if m:
-        hour = int(m[1]) % 12 + (12 if m[4].upper() == "PM" else 0)
-        minute, second = int(m[2]), int(m[3])
-    elif m := _CLOCK.match(text):
-        hour, minute, second = int(m[1]), int(m[2]), int(m[3] or 0)
-    else:
-        return None
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    return datetime(day.year, day.month, day.day, hour, minute, second, tzinfo=reporting_pack().tz)
-
-
-def _spill_id(row: dict[str, str]) -> str:
-    code = (row.get("SPILL_ID") or "").strip()
-    m = _SPILL_ID.match(code)
-    return (m.group(1) if m else code)[:60]
-
-
-def _date(text: str) -> date | None:
-    """The day of a CIWQS timestamp: `15-SEP-07 05.00.00.000000 PM`, `09/15/2007 18:00`,
-    `11-26-2008 14:00`, `2007-09-15`; None for blanks and anything else."""
-    day = _day(text)
-    return day if isinstance(day, date) else None
-
-
-_IMPOSSIBLE = "impossible"
-
-
-def _day(text: str) -> date | str | None:
-    """As _date, but _IMPOSSIBLE for a text written as a date that no calendar has
-    (`02/30/2024`, `31-FEB-09`, month 13)."""
-    text = (text or "").strip()
-    try:
-        m = _ORACLE.match(text)
-        if m:
-            day, month, year = int(m[1]), _MONTHS.get(m[2].lower()), int(m[3])
-            if month is None:
-                return None
-            if year < 100:
-                year += 2000 if year < 70 else 1900
-            return date(year, month, day)
-        m = _US.match(text)
-        if m:
-            return date(int(m[3]), int(m[1]), int(m[2]))
-        m = _ISO.match(text)
-        if m:
-            return date(int(m[1]), int(m[2]), int(m[3]))
-    except ValueError:
-        return _IMPOSSIBLE
-    return None
-
-
-def _date_problem(
-    column: str, text: str, day: date | str | None, today: date
-) -> tuple[str, str] | None:
-    """(reason, detail) when the day read from `column` cannot be: no day of the calendar,
-    or after the import's day (the agency's today)."""
-    if day == _IMPOSSIBLE:
-        return "impossible date", f"{column} {text.strip()!r} is no day of the calendar"
-    if isinstance(day, date) and day > today:
-        return "date in the future", f"{column} {day} is after today, {today}"
-    return None
-
-
-def _gallons(text: str) -> Decimal | None:
-    m = _VOLUME.match((text or "").strip())
-    if not m:
-        return None
-    try:
-        value = Decimal(m[1].replace(",", ""))
-    except InvalidOperation:
-        return None
-    if value >= Decimal("1e11"):
-        return None
-    return value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-
-
-def _degrees(text: str, limit: int) -> Decimal | None:
-    """A coordinate in decimal degrees (CIWQS spells the latitude column LATTITUDE_...);
-    None when blank, unreadable, zero or out of range."""
-    text = (text or "").strip()
-    if not _DEGREES.match(text):  # not 1e1, not fullwidth digits
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return None
-    if not value.is_finite() or value == 0 or abs(value) > limit:
-        return None
-    return value.quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP)
-
-
-def _address(row: dict[str, str]) -> str:
-    """ADDRESS (street number and name, often without the suffix); when it is blank, the
-    spill location's name if that reads as a street address."""
-    address = " ".join(row["ADDRESS"].split())
-    if address:
-        return address
-    name = " ".join(row.get("SPILL_LOC_NAME", "").split())
-    return name if name[:1].isdigit() else ""
-
-
-def _fog_caused(row: dict[str, str]) -> bool:
-    text = f"{row['SPILL_CAUSE']} {row.get('SPILL_CAUSE_EXPLAIN', '')}"
-    return bool(_FOG.search(_NOT_FOG.sub(" ", text)))
-
-
-def _cause(row: dict[str, str]) -> str:
-    cause = " ".join(row["SPILL_CAUSE"].split())
-    explain = " ".join(row.get("SPILL_CAUSE_EXPLAIN", "").split())
-    text = f"{cause}: {explain}" if cause and explain else cause or explain
-    return text if len(text) <= 200 else text[:199] + "…"
-
-
-def street_key(normalised: str) -> tuple[str, str] | None:
-    """House number and street name without direction or street type, for addresses the
-    export gives without their suffix ('1061 hallen' and '1061 hallen dr' -> ('1061',
-    'hallen')); None when the address does not start with a house number."""
-    words = normalised.split()
-    if len(words) < 2 or not words[0].isdigit():
-        return None
-    number, rest = words[0], [_ORDINALS.get(w, w) for w in words[1:]]
-    if len(rest) > 1 and rest[0] in _DIRECTIONS:
-        rest = rest[1:]
-    name = []
-    for word in rest:
-        if name and word in _STREET_TYPES:
-            break
-        name.append(word)
-    while len(name) > 1 and name[-1] in _DIRECTIONS:
-        name.pop()
-    return (number, " ".join(name)) if name else None
-
-
-def _city(text: str) -> str:
-    return " ".join((text or "").lower().split())
-
-
 class _Establishments:
     """The agency's establishments by normalised address and by house number + street name."""
 
@@ -574,7 +388,7 @@ class _Establishments:
         ):
             if fse.normalised_address:
                 self.exact[fse.normalised_address].append(fse)
-                key = street_key(fse.normalised_address)
+                key = cells.street_key(fse.normalised_address)
                 if key:
                     self.street[key].append(fse)
 
@@ -583,17 +397,17 @@ def _match(incident: Incident, establishments: _Establishments, result: CiwqsImp
     if not incident.normalised_address:
         result.unmatched["no address"] += 1
         return
-    city = _city(incident.source_record.get("CITY", ""))
+    city = cells.city(incident.source_record.get("CITY", ""))
     found = establishments.exact.get(incident.normalised_address)
     how = "exact address"
     if not found:
-        key = street_key(incident.normalised_address)
+        key = cells.street_key(incident.normalised_address)
         found = establishments.street.get(key) if key else None
         how = "street number and name"
     if not found:
         result.unmatched["no establishment at the address"] += 1
         return
-    found = [f for f in found if not (city and f.city and _city(f.city) != city)]
+    found = [f for f in found if not (city and f.city and cells.city(f.city) != city)]
     if not found:
         result.unmatched["establishment at that address in another city"] += 1
         return

@@ -5,17 +5,15 @@ imported spill may have come from."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
-from fogkeeper.reporting.spills import late_incident_ids
 
-from .ciwqs import street_key
+from .ciwqs_cells import street_key
 from .models import Incident
+from .spills import late_incident_ids
 
 # The columns of an imported CIWQS row shown to whoever matches it by hand.
 SOURCE_COLUMNS = (
@@ -84,28 +82,6 @@ def incident(*, agency: Agency, pk: int) -> Incident | None:
         .select_related("establishment", "reviewed_by")
         .first()
     )
-
-
-def findings(incident: Incident) -> list[Finding]:
-    """The findings the engine made of the incident (open and closed), oldest first."""
-    if incident.establishment_id is None:
-        return []
-    return list(
-        Finding.objects.filter(
-            establishment_id=incident.establishment_id,
-            subject=incident.code,
-            rule__startswith="incident.",
-        ).order_by("since", "rule")
-    )
-
-
-def schedule(incident: Incident) -> list[dict[str, Any]]:
-    """What the establishment's schedule still expects of the incident (the written report)."""
-    if incident.establishment_id is None:
-        return []
-    status = ComplianceStatus.objects.filter(establishment_id=incident.establishment_id).first()
-    items = status.schedule if status is not None else []
-    return [i for i in items or [] if i.get("subject") == incident.code]
 
 
 def source_columns(incident: Incident) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from fogkeeper.audit.services import snapshot
-from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.queue import reevaluate_now
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
 from fogkeeper.registry.services import (
     Actor,
@@ -24,12 +24,12 @@ from fogkeeper.registry.services import (
     check_same_agency,
     refuse,
 )
-from fogkeeper.reporting.spills import derive_category
 
 from .models import Incident
+from .spills import derive_category
 
 # What the State's General Order asks of a spill (reporting pack), kept as given; the category
-# is derived from them where they decide it (fogkeeper.reporting.spills).
+# is derived from them where they decide it (fogkeeper.incidents.spills).
 SPILL_TIMES = ("started_at", "ended_at", "known_at", "oes_notified_at", "notification_certified_at")
 SPILL_VOLUMES = ("gallons_recovered", "gallons_to_surface_water")
 SPILL_FLAGS = ("reached_surface_water", "reached_storm_drain", "storm_drain_fully_captured")
@@ -171,8 +171,9 @@ def _categorise(errors: Errors, incident: Incident, category: int | None) -> Non
 
 def _reswept(incident: Incident, earlier: FoodServiceEstablishment | None, as_of: date) -> None:
     """The establishment the incident is (and was) attributed to, evaluated again at once."""
-    for fse in {e.pk: e for e in (earlier, incident.establishment) if e is not None}.values():
-        sweep_establishment(fse, as_of=as_of)
+    attributed = [e for e in (earlier, incident.establishment) if e is not None]
+    if attributed:
+        reevaluate_now(incident.agency, [e.pk for e in attributed], as_of=as_of)
 
 
 def incident_update(

@@ -1,4 +1,6 @@
-"""Reads of inspections and samples."""
+"""Reads of inspections: the accumulation limit a device is measured against, and the
+discharge limits a sample is held to (the pack's, and over them the permit's, read through
+the establishment's permits)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from fogkeeper.permits.models import Permit
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
 
@@ -46,7 +47,7 @@ def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str,
     for parameter, limit in ((found.value or {}) if found else {}).items():
         limits[parameter] = {**limit, "source": found.reference}
     permit = (
-        Permit.objects.filter(establishment=establishment, issued_on__lte=on)
+        establishment.permits.filter(issued_on__lte=on)
         .only("number", "discharge_limits")
         .order_by("-issued_on", "-pk")
         .first()

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from fogkeeper.registry.admin import ReadOnlyAdmin, RecordAdmin
+from fogkeeper.audit.admin import ReadOnlyAdmin
+from fogkeeper.registry.admin import RecordAdmin
 
 from .models import Permit, PermitApplication, PermitLetter, PermitModification, PlanReview
 

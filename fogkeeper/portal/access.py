@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import wraps
 
-from fogkeeper.web import policy
-from fogkeeper.web.views import acting_page
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.pages import acting_page
 
 
 def portal_page(role: str):

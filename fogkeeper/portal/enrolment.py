@@ -29,6 +29,7 @@ from django.utils.http import urlsafe_base64_encode
 from fogkeeper.audit.access import audited_by_caller
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.locks import hold_row
+from fogkeeper.permits.operators import operator_change
 from fogkeeper.registry.haulers import contract_start
 from fogkeeper.registry.models import (
     Agency,
@@ -44,7 +45,6 @@ from fogkeeper.registry.services import (
     check_model,
     check_same_agency,
     hauler_register,
-    operator_change,
     operator_register,
     refuse,
 )

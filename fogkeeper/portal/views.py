@@ -3,8 +3,8 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
-from fogkeeper.web import policy
-from fogkeeper.web.views import reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.pages import reads_only
 
 HOMES = {"operator": "portal:operator", "hauler": "portal:hauler", "owner": "portal:owner"}
 

@@ -30,7 +30,8 @@ from .models import (
     ServiceContract,
     SewerSegment,
 )
-from .services import audit, record_delete, record_delete_check
+from .retention import record_delete, record_delete_check
+from .services import audit
 
 
 def _refusal(obj: models.Model, error: ValidationError) -> str:
@@ -61,23 +62,6 @@ def decimal_range(db_field, kwargs: dict) -> dict:
         low, high = DECIMAL_RANGES.get(db_field.name, (0, None))
         return {"min_value": low, "max_value": high, **kwargs}
     return kwargs
-
-
-class ReadOnly:
-    """Shown, never added, changed or deleted here (a model admin or an inline)."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
-    pass
 
 
 class RecordAdmin(admin.ModelAdmin):

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from .models import Agency, FoodServiceEstablishment, Lateral, Parcel, PropertyOwner, SewerSegment
+from .retention import record_delete
 from .services import (
     Actor,
     Errors,
@@ -18,7 +19,6 @@ from .services import (
     check_not_future,
     check_positive,
     check_same_agency,
-    record_delete,
 )
 
 

@@ -57,7 +57,6 @@ def establishment_list(*, agency: Agency, open_only: bool = False):
 
 CHANGE_RULE = "permit.change_not_notified"
 CHANGE_LEAD = "permit.change_notice_lead"
-NEW_OPERATOR_RULE = "permit.new_operator"
 
 
 def search(qs, q: str, *fields: str):
@@ -156,44 +155,4 @@ def change_notice(*, agency: Agency, on: date, notified_on: date | None) -> Chan
         notified_on=notified_on,
         citation=f"{pack.name}, {reference}",
         title=pack.rules[CHANGE_RULE].title,
-    )
-
-
-def new_operator_rule(*, agency: Agency) -> str:
-    """The pack's words for the rule that a permit ends with a change of operator, cited."""
-    pack = agency.get_pack()
-    rule = pack.rules.get(NEW_OPERATOR_RULE)
-    permit = pack.titles.get("permit", "permit")
-    if rule is None:
-        return f"The {permit} is not transferable to a new operator."
-    law = f"{pack.name}, {rule.citation}"
-    return f"{rule.title}: the {permit} is not transferable to a new operator ({law})."
-
-
-def active_permits(*, establishment: FoodServiceEstablishment) -> list:
-    from fogkeeper.permits.models import Permit
-
-    return list(Permit.objects.filter(establishment=establishment, status="active"))
-
-
-def operator_change_warning(*, establishment: FoodServiceEstablishment) -> str:
-    """What a change of operator does to the permit, said before the change is recorded."""
-    pack = establishment.agency.get_pack()
-    permit = pack.titles.get("permit", "permit")
-    rule = new_operator_rule(agency=establishment.agency)
-    numbers = ", ".join(p.number for p in active_permits(establishment=establishment))
-    if not numbers:
-        return f"{rule} No {permit} is in force now."
-    return f"{rule} Recording a new operator ends {permit} {numbers} on the day it takes over."
-
-
-def operator_change_ended(*, permits: list, on: date, agency: Agency) -> str:
-    """What a recorded change of operator ended, and what comes next."""
-    permit = agency.get_pack().titles.get("permit", "permit")
-    if not permits:
-        return f"No {permit} was in force: the new operator needs one."
-    numbers = ", ".join(p.number for p in permits)
-    return (
-        f"{permit} {numbers} ended on {on:%Y-%m-%d} ({new_operator_rule(agency=agency)}) "
-        f"Issue a new {permit} to the new operator."
     )

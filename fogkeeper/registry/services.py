@@ -1,5 +1,5 @@
-"""Writes of the registry (establishments, operators, devices, haulers), and the deletion of any
-program record, which the pack's record retention period may refuse.
+"""Writes of the registry (establishments, operators, devices, haulers), and the checks
+every app's services share (refuse, add_error, check_model, audit...).
 
 Every service validates everything first and raises one `ValidationError` keyed by field,
 then saves inside one transaction together with its audit rows: a refused write changes
@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
-from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils import timezone
 
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.locks import hold_row
-from fogkeeper.rules.calendar import Duration
-from fogkeeper.rules.errors import ParameterNotInForce
 
 from .models import (
     Agency,
@@ -41,40 +38,6 @@ from .selectors import record_agency
 
 Errors = dict[str, list[str]]
 Actor = AbstractBaseUser | None  # who acts: a user, or None for the system
-
-RETENTION = "records.retention"
-
-# The date a record's retention period counts from: the first of these fields that is set
-# ("training.date" follows the foreign key). A record with all of them empty is still current
-# (an open establishment, an installed device, an employee on the roster) and is kept.
-# Records not named here (agencies, operators, parcels, haulers...) are reference data that
-# may be deleted when nothing refers to them.
-RETAINED_FROM: dict[str, tuple[str, ...]] = {
-    "registry.foodserviceestablishment": ("closed_on",),
-    "registry.operatortenure": ("until",),
-    "registry.operationchange": ("date",),
-    "registry.greasecontroldevice": ("removed_on",),
-    "registry.servicecontract": ("until",),  # who the hauler's customers were, and when
-    "permits.permit": ("ended_on", "expires_on"),
-    "permits.permitapplication": ("decided_on", "submitted_on"),
-    "permits.permitmodification": ("effective_on",),
-    "permits.planreview": ("decided_on", "submitted_on"),
-    "maintenance.service": ("date",),
-    "maintenance.servicedispute": ("withdrawn_on",),  # an open dispute is current
-    "maintenance.yellowgreasepickup": ("date",),
-    "training.employee": ("left_on",),
-    "training.training": ("date",),
-    "training.attendance": ("training.date",),
-    "inspections.inspection": ("date",),
-    "inspections.measurement": ("inspection.date",),
-    "inspections.checklistanswer": ("inspection.date",),
-    "inspections.inspectionphoto": ("inspection.date",),
-    "inspections.sample": ("date",),
-    "incidents.incident": ("date",),
-    "sewers.segmentcleaning": ("cleaned_on",),
-}
-NEVER_DELETED = {"audit.auditevent"}
-
 
 # -- helpers shared by the services of every app ------------------------------------------
 
@@ -216,7 +179,7 @@ def operator_contact_update(
     return True
 
 
-def _operator(errors: Errors, operator: Operator | str, agency: Agency) -> Operator | None:
+def operator_named(errors: Errors, operator: Operator | str, agency: Agency) -> Operator | None:
     """An existing operator of the agency, or a new one (unsaved) named by a string."""
     if isinstance(operator, str):
         new = Operator(agency=agency, name=operator.strip())
@@ -226,7 +189,7 @@ def _operator(errors: Errors, operator: Operator | str, agency: Agency) -> Opera
     return operator
 
 
-def _save_operator(operator: Operator, actor: Actor) -> None:
+def operator_save(operator: Operator, actor: Actor) -> None:
     if operator.pk is None:
         operator.save()
         audit("operator.register", operator, actor)
@@ -282,76 +245,17 @@ def establishment_register(
     check_model(fse, errors)
     check_same_agency(errors, "parcel", parcel, agency)
     check_order(errors, "operator_since", since, opened_on, "the opening")
-    op = _operator(errors, operator, agency)
+    op = operator_named(errors, operator, agency)
     refuse(errors)
     with transaction.atomic():
         fse.save()
         audit("establishment.register", fse, actor)
-        _save_operator(op, actor)
+        operator_save(op, actor)
         tenure = OperatorTenure(establishment=fse, operator=op, since=since)
         tenure.full_clean()
         tenure.save()
         audit("tenure.open", tenure, actor)
     return fse
-
-
-def operator_change(
-    *,
-    establishment: FoodServiceEstablishment,
-    operator: Operator | str,
-    on: date,
-    actor: Actor = None,
-    reason: str = "",
-) -> OperatorTenure:
-    """A new operator takes over on `on`: the current tenure ends that day, the new one starts,
-    and the permit in force ends, since a permit is not transferable to a new operator
-    (San Clemente 13.30.050(A), (E); Town 10.02.040(B)). Returns the new tenure."""
-    from fogkeeper.permits.models import Permit
-
-    errors: Errors = {}
-    current = establishment.current_tenure()
-    op = _operator(errors, operator, establishment.agency)
-    if current is not None:
-        if op is not None and op.pk is not None and op.pk == current.operator_id:
-            add_error(errors, "operator", f"{op} is already the operator of {establishment}.")
-        if on <= current.since:
-            add_error(
-                errors,
-                "on",
-                f"The change ({on}) must come after the current operator's start "
-                f"({current.since}).",
-            )
-    if establishment.closed_on is not None and on >= establishment.closed_on:
-        add_error(errors, "on", f"{establishment} closed on {establishment.closed_on}.")
-    permits = list(Permit.objects.filter(establishment=establishment, status="active"))
-    for permit in permits:
-        if permit.issued_on > on:
-            add_error(errors, "on", f"Permit {permit.number} was issued after the change ({on}).")
-    refuse(errors)
-
-    pack = establishment.agency.get_pack()
-    rule = pack.rules.get("permit.new_operator")
-    why = f"{rule.title} ({rule.citation})" if rule else "new operator"
-    with transaction.atomic():
-        if current is not None:
-            before = snapshot(current)
-            current.until = on
-            current.full_clean()
-            current.save()
-            audit("tenure.close", current, actor, before=before, reason=reason)
-        _save_operator(op, actor)
-        tenure = OperatorTenure(establishment=establishment, operator=op, since=on)
-        tenure.full_clean()
-        tenure.save()
-        audit("operator.change", tenure, actor, reason=reason)
-        for permit in permits:
-            before = snapshot(permit)
-            permit.status = "ended"
-            permit.ended_on = on
-            permit.full_clean()
-            permit.save()
-            audit("permit.end", permit, actor, before=before, reason=why)
-    return tenure
 
 
 # -- devices and haulers ------------------------------------------------------------------
@@ -487,92 +391,6 @@ def hauler_register(
         hauler.save()
         audit("hauler.register", hauler, actor)
     return hauler
-
-
-# -- deletion and record retention --------------------------------------------------------
-
-
-def _follow(obj: Any, path: str) -> Any:
-    for name in path.split("."):
-        obj = getattr(obj, name)
-    return obj
-
-
-def record_retained_from(obj: models.Model) -> tuple[str, date | None] | None:
-    """(field, date) the record's retention period counts from; date None while the record is
-    current; None for reference data, which no retention period covers."""
-    paths = RETAINED_FROM.get(obj._meta.label_lower)
-    if paths is None:
-        return None
-    for path in paths:
-        value = _follow(obj, path)
-        if value is not None:
-            return path.split(".")[0], value
-    return paths[0].split(".")[0], None
-
-
-def record_delete_check(obj: models.Model, *, on: date) -> None:
-    """Raise the `ValidationError` that refuses to delete `obj` on `on`, if any: a record is
-    kept while current and for the pack's retention period after its date (the last day of
-    the period included)."""
-    label = obj._meta.label_lower
-    if label in NEVER_DELETED:
-        raise ValidationError({NON_FIELD_ERRORS: [f"{obj._meta.verbose_name} is never deleted."]})
-    retained = record_retained_from(obj)
-    if retained is None:
-        return
-    field, since = retained
-    agency = record_agency(obj)
-    pack = agency.get_pack()
-    try:
-        period = Duration.parse(pack.param(RETENTION, on))
-        reference = pack.parameters[RETENTION].value_on(on).reference
-    except ParameterNotInForce:
-        raise ValidationError(
-            {field: [f"{agency} has no record retention period in force on {on}."]}
-        ) from None
-    name = f"{obj._meta.verbose_name} “{obj}”"
-    law = f"{pack.name}, {reference}"
-    if since is None:
-        why = f"The {name} is current: records are kept while current and {period} after ({law})."
-        raise ValidationError({field: [why]})
-    if since >= pack.calendar.subtract(on, period):
-        first = on + timedelta(days=1)
-        while since >= pack.calendar.subtract(first, period):
-            first += timedelta(days=1)
-        why = (
-            f"The {name} is from {since}, within the {period} records are kept ({law}): "
-            f"it may be deleted from {first}."
-        )
-        raise ValidationError({field: [why]})
-
-
-def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = "") -> None:
-    """Delete a record, unless its retention period (or a record referring to it) forbids."""
-    record_delete_check(obj, on=on)
-    before = snapshot(obj)
-    for rel in obj._meta.related_objects:
-        if rel.one_to_many and rel.on_delete is models.CASCADE:
-            before[rel.get_accessor_name()] = [
-                snapshot(child) for child in getattr(obj, rel.get_accessor_name()).all()
-            ]
-    why = reason or f"deleted on {on}"
-    try:
-        with transaction.atomic():
-            audit(
-                f"{obj._meta.model_name}.delete", obj, actor, before=before, after=None, reason=why
-            )
-            files = [f for f in (getattr(obj, d.attname) for d in obj._meta.concrete_fields
-                     if isinstance(d, models.FileField)) if f]  # fmt: skip
-            obj.delete()
-            for file in files:  # the record's files go with it, once the deletion is committed
-                transaction.on_commit(lambda f=file: f.storage.delete(f.name))
-    except (ProtectedError, RestrictedError) as e:
-        referring = getattr(e, "protected_objects", None) or e.restricted_objects
-        others = sorted({str(o._meta.verbose_name_plural) for o in referring})
-        raise ValidationError(
-            {NON_FIELD_ERRORS: [f"{obj} is still referred to by {', '.join(others)}."]}
-        ) from None
 
 
 # -- the registry kept current from the staff pages ---------------------------------------

@@ -16,7 +16,7 @@ from fogkeeper.formats import neutralise
 from .annual import AnnualReport, Figure
 
 LAYOUT = Path(__file__).resolve().parent / "layout"
-PAGE_TEMPLATES = Path(__file__).resolve().parents[1] / "web" / "templates"
+PAGE_TEMPLATES = Path(__file__).resolve().parents[1] / "web" / "reports" / "templates"
 CHARTS = ("spills_by_category", "enforcement", "pump_outs")  # the figures drawn as bars
 CHART_WIDTH = 640
 LABEL_WIDTH = 250

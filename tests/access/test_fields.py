@@ -21,7 +21,7 @@ from fogkeeper.api.shown import HANDLE, SHOWN
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection
 from fogkeeper.maintenance.models import Service
 from fogkeeper.permits.models import Permit
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 
 from .world import build_world
 

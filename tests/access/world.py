@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 from fogkeeper.web.models import Membership
 
 AS_OF = date(2026, 11, 30)

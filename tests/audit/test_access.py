@@ -5,8 +5,8 @@ from django.contrib.auth.models import Group, Permission, User
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from fogkeeper.web.members_services import membership_role_change
 from fogkeeper.web.models import Membership
+from fogkeeper.web.people.services import membership_role_change
 from tests.audit.people import events
 from tests.records import make_agency
 

@@ -9,7 +9,7 @@ from fogkeeper.audit.services import audit_record
 from fogkeeper.enforcement.models import CaseViolation, EnforcementCase
 from fogkeeper.maintenance.services import service_record
 from fogkeeper.registry.models import Operator
-from fogkeeper.registry.services import record_delete
+from fogkeeper.registry.retention import record_delete
 from tests.records import (
     make_agency,
     make_device,

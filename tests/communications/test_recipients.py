@@ -7,8 +7,8 @@ import pytest
 
 from fogkeeper.communications.services import preview, reach, recipients
 from fogkeeper.compliance.models import Finding
-from fogkeeper.web import selectors
 from fogkeeper.web.communications.forms import RecipientFilters, chosen
+from fogkeeper.web.registry import selectors
 
 from .records import AS_OF, draft, program
 

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.communications.delivery import run_communication
 from fogkeeper.communications.models import Communication, NewsletterOptOut, Recipient
-from fogkeeper.enforcement.letters import longdate
+from fogkeeper.enforcement.letter_filters import longdate
 
 from .records import AS_OF, DiesAfter, Killed, draft, program, send
 

@@ -233,7 +233,7 @@ def test_the_demo_spills_have_their_categories_and_state_reports():
     """fogkeeper/demo/spills.yaml: a category 2 spill with its reports due, a category 1 whose
     certified report is late, a category 4 reported on time; none an establishment's."""
     from fogkeeper.incidents.models import Incident
-    from fogkeeper.reporting.spills import deadlines
+    from fogkeeper.incidents.spills import deadlines
 
     load()
     sc = Agency.objects.get(pack="san-clemente")

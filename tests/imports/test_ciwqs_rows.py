@@ -12,7 +12,8 @@ import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
-from fogkeeper.incidents.ciwqs import _degrees, _gallons, ciwqs_import
+from fogkeeper.incidents.ciwqs import ciwqs_import
+from fogkeeper.incidents.ciwqs_cells import degrees, gallons
 from fogkeeper.incidents.imports import run_import
 from fogkeeper.incidents.models import Incident, IncidentImport
 from tests.records import make_agency
@@ -113,9 +114,9 @@ def test_the_import_page_refuses_a_value_over_128_kib_naming_the_row(client, set
 
 @pytest.mark.parametrize("text", ["１２００", "1e3", "١٢"])
 def test_a_volume_not_in_plain_digits_is_not_read(text):
-    assert _gallons(text) is None
+    assert gallons(text) is None
 
 
 @pytest.mark.parametrize("text", ["1e1", "３８.５", "-1.2E1", "NaN"])
 def test_a_coordinate_not_in_plain_digits_is_not_read(text):
-    assert _degrees(text, 90) is None
+    assert degrees(text, 90) is None

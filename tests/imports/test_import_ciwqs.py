@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.incidents.ciwqs import _date, _gallons, street_key
+from fogkeeper.incidents.ciwqs_cells import day_of, gallons, street_key
 from fogkeeper.incidents.models import Incident
 from tests.records import make_agency, make_establishment
 
@@ -213,11 +213,11 @@ def test_it_loads_the_whole_real_export_and_reports_its_counts(agency):
     ],
 )
 def test_it_reads_the_dates_of_the_export(text, day):
-    assert _date(text) == day
+    assert day_of(text) == day
 
 
 @pytest.mark.parametrize(
-    "text, gallons",
+    "text, expected",
     [
         ("90.0", Decimal("90.0")),
         ("1,200", Decimal("1200.0")),
@@ -227,8 +227,8 @@ def test_it_reads_the_dates_of_the_export(text, day):
         ("-5", None),
     ],
 )
-def test_it_reads_the_volumes_of_the_export(text, gallons):
-    assert _gallons(text) == gallons
+def test_it_reads_the_volumes_of_the_export(text, expected):
+    assert gallons(text) == expected
 
 
 def test_a_street_key_drops_the_direction_and_the_street_type():

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.incidents.ciwqs import _moment, _yes_no
+from fogkeeper.incidents.ciwqs_cells import moment, yes_no
 from fogkeeper.incidents.models import Incident
 from tests.records import make_agency
 
@@ -65,8 +65,8 @@ def test_it_derives_categories_3_and_4_on_the_50_gallon_boundary(imported):
 
 
 def test_a_not_applicable_text_is_no_answer():
-    assert _yes_no("Not Applicable - Spill did not reach a separate storm drainpipe") is None
-    assert (_yes_no("Yes"), _yes_no("No"), _yes_no("")) == (True, False, None)
+    assert yes_no("Not Applicable - Spill did not reach a separate storm drainpipe") is None
+    assert (yes_no("Yes"), yes_no("No"), yes_no("")) == (True, False, None)
 
 
 def test_a_row_contradicting_itself_is_left_for_staff(imported):
@@ -84,7 +84,7 @@ def test_the_summary_counts_the_categories_and_what_was_left_for_staff(imported)
 
 
 @pytest.mark.parametrize(
-    "text, moment",
+    "text, expected",
     [
         ("15-SEP-07 05.00.00.000000 PM", datetime(2007, 9, 15, 17, 0, tzinfo=LA)),
         ("06-DEC-10 12.00.00.000000 PM", datetime(2010, 12, 6, 12, 0, tzinfo=LA)),
@@ -94,5 +94,5 @@ def test_the_summary_counts_the_categories_and_what_was_left_for_staff(imported)
         ("", None),
     ],
 )
-def test_it_reads_the_times_as_local_time(text, moment):
-    assert _moment(text) == moment
+def test_it_reads_the_times_as_local_time(text, expected):
+    assert moment(text) == expected

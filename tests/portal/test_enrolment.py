@@ -17,7 +17,7 @@ from fogkeeper.portal.enrolment import (
 )
 from fogkeeper.portal.models import EnrolmentRequest
 from fogkeeper.registry.models import Hauler, Operator, ServiceContract
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 from fogkeeper.web.models import Membership
 from tests.records import make_permit
 from tests.web.people import make_user

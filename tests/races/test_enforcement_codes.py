@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from django.core.exceptions import ValidationError
 
-from fogkeeper.enforcement.bulk import _send_one, bulk_notice_start, case_from_findings
+from fogkeeper.compliance.from_findings import _send_one, bulk_notice_start, case_from_findings
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import action_take
 from tests.races import race

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from fogkeeper.web.members_services import membership_end, membership_role_change
 from fogkeeper.web.models import Membership
+from fogkeeper.web.people.services import membership_end, membership_role_change
 from tests.races import race
 from tests.web.people import two_agencies
 

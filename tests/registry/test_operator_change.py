@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from fogkeeper.permits.models import Permit
+from fogkeeper.permits.operators import operator_change
 from fogkeeper.registry.models import Operator, OperatorTenure
-from fogkeeper.registry.services import operator_change
 from tests.audit.people import alice, events
 from tests.records import make_agency, make_establishment, make_permit
 

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.maintenance.models import Service
-from fogkeeper.registry.services import record_delete
+from fogkeeper.registry.retention import record_delete
 from fogkeeper.training.models import Attendance
 from tests.audit.people import alice, events
 from tests.records import (

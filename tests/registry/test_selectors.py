@@ -2,12 +2,12 @@ from datetime import date
 
 import pytest
 
+from fogkeeper.permits.operators import operator_change
 from fogkeeper.registry.selectors import (
     establishment_current_operator,
     establishment_list,
     record_agency,
 )
-from fogkeeper.registry.services import operator_change
 from tests.records import make_agency, make_device, make_establishment, make_service
 
 pytestmark = pytest.mark.django_db

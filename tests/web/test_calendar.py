@@ -19,7 +19,7 @@ from fogkeeper.enforcement.services import (
     case_open,
     hearing_schedule,
 )
-from fogkeeper.web.calendar import legal_calendar
+from fogkeeper.web.enforcement.calendar import legal_calendar
 from tests.compliance.records import make_pier_taqueria
 from tests.records import d, make_establishment
 from tests.web.enforcement import closed_case, san_clemente_case, town_case

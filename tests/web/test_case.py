@@ -2,7 +2,7 @@ import pytest
 
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.rules.errors import CaseFileError, Problem
-from fogkeeper.web import cases
+from fogkeeper.web.enforcement import cases
 from tests.compliance.records import make_pier_taqueria
 from tests.records import make_establishment
 from tests.web.enforcement import closed_case, san_clemente_case, town_case

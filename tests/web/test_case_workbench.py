@@ -10,7 +10,7 @@ from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import Finding
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 from tests.compliance.records import make_pier_taqueria
 from tests.records import d
 from tests.web.enforcement import san_clemente_case, town_case

@@ -8,8 +8,8 @@ from fogkeeper.compliance.models import ComplianceRate, SweepRun
 from fogkeeper.compliance.runs import plan_sweep, run_batch, sweep_agency
 from fogkeeper.compliance.schedule import tick
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
-from fogkeeper.web.selectors import compliance_rate
-from fogkeeper.web.sweep_standing import sweep_standing
+from fogkeeper.web.reports.selectors import compliance_rate
+from fogkeeper.web.reports.sweep_standing import sweep_standing
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment, make_permit
 from tests.web.enforcement import san_clemente_case

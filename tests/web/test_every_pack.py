@@ -44,7 +44,7 @@ from fogkeeper.permits.models import Permit, PermitModification
 from fogkeeper.permits.services import permit_issue
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack, default_registry
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 from tests.access.test_matrix import add_photos, build, rows
 from tests.access.world import ROLES, Side
 from tests.letters.test_letters import text_of

@@ -28,7 +28,7 @@ from fogkeeper.registry.models import (
     Operator,
     SewerSegment,
 )
-from fogkeeper.web.exports import neutralise
+from fogkeeper.web.common.exports import neutralise
 from tests.web.people import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db

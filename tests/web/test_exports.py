@@ -1,4 +1,4 @@
-"""The shared export (fogkeeper/web/exports.py): formula injection neutralised, the CSV
+"""The shared export (fogkeeper/web/common/exports.py): formula injection neutralised, the CSV
 streamed a chunk at a time, the workbook read back, rows beyond a sheet's capacity on the
 next sheet, and a format it does not offer refused."""
 
@@ -13,8 +13,8 @@ import pytest
 from django.http import StreamingHttpResponse
 from openpyxl import load_workbook
 
-from fogkeeper.web import exports
-from fogkeeper.web.exports import export_response, neutralise, write_workbook
+from fogkeeper.web.common import exports
+from fogkeeper.web.common.exports import export_response, neutralise, write_workbook
 
 COLUMNS = ["Date", "Name", "Amount"]
 

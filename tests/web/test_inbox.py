@@ -12,7 +12,7 @@ from fogkeeper.permits.models import PermitApplication
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, Operator, ServiceContract
 from fogkeeper.training.models import Employee
 from fogkeeper.training.services import training_record
-from fogkeeper.web.inbox_selectors import recent_count
+from fogkeeper.web.inbox.selectors import recent_count
 from tests.portal.conftest import member, olive, today, world  # noqa: F401 (fixtures)
 from tests.records import d
 from tests.web.people import make_user

@@ -1,4 +1,4 @@
-"""The CIWQS import page (fogkeeper/web/incident_imports.py): the manager or the inspector
+"""The CIWQS import page (fogkeeper/web/incidents/imports.py): the manager or the inspector
 uploads the State's export; it is checked at once, imported by a worker (inline here: no
 broker is set in the tests) and its page says what it did; the establishments matched are
 evaluated again; a file that is not an export is refused and nothing is kept."""

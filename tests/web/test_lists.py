@@ -1,4 +1,5 @@
-"""The agency-wide lists (fogkeeper/web/lists.py): findings, invoices and enforcement actions,
+"""The agency-wide lists (fogkeeper/web/reports/lists.py): findings, invoices and enforcement
+actions,
 filtered, paginated, refused on a bad filter, and exported as shown."""
 
 import csv

@@ -9,13 +9,13 @@ from django.core.exceptions import ValidationError
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.registry.models import PropertyOwner
-from fogkeeper.web.members_services import (
+from fogkeeper.web.models import Membership
+from fogkeeper.web.people.services import (
     membership_end,
     membership_invite,
     membership_link_owner,
     membership_role_change,
 )
-from fogkeeper.web.models import Membership
 from tests.web.people import make_user, two_agencies
 
 pytestmark = pytest.mark.django_db

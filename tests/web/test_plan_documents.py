@@ -1,4 +1,4 @@
-"""The plans of a grease control device submitted for review (fogkeeper/web/permits.py): the
+"""The plans of a grease control device submitted for review (fogkeeper/web/permits/views.py): the
 file uploaded with them is checked to be a PDF or a JPEG or PNG scan of at most 25 MB, kept
 under a name of its own, and downloaded by the staff who decide the plans, from the
 establishment's page and from the decision's form."""
@@ -9,8 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.permits import services
 from fogkeeper.permits.models import PlanReview
+from fogkeeper.permits.services import plans as services
 from fogkeeper.registry.models import Agency
 from fogkeeper.uploads import Kept
 from tests.compliance.records import make_pier_taqueria

@@ -15,7 +15,7 @@ from fogkeeper.registry.models import (
     PropertyOwner,
     ServiceContract,
 )
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 from fogkeeper.web.models import Membership
 from tests.records import d, make_establishment, make_hauler
 from tests.web.people import PASSWORD, two_agencies

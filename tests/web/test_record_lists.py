@@ -1,4 +1,4 @@
-"""The lists of inspections, pump-outs and trainings (fogkeeper/web/records.py): filters,
+"""The lists of inspections, pump-outs and trainings (fogkeeper/web/records/lists.py): filters,
 pages, exports of every matching row, refused filters, and never another agency's rows."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from openpyxl import load_workbook
 
 from fogkeeper.maintenance.models import ServiceDispute
-from fogkeeper.web import views
+from fogkeeper.web.common import pages as views
 from tests.records import (
     make_device,
     make_employee,
@@ -130,7 +130,7 @@ def test_it_lists_the_trainings_with_their_attendees(clerk):
 
 def test_it_pages_the_list_keeping_the_filters(clerk, world, monkeypatch):
     monkeypatch.setattr(views, "PAGE_SIZE", 1)
-    monkeypatch.setattr("fogkeeper.web.records.PAGE_SIZE", 1)
+    monkeypatch.setattr("fogkeeper.web.records.lists.PAGE_SIZE", 1)
     first = _html(clerk, "/pump-outs/?hauler=H-1")
     assert "M-3" in first and "M-1" not in first
     assert "?hauler=H-1&amp;page=2" in first
@@ -183,7 +183,7 @@ def test_it_exports_the_filtered_pump_outs_as_csv_with_the_agencys_headings(cler
 
 
 def test_it_exports_every_matching_row_not_only_the_page(clerk, monkeypatch):
-    monkeypatch.setattr("fogkeeper.web.records.PAGE_SIZE", 1)
+    monkeypatch.setattr("fogkeeper.web.records.lists.PAGE_SIZE", 1)
     assert len(_csv(clerk.get("/pump-outs/?export=csv"))) == 1 + 3
 
 

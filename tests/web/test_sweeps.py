@@ -1,4 +1,5 @@
-"""The sweep runs pages (fogkeeper/web/sweeps.py): the list, a run's progress batch by batch,
+"""The sweep runs pages (fogkeeper/web/reports/sweeps.py): the list, a run's progress batch by
+batch,
 and the manager's start form (the sweep runs inline here: no broker is set in the tests)."""
 
 from datetime import date, timedelta

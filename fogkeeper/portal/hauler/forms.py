@@ -9,7 +9,7 @@ from django.template.defaultfilters import filesizeformat
 
 from fogkeeper.maintenance.manifests import COLUMNS
 from fogkeeper.registry.models import GreaseControlDevice
-from fogkeeper.web.forms import YES_NO_UNKNOWN, DateInput
+from fogkeeper.web.common.forms import YES_NO_UNKNOWN, DateInput
 
 
 class DeviceChoice(forms.ModelChoiceField):

@@ -22,9 +22,9 @@ from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manife
 from fogkeeper.maintenance.services import service_submit
 from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
-from fogkeeper.web import policy
-from fogkeeper.web.forms import put_errors
-from fogkeeper.web.views import reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.forms import put_errors
+from fogkeeper.web.common.pages import reads_only
 
 from ..access import portal_page
 from . import selectors

@@ -22,8 +22,9 @@ from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.training.models import Attendance, Employee, Training
-from fogkeeper.web import policy
-from fogkeeper.web.selectors import rule_title, section
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.selectors import section
+from fogkeeper.web.templatetags.words import pack_title as rule_title
 
 # The sections of an establishment's portal page, as policy.READS names them.
 SECTIONS = (

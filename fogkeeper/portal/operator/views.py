@@ -27,11 +27,11 @@ from fogkeeper.registry.services import operator_contact_update
 from fogkeeper.training.logs import training_log_attach
 from fogkeeper.training.models import Employee, Training
 from fogkeeper.training.services import employee_hire, employee_leave, training_record
-from fogkeeper.web import policy
-from fogkeeper.web.enrolment import stream_log
-from fogkeeper.web.establishment import page_numbers, section_queries
-from fogkeeper.web.forms import put_errors
-from fogkeeper.web.views import reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.forms import put_errors
+from fogkeeper.web.common.pages import reads_only
+from fogkeeper.web.people.enrolment import stream_log
+from fogkeeper.web.registry.establishment_page import page_numbers, section_queries
 
 from ..access import portal_page
 from ..selectors import establishment_rows

@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
-from fogkeeper.web.views import reads_only
+from fogkeeper.web.common.pages import reads_only
 
 from ..access import portal_page
 from ..operator import selectors

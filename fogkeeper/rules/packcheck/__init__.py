@@ -21,7 +21,8 @@ from typing import Any
 import yaml
 
 from ..errors import PackError
-from ..packs import PACKS_DIR, _load_yaml, load_pack
+from ..packload import _load_yaml, load_pack
+from ..packs import PACKS_DIR
 from ..yamllines import key_lines
 from .checklist import _check_checklist
 from .common import ENGINE_RULES, FILES, OBLIGATIONS, PackCheck, PackProblem, _Pack

@@ -12,9 +12,7 @@ from typing import Any
 
 import yaml
 
-from ..packs import (
-    _load_yaml,
-)
+from ..packload import _load_yaml
 from ..yamllines import key_lines, line_of
 
 # A shape of a value: the problems of one value, as messages (empty: fine).

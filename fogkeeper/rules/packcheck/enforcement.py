@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..packs import (
-    _FIELD_KINDS,
-    APPEAL_LEVELS,
-    DEADLINE_KINDS,
-    PENALTY_UNITS,
-)
+from ..packload import _FIELD_KINDS
+from ..packmodel import APPEAL_LEVELS, DEADLINE_KINDS, PENALTY_UNITS
 from .common import (
     ACTION_KEYS,
     DATE_KINDS,

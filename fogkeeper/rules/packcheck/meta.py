@@ -9,9 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..calendar import WEEKDAYS
-from ..packs import (
-    SEVERITIES,
-)
+from ..packmodel import SEVERITIES
 from .common import (
     HOLIDAY_KEYS,
     OBLIGATIONS,

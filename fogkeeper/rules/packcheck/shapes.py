@@ -8,10 +8,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ..calendar import Duration
-from ..packs import (
-    IMPOSED_BY,
-    PENALTY_UNITS,
-)
+from ..packmodel import IMPOSED_BY, PENALTY_UNITS
 from ..records import DESIGN_FIELDS
 from .common import CALENDAR_UNITS, Checker, _Pack
 

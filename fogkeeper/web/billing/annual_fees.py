@@ -23,10 +23,10 @@ from fogkeeper.billing.annual_runs import (
 )
 from fogkeeper.billing.models import AnnualFeeRun, Invoice
 
-from .. import jobs, policy
-from ..forms import DateInput
-from ..sweeps import agency_today
-from ..views import agency_page, reads_only
+from ..common import jobs, policy
+from ..common.dates import agency_today
+from ..common.forms import DateInput
+from ..common.pages import agency_page, reads_only
 
 KIND = "invoice"  # the kind of write invoicing is (policy.WRITES: the manager's, the clerk's)
 REFUSALS_SHOWN = 200

@@ -37,10 +37,10 @@ from fogkeeper.billing.services import (
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import FoodServiceEstablishment
 
-from .. import policy
-from ..forms import DateInput, put_errors
+from ..common import policy
+from ..common.forms import DateInput, put_errors
+from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only, record_page
 from ..templatetags.words import money as dollars
-from ..views import PAGE_SIZE, _as_of, agency_page, reads_only, record_page
 
 INPUT = {"class": "usa-input"}
 SELECT = {"class": "usa-select"}
@@ -236,7 +236,7 @@ def fee_schedules(request):
     may_set = policy.may_write(request.user, request.agency, "fees")
     if request.method == "POST":
         policy.require_write(request.user, request.agency, "fees")
-    on = _as_of(request)
+    on = page_as_of(request)
     in_force = money.fee_schedule_in_force(agency=request.agency, on=on)
     initial = _schedule_rows(in_force)
     rows = row_count(request.POST if request.method == "POST" else None, len(initial) // 5)
@@ -296,7 +296,7 @@ def account(request, code: str):
     """The establishment's account statement: every invoice with what was paid, voided and
     credited, the balance, delinquency and the business license block, and liens."""
     fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
-    on = _as_of(request)
+    on = page_as_of(request)
     late, block = money.money_standing(fse, on)
     page = Paginator(_invoice_rows(fse, on), PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
@@ -352,7 +352,7 @@ def _penalty_initial(fse, pack, code: str) -> dict:
 
 def _invoice_form(request, fse):
     pack = request.agency.get_pack()
-    on = _as_of(request)
+    on = page_as_of(request)
     data = request.POST if request.method == "POST" else None
     if data is not None:
         with contextlib.suppress(ValueError):
@@ -436,7 +436,7 @@ def invoice_detail(request, code: str, invoice: str):
         policy.require_write(
             request.user, request.agency, INVOICE_FORMS.get(action, ("", "payment"))[1]
         )
-    on = _as_of(request)
+    on = page_as_of(request)
     forms_ = {name: cls(request.POST if name == action else None, prefix=name,
                         initial={"paid_on": on, "on": on})
               for name, (cls, kind) in INVOICE_FORMS.items()
@@ -473,7 +473,7 @@ def _lien_orders(fse, on) -> list[dict]:
 @record_page("invoice")
 def lien_new(request, fse):
     """Record a lien for the unpaid penalty of a penalty order."""
-    on = _as_of(request)
+    on = page_as_of(request)
     orders = _lien_orders(fse, on)
     choices = [(r["order"].code, r["order"].code) for r in orders]
     first = next((r for r in orders if r["owed"] > 0), None)
@@ -506,7 +506,7 @@ def lien_release_page(request, code: str, pk: int):
         agency=request.agency, establishment__code=code, pk=pk,
     )  # fmt: skip
     policy.require_write(request.user, request.agency, "invoice")
-    form = LienReleaseForm(request.POST or None, initial={"released_on": _as_of(request)})
+    form = LienReleaseForm(request.POST or None, initial={"released_on": page_as_of(request)})
     if form.is_valid():
         try:
             lien_release(lien=lien, **form.cleaned_data, actor=request.user)

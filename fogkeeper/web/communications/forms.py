@@ -13,8 +13,8 @@ from fogkeeper.communications.services import size_words
 from fogkeeper.rules.packcheck import OBLIGATIONS
 from fogkeeper.rules.report import STATUSES
 
-from .. import selectors
-from ..forms import DateInput
+from ..common.forms import DateInput
+from ..registry import selectors
 from ..templatetags.words import pack_title, status_word
 
 
@@ -23,7 +23,7 @@ def _any(choices) -> list[tuple[str, str]]:
 
 
 class RecipientFilters(forms.Form):
-    """The establishment list's filters (web/selectors.py FILTERS, read by establishment_list)."""
+    """The establishment list's filters (registry.selectors.FILTERS, read by establishment_list)."""
 
     q = forms.CharField(required=False, max_length=100,
                         label="Name, address or permit number contains")  # fmt: skip

@@ -22,9 +22,9 @@ from fogkeeper.communications.documents import letter_pdf
 from fogkeeper.communications.models import Communication
 from fogkeeper.registry.models import FoodServiceEstablishment
 
-from .. import jobs, policy
-from ..forms import put_errors
-from ..views import agency_page, reads_only
+from ..common import jobs, policy
+from ..common.forms import put_errors
+from ..common.pages import agency_page, reads_only
 from .forms import CommunicationForm, RecipientFilters, chosen
 
 KIND = "communication"

@@ -24,8 +24,8 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from .. import policy
-from ..views import _as_of, agency_page, reads_only
+from ..common import policy
+from ..common.pages import agency_page, page_as_of, reads_only
 from .route import route
 
 APP_SCRIPTS = ("web/field/store.js", "web/field/form.js", "web/field/send.js",
@@ -64,7 +64,7 @@ def _release() -> str:
 @agency_page
 @reads_only
 def offline_page(request):
-    as_of = _as_of(request)
+    as_of = page_as_of(request)
     context = {
         "as_of": as_of,
         "route_url": f"{reverse('web:field_route')}?as_of={as_of.isoformat()}",
@@ -77,7 +77,7 @@ def offline_page(request):
 @reads_only
 def route_json(request):
     """The day's route (route.py), as the field app stores it."""
-    answer = route(agency=request.agency, as_of=_as_of(request), user=request.user)
+    answer = route(agency=request.agency, as_of=page_as_of(request), user=request.user)
     response = JsonResponse(answer)
     response["Cache-Control"] = "private, no-store"
     return response

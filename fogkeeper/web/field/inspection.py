@@ -13,7 +13,7 @@ from django.utils.text import get_valid_filename
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.inspections.receipts import receipt_context, receipt_filename, receipt_pdf
 
-from ..views import agency_page, reads_only
+from ..common.pages import agency_page, reads_only
 
 
 def _inspection(request, pk: int) -> Inspection:

@@ -20,8 +20,8 @@ from fogkeeper.inspections.snapshots import establishment_seen, version_of
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.rules.packs import Pack
 
+from ..common.pages import PAGE_SIZE
 from ..templatetags.words import pack_title
-from ..views import PAGE_SIZE
 from .views import field_counts, field_list, stops
 
 ROUTE_STOPS = PAGE_SIZE  # the first page of today's list: what the field page shows first

@@ -37,9 +37,9 @@ from fogkeeper.inspections.offline import Conflict, Upload, inspection_sync
 from fogkeeper.inspections.services import Answer, Reading
 from fogkeeper.registry.models import FoodServiceEstablishment
 
-from .. import policy
-from ..forms import PhotosField
-from ..views import _as_of, agency_page
+from ..common import policy
+from ..common.forms import PhotosField
+from ..common.pages import agency_page, page_as_of
 
 # How the messages of a refusal name what they are about.
 LABELS = {
@@ -251,7 +251,7 @@ def _receive(request) -> JsonResponse:
     except ValidationError as error:
         return _refused(error)
     if synced.created:
-        sweep_establishment(fse, as_of=_as_of(request))
+        sweep_establishment(fse, as_of=page_as_of(request))
     return _stored(synced.inspection, synced.created)
 
 

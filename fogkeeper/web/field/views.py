@@ -32,9 +32,9 @@ from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
-from .. import policy
-from ..selectors import inspections_due, inspections_due_by
-from ..views import PAGE_SIZE, _as_of, agency_page, reads_only
+from ..common import policy
+from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
+from .selectors import inspections_due, inspections_due_by
 
 OVERFLOW_WINDOW = timedelta(days=365)
 # How much each sign of risk weighs in the ranking: an overflow the FSE caused in the last year
@@ -176,7 +176,7 @@ def stops(establishments, as_of: date) -> list[FieldStop]:
 @agency_page
 @reads_only
 def field_page(request):
-    as_of = _as_of(request)
+    as_of = page_as_of(request)
     today, week = field_list(agency=request.agency, as_of=as_of)
     n_today, n_week = field_counts(agency=request.agency, as_of=as_of)
     pages = {

@@ -17,8 +17,8 @@ from fogkeeper.onboarding.models import Onboarding
 from fogkeeper.onboarding.runs import confirm, queue, start_dry_run
 from fogkeeper.rules.packs import default_registry
 
-from .. import jobs, policy
-from ..views import PAGE_SIZE, agency_page, reads_only
+from ..common import jobs, policy
+from ..common.pages import PAGE_SIZE, agency_page, reads_only
 
 KIND = "onboarding"
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024

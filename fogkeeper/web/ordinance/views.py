@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
-from ..views import _as_of, agency_page, reads_only
+from ..common.pages import agency_page, page_as_of, reads_only
 from .selectors import ordinance
 
 MAX_QUERY = 100
@@ -22,6 +22,6 @@ def ordinance_page(request):
             "query": query[:MAX_QUERY],
         }
         return render(request, "web/ordinance/ordinance.html", context, status=400)
-    on = _as_of(request)
+    on = page_as_of(request)
     context = {"ordinance": ordinance(request.agency, on=on, query=query), "on": on}
     return render(request, "web/ordinance/ordinance.html", context)

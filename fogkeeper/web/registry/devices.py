@@ -25,8 +25,8 @@ from fogkeeper.registry.devices import (
 from fogkeeper.registry.models import GreaseControlDevice
 from fogkeeper.registry.services import device_exception_approve
 
-from ..forms import put_errors
-from ..views import _as_of, reads_only, record_page
+from ..common.forms import put_errors
+from ..common.pages import page_as_of, reads_only, record_page
 from .equipment import child_page, evaluated, form_page, may, today
 from .equipment_forms import (
     DeviceEditForm,
@@ -92,8 +92,8 @@ def device_detail(request, fse, device):
     of it and the design exceptions approved for it."""
     from fogkeeper.permits.models import Permit
 
-    from ..establishment import section_queries
-    from ..selectors import section
+    from ..common.selectors import section
+    from .establishment_page import section_queries
 
     permit = Permit.objects.filter(establishment=fse, status="active").order_by("-issued_on")
     context = {
@@ -193,13 +193,13 @@ def device_frequency(request, fse, device):
         try:
             device_frequency_set(
                 device=device, service_frequency_days=data["service_frequency_days"],
-                on=_as_of(request), actor=request.user, reason=data["reason"],
+                on=page_as_of(request), actor=request.user, reason=data["reason"],
             )  # fmt: skip
         except ValidationError as e:
             put_errors(form, e)
         else:
             return _to_device(request, device, f"The service frequency of {device.code} was set.")
-    intro = f"{_frequency_hint(pack, _as_of(request))} It overrides the permit's frequency."
+    intro = f"{_frequency_hint(pack, page_as_of(request))} It overrides the permit's frequency."
     return _device_form(request, fse, form, f"Service frequency of {device.code}", intro, device)
 
 

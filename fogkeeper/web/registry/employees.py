@@ -11,8 +11,8 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.training.models import Employee
 from fogkeeper.training.services import employee_hire, employee_leave, employee_update
 
-from ..forms import put_errors
-from ..views import _as_of, agency_page, reads_only, record_page
+from ..common.forms import put_errors
+from ..common.pages import agency_page, page_as_of, reads_only, record_page
 from .equipment import child_page, evaluated, form_page, may, today
 from .equipment_forms import EmployeeEditForm, EmployeeHireForm, EmployeeLeaveForm
 
@@ -22,7 +22,7 @@ from .equipment_forms import EmployeeEditForm, EmployeeHireForm, EmployeeLeaveFo
 def employee_list(request, code: str):
     """The establishment's employees on the page's day, and those who had left by then."""
     fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
-    on = _as_of(request)
+    on = page_as_of(request)
     employees = list(Employee.objects.filter(establishment=fse, hired_on__lte=on).order_by("name"))
     context = {
         "fse": fse, "on": on, "may": may(request, "employee"),

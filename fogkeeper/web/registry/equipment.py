@@ -14,8 +14,8 @@ from django.utils import timezone
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.registry.models import FoodServiceEstablishment
 
-from .. import policy
-from ..views import _as_of, agency_page
+from ..common import policy
+from ..common.pages import agency_page, page_as_of
 
 
 def today():
@@ -47,7 +47,7 @@ def child_page(model, name: str, kind: str | None, path: str = "establishment"):
 def evaluated(request, *establishments, message: str, to: str, **kwargs):
     """Evaluate the establishments again at once, say what happened, and go on to `to`."""
     for fse in establishments:
-        sweep_establishment(fse, as_of=_as_of(request))
+        sweep_establishment(fse, as_of=page_as_of(request))
     messages.success(request, f"{message} The establishment was evaluated again.")
     return redirect(to, **kwargs)
 

@@ -8,7 +8,7 @@ from django import forms
 
 from fogkeeper.registry.models import DESIGN_FIELDS, Hauler
 
-from ..forms import DateInput
+from ..common.forms import DateInput
 
 TEXTAREA = {"rows": 2}
 

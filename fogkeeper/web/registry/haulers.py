@@ -17,9 +17,9 @@ from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.haulers import contract_end, contract_start, hauler_add, hauler_update
 from fogkeeper.registry.models import FoodServiceEstablishment, Hauler, ServiceContract
 
-from .. import policy
-from ..forms import put_errors
-from ..views import PAGE_SIZE, _as_of, agency_page, reads_only, record_page
+from ..common import policy
+from ..common.forms import put_errors
+from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only, record_page
 from .equipment import child_page, evaluated, form_page, may, today
 from .equipment_forms import ContractEndForm, ContractForm, HaulerEditForm, HaulerRegisterForm
 
@@ -49,7 +49,7 @@ def hauler_page(kind: str | None):
 def hauler_list(request):
     """The agency's haulers, searched by number, name or licence number."""
     query = request.GET.get("q", "").strip()
-    on = _as_of(request)
+    on = page_as_of(request)
     running = Q(contracts__since__lte=on) & (
         Q(contracts__until__isnull=True) | Q(contracts__until__gte=on)
     )
@@ -73,7 +73,7 @@ def hauler_list(request):
 def hauler_detail(request, hauler):
     """The hauler's licence, its customers (service contracts, running and ended) and its
     most recent pump-outs."""
-    on = _as_of(request)
+    on = page_as_of(request)
     contracts = hauler.contracts.select_related("establishment").order_by("-since")
     services = (
         Service.objects.filter(hauler=hauler)
@@ -130,7 +130,7 @@ def hauler_edit(request, hauler):
             put_errors(form, e)
         else:
             message = f"The licence of {hauler.name} was saved."
-            return _to_hauler(request, hauler, message, _customers(hauler, _as_of(request)))
+            return _to_hauler(request, hauler, message, _customers(hauler, page_as_of(request)))
     context = {"form": form, "title": f"Edit {hauler.name}", "hauler": hauler}
     return form_page(request, "hauler_form.html", context)
 

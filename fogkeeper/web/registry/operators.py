@@ -11,9 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from fogkeeper.registry import selectors as registry
 from fogkeeper.registry.models import Operator
 from fogkeeper.registry.services import operator_register, operator_update
-from fogkeeper.web import policy
-from fogkeeper.web.forms import put_errors
-from fogkeeper.web.views import PAGE_SIZE, agency_page, reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.forms import put_errors
+from fogkeeper.web.common.pages import PAGE_SIZE, agency_page, reads_only
 
 from .site_forms import OperatorForm
 from .sites import KIND, form_page, registry_write

@@ -1,6 +1,6 @@
 """Staff pages of the places around the establishments: parcels and their property owners,
 and each establishment's laterals to the public sewer's segments (the segments' own pages are
-in `segments` and fogkeeper/web/sewers.py)."""
+in `segments` and registry/sewers.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from fogkeeper.registry.places import (
     parcel_register,
     parcel_update,
 )
-from fogkeeper.web import policy
-from fogkeeper.web.forms import put_errors
-from fogkeeper.web.views import _as_of, agency_page, reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.forms import put_errors
+from fogkeeper.web.common.pages import agency_page, page_as_of, reads_only
 
 from .operators import list_page
 from .site_forms import LateralForm, OwnerForm, ParcelForm, RemoveForm
@@ -132,7 +132,7 @@ def lateral_new(request, fse):
     if form.is_valid():
         try:
             lateral_add(
-                establishment=fse, today=_as_of(request), **form.cleaned_data,
+                establishment=fse, today=page_as_of(request), **form.cleaned_data,
                 actor=request.user,
             )  # fmt: skip
         except ValidationError as e:
@@ -150,7 +150,7 @@ def lateral_edit(request, fse, lateral: int):
     if form.is_valid():
         try:
             changed = lateral_update(
-                lateral=found, today=_as_of(request), **form.cleaned_data, actor=request.user
+                lateral=found, today=page_as_of(request), **form.cleaned_data, actor=request.user
             )
         except ValidationError as e:
             put_errors(form, e)
@@ -166,7 +166,7 @@ def lateral_remove_page(request, fse, lateral: int):
     if request.method == "POST" and form.is_valid():
         try:
             lateral_remove(
-                lateral=found, on=_as_of(request), actor=request.user, **form.cleaned_data
+                lateral=found, on=page_as_of(request), actor=request.user, **form.cleaned_data
             )
         except ValidationError as e:
             put_errors(form, e)

@@ -1,6 +1,6 @@
 """Staff pages of the public sewer's segments: the list with each segment's cleaning state
 (filtered, searched, exported), and the forms to add a segment and keep it current. The page
-of one segment and its cleanings is fogkeeper/web/sewers.py."""
+of one segment and its cleanings is registry/sewers.py."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from fogkeeper.registry.models import SewerSegment
 from fogkeeper.registry.places import segment_register, segment_update
 from fogkeeper.sewers import selectors
-from fogkeeper.web import policy
-from fogkeeper.web.exports import export_response
-from fogkeeper.web.forms import put_errors
-from fogkeeper.web.views import PAGE_SIZE, _as_of, agency_page, reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.exports import export_response
+from fogkeeper.web.common.forms import put_errors
+from fogkeeper.web.common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
 
 from .site_forms import SegmentForm
 from .sites import KIND, form_page, registry_write
@@ -52,7 +52,7 @@ def _row(s: selectors.SegmentState) -> list:
 
 def _export(request, fmt: str, filters: dict):
     rows = selectors.segment_export(
-        agency=request.agency, as_of=_as_of(request), q=filters["q"], show=filters["show"]
+        agency=request.agency, as_of=page_as_of(request), q=filters["q"], show=filters["show"]
     )
     return export_response(
         fmt, filename=f"{request.agency.code}-segments", sheet="Sewer segments",
@@ -65,12 +65,12 @@ def _export(request, fmt: str, filters: dict):
 def segment_list(request):
     form = SegmentFilterForm(request.GET)
     if not form.is_valid():
-        context = {"form": form, "page": None, "query": "", "as_of": _as_of(request)}
+        context = {"form": form, "page": None, "query": "", "as_of": page_as_of(request)}
         return render(request, "web/registry/segment_list.html", context, status=400)
     filters = form.cleaned_data
     if "export" in request.GET:
         return _export(request, request.GET["export"], filters)
-    as_of = _as_of(request)
+    as_of = page_as_of(request)
     rows = selectors.segment_list(
         agency=request.agency, as_of=as_of, q=filters["q"], show=filters["show"]
     )

@@ -14,7 +14,7 @@ from fogkeeper.registry.models import (
     PropertyOwner,
     SewerSegment,
 )
-from fogkeeper.web.forms import DateInput
+from fogkeeper.web.common.forms import DateInput
 
 
 def _text(label: str, *, required: bool = False, max_length: int = 200, **kw) -> forms.CharField:

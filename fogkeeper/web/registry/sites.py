@@ -1,7 +1,7 @@
 """Staff pages keeping the establishments current: register, edit, close and reopen one, and
 record a remodel or change of operation (with the notice the ordinance wants ahead of it).
 Every write goes through `fogkeeper.registry.services` and is followed by a new evaluation of
-the establishment, as the record forms of `web/views.py` do."""
+the establishment, as the record forms of `web/records/views.py` do."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from fogkeeper.registry.services import (
     establishment_update,
     operation_change_record,
 )
-from fogkeeper.web import policy
-from fogkeeper.web.forms import put_errors
-from fogkeeper.web.views import _as_of, agency_page, reads_only
+from fogkeeper.web.common import policy
+from fogkeeper.web.common.forms import put_errors
+from fogkeeper.web.common.pages import agency_page, page_as_of, reads_only
 
 from .site_forms import (
     CloseForm,
@@ -73,7 +73,7 @@ def form_page(request, form, *, title: str, fse=None, intro: str = "", **extra):
 
 def evaluated(request, fse, message: str):
     """Evaluate the establishment again at once, say what happened, and show its page."""
-    sweep_establishment(fse, as_of=_as_of(request))
+    sweep_establishment(fse, as_of=page_as_of(request))
     messages.success(request, f"{message} The establishment was evaluated again.")
     return redirect("web:establishment", code=fse.code)
 
@@ -92,7 +92,7 @@ def establishment_new(request):
         data = {k: form.cleaned_data[k] for k in ("code", *ESTABLISHMENT_FIELDS)}
         try:
             fse = establishment_register(
-                agency=request.agency, operator=form.first_operator(), today=_as_of(request),
+                agency=request.agency, operator=form.first_operator(), today=page_as_of(request),
                 actor=request.user, **data,
             )  # fmt: skip
         except ValidationError as e:
@@ -110,7 +110,7 @@ def establishment_edit(request, fse):
     if form.is_valid():
         try:
             changed = establishment_update(
-                establishment=fse, today=_as_of(request), actor=request.user,
+                establishment=fse, today=page_as_of(request), actor=request.user,
                 **form.cleaned_data,
             )  # fmt: skip
         except ValidationError as e:
@@ -127,7 +127,7 @@ def establishment_close_page(request, fse):
     if form.is_valid():
         try:
             establishment_close(
-                establishment=fse, today=_as_of(request), actor=request.user,
+                establishment=fse, today=page_as_of(request), actor=request.user,
                 **form.cleaned_data,
             )  # fmt: skip
         except ValidationError as e:
@@ -170,7 +170,7 @@ def operation_change_new(request, fse):
         data = form.cleaned_data
         try:
             change = operation_change_record(
-                establishment=fse, today=_as_of(request), actor=request.user, **data
+                establishment=fse, today=page_as_of(request), actor=request.user, **data
             )
         except ValidationError as e:
             put_errors(form, e)
@@ -195,7 +195,7 @@ def _change_page(request, fse, form):
     ]
     context = {
         "form": form, "fse": fse, "title": "Record a remodel or change of operation",
-        "lead": registry.change_notice_lead(agency=agency, on=_as_of(request)),
+        "lead": registry.change_notice_lead(agency=agency, on=page_as_of(request)),
         "notice": notice, "changes": changes,
     }  # fmt: skip
     status = 400 if form.is_bound else 200

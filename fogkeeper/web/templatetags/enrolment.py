@@ -3,7 +3,7 @@
 from django import template
 
 from fogkeeper.portal.models import EnrolmentRequest
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 
 register = template.Library()
 

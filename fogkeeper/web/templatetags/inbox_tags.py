@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..inbox_selectors import recent_count
+from ..inbox.selectors import recent_count
 
 register = template.Library()
 

@@ -3,7 +3,7 @@ of the policy (so a shared page can offer a registry link without its view knowi
 
 from django import template
 
-from fogkeeper.web import policy
+from fogkeeper.web.common import policy
 
 register = template.Library()
 

@@ -1,5 +1,5 @@
 """The U.S. Web Design System's classes for Django's form widgets, used by the form templates
-in fogkeeper/web/templates/django/forms/ so that every form looks and reads the same."""
+in fogkeeper/web/common/templates/django/forms/ so that every form looks and reads the same."""
 
 from django import template
 

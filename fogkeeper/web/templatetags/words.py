@@ -12,7 +12,7 @@ from django.urls import reverse
 from fogkeeper.formats import STATUS_WORDS, money
 from fogkeeper.rules.packs import Pack
 
-from ..dates import as_of_choice, explicit_as_of
+from ..common.dates import as_of_choice, explicit_as_of
 from ..models import ROLES
 
 register = template.Library()

@@ -1,4 +1,4 @@
-"""The audit trail pages (fogkeeper/web/audit.py): the manager and the auditor read the
+"""The audit trail pages (fogkeeper/web/audit/views.py): the manager and the auditor read the
 agency's trail and an establishment's own (policy.may_read_audit); the inspector and the clerk
 reach the agency but not its trail (403); the outside roles never see it; nobody writes
 (POST is 405 once the establishment named is found)."""

@@ -1,4 +1,4 @@
-"""The CIWQS imports (fogkeeper/web/incident_imports.py): every staff role reads the agency's
+"""The CIWQS imports (fogkeeper/web/incidents/imports.py): every staff role reads the agency's
 imports and follows one; the manager and the inspector ("incident") upload one and queue a
 stalled one again, by a POST; the outside roles never see them."""
 

@@ -1,4 +1,4 @@
-"""The incident pages (fogkeeper/web/incidents.py): every staff role reads the incidents and
+"""The incident pages (fogkeeper/web/incidents/views.py): every staff role reads the incidents and
 the imported spills to review; the manager and the inspector ("incident") keep an incident
 current and match or set aside an imported spill; the outside roles never see them."""
 

@@ -1,4 +1,4 @@
-"""The agency-wide lists (fogkeeper/web/lists.py): every staff role reads the findings, the
+"""The agency-wide lists (fogkeeper/web/reports/lists.py): every staff role reads the findings, the
 invoices and the enforcement actions, and exports them; nobody writes through them; the
 outside roles never see them."""
 

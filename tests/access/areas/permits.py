@@ -1,4 +1,4 @@
-"""The permit pages (fogkeeper/web/permits.py): every staff role reads them; applications,
+"""The permit pages (fogkeeper/web/permits/views.py): every staff role reads them; applications,
 permits and their terms are the manager's ("permit"); plan review the manager's and the
 inspector's ("plan_review"), the plans' file read by every staff role. Outside roles reach
 none of them."""

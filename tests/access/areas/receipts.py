@@ -1,4 +1,4 @@
-"""The staff's record of a waste cooking oil pickup (fogkeeper/web/receipts.py): whoever
+"""The staff's record of a waste cooking oil pickup (fogkeeper/web/records/receipts.py): whoever
 records pump-outs for the agency, the manager and the inspector."""
 
 TABLE = """

@@ -1,4 +1,4 @@
-"""The lists of inspections, pump-outs and trainings (fogkeeper/web/records.py) and their
+"""The lists of inspections, pump-outs and trainings (fogkeeper/web/records/lists.py) and their
 exports: every staff role reads them, the auditor included; nobody writes through them; the
 outside roles never see them; agency B's staff see their own agency's."""
 

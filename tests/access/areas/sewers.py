@@ -1,4 +1,5 @@
-"""The sewer segment pages (fogkeeper/web/sewers.py): every staff role reads a segment's page;
+"""The sewer segment pages (fogkeeper/web/registry/sewers.py): every staff role reads a
+segment's page;
 the manager and the inspector ("segment_cleaning") record its cleanings, the clerk and the
 auditor may not; the outside roles never see them. (The segment list and its forms are in
 registry_sites.)"""

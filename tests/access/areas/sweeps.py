@@ -1,4 +1,4 @@
-"""The sweep runs (fogkeeper/web/sweeps.py): every staff role reads the agency's runs and
+"""The sweep runs (fogkeeper/web/reports/sweeps.py): every staff role reads the agency's runs and
 follows one's progress; only the manager ("sweep") starts one, by a POST; the outside roles
 never see them."""
 

@@ -6,8 +6,8 @@ from datetime import date
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.permits.services import permit_modifications_apply
+from fogkeeper.queue import reevaluate_now
 
 
 class Command(BaseCommand):
@@ -19,8 +19,12 @@ class Command(BaseCommand):
     def handle(self, *args, on=None, **options):
         on = on or timezone.localdate()
         applied = permit_modifications_apply(on=on)
-        for establishment in {m.permit.establishment for m in applied}:
-            sweep_establishment(establishment, as_of=on)
+        by_agency: dict = {}
+        for m in applied:
+            establishment = m.permit.establishment
+            by_agency.setdefault(establishment.agency, set()).add(establishment.pk)
+        for agency, ids in by_agency.items():
+            reevaluate_now(agency, ids, as_of=on)
         for m in applied:
             self.stdout.write(f"{m.permit.number}: terms of {m.effective_on} applied")
         self.stdout.write(f"{len(applied)} modification(s) applied on {on}.")

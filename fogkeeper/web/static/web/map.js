@@ -3,7 +3,7 @@
   "use strict";
   var COLOURS = { compliant: "#2e7d32", non_compliant: "#a4262c", overflow: "#6a1b9a" };
   var OTHER = "#8a8f94";
-  // A segment's colour by the state of its cleaning (web/map.py SEGMENT_COLOURS); the legend
+  // A segment's colour by the state of its cleaning (web/reports/map.py SEGMENT_COLOURS); the legend
   // names each state in words, and a late segment is also drawn dashed.
   var SEGMENT = { late: "#a4262c", due_soon: "#b35c00", current: "#2e7d32", unscheduled: OTHER };
 

@@ -1,0 +1,239 @@
+"""What the letter of an enforcement action says beyond its fields: the violations with
+their citations and the engine's findings, the fine, the hearing, and who signs it."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.packs import level_title
+from fogkeeper.signals import findings_of
+
+from .letter_filters import longdate
+
+HEARING = "hearing"
+
+# The levels an appeal may be routed to, whose titles a letter template may name.
+ROUTE_LEVELS = ("inspector", "manager", "hearing_officer", "council", "city_manager")
+
+# The signer's title at the agency: their role in the pack's titles.
+_ROLE_TITLES = {"manager": "manager", "inspector": "inspector"}
+
+# What a finding's evidence names, as a letter labels it.
+_EVIDENCE = {
+    "reading": "Reading",
+    "inspection": "Inspection",
+    "sample": "Sample",
+    "parameter": "Parameter",
+    "value": "Value found",
+    "limit": "Limit",
+    "unit": "Unit",
+    "service": "Service",
+    "hauler": "Hauler",
+    "last_full_service": "Last full pump-out",
+    "training": "Training",
+    "kind": "Kind",
+    "gallons": "Gallons",
+    "incidents": "Incidents",
+    "change": "Change",
+    "date": "Date",
+}
+
+
+def issued_on(action: Any, spec: Any, fields: dict) -> date:
+    if action.taken_on:
+        return _as_date(action.taken_on)
+    return _as_date(fields.get(spec.date_field)) if spec else date.today()
+
+
+def _as_date(value: Any) -> date:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
+    return value.date() if isinstance(value, datetime) else value
+
+
+def substance(action, pack, sections, fields, issued_on) -> dict[str, Any]:
+    """What the letter states beyond the action's own fields, each only where its type calls
+    for it: violations, the fine, the hearing, the appeal routes, the notice decided."""
+    titles = dict(pack.titles)
+    out: dict[str, Any] = {"sections": set(sections), "officers": titles}
+    if "violations" in sections:
+        out["violations"] = _violations(action, pack, issued_on)
+    if "fine" in sections:
+        out["fine"] = fine(pack, action.type, fields, issued_on)
+    if "hearing" in sections or "hearing_held" in sections:
+        out["hearing"] = _hearing(action, pack, fields)
+    if action.type == HEARING:
+        notice = action.refers_to
+        spec = pack.actions.get(notice.type) if notice is not None else None
+        out["notice"] = {
+            "code": getattr(notice, "code", ""),
+            "type": getattr(notice, "type", ""),
+            "title": spec.title if spec else "",
+            "citation": spec.citation if spec else action.cites,
+        }
+        out["title"] = "Notice of hearing"
+        out["citation"] = action.cites
+    out["route_titles"] = {level: level_title(titles, level) for level in ROUTE_LEVELS}
+    return out
+
+
+def _violations(action: Any, pack: Any, on: date) -> list[dict[str, Any]]:
+    """The violations the action is about (the one it names, else all of its case's), each
+    with its citation, date and the engine's finding for it: what was found, on which
+    device, reading, sample or checklist question."""
+    if action.violation_id:
+        rows = [action.violation]
+    elif action.case_id:
+        rows = list(action.case.violations.order_by("since", "code"))
+    else:
+        rows = []
+    if not rows:
+        return []
+    found = _findings(action.establishment, rows, on)
+    return [_violation(v, pack, found.get((v.rule, v.subject), [])) for v in rows]
+
+
+def _findings(establishment: Any, violations: list, on: date) -> dict[tuple, list]:
+    """The findings of these violations' (rule, subject), from compliance (fogkeeper.signals)."""
+    return findings_of(establishment, {(v.rule, v.subject) for v in violations}, on)
+
+
+def _violation(v: Any, pack: Any, findings: list) -> dict[str, Any]:
+    rule = pack.rules.get(v.rule)
+    item = getattr(pack, "checklist", {}).get(v.rule)
+    title = rule.title if rule else getattr(item, "question", "") or v.rule
+    finding = _the_finding(findings, v.since)
+    evidence = dict(getattr(finding, "evidence", None) or {})
+    return {
+        "code": v.code,
+        "rule": v.rule,
+        "title": title,
+        "subject": v.subject,
+        "since": v.since,
+        "citation": v.citation,
+        "found": getattr(finding, "message", ""),
+        "due": getattr(finding, "due", None),
+        "evidence": [
+            (label, _evidence_text(evidence[key]))
+            for key, label in _EVIDENCE.items()
+            if evidence.get(key) not in (None, "", [])
+        ],
+    }
+
+
+def _the_finding(findings: list, since: date) -> Any:
+    """The finding the violation was added from (same `since`), else the latest before."""
+    for f in findings:
+        if f.since == since:
+            return f
+    earlier = [f for f in findings if f.since <= since]
+    return (earlier or findings or [None])[-1]
+
+
+def _evidence_text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(x) for x in value)
+    if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}$", value):
+        return longdate(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def fine(pack: Any, action_type: str, fields: dict, on: date) -> dict[str, Any] | None:
+    """The fine a pack's check accrues on the action (`rate`, from the day after its `after`
+    field until its `until` field): SC's $600 a day after the correction date."""
+    spec = pack.actions.get(action_type)
+    for check in (spec.checks if spec else {}).values():
+        if not isinstance(check, dict) or "rate" not in check:
+            continue
+        try:
+            rate = pack.parameters[check["rate"]].value_on(on)
+        except (KeyError, ParameterNotInForce):
+            return None
+        after = fields.get(check.get("after"))
+        start = _as_date(after) + timedelta(days=1) if after else None
+        until = fields.get(check.get("until"))
+        return {
+            "rate": Decimal(str(rate.value)),
+            "citation": check.get("citation") or rate.reference,
+            "after": _as_date(after) if after else None,
+            "start": start,
+            "until": _as_date(until) if until else None,
+        }
+    return None
+
+
+def _hearing(action: Any, pack: Any, fields: dict) -> dict[str, Any]:
+    """The hearing the letter sets or reports: the hearing action itself, the last one set
+    on a saved notice, the hearing a decision refers to, else the notice's `hearing_on`."""
+    titles = pack.titles
+    held = _hearing_action(action)
+    if held is not None:
+        own = held.fields or {}
+        on, place = own.get("hearing_on"), own.get("place") or ""
+        continued = own.get("continued_from") or ""
+    else:
+        on, place, continued = fields.get("hearing_on"), fields.get("hearing_place") or "", ""
+    return hearing_dict(on, place, continued, getattr(held, "code", ""), titles)
+
+
+def hearing_dict(on: Any, place: str, continued: str, code: str, titles: Any) -> dict:
+    return {
+        "code": code,
+        "on": _as_date(on) if on else None,
+        "text": longdate(on) if on else "",
+        "place": place,
+        "continued_from": continued,
+        "body": titles.get("hearing_body", ""),
+    }
+
+
+def _hearing_action(action: Any) -> Any:
+    if action.type == HEARING:
+        return action
+    refers = action.refers_to if action.refers_to_id else None
+    if refers is not None and refers.type == HEARING:
+        return refers
+    if action.pk is None:
+        return None
+    from .models import EnforcementAction
+
+    return (
+        EnforcementAction.objects.filter(type=HEARING, refers_to=action)
+        .order_by("-taken_on", "-pk")
+        .first()
+    )
+
+
+def signer(user: Any, agency: Any, pack: Any, action: Any) -> dict[str, str]:
+    """Who signs: the acting person's full name (else username) and the title of their role
+    at the agency in the pack's words; "For the <body>" when the action is the Council's or
+    the City Manager's."""
+    if user is None:
+        return {}
+    titles = dict(pack.titles)
+    name = user.get_full_name() or user.get_username()
+    held = _role(user, agency)
+    if held in _ROLE_TITLES:
+        title = titles.get(_ROLE_TITLES[held], held.title())
+    elif held == "clerk":
+        separate = titles.get("hearing_body") != titles.get("manager")
+        title = titles["hearing_body"] if separate else titles.get("clerk", "Clerk")
+    else:
+        title = (held or "").replace("_", " ").title()
+    level = getattr(action, "level", "") or ""
+    behalf = level_title(titles, level) if level in ("council", "city_manager") else ""
+    return {"name": name, "title": title, "behalf": behalf}
+
+
+def _role(user: Any, agency: Any) -> str | None:
+    """The signer's role at the agency, read through their memberships (a superuser signs as
+    the manager, as the access policy has it)."""
+    if user.is_superuser:
+        return "manager"
+    return user.memberships.filter(agency=agency).values_list("role", flat=True).first()

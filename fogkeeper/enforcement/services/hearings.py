@@ -1,0 +1,158 @@
+"""Hearings on a notice: scheduled (or continued), their window, and their conclusion."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+
+from fogkeeper.registry.services import Actor, Errors, add_error, check_model, refuse
+from fogkeeper.rules import evaluate
+from fogkeeper.rules.packs import Pack
+from fogkeeper.rules.report import Deadline
+
+from ..codes import check_code_free, lock_codes
+from ..models import HEARING, ActionFact, EnforcementAction
+from .actions import action_fact_record
+from .shared import (
+    HEARD,
+    _audit,
+    _check_hearing,
+    _engine_deadlines,
+    _entry,
+    _minimal_case,
+    _render_letter,
+    day_of,
+)
+
+
+def hearing_schedule(
+    *,
+    notice: EnforcementAction,
+    code: str,
+    hearing_on: date,
+    noticed_on: date,
+    continued_from: EnforcementAction | None = None,
+    delivery: str = "",
+    certified_mail_number: str = "",
+    place: str = "",
+    actor: Actor = None,
+) -> EnforcementAction:
+    """A hearing on a suspension or revocation notice or an administrative complaint (a
+    continuance when `continued_from` is the earlier hearing). The first hearing's date is
+    recorded on the notice as a fact (`hearing_on`), refused outside the window the engine
+    gives the notice; a continuance's as `continued_to`, refused where the engine finds it
+    beyond the pack's limit on continuances (Town 10.02.260(B): 60 days in total from the
+    first hearing; the window bounds the first hearing only)."""
+    establishment = notice.establishment
+    pack = establishment.agency.get_pack()
+    errors: Errors = {}
+    if notice.type not in HEARD:
+        add_error(errors, "notice", f"Out of sequence: no hearing is held on a {notice.type}.")
+        refuse(errors)
+    if continued_from is not None and (
+        continued_from.type != HEARING or continued_from.refers_to_id != notice.pk
+    ):
+        add_error(errors, "continued_from", "A continuance continues a hearing on this notice.")
+        refuse(errors)
+    spec = pack.actions[notice.type]
+    window = spec.checks.get("hearing_window", {})
+    continued_to = (window.get("continuance") or {}).get("field", "continued_to")
+    fact_field = "hearing_on" if "hearing_on" in spec.fields else None
+    if continued_from is not None and continued_to in spec.fields:
+        fact_field = continued_to
+        deadlines = _check_continuance(errors, pack, notice, continued_from, hearing_on)
+    else:
+        entry = _entry(notice, pack)
+        entry.pop("hearing_on", None)
+        deadlines = _engine_deadlines(establishment, entry, day_of(notice.taken_on))
+        _check_hearing(errors, pack, entry, deadlines, hearing_on)
+    fields = {"hearing_on": hearing_on.isoformat()}
+    if place.strip():
+        fields["place"] = place.strip()
+    if continued_from is not None:
+        fields["continued_from"] = continued_from.code
+    hearing = EnforcementAction(
+        case=notice.case, establishment=establishment, code=code, type=HEARING,
+        level=notice.level, taken_on=noticed_on, delivery=delivery,
+        certified_mail_number=certified_mail_number, cites=spec.citation,
+        fields=fields, refers_to=notice, violation=notice.violation,
+    )  # fmt: skip
+    if getattr(actor, "is_authenticated", False):
+        hearing.taken_by = actor
+    with transaction.atomic():
+        lock_codes(establishment)
+        check_code_free(errors, EnforcementAction, establishment, code)
+        check_model(hearing, errors)
+        refuse(errors)
+        hearing.save()
+        _audit(HEARING, hearing, establishment, actor)
+        if fact_field is not None:
+            fact = ActionFact.objects.create(
+                action=notice, field=fact_field, value=hearing_on.isoformat()
+            )
+            _audit("fact_record", fact, establishment, actor)
+        _render_letter(hearing, [d for d in deadlines if d.action == notice.code])
+    return hearing
+
+
+def hearing_window(notice: EnforcementAction) -> list[Deadline]:
+    """The engine's window for the first hearing on `notice` (its `hearing` dates: the
+    earliest and the latest), as the hearing form shows it."""
+    pack = notice.establishment.agency.get_pack()
+    entry = _entry(notice, pack)
+    entry.pop("hearing_on", None)
+    deadlines = _engine_deadlines(notice.establishment, entry, day_of(notice.taken_on))
+    return [d for d in deadlines if d.action == notice.code and d.name == "hearing"]
+
+
+def _check_continuance(
+    errors: Errors,
+    pack: Pack,
+    notice: EnforcementAction,
+    continued_from: EnforcementAction,
+    continued_to: date,
+) -> list[Deadline]:
+    """A continuance sets a later date than the hearing it continues, and the engine, given
+    the notice continued to it, finds no defect in its hearing dates (the Town's limit of
+    60 days in total from the first hearing, `hearing_window.continuance`)."""
+    spec = pack.actions[notice.type]
+    window = spec.checks.get("hearing_window", {})
+    field = (window.get("continuance") or {}).get("field", "continued_to")
+    citation = window.get("citation") or spec.citation
+    continued = day_of(continued_from.fields["hearing_on"])
+    if continued_to <= continued:
+        add_error(
+            errors,
+            "hearing_on",
+            f"{citation}: a continuance of the hearing of {continued} sets a later date "
+            f"(asked {continued_to}).",
+        )
+        return []
+    entry = _entry(notice, pack, **{field: continued_to.isoformat()})
+    on = max(day_of(notice.taken_on), pack.effective)
+    report = evaluate(_minimal_case(notice.establishment, entry, on))
+    for finding in report.findings:
+        if finding.rule == window.get("rule") and finding.subject == notice.code:
+            add_error(errors, "hearing_on", f"{finding.citation}: {finding.message}")
+    return report.deadlines
+
+
+def hearing_conclude(
+    *, hearing: EnforcementAction, concluded_on: date, actor: Actor = None
+) -> ActionFact:
+    """The hearing concluded: a fact on its notice (the decision deadline runs from it)."""
+    notice = hearing.refers_to
+    errors: Errors = {}
+    if hearing.type != HEARING:
+        add_error(errors, "hearing", f"{hearing.code} is not a hearing.")
+    refuse(errors)
+    if notice.type == "administrative_complaint":
+        fact = ActionFact(action=hearing, field="concluded_on", value=concluded_on.isoformat())
+        with transaction.atomic():
+            fact.save()
+            _audit("fact_record", fact, hearing.establishment, actor)
+        return fact
+    return action_fact_record(
+        action=notice, field="hearing_concluded_on", value=concluded_on, actor=actor
+    )

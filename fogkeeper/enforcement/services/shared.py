@@ -1,0 +1,161 @@
+"""What the writes of enforcement share: the action put in a minimal case file for the engine
+to evaluate (so no rule is written twice), the checks of a penalty against its class cap
+and of a hearing date against its window, the audit row and the action's letter."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from fogkeeper.audit.services import audit_record
+from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.registry.services import Actor, Errors, add_error
+from fogkeeper.rules import evaluate
+from fogkeeper.rules.packs import Pack
+from fogkeeper.rules.report import Deadline
+
+from ..models import HEARING, EnforcementAction, Letter
+from ..selectors import engine_entry
+
+UNIT_ONE = {
+    "days": "day",
+    "occurrences": "occurrence",
+    "gallons": "gallon",
+    "violation_days": "violation day",
+}
+HEARD = ("suspension_notice", "revocation_notice", "administrative_complaint")
+
+
+def plain_fields(value: Any) -> Any:
+    """An action's fields as JSON keeps them: dates as ISO text, decimals as text, no blanks."""
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: plain_fields(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [plain_fields(v) for v in value]
+    return value
+
+
+def day_of(value: Any) -> date:
+    """The day of a date, a date-time, or their ISO text."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
+    return value.date() if isinstance(value, datetime) else value
+
+
+def _audit(what: str, obj: Any, establishment: FoodServiceEstablishment, actor: Actor) -> None:
+    audit_record(action=f"enforcement.{what}", obj=obj, actor=actor, agency=establishment.agency)
+
+
+def _minimal_case(establishment: FoodServiceEstablishment, entry: dict, as_of: date) -> dict:
+    opened = establishment.opened_on.isoformat()
+    return {
+        "jurisdiction": establishment.agency.pack,
+        "as_of": as_of.isoformat(),
+        "establishment": {
+            "id": establishment.code,
+            "opened_on": opened,
+            "operator": {"name": "-", "since": opened},
+        },
+        "enforcement": [entry],
+    }
+
+
+def _engine_deadlines(
+    establishment: FoodServiceEstablishment, entry: dict, as_of: date
+) -> list[Deadline]:
+    """The deadlines the engine gives for this one action on `as_of`."""
+    pack = establishment.agency.get_pack()
+    return evaluate(_minimal_case(establishment, entry, max(as_of, pack.effective))).deadlines
+
+
+def _effective(action: EnforcementAction) -> dict[str, Any]:
+    return action.effective_fields()
+
+
+def _entry(action: EnforcementAction, pack: Pack, **changes: Any) -> dict:
+    return engine_entry(pack, action.code, action.type, {**_effective(action), **changes})
+
+
+def _cap_problem(
+    pack: Pack, cls: str, quantities: dict[str, Any], amount: Any, on: date
+) -> str | None:
+    """The amount against the class cap in force on `on`, times the quantity in the cap's
+    unit (`days`, `occurrences`, `gallons` or `violation_days`, RULES 11.14)."""
+    name = f"enforcement.penalty_cap.{cls}"
+    if name not in pack.parameters:
+        return f"{cls!r} is not a penalty class of {pack.id}."
+    value = pack.parameters[name].value_on(on)
+    per = value.value["per"]
+    quantity = quantities.get(per) or 0
+    cap = Decimal(str(value.value["amount"])) * Decimal(str(quantity))
+    if Decimal(str(amount)) > cap:
+        return (
+            f"{value.reference}: a {cls} penalty may not exceed ${value.value['amount']:,} "
+            f"a {UNIT_ONE.get(per, per)} × {quantity} = ${cap:,} "
+            f"(asked ${Decimal(str(amount)):,})."
+        )
+    return None
+
+
+def _court_class_problem(pack: Pack, cls: Any, on: date) -> str | None:
+    """A penalty order imposes only a class the pack gives to administrative orders; a
+    court class (`judicial`) is the court's (RULES 11.3)."""
+    if cls not in pack.court_classes():
+        return None
+    cap = pack.parameters[f"enforcement.penalty_cap.{cls}"].value_on(on)
+    allowed = ", ".join(sorted(pack.administrative_classes()))
+    return (
+        f"{cap.reference}: {cls} penalties are imposed by a court, not by a penalty order "
+        f"(its classes: {allowed})."
+    )
+
+
+def _check_hearing(errors: Errors, pack: Pack, entry: dict, deadlines, hearing_on: date) -> None:
+    """The hearing date against the window the engine gives the notice (its `hearing`
+    earliest and deadline entries)."""
+    earliest = next((d for d in deadlines if d.name == "hearing" and d.kind == "earliest"), None)
+    latest = next((d for d in deadlines if d.name == "hearing" and d.kind == "deadline"), None)
+    spec = pack.actions[entry["type"]]
+    citation = spec.checks.get("hearing_window", {}).get("citation") or spec.citation
+    if earliest is not None and hearing_on < day_of(earliest.date):
+        add_error(
+            errors,
+            "hearing_on",
+            f"{earliest.citation}: the hearing may not be held before {day_of(earliest.date)} "
+            f"(asked {hearing_on}).",
+        )
+    if latest is not None and hearing_on > day_of(latest.date):
+        add_error(
+            errors,
+            "hearing_on",
+            f"{latest.citation or citation}: the hearing must be held by {day_of(latest.date)} "
+            f"(asked {hearing_on}).",
+        )
+
+
+def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None:
+    """The letter of an action that sends one, stored byte for byte (when letters exist):
+    a hearing's notice, or an action its pack marks `letter: true`; signed by whoever took
+    the action."""
+    if not sends_letter(action.establishment.agency.get_pack(), action.type):
+        return
+    try:
+        letters = importlib.import_module("fogkeeper.enforcement.letters")
+    except ModuleNotFoundError as e:
+        if e.name != "fogkeeper.enforcement.letters":
+            raise
+        return
+    pdf = letters.render_action_letter(action, deadlines, signer=action.taken_by)
+    Letter.objects.create(action=action, pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
+
+
+def sends_letter(pack: Pack, action_type: str) -> bool:
+    spec = pack.actions.get(action_type)
+    return action_type == HEARING or (spec is not None and spec.letter)

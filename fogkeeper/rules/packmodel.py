@@ -1,0 +1,314 @@
+"""What a loaded pack is: its parameters by effective date, rules, checklist items,
+enforcement actions and vocabulary, and the look-ups made of them. Looking a parameter up
+for a date before it took effect raises `ParameterNotInForce`."""
+
+from __future__ import annotations
+
+import contextlib
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .calendar import Duration, LegalCalendar
+from .errors import ParameterNotInForce
+
+SEVERITIES = ("violation", "task", "notice")
+DEADLINE_KINDS = ("deadline", "earliest", "event")
+PENALTY_UNITS = ("days", "occurrences", "gallons", "violation_days")
+IMPOSED_BY = ("administrative", "court")
+# Levels an appeal may go to beyond a pack's own procedure sequence.
+APPEAL_LEVELS = ("court", "city_manager")
+# The key of `titles` naming who acts at a level, where it is not the level's own name.
+LEVEL_TITLE_KEYS = {"hearing_officer": "hearing_body", "council": "appeal_body",
+                    "city_manager": "emergency_appeal"}  # fmt: skip
+COURT = "Superior Court"
+
+
+def level_title(titles: Mapping[str, str], level: str) -> str:
+    """Who acts at `level`, in a pack's `titles`: `council` -> "City Council"."""
+    if level == "court":
+        return COURT
+    title = titles.get(level) or titles.get(LEVEL_TITLE_KEYS.get(level, ""))
+    return title or level.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterValue:
+    effective: date
+    value: Any
+    reference: str
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    description: str
+    values: tuple[ParameterValue, ...]  # oldest first
+
+    def value_on(self, on: date) -> ParameterValue:
+        current = None
+        for v in self.values:
+            if v.effective <= on:
+                current = v
+        if current is None:
+            raise ParameterNotInForce(
+                f"{self.name} has no value on {on}: it takes effect on {self.values[0].effective}"
+            )
+        return current
+
+
+class ParamSet(dict):
+    """The parameters of a pack in force on one date, name -> value: a dict, so the checks
+    read it in C; `reference`, `duration` and `in_force` say more of each."""
+
+    def __init__(self, pack: Pack, on: date, values: dict[str, ParameterValue] | None = None):
+        if values is None:
+            values = {}
+            for name, p in pack.parameters.items():
+                with contextlib.suppress(ParameterNotInForce):
+                    values[name] = p.value_on(on)
+        super().__init__((name, v.value) for name, v in values.items())
+        self.pack = pack
+        self.on = on
+        self._values = values
+        self._durations: dict[str, Duration] = {}
+
+    def __missing__(self, name: str) -> Any:
+        if name in self.pack.parameters:
+            self.pack.parameters[name].value_on(self.on)  # raises, naming the date
+        raise ParameterNotInForce(f"{self.pack.id} has no parameter {name!r}")
+
+    def duration(self, name: str) -> Duration:
+        """The period a parameter holds, read once for this set (the checks ask often)."""
+        period = self._durations.get(name)
+        if period is None:
+            period = self._durations[name] = self.pack.duration(name, self[name])
+        return period
+
+    def reference(self, name: str) -> str:
+        self[name]
+        return self._values[name].reference
+
+    def in_force(self):
+        """(name, value, reference, in force since) of each parameter, by name."""
+        return ((n, v.value, v.reference, v.effective) for n, v in sorted(self._values.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    id: str
+    severity: str
+    citation: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Vocab:
+    """A word of the ordinance's vocabulary (a device kind, an establishment category)."""
+
+    id: str
+    title: str
+    citation: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChecklistItem:
+    item: str
+    question: str
+    citation: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    name: str
+    kind: str
+    required: bool
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineSpec:
+    name: str
+    kind: str
+    start: str  # a field of the action, or the name of an earlier deadline
+    add: str | None  # parameter holding the period
+    roll: bool
+    citation: str
+    when: dict[str, Any] = field(default_factory=dict)
+    unless_paid: bool = False
+    extension: dict[str, Any] | None = None
+    appeal_to: str | None = None  # the last day to appeal the action to this level
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    type: str
+    title: str
+    citation: str
+    date_field: str
+    fields: dict[str, FieldSpec]
+    deadlines: tuple[DeadlineSpec, ...]
+    checks: dict[str, Any]
+    appeal: dict[str, str] | None = None  # {deadline, filed, decided, final}: RULES.md 11.4
+    letter: bool = False  # the agency sends a letter when it takes the action
+
+    def appeal_routes(self) -> dict[str, str]:
+        """Deadline name -> the level the action is appealed to by that deadline."""
+        return {d.name: d.appeal_to for d in self.deadlines if d.appeal_to}
+
+
+@dataclass
+class Pack:
+    id: str
+    name: str
+    ordinance: str
+    effective: date
+    effective_reference: str
+    titles: dict[str, str]
+    calendar: LegalCalendar
+    parameters: dict[str, Parameter]
+    rules: dict[str, RuleSpec]
+    checklist: dict[str, ChecklistItem]
+    actions: dict[str, ActionSpec]
+    source: Path
+    procedure: dict[str, Any] = field(default_factory=dict)
+    obligations: dict[str, str] = field(default_factory=dict)
+    device_kinds: dict[str, Vocab] = field(default_factory=dict)
+    categories: dict[str, Vocab] = field(default_factory=dict)
+    default_category: str = ""
+    _durations: dict[str, Duration] = field(default_factory=dict)
+    _paramsets: dict[date, ParamSet] = field(default_factory=dict)
+    _in_force: dict[int, dict[str, ParameterValue]] = field(default_factory=dict)
+
+    def params_on(self, on: date) -> ParamSet:
+        ps = self._paramsets.get(on)
+        if ps is None:
+            if len(self._paramsets) > 4096:
+                self._paramsets.clear()
+            # The values in force change only on the parameters' effective dates.
+            period = bisect_right(self._changes, on)
+            values = self._in_force.get(period)
+            if values is None:
+                values = self._in_force[period] = ParamSet(self, on)._values
+            ps = self._paramsets[on] = ParamSet(self, on, values)
+        return ps
+
+    @property
+    def _changes(self) -> list[date]:
+        changes = self.__dict__.get("_change_dates")
+        if changes is None:
+            changes = sorted({v.effective for p in self.parameters.values() for v in p.values})
+            self.__dict__["_change_dates"] = changes
+        return changes
+
+    def param(self, name: str, on: date) -> Any:
+        if name not in self.parameters:
+            raise ParameterNotInForce(f"{self.id} has no parameter {name!r}")
+        return self.parameters[name].value_on(on).value
+
+    def duration(self, name: str, value: Any) -> Duration:
+        key = f"{name}={value}"
+        d = self._durations.get(key)
+        if d is None:
+            d = self._durations[key] = Duration.parse(value)
+        return d
+
+    def citation(self, rule: str) -> str:
+        spec = self.rules.get(rule)
+        if spec is not None:
+            return spec.citation
+        return self.checklist[rule].citation
+
+    def cited(self) -> dict[str, tuple[str, str]]:
+        """Rule or checklist item -> (severity, citation), for every finding made: read once."""
+        cited = self.__dict__.get("_cited")
+        if cited is None:
+            cited = {item: ("violation", c.citation) for item, c in self.checklist.items()}
+            cited.update({rule: (r.severity, r.citation) for rule, r in self.rules.items()})
+            self.__dict__["_cited"] = cited
+        return cited
+
+    def has(self, rule: str) -> bool:
+        return rule in self.rules
+
+    def penalty_classes(self) -> dict[str, str]:
+        """Penalty class -> the unit its cap is counted in (every class, court ones too)."""
+        return {cls: cap["per"] for cls, cap in self._penalty_caps().items()}
+
+    def administrative_classes(self) -> Mapping[str, str]:
+        """The classes a penalty order may impose (RULES.md 11.3), with their units."""
+        return self._classes()[0]
+
+    def court_classes(self) -> Mapping[str, str]:
+        """The classes only a court imposes (RULES.md 11.3), with their units."""
+        return self._classes()[1]
+
+    def _classes(self) -> tuple[Mapping[str, str], Mapping[str, str]]:
+        classes = self.__dict__.get("_split_classes")  # read for every penalty order: once
+        if classes is None:
+            caps = self._penalty_caps().items()
+            court = {c for c, v in caps if v["imposed_by"] == "court"}
+            classes = self.__dict__["_split_classes"] = tuple(
+                MappingProxyType({c: v["per"] for c, v in caps if (c in court) == by})
+                for by in (False, True)
+            )
+        return classes
+
+    def _penalty_caps(self) -> dict[str, dict]:
+        caps = self.__dict__.get("_caps")  # read for every penalty order: computed once
+        if caps is None:
+            caps = self.__dict__["_caps"] = self._read_penalty_caps()
+        return caps
+
+    def _read_penalty_caps(self) -> dict[str, dict]:
+        prefix = "enforcement.penalty_cap."
+        return {
+            name[len(prefix) :]: p.values[0].value
+            for name, p in self.parameters.items()
+            if name.startswith(prefix)
+        }
+
+    def default_frequency(self, kind: str, on: date) -> Duration | None:
+        """The pack's default service frequency of a device kind on `on` (None: none set)."""
+        try:
+            defaults = self.param("gcd.default_service_frequency", on) or {}
+        except ParameterNotInForce:
+            return None
+        value = defaults.get(kind)
+        return (
+            None if value is None else self.duration(f"gcd.default_service_frequency.{kind}", value)
+        )
+
+    def words_for(self, key: str) -> str:
+        """The pack's words for `key`: a rule's title, a checklist item's question, an
+        obligation's title or an enforcement action's title; else the identifier in words
+        ('service_overdue' -> 'Service overdue')."""
+        if key in self.rules:
+            return self.rules[key].title
+        if key in self.checklist:
+            return self.checklist[key].question
+        if key in self.obligations:
+            return self.obligations[key]
+        if key in self.actions:
+            return self.actions[key].title
+        return key.replace("_", " ").replace(".", " ").strip().capitalize()
+
+    def kind_title(self, kind: str) -> str:
+        vocab = self.device_kinds.get(kind)
+        return vocab.title if vocab is not None else kind.replace("_", " ")
+
+    def level_title(self, level: str) -> str:
+        """Who acts at `level`, in the pack's titles: `council` -> "City Council"."""
+        return level_title(self.titles, level)
+
+    def category_title(self, category: str) -> str:
+        vocab = self.categories.get(category)
+        return vocab.title if vocab is not None else category.replace("_", " ")
+
+    @property
+    def rule_count(self) -> int:
+        return len(self.rules) + len(self.checklist)

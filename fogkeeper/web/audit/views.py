@@ -1,0 +1,188 @@
+"""The audit trail pages, for the manager and the auditor (policy.may_read_audit): every
+audit row of the agency, or of one establishment and its records, filtered by who, what kind
+of change, record and days, each with what it changed; exported as CSV or Excel with the same
+filters. Nobody writes here: the trail is written by the services, in the transaction of each
+change, and never changed."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django import forms
+from django.apps import apps
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from fogkeeper.audit import selectors
+from fogkeeper.registry.models import FoodServiceEstablishment
+
+from ..common import policy
+from ..common.exports import export_response
+from ..common.forms import DateInput
+from ..common.pages import PAGE_SIZE, agency_page, reads_only
+
+# A kind of change (an action's prefix) in words, where neither its identifier nor the model
+# it is named after (the admin's and a deletion's "greasecontroldevice.delete") says it.
+KIND_WORDS = {
+    "service": "Pump-out",
+    "ciwqs": "CIWQS import",
+    "api_token": "API token",
+    "user": "Person",
+    "fee_schedule": "Fee schedule",
+    "generate": "Synthetic program",
+    "demo": "Demo data",
+}
+COLUMNS = ["When", "Who", "What", "Action", "Record type", "Record id", "Establishment",
+           "Before", "After", "Reason"]  # fmt: skip
+
+
+_MODEL_NAMES = {m._meta.model_name: m for m in apps.get_models()}
+
+
+def kind_words(kind: str, titles: dict) -> str:
+    if kind == "permit":
+        return titles.get("permit", "Permit")
+    if kind in KIND_WORDS:
+        return KIND_WORDS[kind]
+    model = _MODEL_NAMES.get(kind)
+    name = str(model._meta.verbose_name) if model else kind.replace("_", " ")
+    return name[:1].upper() + name[1:]
+
+
+def action_words(action: str, titles: dict) -> str:
+    """An action in words: "permit.issue" -> "Discharge Permit: issue"."""
+    kind, _, verb = action.partition(".")
+    words = kind_words(kind, titles)
+    return f"{words}: {verb.replace('_', ' ')}" if verb else words
+
+
+class AuditFilterForm(forms.Form):
+    """The trail's filters, every one may be left empty; a person or kind not of the agency,
+    an impossible day or a range that ends before it starts is refused on its field."""
+
+    who = forms.ChoiceField(required=False, label="Who")
+    kind = forms.ChoiceField(required=False, label="What kind of change")
+    object_type = forms.ChoiceField(required=False, label="Record type")
+    record = forms.CharField(
+        required=False, max_length=64, label="Record: its id, or an establishment's code"
+    )
+    date_from = forms.DateField(
+        required=False, label="From", widget=DateInput,
+        error_messages={"invalid": "From: give a real date, as YYYY-MM-DD."},
+    )  # fmt: skip
+    date_to = forms.DateField(
+        required=False, label="To", widget=DateInput,
+        error_messages={"invalid": "To: give a real date, as YYYY-MM-DD."},
+    )  # fmt: skip
+
+    def __init__(self, *args, agency, **kwargs):
+        super().__init__(*args, **kwargs)
+        titles = agency.get_pack().titles
+        people = [(str(u.pk), selectors.person(u)) for u in selectors.actors(agency=agency)]
+        self.fields["who"].choices = [("", "Anyone"), (selectors.SYSTEM, "The system"), *people]
+        kinds = [(k, kind_words(k, titles)) for k in selectors.kinds(agency=agency)]
+        self.fields["kind"].choices = [("", "Any change"), *kinds]
+        types = [(t, selectors.type_words(t)) for t in selectors.object_types(agency=agency)]
+        self.fields["object_type"].choices = [("", "Any record"), *types]
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and end < start:
+            self.add_error("date_to", f"To ({end}) is before From ({start}).")
+        return data
+
+
+def audit_page(view):
+    """A page of the audit trail: the manager's and the auditor's (403 for the other staff,
+    who reach the agency but not its trail); GET only."""
+
+    @agency_page
+    @reads_only
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not policy.may_read_audit(request.user, request.agency):
+            raise PermissionDenied("the audit trail is read by the manager and the auditor")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@audit_page
+def audit_list(request):
+    """Every audit row of the agency, newest first."""
+    rows = selectors.trail(agency=request.agency)
+    return _trail_page(request, rows, filename=f"{request.agency.code}-audit-trail")
+
+
+@audit_page
+def establishment_audit(request, code: str):
+    """The audit rows about one establishment and its records."""
+    fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
+    rows = selectors.trail(agency=request.agency, establishment=fse)
+    filename = f"{request.agency.code}-{fse.code}-audit-trail"
+    return _trail_page(request, rows, filename=filename, fse=fse)
+
+
+def _trail_page(request, rows, *, filename: str, fse=None):
+    form = AuditFilterForm(request.GET or None, agency=request.agency)
+    refused = form.is_bound and not form.is_valid()
+    export = request.GET.get("export")
+    if refused and export:
+        return _refused(form)
+    filters = {k: v for k, v in form.cleaned_data.items() if v} if form.is_bound else {}
+    rows = selectors.filtered(rows, agency=request.agency, **filters)
+    titles = request.agency.get_pack().titles
+    if export:
+        return export_response(
+            export, filename=filename, sheet="Audit trail", columns=COLUMNS,
+            rows=_export_rows(rows.iterator(chunk_size=2000), titles),
+        )  # fmt: skip
+    page = Paginator(rows if not refused else rows.none(), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    for name in ("page", "export"):
+        query.pop(name, None)
+    context = {
+        "form": form, "page": page, "fse": fse, "refused": refused, "query": query.urlencode(),
+        "rows": [_shown(event, titles) for event in page],
+    }  # fmt: skip
+    return render(request, "web/audit/list.html", context, status=400 if refused else 200)
+
+
+def _shown(event, titles: dict) -> dict:
+    return {
+        "event": event,
+        "who": selectors.person(event.actor),
+        "what": action_words(event.action, titles),
+        "type": selectors.type_words(event.object_type),
+        "changes": selectors.changes(event),
+        "created": event.before is None and event.after is not None,
+        "deleted": event.after is None,
+    }
+
+
+def _export_rows(events, titles: dict):
+    for event in events:
+        fse = event.establishment
+        yield [
+            timezone.localtime(event.at),
+            selectors.person(event.actor),
+            action_words(event.action, titles),
+            event.action,
+            selectors.type_words(event.object_type),
+            event.object_id,
+            fse.code if fse else "",
+            selectors.json_text(event.before),
+            selectors.json_text(event.after),
+            event.reason,
+        ]
+
+
+def _refused(form) -> HttpResponse:
+    text = " ".join(m for messages in form.errors.values() for m in messages)
+    return HttpResponse(text, status=400, content_type="text/plain; charset=utf-8")

@@ -1,0 +1,75 @@
+"""Form parts every area's pages share: date and date-time inputs, photos checked before
+anything is decoded, the choice of an observation not made, and a service's ValidationError
+put back on the fields it names; a text input with suggested values."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from fogkeeper.inspections.photos import photo_problem
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+
+class PhotosInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class PhotosField(forms.ImageField):
+    """Several photos, each checked to be an image no larger than a photo may be (its bytes,
+    and its pixels as its header declares them, before anything is decoded); none is fine."""
+
+    def __init__(self, **kwargs):
+        attrs = {"accept": "image/*", "capture": "environment"}
+        kwargs.setdefault("widget", PhotosInput(attrs=attrs))
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, data):
+        if data:
+            problem = photo_problem(data)
+            if problem:
+                raise ValidationError(problem, code="too_large")
+        return super().to_python(data)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(d, initial) for d in data if d]
+        return [single(data, initial)] if data else []
+
+
+def put_errors(form: forms.Form, error: ValidationError, fields: dict[str, str] | None = None):
+    """Put a service's ValidationError on the form's fields (`fields` maps a service's key to
+    a form field where their names differ); what matches no field is a form error."""
+    fields = fields or {}
+    messages = error.message_dict if hasattr(error, "error_dict") else {None: error.messages}
+    for key, texts in messages.items():
+        name = fields.get(key, key)
+        form.add_error(name if name in form.fields else None, texts)
+
+
+YES_NO_UNKNOWN = [("", "Not observed"), ("true", "Yes"), ("false", "No")]
+
+
+class Suggestions(forms.TextInput):
+    """A text input with a <datalist> of suggested values: one picks one or types another."""
+
+    template_name = "web/widgets/suggestions.html"
+
+    def __init__(self, options: list[tuple[str, str]] = (), attrs=None):
+        super().__init__(attrs)
+        self.options = list(options)
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        if self.options and context["widget"]["attrs"].get("id"):
+            context["widget"]["attrs"]["list"] = f"{context['widget']['attrs']['id']}-options"
+        context["widget"]["options"] = self.options
+        return context

@@ -1,9 +1,0 @@
-def agency(request):
-    """The agency the page acts for, its pack's titles, and the agencies one may switch to."""
-    current = getattr(request, "agency", None)
-    return {
-        "agency": current,
-        "agencies": getattr(request, "agencies", []),
-        "membership": getattr(request, "membership", None),
-        "titles": current.get_pack().titles if current is not None else {},
-    }

@@ -1,0 +1,468 @@
+"""Enforcement on the staff pages: the agency's cases, one case with its actions, facts,
+letters and the deadlines the engine gives it, and the letters as sent (PDF).
+
+A case has no closing record: it counts as open while something of it is still live, which
+is read from the engine's findings and calendar (`is_open`), never decided here."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header, urlencode
+from django.utils.text import get_valid_filename
+
+from fogkeeper.billing.models import Invoice
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.compliance.reports import establishment_report
+from fogkeeper.enforcement.models import (
+    ActionFact,
+    CaseViolation,
+    EnforcementAction,
+    EnforcementCase,
+    Letter,
+    NoticeAnswer,
+)
+from fogkeeper.enforcement.steps import Step, next_steps
+from fogkeeper.registry.models import Agency
+from fogkeeper.rules.errors import CaseFileError
+from fogkeeper.rules.packs import Pack
+from fogkeeper.rules.report import Report
+
+from ..common import policy
+from ..common.exports import export_response
+from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
+from ..templatetags.web_extras import words
+from ..templatetags.words import pack_title
+
+STATES = ("open", "closed")
+DEADLINE_KINDS = {"deadline": "Deadline", "earliest": "Earliest date", "event": "Takes effect"}
+
+
+def is_open(
+    *,
+    open_violation: bool,
+    deadlines: list[dict[str, Any]],
+    accruals: list[dict[str, Any]],
+    as_of: date,
+    evaluated_on: date | None,
+) -> bool:
+    """A case is open while a violation it is about is still an open finding, a deadline or
+    date the engine gives one of its actions is still ahead (on or after `as_of`), or a fine
+    still accrues (through the day the engine evaluated, `evaluated_on`)."""
+    if open_violation:
+        return True
+    if any(_day(d["date"]) >= as_of for d in deadlines):
+        return True
+    return evaluated_on is not None and any(_day(a["through"]) >= evaluated_on for a in accruals)
+
+
+def _day(value: Any) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10])
+
+
+def action_title(pack: Pack, type: str) -> str:
+    """The pack's title of an action type; app-level steps (hearing, appeal…) in words."""
+    spec = pack.actions.get(type)
+    return spec.title if spec is not None else type.replace("_", " ").capitalize()
+
+
+# -- the list -------------------------------------------------------------------------------
+
+
+@dataclass
+class CaseRow:
+    case: EnforcementCase
+    open: bool
+    violations: list[str]
+    last_action: dict[str, Any] | None
+    next_date: dict[str, Any] | None
+
+
+def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[CaseRow]:
+    """The agency's cases, newest first, filtered by `state` (open/closed) and `q` (the
+    establishment's name, code or address), in four queries whatever their number. Open or
+    closed is read from the last sweep's findings and calendar of each establishment."""
+    pack = agency.get_pack()
+    cases = EnforcementCase.objects.filter(establishment__agency=agency).select_related(
+        "establishment"
+    )
+    if q := params.get("q", "").strip():
+        cases = cases.filter(
+            Q(establishment__name__icontains=q)
+            | Q(establishment__code__icontains=q)
+            | Q(establishment__address__icontains=q)
+            | Q(code__iexact=q)
+        )
+    cases = list(cases.order_by("-opened_on", "establishment__code", "code"))
+    ids = [c.pk for c in cases]
+    open_finding = Finding.objects.filter(
+        establishment=OuterRef("case__establishment"),
+        rule=OuterRef("rule"),
+        subject=OuterRef("subject"),
+        open=True,
+    )
+    violations: dict[int, list[tuple[str, bool]]] = defaultdict(list)
+    for case_id, rule, is_live in (
+        CaseViolation.objects.filter(case_id__in=ids)
+        .annotate(live=Exists(open_finding))
+        .order_by("code")
+        .values_list("case_id", "rule", "live")
+    ):
+        violations[case_id].append((rule, is_live))
+    actions: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in (
+        EnforcementAction.objects.filter(case_id__in=ids)
+        .order_by("taken_on", "pk")
+        .values("case_id", "code", "type", "taken_on")
+    ):
+        actions[row["case_id"]].append(row)
+    swept = {
+        est_id: (as_of_, deadlines or [], accruals or [])
+        for est_id, as_of_, deadlines, accruals in ComplianceStatus.objects.filter(
+            establishment_id__in={c.establishment_id for c in cases}
+        ).values_list("establishment_id", "as_of", "deadlines", "accruals")
+    }
+    rows = []
+    for case in cases:
+        codes = {a["code"] for a in actions[case.pk]}
+        evaluated_on, deadlines, accruals = swept.get(case.establishment_id, (None, [], []))
+        deadlines = [d for d in deadlines if d["action"] in codes]
+        accruals = [a for a in accruals if a["action"] in codes]
+        ahead = sorted(
+            (d for d in deadlines if _day(d["date"]) >= as_of), key=lambda d: str(d["date"])
+        )
+        last = actions[case.pk][-1] if actions[case.pk] else None
+        rows.append(
+            CaseRow(
+                case=case,
+                open=is_open(
+                    open_violation=any(live for _, live in violations[case.pk]),
+                    deadlines=deadlines,
+                    accruals=accruals,
+                    as_of=as_of,
+                    evaluated_on=evaluated_on,
+                ),
+                violations=[pack_title(pack, rule) for rule, _ in violations[case.pk]],
+                last_action={**last, "title": action_title(pack, last["type"])} if last else None,
+                next_date={**ahead[0], "day": _day(ahead[0]["date"])} if ahead else None,
+            )
+        )
+    state = params.get("state", "")
+    if state in STATES:
+        rows = [r for r in rows if r.open == (state == "open")]
+    return rows
+
+
+@agency_page
+@reads_only
+def case_list_page(request):
+    params = request.GET.dict()
+    as_of = page_as_of(request)
+    rows = case_list(agency=request.agency, params=params, as_of=as_of)
+    if "export" in params:
+        return export_response(
+            params["export"], filename=f"{request.agency.code}-cases", sheet="Cases",
+            columns=CASE_COLUMNS, rows=_case_cells(rows),
+        )  # fmt: skip
+    page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {"page": page, "params": params, "query": query.urlencode(), "states": STATES,
+               "as_of": as_of,
+               "may_notice": policy.may_write(request.user, request.agency, "notice")}  # fmt: skip
+    return render(request, "web/enforcement/cases.html", context)
+
+
+CASE_COLUMNS = ["Case", "Establishment code", "Establishment", "Opened", "State", "Violations",
+                "Last action", "Last action taken on", "Next date", "Next date is"]  # fmt: skip
+
+
+def _case_cells(rows: list[CaseRow]):
+    """The cases listed, as the list shows them, for the export."""
+    for row in rows:
+        case, last, ahead = row.case, row.last_action, row.next_date
+        yield [
+            case.code, case.establishment.code, case.establishment.name, case.opened_on,
+            "Open" if row.open else "Closed", "; ".join(row.violations),
+            f"{last['title']} ({last['code']})" if last else "",
+            last["taken_on"] if last else None,
+            ahead["day"] if ahead else None,
+            f"{words(ahead['name'])} ({ahead['action']})" if ahead else "",
+        ]  # fmt: skip
+
+
+# -- one case -------------------------------------------------------------------------------
+
+
+@dataclass
+class CasePage:
+    case: EnforcementCase
+    as_of: date
+    open: bool
+    violations: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+    deadlines: list[dict[str, Any]]
+    accruals: list[dict[str, Any]]
+    invoices: list[dict[str, Any]] = field(default_factory=list)
+    problem: str = ""  # why the engine could not evaluate the case file, if it could not
+    records: list[EnforcementAction] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+
+
+def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> CasePage:
+    """One case of `agency` (404 for any other agency's) with its violations, its actions in
+    the order taken with their facts and letters, and what the engine gives it on `as_of`:
+    deadlines, hearing windows, dates a penalty becomes final or a lien may be recorded, and
+    the fines accruing."""
+    case = (
+        EnforcementCase.objects.filter(
+            establishment__agency=agency, establishment__code=establishment, code=code
+        )
+        .select_related("establishment", "opened_by")
+        .first()
+    )
+    if case is None:
+        raise Http404("no such case")
+    pack = agency.get_pack()
+    fse = case.establishment
+    actions = list(
+        EnforcementAction.objects.filter(case=case)
+        .select_related("refers_to", "violation", "taken_by")
+        .prefetch_related(
+            Prefetch(
+                "facts",
+                queryset=ActionFact.objects.select_related("recorded_by").order_by(
+                    "recorded_at", "pk"
+                ),
+            ),
+            Prefetch("letters", queryset=Letter.objects.defer("pdf").order_by("created_at")),
+            Prefetch("answers", queryset=NoticeAnswer.objects.select_related("answered_by")),
+        )
+        .order_by("taken_on", "pk")
+    )
+    codes = {a.code for a in actions}
+    problem = ""
+    try:
+        report = establishment_report(establishment=fse, as_of=as_of)
+    except CaseFileError as e:
+        problem = str(e)
+        report = Report(pack.id, fse.code, fse.name, as_of, status="")
+    deadlines = [
+        {**d.to_dict(), "day": _day(d.date), "shown": _shown(d.date), "kind_title": _kind(d.kind),
+         "action_title": _title_of(pack, actions, d.action), "passed": _day(d.date) < as_of}
+        for d in report.deadlines
+        if d.action in codes
+    ]  # fmt: skip
+    accruals = [
+        {**a.to_dict(), "title": _accrual_title(pack, a.rule), "amount": a.amount,
+         "rate": a.rate, "start": a.start, "through": a.through}
+        for a in report.accruals
+        if a.action in codes
+    ]  # fmt: skip
+    open_findings = {(f.rule, f.subject) for f in report.findings if f.open}
+    violations = [
+        {"violation": v, "title": pack_title(pack, v.rule),
+         "open": (v.rule, v.subject) in open_findings}
+        for v in CaseViolation.objects.filter(case=case).order_by("code")
+    ]  # fmt: skip
+    return CasePage(
+        case=case,
+        as_of=as_of,
+        open=is_open(
+            open_violation=any(v["open"] for v in violations),
+            deadlines=deadlines,
+            accruals=[{"through": a["through"]} for a in accruals],
+            as_of=as_of,
+            evaluated_on=as_of,
+        ),
+        violations=violations,
+        actions=[_action(pack, a) for a in actions],
+        deadlines=sorted(deadlines, key=lambda d: (str(d["date"]), d["action"], d["name"])),
+        accruals=accruals,
+        invoices=_invoices(fse, codes, as_of),
+        problem=problem,
+        records=actions,
+    )
+
+
+def _shown(value: date | datetime) -> str:
+    """A deadline's date, with its hour when it has one (in the pack's time zone)."""
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    return value.isoformat()
+
+
+def _kind(kind: str) -> str:
+    return DEADLINE_KINDS.get(kind, kind.capitalize())
+
+
+def _title_of(pack: Pack, actions: list[EnforcementAction], code: str) -> str:
+    action = next(a for a in actions if a.code == code)
+    return action_title(pack, action.type)
+
+
+def _accrual_title(pack: Pack, rule: str) -> str:
+    if rule in pack.rules:
+        return pack.rules[rule].title
+    return rule.rsplit(".", 1)[-1].replace("_", " ").capitalize()
+
+
+def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
+    spec = pack.actions.get(action.type)
+    kinds = {name: f.kind for name, f in spec.fields.items()} if spec else {}
+    order = {name: i for i, name in enumerate(kinds)}  # as the pack lists the fields
+    fields = sorted(action.fields.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+    return {
+        "action": action,
+        "title": action_title(pack, action.type),
+        "by": pack.titles.get(action.level) or action.level.replace("_", " ").capitalize(),
+        "on": action_title(pack, action.refers_to.type) if action.refers_to else "",
+        "fields": [
+            (_label(name), _value(value, kinds.get(name, "")))
+            for name, value in fields
+            if value not in (None, "", [])
+        ],
+        "facts": [
+            {"label": _label(f.field), "value": _value(f.value, kinds.get(f.field, "")), "fact": f}
+            for f in action.facts.all()
+        ],
+        "letters": list(action.letters.all()),
+        "answers": list(action.answers.all()),
+    }
+
+
+def _label(name: str) -> str:
+    """A field as words: `hearing_concluded_on` -> "Hearing concluded on";
+    `milestones.M-1.met_on` -> "Milestone M-1: met on"."""
+    parts = name.split(".")
+    if len(parts) == 3 and parts[0] == "milestones":
+        return f"Milestone {parts[1]}: {parts[2].replace('_', ' ')}"
+    return name.replace("_", " ").capitalize()
+
+
+def _value(value: Any, kind: str) -> str:
+    if kind == "money":
+        try:
+            return f"${Decimal(str(value)):,.2f}"
+        except InvalidOperation:
+            return str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "; ".join(_value(v, "") for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
+    return str(value)
+
+
+def _invoices(fse, codes: set[str], as_of: date) -> list[dict[str, Any]]:
+    """The invoices of the case's penalties, with what was paid on them by `as_of`."""
+    invoices = (
+        Invoice.objects.filter(establishment=fse, enforcement_action__in=codes)
+        .prefetch_related("lines", "payments")
+        .order_by("noticed_on", "code")
+    )
+    out = []
+    for invoice in invoices:
+        total = sum((line.amount for line in invoice.lines.all()), Decimal(0))
+        payments = [p for p in invoice.payments.all() if p.paid_on <= as_of]
+        paid = sum((p.amount for p in payments), Decimal(0))
+        out.append({"invoice": invoice, "total": total, "payments": payments, "due": total - paid})
+    return out
+
+
+@agency_page
+@reads_only
+def case_detail(request, code: str, case: str):
+    """Case `case` of the establishment `code` (case codes are unique per establishment)."""
+    as_of = max(page_as_of(request), request.agency.get_pack().effective)
+    page = case_page(agency=request.agency, establishment=code, code=case, as_of=as_of)
+    page.steps = offered_steps(request, page)
+    return render(request, "web/enforcement/case.html", {"c": page})
+
+
+STEP_URLS = {"act": "web:case_act", "hearing": "web:case_hearing",
+             "continuance": "web:case_hearing", "conclude": "web:case_conclude",
+             "appeal": "web:case_appeal", "fact": "web:case_fact",
+             "judgment": "web:case_judgment"}  # fmt: skip
+
+
+def _step_kind(step: Step) -> str:
+    if step.step == "act":
+        return policy.action_kind(step.type)
+    if step.step in ("hearing", "continuance", "conclude"):
+        return "hearing"
+    if step.step == "fact":
+        return policy.fact_kind(step.type, step.field)
+    return policy.action_kind({"appeal": "appeal"}.get(step.step, "court_judgment"))
+
+
+def offered_steps(request, page: CasePage) -> list[dict[str, Any]]:
+    """The next steps of the case the person's role may take, each with its form's URL."""
+    pack = request.agency.get_pack()
+    fse, case = page.case.establishment, page.case
+    out = []
+    for step in next_steps(pack, page.records, page.deadlines, page.as_of):
+        if not policy.may_write(request.user, request.agency, _step_kind(step)):
+            continue
+        args = [fse.code, case.code] + ([step.type] if step.step == "act" else [])
+        url = reverse(STEP_URLS[step.step], args=args)
+        query = {**step.query(), **({"as_of": day} if (day := request.GET.get("as_of")) else {})}
+        if query:
+            url += "?" + urlencode(query)
+        out.append({"step": step, "url": url})
+    if policy.may_write(request.user, request.agency, "invoice"):
+        out += _penalties_to_invoice(page)
+    return out
+
+
+def _penalties_to_invoice(page: CasePage) -> list[dict[str, Any]]:
+    """A penalty order of the case not yet invoiced: the invoice form, with it chosen."""
+    fse = page.case.establishment
+    invoiced = {row["invoice"].enforcement_action for row in page.invoices}
+    url = reverse("web:invoice_new", args=[fse.code])
+    return [
+        {"step": Step("invoice", "invoice", f"Invoice the penalty order {a.code}"),
+         "url": f"{url}?{urlencode({'action': a.code})}"}
+        for a in page.records
+        if a.type == "penalty_order" and a.code not in invoiced
+    ]  # fmt: skip
+
+
+# -- letters ------------------------------------------------------------------------------
+
+
+@agency_page
+@reads_only
+def letter_pdf(request, letter: int):
+    """The letter of an action exactly as it was sent (the stored bytes)."""
+    letter = get_object_or_404(
+        Letter.objects.select_related("action__establishment"),
+        pk=letter,
+        action__establishment__agency=request.agency,
+    )
+    action = letter.action
+    name = get_valid_filename(
+        f"{action.establishment.code}-{action.code}-{action.type.replace('_', '-')}.pdf"
+    )
+    response = HttpResponse(bytes(letter.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    response["ETag"] = f'"{letter.sha256}"'
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+# -- the dashboard's calendar -----------------------------------------------------------------

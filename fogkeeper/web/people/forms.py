@@ -1,0 +1,210 @@
+"""Forms of the people pages: the members' (an invitation, a change of role, the end of a
+membership; people.services decides what is refused) and enrolment's (the public request for
+an account and the manager's decision on it; the services in portal.enrolment decide what is
+refused). They read what is typed."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from fogkeeper.portal.models import ENROLMENT_KINDS
+from fogkeeper.registry.models import (
+    Agency,
+    FoodServiceEstablishment,
+    Hauler,
+    Operator,
+    PropertyOwner,
+)
+
+from ..common.forms import DateInput
+from ..models import STAFF_ROLES
+from .services import INVITED_ROLES, role_title
+
+# -- members --------------------------------------------------------------------------------
+
+
+def _role_choices(agency: Agency, roles) -> list[tuple[str, str]]:
+    return [(role, role_title(agency, role)) for role in roles]
+
+
+class InviteForm(forms.Form):
+    """Who is invited, by email, and in what role."""
+
+    name = forms.CharField(max_length=150, label="Name",
+                           error_messages={"required": "Give the person's name."})  # fmt: skip
+    email = forms.EmailField(
+        label="Email",
+        help_text="The link to set a password is sent here; a person who already has an "
+        "account with this email gets this agency added to it.",
+        error_messages={"required": "Give the email address the sign-in link is sent to."},
+    )
+    role = forms.ChoiceField(label="Role", choices=())
+    owner = forms.ModelChoiceField(
+        queryset=PropertyOwner.objects.none(),
+        required=False,
+        label="Property owner on record",
+        help_text="Only for a property owner's account: it reaches the establishments on this "
+        "owner's parcels.",
+    )
+
+    def __init__(self, *args, agency: Agency, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["role"].choices = _role_choices(agency, INVITED_ROLES)
+        self.fields["owner"].queryset = PropertyOwner.objects.filter(agency=agency)
+        self.fields["owner"].empty_label = "None (a staff member)"
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label="New role", choices=())
+
+    def __init__(self, *args, agency: Agency, **kwargs):
+        super().__init__(*args, **kwargs)
+        staff = [r for r in INVITED_ROLES if r in STAFF_ROLES]
+        self.fields["role"].choices = _role_choices(agency, staff)
+
+
+class EndForm(forms.Form):
+    confirm = forms.BooleanField(
+        label="End this membership: the person loses access to the agency at once",
+        error_messages={"required": "Tick the box to confirm: the person loses access at once."},
+    )
+    reason = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Reason",
+        help_text="Optional: kept in the audit trail (for example: left the department).",
+    )
+
+
+# -- enrolment ------------------------------------------------------------------------------
+
+
+def split_codes(text: str) -> list[str]:
+    return [c for c in re.split(r"[\s,;]+", text.strip().upper()) if c]
+
+
+class EnrolmentForm(forms.Form):
+    """What an operator or a hauler tells the agency when asking for an account."""
+
+    kind = forms.ChoiceField(
+        label="You are", choices=ENROLMENT_KINDS, widget=forms.RadioSelect, initial="operator"
+    )
+    business_name = forms.CharField(max_length=200, label="Business name")
+    contact_name = forms.CharField(max_length=200, label="Your name")
+    email = forms.EmailField(label="Email", help_text="The sign-in link is sent here.")
+    phone = forms.CharField(max_length=40, label="Phone")
+    mailing_address = forms.CharField(
+        label="Mailing address", widget=forms.Textarea(attrs={"rows": 3})
+    )
+    establishments = forms.CharField(
+        required=False,
+        label="Establishments you run",
+        help_text="For an FSE operator: each restaurant or kitchen's name and street address.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    establishment_codes = forms.CharField(
+        required=False,
+        max_length=400,
+        label="Establishment numbers",
+        help_text="Optional: the number the agency gives each establishment, as on your "
+        "permit or a letter, separated by commas.",
+    )
+    service_area = forms.CharField(
+        required=False,
+        label="Service area",
+        help_text="For a hauler: the cities or areas you pump out in.",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    licence_number = forms.CharField(
+        required=False, max_length=60, label="Hauler licence number", help_text="For a hauler."
+    )
+    licence_expires_on = forms.DateField(
+        required=False,
+        label="Licence expiry date",
+        widget=DateInput,
+        help_text="For a hauler.",
+        error_messages={"invalid": "Give the licence expiry date as a real date (YYYY-MM-DD)."},
+    )
+
+    def request_fields(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["establishment_codes"] = split_codes(data["establishment_codes"])
+        return data
+
+
+class CodesField(forms.CharField):
+    """Establishment codes of the agency, separated by commas; each must be one."""
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, max_length=1000, **kwargs)
+        self.agency: Agency | None = None
+
+    def clean(self, value):
+        codes = split_codes(super().clean(value) or "")
+        found = {
+            f.code.upper(): f
+            for f in FoodServiceEstablishment.objects.filter(agency=self.agency, code__in=codes)
+        }
+        unknown = [c for c in codes if c not in found]
+        if unknown:
+            raise forms.ValidationError(f"No establishment has the number {', '.join(unknown)}.")
+        return [found[c] for c in dict.fromkeys(codes)]
+
+
+class OperatorApprovalForm(forms.Form):
+    operator = forms.ModelChoiceField(
+        queryset=Operator.objects.none(), required=False, label="Operator on record"
+    )
+    establishments = CodesField(
+        label="Establishments it runs",
+        help_text="Their numbers, separated by commas; the operator reaches these in the portal.",
+    )
+    change_on = forms.DateField(
+        required=False,
+        label="Took over on",
+        widget=DateInput,
+        help_text="Only if the operator does not run an establishment yet: the change of "
+        "operator is recorded from this date, and the permit in force ends, since a permit is "
+        "not transferable to a new operator.",
+    )
+
+    def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["operator"].queryset = Operator.objects.filter(agency=agency).order_by("name")
+        self.fields["operator"].empty_label = f"Register a new operator: {business_name}"
+        self.fields["establishments"].agency = agency
+
+
+class HaulerApprovalForm(forms.Form):
+    hauler = forms.ModelChoiceField(
+        queryset=Hauler.objects.none(), required=False, label="Hauler on record"
+    )
+    hauler_code = forms.CharField(
+        required=False,
+        max_length=40,
+        label="Code of the new hauler",
+        help_text="When registering a new hauler: the agency's code for it.",
+    )
+    customers = CodesField(
+        label="Customers",
+        help_text="Optional: numbers of establishments whose service contract with this hauler "
+        "starts; the hauler reaches its customers in the portal.",
+    )
+    contracts_since = forms.DateField(required=False, label="Contracts start on", widget=DateInput)
+
+    def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
+        self.fields["hauler"].empty_label = f"Register a new hauler: {business_name}"
+        self.fields["customers"].agency = agency
+
+
+class RejectionForm(forms.Form):
+    reason = forms.CharField(
+        label="Reason",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Emailed to whoever asked.",
+        error_messages={"required": "Say why the request is rejected: the email tells them."},
+    )

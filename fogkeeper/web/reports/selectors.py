@@ -1,0 +1,345 @@
+"""Reads of the reports pages, each in a fixed number of queries whatever the agency's size.
+
+The dashboard's figures as of a day, from the stored findings and schedule (violations by
+rule, permits to renew, inspections due, the week's calendar, recent overflows, spill
+reports due, overdue cleanings, the compliance rate month by month).
+
+The agency-wide lists: the findings the sweep stored, the invoices with what is owed on them,
+and the enforcement actions taken. Each is one queryset, newest first, that the page
+paginates and the export iterates (`.iterator()`), so that neither runs a query per row;
+`*_rows` map a queryset to the exported cells, in the pack's words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import (
+    Case,
+    CharField,
+    Count,
+    DecimalField,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from fogkeeper.billing.models import Invoice, InvoiceAdjustment, InvoiceLine, Payment
+from fogkeeper.billing.selectors import DELINQUENT, invoice_due_on
+from fogkeeper.compliance.models import ComplianceRate, Finding, ScheduleItem
+from fogkeeper.compliance.rates import month_end, month_ends_before, rate_counts
+from fogkeeper.enforcement.models import EnforcementAction
+from fogkeeper.incidents.models import Incident
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.rules.packs import Pack
+
+from ..enforcement.cases import action_title
+from ..field.selectors import inspections_due
+from ..templatetags.words import identifier_words, pack_title
+
+RECENT_OVERFLOW_DAYS = 30  # the dashboard's recent overflows
+
+
+@dataclass
+class Dashboard:
+    as_of: date
+    overdue_pump_outs: int
+    violations_by_rule: list[dict[str, Any]]
+    permits_expired: int
+    permits_to_renew: int
+    renew_by: date
+    inspections_due: int
+    inspections_this_week: int
+    month_start: date
+    month_end: date
+    calendar: list[dict[str, Any]]
+    overflows: list[Incident]
+    overflow_since: date
+    compliance_rate: list[dict[str, Any]] = field(default_factory=list)
+    spill_reports: list = field(default_factory=list)  # incidents.spills.SpillReport
+    cleanings_overdue: list = field(default_factory=list)  # sewers.selectors.SegmentState
+    cleaning_citation: str = ""
+
+    @property
+    def spill_reports_late(self) -> int:
+        return sum(r.deadline.late for r in self.spill_reports)
+
+
+def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
+    from fogkeeper.compliance.reports import agency_calendar
+    from fogkeeper.incidents.spills import reports_due
+    from fogkeeper.sewers.selectors import CITATION, cleanings_overdue
+
+    pack = agency.get_pack()
+    by_rule = violations_by_rule(agency=agency, on=as_of)
+    violations = [
+        {"rule": rule, "title": pack_title(pack, rule), "count": n}
+        for rule, n in sorted(by_rule.items())
+    ]
+    start = as_of.replace(day=1)
+    end = month_end(as_of)
+    renew_by = month_end(end + timedelta(days=1))
+    overflow_since = as_of - timedelta(days=RECENT_OVERFLOW_DAYS)
+    renewals = ScheduleItem.objects.filter(
+        agency=agency, obligation="permit.renewal_application", due__lte=renew_by
+    ).aggregate(n=Count("establishment_id", distinct=True))
+    due_now, due_this_week = inspections_due(agency=agency, as_of=as_of)
+    return Dashboard(
+        as_of=as_of,
+        overdue_pump_outs=by_rule.get("gcd.service_overdue", 0),
+        violations_by_rule=violations,
+        permits_expired=by_rule.get("permit.expired", 0),
+        permits_to_renew=renewals["n"],
+        renew_by=renew_by,
+        inspections_due=due_now,
+        inspections_this_week=due_this_week,
+        month_start=start,
+        month_end=end,
+        calendar=_with_codes(agency, agency_calendar(agency=agency, as_of=as_of, weeks=1)),
+        overflows=list(
+            Incident.objects.filter(agency=agency, date__gte=overflow_since, date__lte=as_of)
+            .select_related("establishment")
+            .order_by("-date", "code")
+        ),
+        overflow_since=overflow_since,
+        compliance_rate=compliance_rate(agency=agency, as_of=as_of),
+        spill_reports=reports_due(
+            agency=agency, as_of=as_of, start=as_of, end=as_of + timedelta(days=7)
+        ),
+        cleanings_overdue=cleanings_overdue(agency=agency, as_of=as_of),
+        cleaning_citation=CITATION,
+    )
+
+
+def violations_by_rule(*, agency: Agency, on: date) -> dict[str, int]:
+    """How many establishments had a violation of each rule open on `on`, as the stored
+    findings say (open that day: found since then, and not closed by then; rates.py)."""
+    open_on = Q(since__lte=on) & (Q(closed_on__isnull=True) | Q(closed_on__gt=on))
+    return dict(
+        Finding.objects.filter(open_on, agency=agency, severity="violation")
+        .order_by()
+        .values_list("rule")
+        .annotate(n=Count("establishment_id", distinct=True))
+    )
+
+
+def _with_codes(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Calendar entries name the establishment by its code (the case file's id): add its name."""
+    codes = {i["establishment"] for i in items}
+    names = dict(
+        FoodServiceEstablishment.objects.filter(agency=agency, code__in=codes).values_list(
+            "code", "name"
+        )
+    )
+    for item in items:
+        item["code"] = item["establishment"]
+        item["fse_name"] = names.get(item["establishment"], "")
+    return items
+
+
+def compliance_rate(*, agency: Agency, as_of: date, months: int = 12) -> list[dict[str, Any]]:
+    """For each of the last `months` month ends (the last one `as_of`): the share of open
+    establishments without an open violation that day, from the stored findings. The month
+    ends come from the rates the agency's sweep stored; `as_of` and any month end no sweep
+    has stored are counted (compliance/rates.py)."""
+    days = [as_of, *month_ends_before(as_of, months - 1)]
+    stored = {
+        day: (active, compliant)
+        for day, active, compliant in ComplianceRate.objects.filter(
+            agency=agency, date__in=days[1:]
+        ).values_list("date", "active", "compliant")
+    }
+    stored |= rate_counts(agency=agency, days=[d for d in days if d not in stored])
+    out = []
+    for day in reversed(days):
+        active, compliant = stored[day]
+        rate = round(100 * compliant / active, 1) if active else None
+        out.append({"date": day, "rate": rate, "active": active})
+    return out
+
+
+# -- the agency-wide lists ------------------------------------------------------------------
+
+FINDING_STATES = {"open": "Open", "closed": "Closed", "all": "Open and closed"}
+INVOICE_STATES = {
+    "due": "Due",
+    "part_paid": "Part paid",
+    "paid": "Paid",
+    "delinquent": "Delinquent",
+    "void": "Void",
+}
+ZERO = Decimal("0.00")
+
+
+def _establishment_search(q: str, prefix: str = "establishment__") -> Q:
+    return (
+        Q(**{f"{prefix}name__icontains": q})
+        | Q(**{f"{prefix}code__icontains": q})
+        | Q(**{f"{prefix}address__icontains": q})
+    )
+
+
+def _between(qs: QuerySet, field: str, start: date | None, end: date | None) -> QuerySet:
+    if start is not None:
+        qs = qs.filter(**{f"{field}__gte": start})
+    if end is not None:
+        qs = qs.filter(**{f"{field}__lte": end})
+    return qs
+
+
+# -- findings ---------------------------------------------------------------------------------
+
+
+def findings(*, agency: Agency, state: str = "open", rule: str = "", severity: str = "",
+             q: str = "") -> QuerySet:  # fmt: skip
+    """The agency's findings as the sweep stored them: open ones (the default), closed ones
+    or all; of one rule, one severity, and establishments matching `q`; newest first."""
+    qs = Finding.objects.filter(agency=agency).select_related("establishment")
+    if state in ("", "open"):
+        qs = qs.filter(open=True)
+    elif state == "closed":
+        qs = qs.filter(open=False)
+    if rule:
+        qs = qs.filter(rule=rule)
+    if severity:
+        qs = qs.filter(severity=severity)
+    if q := q.strip():
+        qs = qs.filter(_establishment_search(q))
+    return qs.order_by("-since", "-pk")
+
+
+FINDING_COLUMNS = ["Establishment code", "Establishment", "Finding", "Severity", "Since",
+                   "Due", "Closed on", "Citation", "What was found"]  # fmt: skip
+
+
+def finding_rows(qs: QuerySet, pack: Pack) -> Iterator[list]:
+    for f in qs.iterator(chunk_size=2000):
+        yield [f.establishment.code, f.establishment.name, pack_title(pack, f.rule),
+               identifier_words(f.severity), f.since, f.due, f.closed_on, f.citation,
+               f.message]  # fmt: skip
+
+
+# -- invoices ---------------------------------------------------------------------------------
+
+
+def _sum(model, field: str = "amount", **where) -> Coalesce:
+    rows = (
+        model.objects.filter(invoice=OuterRef("pk"), **where)
+        .values("invoice")
+        .annotate(t=Sum(field))
+        .values("t")
+    )
+    money = DecimalField(max_digits=12, decimal_places=2)
+    return Coalesce(Subquery(rows, output_field=money), Value(ZERO), output_field=money)
+
+
+def invoices(*, agency: Agency, state: str = "", issued_from: date | None = None,
+             issued_to: date | None = None, q: str = "") -> QuerySet:  # fmt: skip
+    """The agency's invoices, newest notice first, each with its `amount`, what was `paid`,
+    what voids and credits took off (`adjusted`), the `balance` and its `state`: void, paid
+    (nothing owed), delinquent (the engine's `fees.delinquent` finding, open at the last
+    sweep: `late_since`, `late_citation`), part paid, or due."""
+    late = Finding.objects.filter(
+        establishment=OuterRef("establishment"), rule=DELINQUENT, subject=OuterRef("code"),
+        open=True,
+    ).order_by("-since")  # fmt: skip
+    qs = (
+        Invoice.objects.filter(agency=agency)
+        .select_related("establishment", "agency")
+        .annotate(
+            amount=_sum(InvoiceLine),
+            paid=_sum(Payment),
+            adjusted=_sum(InvoiceAdjustment),
+            voided=Exists(InvoiceAdjustment.objects.filter(invoice=OuterRef("pk"), kind="void")),
+            late_since=Subquery(late.values("since")[:1]),
+            late_citation=Subquery(late.values("citation")[:1]),
+        )
+        .annotate(balance=F("amount") - F("paid") - F("adjusted"))
+        .annotate(
+            state=Case(
+                When(voided=True, then=Value("void")),
+                When(balance__lte=0, then=Value("paid")),
+                When(late_since__isnull=False, then=Value("delinquent")),
+                When(Q(paid__gt=0) | Q(adjusted__gt=0), then=Value("part_paid")),
+                default=Value("due"),
+                output_field=CharField(),
+            )
+        )
+    )
+    if state:
+        qs = qs.filter(state=state)
+    qs = _between(qs, "noticed_on", issued_from, issued_to)
+    if q := q.strip():
+        qs = qs.filter(_establishment_search(q) | Q(code__iexact=q))
+    return qs.order_by("-noticed_on", "-code")
+
+
+def with_due(invoices_) -> list:
+    """The invoices (a page), each with the last day to pay as the engine computes it
+    (`due_on`: None where the ordinance sets no payment deadline) and its state in words."""
+    out = list(invoices_)
+    for invoice in out:
+        invoice.due_on = invoice_due_on(invoice)
+        invoice.state_word = INVOICE_STATES[invoice.state]
+    return out
+
+
+INVOICE_COLUMNS = ["Invoice", "Establishment code", "Establishment", "Kind", "Issued", "Due",
+                   "Amount", "Paid", "Credited or voided", "Balance", "State",
+                   "Delinquent since"]  # fmt: skip
+
+
+def invoice_rows(qs: QuerySet) -> Iterator[list]:
+    for i in qs.iterator(chunk_size=2000):
+        yield [i.code, i.establishment.code, i.establishment.name, i.get_kind_display(),
+               i.noticed_on, invoice_due_on(i), i.amount, i.paid, i.adjusted, i.balance,
+               INVOICE_STATES[i.state], i.late_since]  # fmt: skip
+
+
+# -- enforcement actions ----------------------------------------------------------------------
+
+
+def actions(*, agency: Agency, type: str = "", taken_from: date | None = None,
+            taken_to: date | None = None, q: str = "") -> QuerySet:  # fmt: skip
+    """The agency's enforcement actions, newest first, of one type, taken between two days,
+    of establishments matching `q`."""
+    qs = EnforcementAction.objects.filter(establishment__agency=agency).select_related(
+        "establishment", "case"
+    )
+    if type:
+        qs = qs.filter(type=type)
+    qs = _between(qs, "taken_on", taken_from, taken_to)
+    if q := q.strip():
+        qs = qs.filter(_establishment_search(q) | Q(code__iexact=q) | Q(case__code__iexact=q))
+    return qs.order_by("-taken_on", "-pk")
+
+
+def action_types(*, agency: Agency) -> list[tuple[str, str]]:
+    """The types of action to filter by, in the pack's words: the pack's, and any other taken
+    (hearings, appeals…), by title."""
+    pack = agency.get_pack()
+    taken = EnforcementAction.objects.filter(establishment__agency=agency).values_list(
+        "type", flat=True
+    )
+    types = {*pack.actions, *taken.distinct().order_by()}
+    return sorted(((t, action_title(pack, t)) for t in types), key=lambda pair: pair[1])
+
+
+ACTION_COLUMNS = ["Action", "Type", "Establishment code", "Establishment", "Case", "Taken on",
+                  "Citation"]  # fmt: skip
+
+
+def action_rows(qs: QuerySet, pack: Pack) -> Iterator[list]:
+    for a in qs.iterator(chunk_size=2000):
+        yield [a.code, action_title(pack, a.type), a.establishment.code, a.establishment.name,
+               a.case.code, a.taken_on, a.cites]  # fmt: skip
