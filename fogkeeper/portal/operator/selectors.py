@@ -24,7 +24,7 @@ from fogkeeper.rules.calendar import Duration
 from fogkeeper.training.models import Attendance, Employee, Training
 from fogkeeper.web.common import policy
 from fogkeeper.web.common.selectors import section
-from fogkeeper.web.templatetags.words import pack_title as rule_title
+from fogkeeper.web.templatetags.words import pack_title
 
 # The sections of an establishment's portal page, as policy.READS names them.
 SECTIONS = (
@@ -87,7 +87,7 @@ def schedule_rows(
                 "obligation": obligation,
                 "subject": item.get("subject", ""),
                 "text": obligation_text(pack, obligation, item.get("subject", ""), names),
-                "if_missed": rule_title(pack, rule) if rule else "",
+                "if_missed": pack_title(pack, rule) if rule else "",
                 "citation": item.get("citation", ""),
             }
         )
@@ -144,7 +144,7 @@ def overview(
         out.findings = [
             {
                 "finding": f,
-                "title": rule_title(pack, f.rule),
+                "title": pack_title(pack, f.rule),
                 "subject": names.get(f.subject, f.subject),
                 "severity": SEVERITIES.get(f.severity, f.severity),
             }
@@ -245,7 +245,7 @@ def _inspections(fse, pack, number=None) -> Page:
         checked = list(insp.answers.all())
         failed = [
             {
-                "question": rule_title(pack, a.item),
+                "question": pack_title(pack, a.item),
                 "citation": pack.checklist[a.item].citation if a.item in pack.checklist else "",
                 "device": a.device.code if a.device else "",
             }
