@@ -263,12 +263,22 @@ def lien_eligibility(
 
 
 def penalty_orders(establishment: FoodServiceEstablishment):
-    """The establishment's penalty orders, oldest first."""
+    """The establishment's penalty orders that are owed, oldest first: an order replaced by
+    the order deciding its appeal (`appeal_of`, RULES.md 12.8) is not."""
     from fogkeeper.enforcement.models import EnforcementAction
 
-    return EnforcementAction.objects.filter(
-        establishment=establishment, type="penalty_order"
-    ).order_by("taken_on", "pk")
+    orders = EnforcementAction.objects.filter(establishment=establishment, type="penalty_order")
+    return orders.exclude(code__in=replaced_orders(establishment)).order_by("taken_on", "pk")
+
+
+def replaced_orders(establishment: FoodServiceEstablishment) -> set[str]:
+    """The codes of the penalty orders another order replaced on appeal (RULES.md 12.8)."""
+    from fogkeeper.enforcement.models import EnforcementAction
+
+    rows = EnforcementAction.objects.filter(
+        establishment=establishment, type="penalty_order", fields__has_key="appeal_of"
+    ).values_list("fields", flat=True)
+    return {f["appeal_of"] for f in rows}
 
 
 def penalty_owed(establishment: FoodServiceEstablishment, action, on: date) -> Decimal:

@@ -43,6 +43,7 @@ from .selectors import (
     lien_eligibility,
     next_invoice_code,
     penalty_owed,
+    replaced_orders,
 )
 
 ITEM_FIELDS = {"code", "description", "amount", "basis", "citation"}
@@ -255,6 +256,13 @@ def _check_links(errors: Errors, invoice: Invoice) -> None:
         check_order(errors, "noticed_on", noticed_on, incident.date, f"incident {incident.code}")
     if kind == "penalty" and not enforcement_action:
         add_error(errors, "enforcement_action", "A penalty invoice names the penalty order.")
+    elif kind == "penalty" and enforcement_action in replaced_orders(establishment):
+        add_error(
+            errors,
+            "enforcement_action",
+            f"{enforcement_action} was replaced by the order that decided its appeal: invoice "
+            "that order instead.",
+        )
     if kind != "penalty" and enforcement_action:
         add_error(errors, "enforcement_action", "Only a penalty invoice names a penalty order.")
 

@@ -83,6 +83,7 @@ _READERS = {
     "flag": _flag,
     "count": _count,
     "quantity": _quantity,
+    "action": _to_id,
 }
 
 

@@ -396,4 +396,29 @@ def _read_actions(m: records.CaseFileModel, pack: Any, problems: list[Problem]) 
         action = read_action(spec, raw, path, pack, problems)
         if action is not None:
             actions.append(action)
+    _check_action_references(m, pack, actions, problems)
     return actions
+
+
+def _check_action_references(
+    m: records.CaseFileModel, pack: Any, actions: list[Action], problems: list[Problem]
+) -> None:
+    """A field of kind action(type) names another action of the case, of that type."""
+    types = {raw.id: raw.type for raw in m.enforcement}
+    for i, raw in enumerate(m.enforcement):
+        spec = pack.actions.get(raw.type)
+        if spec is None:
+            continue
+        extra = raw.model_extra or {}
+        for name, fs in spec.fields.items():
+            value = extra.get(name)
+            if fs.kind != "action" or not isinstance(value, str):
+                continue
+            here = f"enforcement[{i}].{name}"
+            if value == raw.id:
+                problems.append(Problem(here, f"{raw.id} cannot name itself"))
+            elif value not in types:
+                problems.append(Problem(here, f"{value!r} is not an action of this case"))
+            elif types[value] not in fs.choices:
+                allowed = " or ".join(fs.choices)
+                problems.append(Problem(here, f"{value} is a {types[value]}, not a {allowed}"))

@@ -180,10 +180,11 @@ def _load_field(where: str, name: str, spec: str) -> FieldSpec:
     required = not spec.endswith("?")
     kind = spec.rstrip("?")
     choices: tuple[str, ...] = ()
-    if kind.startswith("choice(") and kind.endswith(")"):
-        choices = tuple(c.strip() for c in kind[7:-1].split(","))
-        kind = "choice"
-    if kind not in _FIELD_KINDS:
+    for prefix in ("choice", "action"):
+        if kind.startswith(prefix + "(") and kind.endswith(")"):
+            choices = tuple(c.strip() for c in kind[len(prefix) + 1 : -1].split(","))
+            kind = prefix
+    if kind not in _FIELD_KINDS and not (kind == "action" and choices):
         raise PackError(f"{where}: field {name}: unknown kind {spec!r}")
     return FieldSpec(name, kind, required, choices)
 
@@ -246,8 +247,10 @@ def _flag(where: str, value: Any) -> bool:
 
 
 def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, str] | None:
-    """`appeal: {deadline, filed, decided, final}`: an appeal filed by `deadline` suspends
-    `final` (and what runs from it) until `decided` (RULES.md 11.4)."""
+    """`appeal: {deadline, filed, decided, final, replaced_by?}`: an appeal filed by `deadline`
+    suspends `final` (and what runs from it) until `decided` (RULES.md 11.4); an order of the
+    same type whose `replaced_by` field names this one replaces it: this one is never final
+    (RULES.md 12.8)."""
     if data is None:
         return None
     here = f"{where}.appeal"
@@ -262,7 +265,13 @@ def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, s
     for key in ("deadline", "final"):
         if data[key] not in known:
             raise PackError(f"{here}.{key}: {data[key]!r} is not a deadline of the action")
-    return {k: data[k] for k in ("deadline", "filed", "decided", "final")}
+    out = {k: data[k] for k in ("deadline", "filed", "decided", "final")}
+    replaced_by = data.get("replaced_by")
+    if replaced_by is not None:
+        if replaced_by not in fields or fields[replaced_by].kind != "action":
+            raise PackError(f"{here}.replaced_by: {replaced_by!r} is not an action field")
+        out["replaced_by"] = replaced_by
+    return out
 
 
 def _check_appeal_levels(where: str, actions: dict[str, ActionSpec], sequence) -> None:

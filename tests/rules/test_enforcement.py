@@ -1051,3 +1051,60 @@ def test_it_refuses_violation_days_for_a_class_capped_per_day():
     with pytest.raises(CaseFileError) as err:
         town_actions(order("records", "violation_days", 2, amount=100))
     assert "enforcement[0].violation_days" in str(err.value)
+
+
+# RULES.md 12.8: a Council order on appeal replaces the order appealed
+
+
+def council_on_appeal(id="P-2", of="P-1", **fields):
+    fields = {"issued_on": "2025-05-20", "served_on": "2025-05-21", "appeal_of": of} | fields
+    return action(
+        id,
+        "penalty_order",
+        issued_by="council",
+        amount=50,
+        days=1,
+        **{"class": "records"},
+        **fields,
+    )
+
+
+def test_it_drops_the_finality_and_lien_of_a_manager_order_replaced_on_appeal():
+    appealed = manager_order(appealed_on="2025-03-10", appeal_decided_on="2025-05-20")
+    report = sc_actions(appealed, council_on_appeal())
+    names = {x.name for x in report.deadlines if x.action == "P-1"}
+    assert names == {"appeal"}
+    assert deadline(report, "P-2", "final", kind="event") == d("2025-05-20")
+    assert deadline(report, "P-2", "lien_eligible", kind="event") == d("2025-07-19")
+
+
+def test_it_keeps_the_appealed_order_until_the_council_order_is_issued():
+    appealed = manager_order(appealed_on="2025-03-10", appeal_decided_on="2025-05-20")
+    report = sc_actions(appealed, council_on_appeal(issued_on="2025-06-02"), as_of="2025-06-01")
+    assert deadline(report, "P-1", "final", kind="event") == d("2025-05-20")
+
+
+def test_it_replaces_a_town_hearing_officer_order_decided_by_the_council():
+    appealed = order(issued_by="hearing_officer", issued_on="2025-05-30", appealed_on="2025-06-10")
+    report = town_actions(appealed, council_on_appeal(issued_on="2025-07-15"))
+    assert {x.name for x in report.deadlines if x.action == "P-1"} == {"council_appeal"}
+    assert deadline(report, "P-2", "final", kind="event") == d("2025-07-15")
+
+
+@pytest.mark.parametrize(
+    "of, problem",
+    [
+        ("P-9", "'P-9' is not an action of this case"),
+        ("P-2", "P-2 cannot name itself"),
+        ("N-1", "N-1 is a notice_of_noncompliance, not a penalty_order"),
+    ],
+)
+def test_it_refuses_an_appeal_of_that_names_no_other_penalty_order(of, problem):
+    notice = action(
+        "N-1", "notice_of_noncompliance", delivered_on="2025-02-01", correct_by="2025-03-01"
+    )
+    with pytest.raises(CaseFileError) as e:
+        sc_actions(manager_order(), notice, council_on_appeal(of=of))
+    assert [(p.path, p.message) for p in e.value.problems] == [
+        ("enforcement[2].appeal_of", problem)
+    ]

@@ -295,7 +295,7 @@ def test_it_names_an_unknown_field_kind(tmp_path):
     assert problems(pack) == [
         "imaginary-town/enforcement.yaml: actions.invoice.fields.description: unknown kind "
         "'string?' (date, planned_date, datetime, money, flag, choice, penalty_class, count, "
-        "quantity, milestones, text, choice(a, b); ? marks optional)"
+        "quantity, milestones, text, choice(a, b), action(type); ? marks optional)"
     ]
 
 

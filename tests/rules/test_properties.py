@@ -178,7 +178,15 @@ def incident(draw, id_: str, when: Dates, acts: Dates) -> dict:
     )
 
 
-def action(draw, id_: str, pack, when: Dates, plans: Dates) -> dict:
+def actions(draw, prefix: str, count: int, pack, when: Dates, plans: Dates, earlier=()) -> list:
+    """`count` actions; each may name one drawn before it (an order on appeal of another)."""
+    out: list[dict] = []
+    for i in range(count):
+        out.append(action(draw, f"{prefix}-{i}", pack, when, plans, [*earlier, *out]))
+    return out
+
+
+def action(draw, id_: str, pack, when: Dates, plans: Dates, earlier=()) -> dict:
     """One enforcement action of the pack, its fields read from the pack's enforcement.yaml."""
     spec = pack.actions[draw(st.sampled_from(sorted(pack.actions)))]
     classes = pack.administrative_classes()
@@ -216,6 +224,11 @@ def action(draw, id_: str, pack, when: Dates, plans: Dates) -> dict:
             ]
         elif kind == "text":
             value = draw(st.sampled_from(["Permit fee", "Inspection fee"]))
+        elif kind == "action":
+            named = sorted(a["id"] for a in earlier if a["type"] in fs.choices)
+            if not named:
+                continue
+            value = draw(st.sampled_from(named))
         else:  # pragma: no cover - a field kind this generator does not know yet
             raise AssertionError(f"unknown field kind {kind}")
         out[name] = value
@@ -352,10 +365,7 @@ def case_files(draw, jurisdiction: str) -> dict:
         for i in range(draw(st.integers(0, 4)))
     ]
     incidents = [incident(draw, f"N-{i}", recent, recent) for i in range(draw(st.integers(0, 3)))]
-    actions = [
-        action(draw, f"A-{i}", pack, recent, Dates(draw, as_of, -400, 120))
-        for i in range(draw(st.integers(0, 4)))
-    ]
+    taken = actions(draw, "A", draw(st.integers(0, 4)), pack, recent, Dates(draw, as_of, -400, 120))
     case.update(
         devices=devices,
         haulers=haulers,
@@ -365,7 +375,7 @@ def case_files(draw, jurisdiction: str) -> dict:
         trainings=trainings,
         inspections=inspections,
         incidents=incidents,
-        enforcement=actions,
+        enforcement=taken,
     )
     return in_order(case)
 
@@ -406,9 +416,9 @@ def with_later_records(draw, jurisdiction: str) -> tuple[dict, dict]:
     more["incidents"] += [
         incident(draw, f"XN-{i}", later, later) for i in range(draw(st.integers(0, 3)))
     ]
-    more["enforcement"] += [
-        action(draw, f"XA-{i}", pack, later, anytime) for i in range(draw(st.integers(0, 3)))
-    ]
+    more["enforcement"] += actions(
+        draw, "XA", draw(st.integers(0, 3)), pack, later, anytime, more["enforcement"]
+    )
     if "permit" not in more and draw(st.booleans()):
         more["permit"] = {
             "number": "XP-1",

@@ -378,3 +378,24 @@ def test_it_still_reports_an_unsigned_attendance_dated_before_the_hire():
 def test_it_does_not_count_an_attendance_before_the_hire_towards_the_refresher():
     report = town_staff(training("2024-03-01", {}), training("2025-03-10", {}, id="T-2"))
     assert scheduled(report, "training.refresher", "E-1") == [d("2026-03-10")]
+
+
+# RULES.md 12.9: every entry of the log carries a signature, whoever attended
+
+
+def test_it_reports_an_unsigned_attendance_of_an_employee_without_kitchen_duties():
+    report = sc_staff(training("2025-04-01", {"signed": False}), kitchen_duties=False)
+    f = one(report, "training.unsigned", "E-1")
+    assert (f.open, f.since) == (False, d("2025-04-01"))
+
+
+def test_it_reports_an_unsigned_attendance_after_the_employee_left():
+    report = town_staff(
+        training("2025-06-20", {"signed": False}), hired_on="2025-06-02", left_on="2025-06-10"
+    )
+    assert one(report, "training.unsigned", "E-1").since == d("2025-06-20")
+
+
+def test_it_reports_no_unsigned_attendance_of_a_training_after_as_of():
+    report = sc_staff(training("2025-07-01", {"signed": False}), as_of="2025-06-30")
+    assert found(report, "training.unsigned") == []

@@ -122,6 +122,7 @@ def action_take(
 
     if type == "compliance_schedule":
         _check_schedule(errors, pack, establishment, fields)
+    _name_the_order_replaced(errors, spec, fields, refers_to)
     entry = engine_entry(pack, code, type, fields)
     try:
         parse_case(_minimal_case(establishment, entry, max(as_of, pack.effective)))
@@ -159,6 +160,26 @@ def action_take(
     )  # fmt: skip
     _save_action(action, errors, actor, [d for d in deadlines if d.action == code], decided)
     return action
+
+
+def _name_the_order_replaced(
+    errors: Errors, spec, fields: dict[str, Any], refers_to: EnforcementAction | None
+) -> None:
+    """An order deciding the appeal of an order of its own type replaces it (RULES.md 12.8):
+    its `replaced_by` field names the order appealed, from the appeal it refers to, and
+    from nothing else."""
+    field = spec.appeal.get("replaced_by") if spec.appeal else None
+    if field is None:
+        return
+    appealed = refers_to.refers_to if refers_to is not None and refers_to.type == APPEAL else None
+    named = appealed.code if appealed is not None and appealed.type == spec.type else None
+    given = fields.pop(field, None)
+    if given is not None and given != named:
+        add_error(
+            errors, field, f"{field} is the order whose appeal this order decides, not {given}."
+        )
+    if named is not None:
+        fields[field] = named
 
 
 def _check_schedule(

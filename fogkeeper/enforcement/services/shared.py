@@ -54,7 +54,16 @@ def _audit(what: str, obj: Any, establishment: FoodServiceEstablishment, actor: 
 
 
 def _minimal_case(establishment: FoodServiceEstablishment, entry: dict, as_of: date) -> dict:
+    """The action alone in a case file; a field naming another action (an order's
+    `appeal_of`) is left out, as that action is not in this file."""
     opened = establishment.opened_on.isoformat()
+    spec = establishment.agency.get_pack().actions.get(entry.get("type"))
+    if spec is not None:
+        entry = {
+            k: v
+            for k, v in entry.items()
+            if k not in spec.fields or spec.fields[k].kind != "action"
+        }
     return {
         "jurisdiction": establishment.agency.pack,
         "as_of": as_of.isoformat(),

@@ -20,14 +20,15 @@ def _day(value: date | datetime) -> date:
 def check(ctx: Context, with_findings: bool) -> tuple[list[Deadline], list[Accrual]]:
     deadlines: list[Deadline] = []
     accruals: list[Accrual] = []
+    replaced = _replaced(ctx)
     for action in sorted(ctx.case_actions, key=lambda a: a.id):
         spec = ctx.pack.actions[action.type]
         fields = _as_of(ctx, spec, action)
         if fields.get(spec.date_field) is None:
             continue  # not taken yet on as_of
-        values = _deadlines(ctx, spec, action, fields, deadlines)
+        values = _deadlines(ctx, spec, action, fields, deadlines, action.id in replaced)
         checks = spec.checks
-        if "daily_fine" in checks:
+        if "daily_fine" in checks and action.id not in replaced:
             accrual = _daily_fine(ctx, action, fields, checks["daily_fine"])
             if accrual is not None:
                 accruals.append(accrual)
@@ -45,6 +46,20 @@ def check(ctx: Context, with_findings: bool) -> tuple[list[Deadline], list[Accru
     return deadlines, accruals
 
 
+def _replaced(ctx: Context) -> set[str]:
+    """The orders replaced by an order on their appeal taken by as_of (RULES.md 12.8)."""
+    out = set()
+    for action in ctx.case_actions:
+        spec = ctx.pack.actions[action.type]
+        field = spec.appeal.get("replaced_by") if spec.appeal else None
+        if field is None or action.fields.get(field) is None:
+            continue
+        taken = action.fields.get(spec.date_field)
+        if taken is not None and _day(taken) <= ctx.as_of:
+            out.add(action.fields[field])
+    return out
+
+
 def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
     """The action's fields with acts after as_of removed (planned dates stay)."""
     fields = {}
@@ -56,14 +71,17 @@ def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
     return fields
 
 
-def _deadlines(ctx: Context, spec, action, fields, out: list[Deadline]) -> dict:
+def _deadlines(
+    ctx: Context, spec, action, fields, out: list[Deadline], replaced: bool = False
+) -> dict:
     values: dict[Any, Any] = dict(fields)
     paid = fields.get("paid_on")
-    suspended: set[str] = set()
+    # a replaced order is never final, nor is anything that runs from its finality
+    suspended: set[str] = {spec.appeal["final"]} if replaced and spec.appeal else set()
     for d in spec.deadlines:
         if d.when and any(fields.get(k) != v for k, v in d.when.items()):
             continue
-        if d.start in suspended:
+        if d.start in suspended or d.name in suspended:
             suspended.add(d.name)
             continue
         start = values.get(d.start)

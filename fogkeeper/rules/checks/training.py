@@ -27,6 +27,8 @@ def check(ctx: Context) -> None:
         due_after = {d: after[d if d >= effective else effective] for d in days}
     hire_due = ctx.cal.sums(window) if window is not None else None
     as_of = ctx.as_of
+    if unsigned and not_signed:
+        _unsigned_entries(ctx, not_signed)
     for emp in ctx.employees:
         if not emp.kitchen_duties:
             continue
@@ -44,8 +46,6 @@ def check(ctx: Context) -> None:
                 _new_hire(ctx, emp, due, dates[0] if dates else None, left)
         if interval is not None and dates:
             _refresher(ctx, emp, due_after, dates, left)
-        if unsigned and emp.id in not_signed:
-            _unsigned(ctx, emp, not_signed[emp.id], left)
 
 
 def _attendances(ctx: Context) -> tuple[dict, dict]:
@@ -62,15 +62,20 @@ def _attendances(ctx: Context) -> tuple[dict, dict]:
     return attended, not_signed
 
 
-def _unsigned(ctx: Context, emp, trainings: list, left) -> None:
-    for when, training_id in trainings:
-        if (left is None or when < left) and when >= ctx.cutoff:
+def _unsigned_entries(ctx: Context, not_signed: dict) -> None:
+    """Every entry of the log carries a signature, whoever attended: with or without kitchen
+    duties, a contractor, one not yet hired or since gone (RULES.md 11.15, 12.9)."""
+    names = {e.id: e.name or e.id for e in ctx.case.employees}
+    for employee in sorted(not_signed):
+        for when, training_id in not_signed[employee]:
+            if when < ctx.cutoff:
+                continue
             ctx.finding(
                 UNSIGNED,
-                emp.id,
+                employee,
                 when,
-                f"{emp.name or emp.id} did not sign the attendance record of training "
-                f"{training_id}.",
+                f"{names.get(employee, employee)} did not sign the attendance record of "
+                f"training {training_id}.",
                 open=False,
                 resolved_on=when,
                 evidence={"training": training_id},

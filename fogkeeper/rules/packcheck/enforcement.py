@@ -64,9 +64,10 @@ def _field_kind(spec: Any) -> tuple[str | None, tuple[str, ...]]:
     if not isinstance(spec, str):
         return None, ()
     kind = spec.rstrip("?")
-    if kind.startswith("choice(") and kind.endswith(")"):
-        choices = tuple(c.strip() for c in kind[7:-1].split(",") if c.strip())
-        return ("choice" if choices else None), choices
+    for prefix in ("choice", "action"):
+        if kind.startswith(prefix + "(") and kind.endswith(")"):
+            choices = tuple(c.strip() for c in kind[len(prefix) + 1 : -1].split(",") if c.strip())
+            return (prefix if choices else None), choices
     return (kind if kind in _FIELD_KINDS else None), ()
 
 
@@ -149,7 +150,8 @@ def _action_fields(pk: _Pack, here: str, entry: dict) -> dict:
             pk.add(
                 f,
                 f"{here}.fields.{name}",
-                f"unknown kind {spec!r} ({', '.join(_FIELD_KINDS)}, choice(a, b); "
+                f"unknown kind {spec!r} ({', '.join(_FIELD_KINDS)}, choice(a, b), "
+                "action(type); "
                 "? marks optional)",
             )
         fields[str(name)] = (kind, choices)
@@ -285,7 +287,11 @@ def _check_appeal(pk: _Pack, here: str, appeal: Any, fields: dict, names: set) -
     if not isinstance(appeal, dict):
         pk.add(f, here, "expected {deadline, filed, decided, final}")
         return
-    _unknown_keys(pk, f, here, appeal, ("deadline", "filed", "decided", "final"))
+    _unknown_keys(pk, f, here, appeal, ("deadline", "filed", "decided", "final", "replaced_by"))
+    replaced_by = appeal.get("replaced_by")
+    kind = fields[replaced_by][0] if replaced_by in fields else None
+    if replaced_by is not None and kind != "action":
+        pk.add(f, f"{here}.replaced_by", f"{replaced_by!r} is not an action(type) field")
     for key in ("filed", "decided"):
         if appeal.get(key) not in fields:
             pk.add(f, f"{here}.{key}", f"{appeal.get(key)!r} is not a field of the action")
