@@ -78,7 +78,7 @@ def test_it_refuses_a_lien_for_the_order_replaced_and_records_one_for_the_counci
         lien_record, establishment=fse, recorded_on=d("2025-10-01"), amount=Decimal("5000"),
         document_number="2025-1", penalty_order="PO-1",
     )  # fmt: skip
-    lien = lien_record(
+    lien_record(
         establishment=fse, recorded_on=d("2025-10-01"), amount=Decimal("2000"),
         document_number="2025-2", penalty_order="PO-2",
     )  # fmt: skip
