@@ -31,7 +31,7 @@ def test_it_prints_progress_and_a_summary():
     lines = out.splitlines()
     assert lines[0] == "Sweeping City of San Clemente (san-clemente) as of 2025-06-30"
     assert lines[1:3] == ["  2/3 establishments (66%)", "  3/3 establishments (100%)"]
-    assert lines[3] == "  3 establishments: 18 findings opened, 12 closed, 0 changed, 0 errors"
+    assert lines[3] == "  3 establishments: 18 findings opened, 15 closed, 0 changed, 0 errors"
     assert lines[4].startswith("  ") and lines[4].endswith(" queries")
     assert err == ""
     assert SweepRun.objects.get().as_of == date(2025, 6, 30)

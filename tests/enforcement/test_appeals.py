@@ -199,10 +199,12 @@ def test_the_town_councils_order_on_the_appeal_decides_it():
           served_on="2025-08-01")  # fmt: skip
 
     assert po.effective_fields()["appeal_decided_on"] == "2025-08-01"
-    # Final on the decision; payable 30 days after (Sunday Aug 31 and Labor Day roll it).
+    # The Council's order replaces PO-1 (RULES.md 12.8): final on issuance, payable 30 days
+    # after (Sunday Aug 31 and Labor Day roll it); PO-1 is never final.
     due = deadlines(fse, "2025-08-02")
-    assert due[("PO-1", "final", "event")] == "2025-08-01"
-    assert due[("PO-1", "payment", "deadline")] == "2025-09-02"
+    assert ("PO-1", "final", "event") not in due
+    assert due[("PO-2", "final", "event")] == "2025-08-01"
+    assert due[("PO-2", "payment", "deadline")] == "2025-09-02"
 
 
 def test_an_appeal_is_not_decided_before_it_was_filed():
