@@ -164,6 +164,7 @@ def cmd_packs(args: argparse.Namespace) -> int:
         print("checklist:")
         for item in pack.checklist.values():
             print(f"  {item.item}: {item.question}  [{item.citation}]")
+            print(f"    if not: {item.finding}")
         print("enforcement actions:")
         for spec in pack.actions.values():
             print(f"  {spec.type}: {spec.title}  [{spec.citation}]")

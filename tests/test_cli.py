@@ -227,6 +227,14 @@ def test_it_shows_each_parameter_of_a_pack_with_its_citation():
         assert param.values[-1].reference in line
 
 
+def test_it_shows_each_checklist_question_with_the_words_of_its_finding():
+    proc = fogkeeper("packs", "show", "town-10-02", "--as-of", "2025-01-01")
+    assert proc.returncode == 0, proc.stderr
+    item = default_registry().get("town-10-02").checklist["bmp.hood_maintenance"]
+    shown = f"  bmp.hood_maintenance: {item.question}  [10.02.070(E)]\n    if not: {item.finding}\n"
+    assert shown in proc.stdout
+
+
 def test_it_exits_2_for_an_unknown_pack():
     proc = fogkeeper("packs", "show", "laguna-beach", "--as-of", "2025-01-01")
     assert proc.returncode == 2

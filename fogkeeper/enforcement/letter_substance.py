@@ -103,9 +103,13 @@ def _findings(establishment: Any, violations: list, on: date) -> dict[tuple, lis
 
 
 def _violation(v: Any, pack: Any, findings: list) -> dict[str, Any]:
+    """A rule's violation is named by the rule's title and says the engine's finding; a
+    checklist item's is named by the pack's words of what was found (RULES.md 12.10), never
+    the inspector's question, and says no more: the engine's message is those words with the
+    inspection's date, which the Since column and the evidence already give."""
     rule = pack.rules.get(v.rule)
-    item = getattr(pack, "checklist", {}).get(v.rule)
-    title = rule.title if rule else getattr(item, "question", "") or v.rule
+    item = None if rule else getattr(pack, "checklist", {}).get(v.rule)
+    title = rule.title if rule else getattr(item, "finding", "") or v.rule
     finding = _the_finding(findings, v.since)
     evidence = dict(getattr(finding, "evidence", None) or {})
     return {
@@ -115,7 +119,7 @@ def _violation(v: Any, pack: Any, findings: list) -> dict[str, Any]:
         "subject": v.subject,
         "since": v.since,
         "citation": v.citation,
-        "found": getattr(finding, "message", ""),
+        "found": "" if item else getattr(finding, "message", ""),
         "due": getattr(finding, "due", None),
         "evidence": [
             (label, _evidence_text(evidence[key]))

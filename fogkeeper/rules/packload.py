@@ -153,10 +153,16 @@ def _load_checklist(where: str, data: Any) -> dict[str, ChecklistItem]:
     items = {}
     for i, entry in enumerate(data or []):
         here = f"{where}: checklist[{i}]"
-        if not isinstance(entry, dict) or not entry.get("item") or not entry.get("question"):
-            raise PackError(f"{here}: expected {{item, question, citation}}")
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(key), str) and entry[key].strip()
+            for key in ("item", "question", "finding")
+        ):
+            raise PackError(f"{here}: expected {{item, question, finding, citation}}")
         items[entry["item"]] = ChecklistItem(
-            entry["item"], entry["question"], _cited(here, entry, "citation")
+            item=entry["item"],
+            question=entry["question"],
+            finding=entry["finding"].strip().rstrip("."),  # the message adds its date
+            citation=_cited(here, entry, "citation"),
         )
     return items
 

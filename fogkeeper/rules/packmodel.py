@@ -117,8 +117,13 @@ class Vocab:
 
 @dataclass(frozen=True, slots=True)
 class ChecklistItem:
+    """An item of the inspector's checklist: the question answered compliant or not, and the
+    words of its finding when the answer is not compliant, a statement of what was found
+    ("No 12-month pump-out log was kept on site"), both in the pack's own law."""
+
     item: str
     question: str
+    finding: str
     citation: str
 
 

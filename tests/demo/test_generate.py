@@ -159,8 +159,18 @@ def test_it_issues_permits_for_the_packs_term(monkeypatch, tmp_path):
 
 def test_it_answers_only_the_packs_checklist_however_short(monkeypatch, tmp_path):
     items = [
-        {"item": "bmp.drain_screens", "question": "Screens?", "citation": "7.40.090(A)(1)"},
-        {"item": "bmp.signage", "question": "Signs?", "citation": "7.40.090(A)(2)"},
+        {
+            "item": "bmp.drain_screens",
+            "question": "Screens?",
+            "finding": "No screens",
+            "citation": "7.40.090(A)(1)",
+        },
+        {
+            "item": "bmp.signage",
+            "question": "Signs?",
+            "finding": "No signs",
+            "citation": "7.40.090(A)(2)",
+        },
     ]
     imaginary_town(monkeypatch, tmp_path, items)
     agency = generate(pack="imaginary-town")

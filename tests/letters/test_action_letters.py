@@ -19,7 +19,7 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
     violation_add,
 )
-from tests.records import d, make_agency, make_device, make_establishment
+from tests.records import d, make_agency, make_device, make_establishment, make_inspection
 from tests.web.people import make_user
 
 from .test_letters import text_of
@@ -45,6 +45,19 @@ def opened(pack="san-clemente"):
     case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-02-20"))
     violation = violation_add(
         case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2025-02-01")
+    )
+    return agency, case, violation
+
+
+def inspected(pack, item):
+    """A case about checklist item `item`, answered not compliant at inspection I-1 of
+    2025-02-20 (RULES.md 8)."""
+    agency = make_agency(pack)
+    fse = make_establishment(agency, code="FSE-1")
+    make_inspection(fse, "I-1", "2025-02-20", answers=[(item, False)])
+    case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-02-25"))
+    violation = violation_add(
+        case=case, code="V-1", rule=item, subject="FSE-1", since=d("2025-02-20")
     )
     return agency, case, violation
 
@@ -92,6 +105,20 @@ def test_the_notice_of_noncompliance_names_each_violation_with_its_evidence():
     assert "13.30.050(H)(1)(b)" in text  # the rule's citation
     assert "Found: GT-2 was due for a full pump-out on 2025-01-31 (every 30 days)." in text
     assert "Last full pump-out January 1, 2025" in text
+
+
+def test_the_notice_names_a_checklist_violation_by_what_was_found_not_by_the_question():
+    agency, case, violation = inspected("san-clemente", "records.service_log")
+    inspector = person("ines", agency, "inspector", "Ines", "Ortega")
+
+    text = letter_of(notice(case, violation, inspector))
+
+    assert (
+        "No 12-month pump-out log was kept on site, or its manifests and invoices were not "
+        "kept for three years (V-1) FSE-1 February 20, 2025 13.30.050(H)(1)(c)"
+    ) in text
+    assert "Evidence: Inspection I-1" in text
+    assert "Is a 12-month log" not in text and "Found:" not in text
 
 
 def test_the_notice_states_the_corrective_action_correct_by_date_and_fine():
@@ -321,6 +348,18 @@ def test_the_town_revocation_notice_states_facts_and_grounds():
     assert "Facts and grounds in support of the proposed revocation Three overflows" in text
     assert "not before April 16, 2025 and not after May 16, 2025" in text
     assert "Fay Moss FOG Manager" in text
+
+
+def test_the_town_notice_names_its_waste_oil_violation_in_the_towns_words():
+    agency, case, _ = inspected("town-10-02", "bmp.waste_oil_storage")
+    manager = person("fay", agency, "manager", "Fay", "Moss")
+
+    text = letter_of(suspension(case, manager, reasons="Waste oil drums leaking."))
+
+    assert "Waste cooking oil was not kept in recycling receptacles maintained so that" in text
+    assert "10.02.070(B)" in text
+    assert "110%" not in text and "containment" not in text
+    assert "Is all waste cooking oil" not in text
 
 
 def test_the_town_penalty_order_states_payment_and_lien_dates():

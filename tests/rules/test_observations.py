@@ -3,6 +3,7 @@
 import pytest
 
 from fogkeeper.rules.errors import CaseFileError
+from fogkeeper.rules.packs import default_registry
 
 from .builders import d, evaluate_case, found, one, sc_case, town_case
 
@@ -274,3 +275,102 @@ def test_it_drops_a_closed_violation_cured_366_days_before_as_of():
         inspection("I-2", "2024-06-29", yes("bmp.signage")),
     )
     assert found(report, "bmp.signage") == []
+
+
+# Each pack's checklist says its own law (RULES.md 12.10)
+
+PACKS = ("san-clemente", "town-10-02", "us-oh-aurora")
+
+# Words of one pack's law that another pack's item must not borrow: San Clemente's waste-oil
+# storage (13.30.050(H)(4)(d)) and hood (13.30.050(H)(4)(f)) duties.
+SC_ONLY_WORDS = ("110%", "secondary containment", "covered containers", "under cover",
+                 "rooftop", "grease guard")  # fmt: skip
+
+
+def checklist_of(pack_id):
+    return default_registry().get(pack_id).checklist
+
+
+def words(item):
+    return f"{item.question} {item.finding}".lower()
+
+
+@pytest.mark.parametrize("pack_id", ["town-10-02", "us-oh-aurora"])
+def test_no_item_of_another_pack_speaks_of_110_percent_containment_or_a_rooftop_grease_guard(
+    pack_id,
+):
+    borrowed = {
+        (item.item, w) for item in checklist_of(pack_id).values() for w in SC_ONLY_WORDS
+        if w in words(item)
+    }  # fmt: skip
+    assert borrowed == set()
+
+
+def test_san_clemente_keeps_its_containment_and_rooftop_grease_guard():
+    sc = checklist_of("san-clemente")
+    assert "110% secondary containment" in words(sc["bmp.waste_oil_storage"])
+    assert "rooftop" in words(sc["bmp.hood_maintenance"])
+    assert "grease guard" in words(sc["bmp.hood_maintenance"])
+
+
+def test_the_towns_waste_oil_item_is_10_02_070_b():
+    item = checklist_of("town-10-02")["bmp.waste_oil_storage"]
+    assert item.citation == "10.02.070(B)"
+    for phrase in ("recycling receptacles", "leak", "licensed waste hauler",
+                   "approved recycling facility", "manifests"):  # fmt: skip
+        assert phrase in item.question and phrase in item.finding
+
+
+def test_the_towns_hood_item_is_10_02_070_e():
+    item = checklist_of("town-10-02")["bmp.hood_maintenance"]
+    assert item.citation == "10.02.070(E)"
+    for phrase in ("exhaust filters", "as frequently as necessary", "wastewater from cleaning",
+                   "disposed of properly"):  # fmt: skip
+        assert phrase in item.question and phrase in item.finding
+
+
+# A finding says what was found, in the pack's words, not the inspector's question
+
+AURORA_CASE = {
+    "jurisdiction": "us-oh-aurora",
+    "as_of": "2025-06-30",
+    "establishment": {
+        "id": "FSE-A",
+        "name": "Chagrin Diner",
+        "opened_on": "2015-01-01",
+        "operator": {"name": "Chagrin Diner LLC", "since": "2015-01-01"},
+    },
+}
+
+
+def answered_no(pack_id, item):
+    answer = inspection("I-1", "2025-03-05", no(item))
+    if pack_id == "san-clemente":
+        return sc_inspected(answer)
+    if pack_id == "town-10-02":
+        return town_inspected(answer)
+    return evaluate_case({**AURORA_CASE, "inspections": [answer]}, as_of="2025-06-30")
+
+
+@pytest.mark.parametrize("pack_id,item", [(p, i) for p in PACKS for i in sorted(checklist_of(p))])
+def test_a_non_compliant_answer_gives_the_finding_in_the_packs_words(pack_id, item):
+    said = checklist_of(pack_id)[item]
+    f = one(answered_no(pack_id, item), item)
+    assert f.message == f"{said.finding} (inspection of 2025-03-05)."
+    assert said.question not in f.message and "?" not in f.message
+
+
+def test_a_closed_finding_says_what_was_found_too():
+    report = town_inspected(
+        inspection("I-1", "2025-03-05", no("bmp.waste_oil_storage")),
+        inspection("I-2", "2025-04-02", yes("bmp.waste_oil_storage")),
+    )
+    f = one(report, "bmp.waste_oil_storage", "FSE-T")
+    assert not f.open
+    assert f.message.startswith("Waste cooking oil was not kept in recycling receptacles")
+    assert f.message.endswith("(inspection of 2025-03-05).")
+
+
+def test_a_missing_pump_out_log_is_said_as_found():
+    f = one(answered_no("san-clemente", "records.service_log"), "records.service_log")
+    assert f.message.startswith("No 12-month pump-out log was kept on site")

@@ -16,7 +16,7 @@ from fogkeeper.cli import main
 from fogkeeper.rules import packcheck
 from fogkeeper.rules.errors import PackError
 from fogkeeper.rules.packcheck import PARAMETERS, check_pack, check_packs
-from fogkeeper.rules.packs import PACKS_DIR
+from fogkeeper.rules.packs import PACKS_DIR, load_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = Path(__file__).resolve().parent / "packs"
@@ -232,6 +232,39 @@ def test_it_names_a_checklist_item_without_a_citation(tmp_path):
         "imaginary-town/checklist.yaml: [1] bmp.signage: no citation (every value of an "
         "ordinance must cite its section)"
     ]
+
+
+def test_it_names_a_checklist_item_without_the_words_of_its_finding(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "checklist.yaml", '  finding: A sink had no "No Grease" sign posted over it\n', "")
+    assert problems(pack) == [
+        "imaginary-town/checklist.yaml: [1] bmp.signage: no finding (the words of the finding "
+        "when the answer is not compliant: what was found, as a statement)"
+    ]
+    [problem] = check_pack(pack).problems
+    assert problem.line == line_of(pack / "checklist.yaml", "- item: bmp.signage")
+    assert str(problem).startswith(f"imaginary-town/checklist.yaml:{problem.line}: [1] ")
+
+
+def test_it_names_a_finding_worded_as_the_inspectors_question(tmp_path):
+    pack = copy(tmp_path)
+    edit(
+        pack,
+        "checklist.yaml",
+        'finding: A sink had no "No Grease" sign posted over it',
+        'finding: Are "No Grease" signs posted over every sink?',
+    )
+    assert problems(pack) == [
+        "imaginary-town/checklist.yaml: [1] bmp.signage: the finding is a question: say what "
+        "was found, as a statement"
+    ]
+
+
+def test_the_loader_refuses_a_checklist_item_without_its_finding(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "checklist.yaml", '  finding: A sink had no "No Grease" sign posted over it\n', "")
+    with pytest.raises(PackError, match=r"checklist\[1\]: expected \{item, question, finding"):
+        load_pack(pack)
 
 
 def test_it_names_a_deadline_adding_something_not_a_parameter(tmp_path):

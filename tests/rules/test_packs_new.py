@@ -56,6 +56,16 @@ def test_filled_in_it_passes_and_loads(tmp_path, capsys):
     assert main(["packs", "check", str(folder)]) == 0
 
 
+def test_each_checklist_item_comes_with_the_words_of_its_finding(tmp_path):
+    folder = tmp_path / "example-city"
+    main(["packs", "new", str(folder)])
+    fill(folder)
+    checklist = load_pack(folder).checklist
+    assert checklist
+    for item in checklist.values():
+        assert item.finding and item.finding != item.question and not item.finding.endswith("?")
+
+
 @pytest.mark.parametrize(
     ("name", "why"),
     [

@@ -1,4 +1,5 @@
-"""Checklist answers from inspections (RULES.md 8)."""
+"""Checklist answers from inspections (RULES.md 8): a finding worded as what was found, in
+the pack's words for the item (12.10), never as the inspector's question."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def check(ctx: Context) -> None:
             elif seen[0] is None:
                 seen[0] = insp.id
     for (item, subject), by_date in sorted(answers.items()):
-        question = ctx.pack.checklist[item].question
+        finding = ctx.pack.checklist[item].finding
         since = inspection = None
         for when in sorted(by_date):
             failed_in, compliant = by_date[when]
@@ -38,7 +39,7 @@ def check(ctx: Context) -> None:
                     item,
                     subject,
                     since,
-                    lambda: f"Found not compliant on {since}: {question}",  # noqa: B023
+                    lambda: f"{finding} (inspection of {since}).",  # noqa: B023
                     open=False,
                     resolved_on=when,
                     evidence={"inspection": inspection},
@@ -51,6 +52,6 @@ def check(ctx: Context) -> None:
                 item,
                 subject,
                 since,
-                f"Found not compliant on {since}: {question}",
+                f"{finding} (inspection of {since}).",
                 evidence={"inspection": inspection},
             )
