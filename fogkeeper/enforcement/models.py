@@ -14,7 +14,9 @@ from django.db import models
 
 # App-level steps that are not engine actions (they never enter a case file themselves).
 HEARING, APPEAL, COURT_JUDGMENT = "hearing", "appeal", "court_judgment"
-STEPS = (HEARING, APPEAL, COURT_JUDGMENT)
+WAIVER = "hearing_waiver"  # the charged party's written waiver of the hearing on a notice
+CLOSURE = "case_closure"  # the manager closes the case, with a reason
+STEPS = (HEARING, APPEAL, COURT_JUDGMENT, WAIVER, CLOSURE)
 DELIVERY = [("mail", "Mailed (certified)"), ("personal", "Personally delivered"), ("", "—")]
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from fogkeeper.rules.packs import Pack
 
-from .models import APPEAL, HEARING, EnforcementAction
+from . import prerequisites
+from .models import APPEAL, HEARING, WAIVER, EnforcementAction
 from .services import HEARD, day_of
 
 # The facts of an action type staff record from the case page, with how the page says them.
@@ -28,7 +29,8 @@ FACTS = {
 @dataclass(frozen=True)
 class Step:
     """One step offered: `step` is `act` (a pack action of `type`), `hearing`, `continuance`,
-    `conclude`, `appeal` (to `to`), `fact` (`field` of `refers_to`) or `judgment`."""
+    `conclude`, `waiver`, `appeal` (to `to`), `fact` (`field` of `refers_to`) or
+    `judgment`."""
 
     step: str
     type: str
@@ -48,8 +50,9 @@ def next_steps(
 ) -> list[Step]:
     """The steps the case's sequence offers on `as_of`: `actions` the case's, in the order
     taken (with their effective fields), `deadlines` the engine's for them."""
-    steps = _actions(pack, actions)
+    steps = _actions(pack, actions, as_of)
     steps += _hearings(pack, actions)
+    steps += _waivers(pack, actions)
     steps += _appeals(pack, actions, deadlines, as_of)
     steps += _facts(pack, actions)
     if actions:
@@ -66,47 +69,103 @@ def _decided(actions: list[EnforcementAction], step: EnforcementAction) -> bool:
     return any(a.refers_to_id == step.pk and a.type not in (HEARING, APPEAL) for a in actions)
 
 
-def _actions(pack: Pack, actions: list[EnforcementAction]) -> list[Step]:
-    """The pack's actions: those that decide an appeal or hearing at their level once per
-    undecided one; an emergency decision after an emergency suspension; the others always."""
-    levels = pack.procedure.get("levels", {})
+def _actions(pack: Pack, actions: list[EnforcementAction], as_of: date) -> list[Step]:
+    """The pack's actions whose steps are on record (RULES.md 12.1): those that decide an
+    appeal or hearing at their level once per undecided one, those that follow a record
+    once per record they may follow, the others always."""
     on_appeal = pack.procedure.get("on_appeal", frozenset())
-    types = {a.type for a in actions}
     steps = []
     for type, spec in pack.actions.items():
         if type == "invoice":
             continue
-        if type == "emergency_decision" and "emergency_suspension" not in types:
-            continue
-        if type not in on_appeal:
+        if type in on_appeal:
+            steps += _on_appeal(pack, spec, actions, as_of)
+        elif spec.requires:
+            steps += _following(pack, spec, actions, as_of)
+        else:
             steps.append(Step("act", type, spec.title))
-            continue
-        for a in actions:
-            reached = (a.type == APPEAL and a.level == levels.get(type)) or (
-                a.type == HEARING and a.level == levels.get(type)
-            )
-            if reached and not _decided(actions, a):
-                steps.append(Step("act", type, f"{spec.title} on {a.code}", refers_to=a.code))
-    if "penalty_order" in pack.actions:
-        steps += _council_orders(pack, actions)
     return steps
 
 
-def _council_orders(pack: Pack, actions: list[EnforcementAction]) -> list[Step]:
-    """A penalty order of the council on an appeal to it, once per appeal."""
-    ordered = {a.refers_to_id for a in actions if a.type == "penalty_order"}
-    return [
-        Step("act", "penalty_order", f"{_title(pack, 'penalty_order')} on {a.code}",
-             refers_to=a.code)
-        for a in actions
-        if a.type == APPEAL and a.level == "council" and a.pk not in ordered
-    ]  # fmt: skip
+def _on_appeal(pack: Pack, spec, actions: list[EnforcementAction], as_of: date) -> list[Step]:
+    level = pack.procedure.get("levels", {}).get(spec.type)
+    steps = []
+    for a in actions:
+        reached = a.type in (APPEAL, HEARING) and a.level == level
+        if not reached or _decided(actions, a) or a.fields.get("rejected"):
+            continue
+        if prerequisites.unmet(pack, spec, {}, a, actions, as_of, level or ""):
+            continue
+        steps.append(Step("act", spec.type, f"{spec.title} on {a.code}", refers_to=a.code))
+    return steps
+
+
+def _following(pack: Pack, spec, actions: list[EnforcementAction], as_of: date) -> list[Step]:
+    """An action once for each record it may follow; one that needs only something in the
+    case (not a record it names) once, when that is on record."""
+    steps = []
+    for r in spec.requires:
+        level = prerequisites.level_of(pack, spec, r)
+        by = f" by the {pack.level_title(level)}" if "issued_by" in r.when else ""
+        if r.in_case:
+            if not prerequisites.unmet(pack, spec, r.when, None, actions, as_of, level):
+                steps.append(Step("act", spec.type, spec.title))
+            continue
+        for a in prerequisites.candidates(pack, spec, actions, as_of, level, dict(r.when)):
+            if _decided_by(actions, a, spec.type):
+                continue
+            label = f"{spec.title}{by} on {a.code}"
+            steps.append(Step("act", spec.type, label, refers_to=a.code))
+    return steps
+
+
+def _decided_by(actions: list[EnforcementAction], record: EnforcementAction, type: str) -> bool:
+    """An action of `type` already refers to `record` or to a hearing or waiver of it."""
+    related = {record.pk} | {
+        a.pk for a in actions if a.refers_to_id == record.pk and a.type in (HEARING, WAIVER)
+    }
+    return any(a.type == type and a.refers_to_id in related for a in actions)
+
+
+def waiting_steps(
+    pack: Pack, actions: list[EnforcementAction], offered: list[Step], as_of: date
+) -> list[tuple[str, list[str]]]:
+    """The pack's actions not offered now, each with what it still needs and the section."""
+    taken = {s.type for s in offered if s.step == "act"}
+    out = []
+    for type, spec in pack.actions.items():
+        if type == "invoice" or type in taken or not spec.requires:
+            continue
+        needs = prerequisites.waiting(pack, spec, actions, as_of)
+        if not needs:
+            needs = [f"{spec.citation}: each record it may follow is already decided."]
+        out.append((spec.title, needs))
+    return out
+
+
+def _waivers(pack: Pack, actions: list[EnforcementAction]) -> list[Step]:
+    """A written waiver of the hearing on a notice whose pack allows one, while no hearing
+    on it concluded and none was waived."""
+    steps = []
+    for notice in actions:
+        spec = pack.actions.get(notice.type)
+        if spec is None or spec.waiver is None or _waived(actions, notice):
+            continue
+        if prerequisites.heard_on(notice, actions) is not None:
+            continue
+        label = f"Record a written waiver of the hearing on {notice.code}"
+        steps.append(Step("waiver", WAIVER, label, refers_to=notice.code))
+    return steps
+
+
+def _waived(actions: list[EnforcementAction], notice: EnforcementAction) -> bool:
+    return any(a.type == WAIVER and a.refers_to_id == notice.pk for a in actions)
 
 
 def _hearings(pack: Pack, actions: list[EnforcementAction]) -> list[Step]:
     steps = []
     for notice in actions:
-        if notice.type not in HEARD:
+        if notice.type not in HEARD or _waived(actions, notice):
             continue
         held = [a for a in actions if a.type == HEARING and a.refers_to_id == notice.pk]
         title = _title(pack, notice.type)

@@ -30,6 +30,7 @@ from .packmodel import (
     Pack,
     Parameter,
     ParameterValue,
+    Requirement,
     RuleSpec,
     Vocab,
 )
@@ -242,8 +243,52 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             checks=entry.get("checks") or {},
             appeal=_load_appeal(here, entry.get("appeal"), fields, known),
             letter=_flag(f"{here}.letter", entry.get("letter", False)),
+            requires=_load_requires(here, entry.get("requires"), fields),
+            waiver=_cited(f"{here}.waiver", entry["waiver"], "citation")
+            if entry.get("waiver") is not None
+            else None,
         )
+    for type_, spec in actions.items():
+        for r in spec.requires:
+            for t in r.types:
+                if t not in actions and t not in STEP_TYPES:
+                    raise PackError(
+                        f"{where}: actions.{type_}.requires: {t!r} is not an action type"
+                    )
     return actions
+
+
+# the steps of a case that are not the pack's actions, which a requirement may name
+STEP_TYPES = ("appeal",)
+
+
+def _load_requires(where: str, data: Any, fields: dict) -> tuple[Requirement, ...]:
+    """`requires: [{refers_to: [types], what, citation, heard?, past?, in_case?, when?,
+    of?}]`."""
+    out = []
+    for i, r in enumerate(data or []):
+        here = f"{where}.requires[{i}]"
+        if not isinstance(r, dict) or not isinstance(r.get("refers_to"), list):
+            raise PackError(f"{here}: expected {{refers_to: [types], what, citation}}")
+        if not isinstance(r.get("what"), str) or not r["what"].strip():
+            raise PackError(f"{here}.what: say in words what must be on record")
+        past = r.get("past")
+        out.append(
+            Requirement(
+                types=tuple(str(t) for t in r["refers_to"]),
+                what=r["what"].strip(),
+                citation=_cited(here, r, "citation"),
+                heard=_flag(f"{here}.heard", r.get("heard", False)),
+                past=str(past) if past is not None else None,
+                in_case=_flag(f"{here}.in_case", r.get("in_case", False)),
+                when=r.get("when") or {},
+                of=tuple(str(t) for t in r.get("of") or ()),
+            )
+        )
+        for key in r.get("when") or {}:
+            if key not in fields:
+                raise PackError(f"{here}.when: {key!r} is not a field of the action")
+    return tuple(out)
 
 
 def _flag(where: str, value: Any) -> bool:

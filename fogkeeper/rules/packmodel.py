@@ -150,6 +150,29 @@ class DeadlineSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Requirement:
+    """A step that must be on record before an action is taken (RULES.md 12.1): the action
+    names (`refers_to`, or any action of the case when `in_case`) an action of one of
+    `types` taken on or before it — or, for `appeal`, an appeal filed in time to the action's
+    level — and, when `heard`, that action's hearing concluded or was waived on or before
+    it; when `past`, that action's date field `past` is before it; an appeal, when `of`
+    names types, is of an action of one of them. `what` says in words
+    what must be on record; `when` limits it to actions with those field values."""
+
+    types: tuple[str, ...]
+    what: str
+    citation: str
+    heard: bool = False
+    past: str | None = None
+    in_case: bool = False
+    when: dict[str, Any] = field(default_factory=dict)
+    of: tuple[str, ...] = ()  # for an appeal: the types of the action appealed
+
+    def applies(self, fields: Mapping[str, Any]) -> bool:
+        return all(fields.get(k) == v for k, v in self.when.items())
+
+
+@dataclass(frozen=True, slots=True)
 class ActionSpec:
     type: str
     title: str
@@ -160,6 +183,8 @@ class ActionSpec:
     checks: dict[str, Any]
     appeal: dict[str, str] | None = None  # {deadline, filed, decided, final}: RULES.md 11.4
     letter: bool = False  # the agency sends a letter when it takes the action
+    requires: tuple[Requirement, ...] = ()  # what must be on record first (RULES.md 12.1)
+    waiver: str | None = None  # the section that lets the charged party waive the hearing
 
     def appeal_routes(self) -> dict[str, str]:
         """Deadline name -> the level the action is appealed to by that deadline."""

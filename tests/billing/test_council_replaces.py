@@ -10,13 +10,14 @@ from fogkeeper.billing.models import Invoice, Lien
 from fogkeeper.billing.selectors import lien_eligibility, penalty_orders
 from fogkeeper.billing.services import invoice_issue, lien_record
 from fogkeeper.enforcement.services import action_take, appeal_file
-from tests.enforcement.steps import deadlines, open_case, refused
+from tests.enforcement.steps import deadlines, heard_complaint, open_case, refused
 from tests.records import d
 
 pytestmark = pytest.mark.django_db
 
 
 def order(case, code, by, amount, issued_on, served_on, refers_to=None):
+    refers_to = refers_to or heard_complaint(case)
     return action_take(
         case=case, type="penalty_order", code=code, refers_to=refers_to,
         fields={"issued_by": by, "issued_on": d(issued_on), "served_on": d(served_on),
@@ -95,7 +96,7 @@ def test_it_refuses_an_appeal_of_named_by_hand_that_is_not_the_order_appealed():
     order(case, "PO-1", "manager", "5000", "2025-07-01", "2025-07-02")
 
     message = refused(
-        action_take, case=case, type="penalty_order", code="PO-2",
+        action_take, case=case, type="penalty_order", code="PO-2", refers_to=heard_complaint(case),
         fields={"issued_by": "manager", "issued_on": d("2025-08-01"),
                 "served_on": d("2025-08-01"), "amount": Decimal("100"), "class": "records",
                 "days": 1, "appeal_of": "PO-1"},

@@ -11,7 +11,7 @@ from fogkeeper.billing.models import Lien, LienRelease
 from fogkeeper.billing.selectors import lien_eligibility
 from fogkeeper.billing.services import invoice_issue, lien_record, lien_release, payment_record
 from fogkeeper.enforcement.services import action_take
-from tests.enforcement.steps import open_case
+from tests.enforcement.steps import heard_complaint, open_case
 from tests.records import d
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def penalised():
     served 2025-07-02: final 2025-07-13, a lien from 2025-09-11."""
     fse, case, _ = open_case()
     action_take(
-        case=case, type="penalty_order", code="PO-1",
+        case=case, type="penalty_order", code="PO-1", refers_to=heard_complaint(case),
         fields={"issued_by": "manager", "issued_on": d("2025-07-01"),
                 "served_on": d("2025-07-02"), "amount": Decimal("2000"), "class": "records",
                 "days": 1},

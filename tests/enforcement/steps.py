@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.enforcement.models import ActionFact, EnforcementAction
-from fogkeeper.enforcement.services import case_open, violation_add
+from fogkeeper.enforcement.services import action_take, case_open, hearing_waive, violation_add
 from tests.records import d, make_agency, make_establishment
 
 
@@ -23,6 +23,38 @@ def open_case(pack: str = "san-clemente", rule: str = "gcd.service_overdue"):
         case=case, code="V-1", rule=rule, subject="GI-1", since=d("2025-02-15")
     )
     return fse, case, violation
+
+
+def heard_complaint(case, served_on: str = "2025-03-02", code: str = "AC-1"):
+    """The case's administrative complaint `code`, served on `served_on` with its hearing
+    waived in writing that day (made once): a penalty order may follow it (RULES.md 12.1)."""
+    found = EnforcementAction.objects.filter(case=case, code=code).first()
+    if found is not None:
+        return found
+    complaint = action_take(
+        case=case, type="administrative_complaint", code=code,
+        fields={"served_on": d(served_on)}, delivery="personal",
+    )  # fmt: skip
+    hearing_waive(
+        notice=complaint, code=f"W-{code}", waived_on=d(served_on), waived_by="The operator"
+    )
+    return complaint
+
+
+def emergency_heard(case, ordered_at: str = "2025-07-01T08:00:00", concluded_at: str = ""):
+    """An emergency suspension ES-1 whose hearing concluded (by default a day after it was
+    ordered): the decision after the emergency hearing may follow it (RULES.md 12.1)."""
+    from datetime import datetime, timedelta
+
+    from fogkeeper.enforcement.services import action_fact_record
+
+    ordered = datetime.fromisoformat(ordered_at)
+    suspension = action_take(
+        case=case, type="emergency_suspension", code="ES-1", fields={"ordered_at": ordered}
+    )
+    concluded = datetime.fromisoformat(concluded_at) if concluded_at else ordered + timedelta(1)
+    action_fact_record(action=suspension, field="hearing_concluded_at", value=concluded)
+    return suspension
 
 
 def deadlines(fse, as_of: str) -> dict[tuple[str, str, str], str]:
@@ -62,5 +94,6 @@ def refusal(call, **kw) -> ValidationError:
 
 
 __all__ = [
-    "date", "d", "open_case", "deadlines", "accruals", "findings", "counts", "refused", "refusal",
+    "date", "d", "open_case", "heard_complaint", "emergency_heard", "deadlines", "accruals",
+    "findings", "counts", "refused", "refusal",
 ]  # fmt: skip

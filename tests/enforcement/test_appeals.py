@@ -7,12 +7,14 @@ import pytest
 
 from fogkeeper.enforcement.services import action_take, appeal_file
 
-from .steps import d, deadlines, open_case, refused
+from .steps import d, deadlines, heard_complaint, open_case, refused
 
 pytestmark = pytest.mark.django_db
 
 
 def order(case, by, code="PO-1", refers_to=None, issued_on="2025-07-01", served_on="2025-07-02"):
+    if refers_to is None:
+        refers_to = heard_complaint(case)
     return action_take(
         case=case, type="penalty_order", code=code, refers_to=refers_to,
         fields={"issued_by": by, "issued_on": d(issued_on), "served_on": d(served_on),

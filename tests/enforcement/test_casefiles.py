@@ -17,7 +17,7 @@ from fogkeeper.enforcement.services import (
 )
 from tests.records import make_establishment
 
-from .steps import d, open_case
+from .steps import d, heard_complaint, open_case
 
 pytestmark = pytest.mark.django_db
 
@@ -63,13 +63,14 @@ def test_hearings_show_on_their_notice_not_as_actions():
 def test_amounts_are_numbers_the_engine_reads():
     fse, case, _ = open_case()
     action_take(
-        case=case, type="penalty_order", code="PO-1",
+        case=case, type="penalty_order", code="PO-1", refers_to=heard_complaint(case),
         fields={"issued_by": "manager", "issued_on": d("2025-07-01"),
                 "served_on": d("2025-07-02"), "amount": Decimal("1500.50"), "class": "records",
                 "days": 1},
     )  # fmt: skip
 
-    assert build_case_file(fse, AS_OF)["enforcement"][0]["amount"] == 1500.5
+    entries = {e["id"]: e for e in build_case_file(fse, AS_OF)["enforcement"]}
+    assert entries["PO-1"]["amount"] == 1500.5
 
 
 def test_it_appends_the_invoices_of_the_billing_app(monkeypatch):

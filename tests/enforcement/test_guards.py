@@ -12,7 +12,7 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
 )
 
-from .steps import d, open_case, refused
+from .steps import d, emergency_heard, heard_complaint, open_case, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -161,8 +161,9 @@ def test_sc_refuses_an_appeal_of_a_notice_after_ten_days():
 def test_the_town_refuses_a_council_appeal_after_fifteen_days():
     _, case, _ = open_case("town-10-02")
     decision = action_take(
-        case=case, type="hearing_decision", code="HD-1", fields={"noticed_on": d("2025-03-03")}
-    )
+        case=case, type="hearing_decision", code="HD-1", fields={"noticed_on": d("2025-03-03")},
+        refers_to=heard_complaint(case, served_on="2025-03-02"),
+    )  # fmt: skip
 
     message = refused(appeal_file, appealed=decision, code="A-1", filed_on=d("2025-03-19"),
                       to="council")  # fmt: skip
@@ -271,7 +272,7 @@ def test_sc_refuses_a_complaint_hearing_more_than_thirty_days_after_service():
 def test_sc_takes_an_emergency_decision_to_the_city_manager_within_two_business_days():
     _, case, _ = open_case("san-clemente")
     decision = action_take(
-        case=case, type="emergency_decision", code="ED-1",
+        case=case, type="emergency_decision", code="ED-1", refers_to=emergency_heard(case),
         fields={"delivered_on": d("2025-07-03")},
     )  # fmt: skip
 

@@ -21,7 +21,7 @@ from fogkeeper.enforcement.services import (
 from fogkeeper.rules.packs import PACKS_DIR
 from tests.records import make_agency, make_establishment
 
-from .steps import d, findings, open_case, refusal, refused
+from .steps import d, findings, heard_complaint, open_case, refusal, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,8 @@ pytestmark = pytest.mark.django_db
 def order(case, cls="records", amount="2000", by="manager", violation=None, **quantity):
     fields = {"issued_by": by, "issued_on": d("2025-07-01"), "served_on": d("2025-07-02"),
               "amount": Decimal(amount), "class": cls, **(quantity or {"days": 1})}  # fmt: skip
-    return dict(case=case, type="penalty_order", code="PO-1", fields=fields, violation=violation)
+    return dict(case=case, type="penalty_order", code="PO-1", fields=fields, violation=violation,
+                refers_to=heard_complaint(case))  # fmt: skip
 
 
 def judgment(case, violation, entered_on="2025-09-01", amount="25000", **quantity):

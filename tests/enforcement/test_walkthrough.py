@@ -18,7 +18,7 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
 )
 
-from .steps import accruals, d, deadlines, findings, open_case
+from .steps import accruals, d, deadlines, findings, heard_complaint, open_case
 
 pytestmark = pytest.mark.django_db
 
@@ -71,11 +71,13 @@ def test_san_clemente_from_notice_to_lien():
     hearing_conclude(hearing=hearing, concluded_on=d("2025-06-02"))
     assert findings(fse, "2025-06-03", "enforcement.hearing_date_invalid") == []
 
-    # The Utilities Manager's decision; Council review requested within 10 days (June 15 is a
-    # Sunday: the deadline rolls to Monday).
+    # The Utilities Manager's decision after the hearing orders the suspension; Council review
+    # requested within 10 days (June 15 is a Sunday: the deadline rolls to Monday).
     decision = action_take(
         case=case, type="manager_decision", code="MD-1", refers_to=hearing,
-        fields={"delivered_on": d("2025-06-05")}, delivery="personal",
+        fields={"delivered_on": d("2025-06-05"), "orders": "suspension",
+                "suspended_from": d("2025-06-10"), "suspended_until": d("2025-07-09")},
+        delivery="personal",
     )  # fmt: skip
     assert deadlines(fse, "2025-06-06")[("MD-1", "council_review_request", "deadline")] == (
         "2025-06-16"
@@ -90,42 +92,58 @@ def test_san_clemente_from_notice_to_lien():
     )  # fmt: skip
     assert deadlines(fse, "2025-07-02")[("FD-1", "judicial_review", "deadline")] == "2025-09-29"
 
-    # The Council's penalty order ($5,000 a day × 10 days, at the cap): final on issuance,
-    # review within 30 days, a lien 60 days after final while unpaid.
-    order = action_take(
-        case=case, type="penalty_order", code="PO-1", refers_to=appeal, violation=violation,
-        fields={"issued_by": "council", "issued_on": d("2025-07-01"),
-                "served_on": d("2025-07-02"), "amount": Decimal("50000"), "class": "permit",
+    # The administrative complaint, its hearing within 30 days, then the Manager's penalty
+    # order ($5,000 a day × 10 days, at the cap), served, appealed to the Council in time.
+    complaint = action_take(
+        case=case, type="administrative_complaint", code="AC-1", violation=violation,
+        fields={"served_on": d("2025-07-01")}, delivery="mail", certified_mail_number="7019-5",
+    )  # fmt: skip
+    heard = hearing_schedule(
+        notice=complaint, code="H-2", hearing_on=d("2025-07-21"), noticed_on=d("2025-07-01")
+    )
+    hearing_conclude(hearing=heard, concluded_on=d("2025-07-21"))
+    managers = action_take(
+        case=case, type="penalty_order", code="PO-1", refers_to=complaint, violation=violation,
+        fields={"issued_by": "manager", "issued_on": d("2025-07-22"),
+                "served_on": d("2025-07-23"), "amount": Decimal("50000"), "class": "permit",
                 "days": 10},
         delivery="mail", certified_mail_number="7019-5555",
     )  # fmt: skip
-    due = deadlines(fse, "2025-09-01")
-    assert due[("PO-1", "final", "event")] == "2025-07-01"
-    assert due[("PO-1", "judicial_review", "deadline")] == "2025-07-31"
-    assert due[("PO-1", "lien_eligible", "event")] == "2025-08-30"
+    to_council = appeal_file(appealed=managers, code="A-2", filed_on=d("2025-07-30"), to="council")
+
+    # The Council's order on the appeal cuts it to $20,000 and replaces it (RULES.md 12.8):
+    # final on issuance, review within 30 days, a lien 60 days after final while unpaid.
+    order = action_take(
+        case=case, type="penalty_order", code="PO-2", refers_to=to_council,
+        violation=violation,
+        fields={"issued_by": "council", "issued_on": d("2025-08-05"),
+                "served_on": d("2025-08-06"), "amount": Decimal("20000"), "class": "permit",
+                "days": 4},
+        delivery="mail", certified_mail_number="7019-6666",
+    )  # fmt: skip
+    due = deadlines(fse, "2025-10-10")
+    assert ("PO-1", "final", "event") not in due and ("PO-1", "lien_eligible", "event") not in due
+    assert due[("PO-2", "final", "event")] == "2025-08-05"
+    assert due[("PO-2", "judicial_review", "deadline")] == "2025-09-04"
+    assert due[("PO-2", "lien_eligible", "event")] == "2025-10-04"
 
     # Paid late (after the lien date): still lien-eligible.
-    action_fact_record(action=order, field="paid_on", value=d("2025-09-05"))
-    assert deadlines(fse, "2025-09-10")[("PO-1", "lien_eligible", "event")] == "2025-08-30"
+    action_fact_record(action=order, field="paid_on", value=d("2025-10-08"))
+    assert deadlines(fse, "2025-10-10")[("PO-2", "lien_eligible", "event")] == "2025-10-04"
 
     # The nightly sweep sees the same case file: the missed milestone is stored.
-    sweep_agency(fse.agency, as_of=d("2025-09-10"))
+    sweep_agency(fse.agency, as_of=d("2025-10-10"))
     stored = Finding.objects.get(establishment=fse, rule="enforcement.schedule_missed")
     assert (stored.subject, stored.since) == ("CS-1", d("2025-05-16"))
     # Each notice, hearing notice, decision and order went out with its letter.
-    assert letters_sent(case) == ["FD-1", "H-1", "MD-1", "NNC-1", "PO-1", "SN-1"]
+    assert letters_sent(case) == [
+        "AC-1", "FD-1", "H-1", "H-2", "MD-1", "NNC-1", "PO-1", "PO-2", "SN-1"
+    ]  # fmt: skip
 
 
-def test_town_from_hearing_decision_to_lien():
+def test_town_from_complaint_to_lien():
     fse, case, violation = open_case("town-10-02", rule="permit.missing")
     assert findings(fse, "2025-03-01", "permit.missing")[0][2] is True
-
-    # The hearing officer's decision: appeal to the Town Council within 15 days.
-    action_take(
-        case=case, type="hearing_decision", code="HD-1", violation=violation,
-        fields={"noticed_on": d("2025-03-03")}, delivery="mail", certified_mail_number="7019-1",
-    )  # fmt: skip
-    assert deadlines(fse, "2025-03-04")[("HD-1", "council_appeal", "deadline")] == "2025-03-18"
     assert accruals(fse, "2025-04-30") == []  # no daily fine in the Town
 
     action_take(
@@ -157,34 +175,57 @@ def test_town_from_hearing_decision_to_lien():
     hearing_conclude(hearing=second, concluded_on=d("2025-05-20"))
     assert deadlines(fse, "2025-05-21")[("SN-1", "decision", "deadline")] == "2025-06-20"
 
-    # The decision; appeal to the Council in 15 days (June 28 is a Saturday).
-    decision = action_take(
-        case=case, type="hearing_decision", code="HD-2", refers_to=second,
-        fields={"noticed_on": d("2025-06-13")}, delivery="mail", certified_mail_number="7019-3",
-    )  # fmt: skip
-    assert deadlines(fse, "2025-06-14")[("HD-2", "council_appeal", "deadline")] == "2025-06-30"
-    appeal = appeal_file(appealed=decision, code="A-1", filed_on=d("2025-06-30"), to="council")
-
-    # The Council's penalty order (2 overflows × $5,000): payable in 30 days, a lien 60 days
-    # after that while unpaid.
+    # The decision orders a suspension; appeal to the Council in 15 days (June 28 is a
+    # Saturday); unappealed, it is final the day after that time passes (10.02.260(B)).
     action_take(
-        case=case, type="penalty_order", code="PO-1", refers_to=appeal, violation=violation,
+        case=case, type="hearing_decision", code="HD-1", refers_to=second,
+        fields={"noticed_on": d("2025-06-13"), "orders": "suspension"},
+        delivery="mail", certified_mail_number="7019-3",
+    )  # fmt: skip
+    due = deadlines(fse, "2025-07-02")
+    assert due[("HD-1", "council_appeal", "deadline")] == "2025-06-30"
+    assert due[("HD-1", "final", "event")] == "2025-07-01"
+
+    # The administrative complaint, heard within 60 days; the hearing officer's penalty order
+    # is appealed to the Council, whose order replaces it (RULES.md 12.8).
+    complaint = action_take(
+        case=case, type="administrative_complaint", code="AC-1", violation=violation,
+        fields={"served_on": d("2025-06-02")}, delivery="mail", certified_mail_number="7019-5",
+    )  # fmt: skip
+    heard = hearing_schedule(
+        notice=complaint, code="H-3", hearing_on=d("2025-06-23"), noticed_on=d("2025-06-02")
+    )
+    hearing_conclude(hearing=heard, concluded_on=d("2025-06-23"))
+    officers = action_take(
+        case=case, type="penalty_order", code="PO-1", refers_to=complaint, violation=violation,
+        fields={"issued_by": "hearing_officer", "issued_on": d("2025-06-25"),
+                "served_on": d("2025-06-26"), "amount": Decimal("20000"), "class": "records",
+                "days": 10},
+        delivery="mail", certified_mail_number="7019-6",
+    )  # fmt: skip
+    appeal = appeal_file(appealed=officers, code="A-1", filed_on=d("2025-06-30"), to="council")
+
+    # The Council's order ($2,000 a day × 5 days): payable in 30 days, a lien 60 days after
+    # that while unpaid.
+    action_take(
+        case=case, type="penalty_order", code="PO-2", refers_to=appeal, violation=violation,
         fields={"issued_by": "council", "issued_on": d("2025-07-15"),
-                "served_on": d("2025-07-16"), "amount": Decimal("10000"), "class": "overflow",
-                "occurrences": 2},
+                "served_on": d("2025-07-16"), "amount": Decimal("10000"), "class": "records",
+                "days": 5},
         delivery="mail", certified_mail_number="7019-4",
     )  # fmt: skip
     due = deadlines(fse, "2025-08-20")
-    assert due[("PO-1", "final", "event")] == "2025-07-15"
-    assert due[("PO-1", "payment", "deadline")] == "2025-08-14"
-    assert due[("PO-1", "lien_eligible", "event")] == "2025-10-13"
-    assert letters_sent(case) == ["H-1", "H-2", "HD-1", "HD-2", "PO-1", "SN-1"]
+    assert ("PO-1", "final", "event") not in due
+    assert due[("PO-2", "final", "event")] == "2025-07-15"
+    assert due[("PO-2", "payment", "deadline")] == "2025-08-14"
+    assert due[("PO-2", "lien_eligible", "event")] == "2025-10-13"
+    assert letters_sent(case) == ["AC-1", "H-1", "H-2", "H-3", "HD-1", "PO-1", "PO-2", "SN-1"]
 
     # The penalty is invoiced; the Town's permit fee invoice goes unpaid too: delinquent 45 days
     # after notice (Sept 1 + 45 = Oct 16), and the business license may not be renewed.
     penalty = invoice_issue(
         establishment=fse, code="INV-P1", kind="penalty", noticed_on=d("2025-07-16"),
-        enforcement_action="PO-1", lines=[{"description": "Penalty", "amount": Decimal("10000")}],
+        enforcement_action="PO-2", lines=[{"description": "Penalty", "amount": Decimal("10000")}],
     )  # fmt: skip
     invoice_issue(
         establishment=fse, code="INV-F1", kind="fee", noticed_on=d("2025-09-01"),
@@ -210,6 +251,7 @@ def test_a_penalty_paid_before_the_lien_date_is_not_lien_eligible():
     fse, case, violation = open_case("town-10-02")
     order = action_take(
         case=case, type="penalty_order", code="PO-1", violation=violation,
+        refers_to=heard_complaint(case, served_on="2025-07-01"),
         fields={"issued_by": "hearing_officer", "issued_on": d("2025-07-15"),
                 "served_on": d("2025-07-16"), "amount": Decimal("1000"), "class": "records",
                 "days": 1},

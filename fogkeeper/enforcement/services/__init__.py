@@ -8,12 +8,12 @@ refused step changes nothing. Deadlines and windows come from the engine: the ac
 in a minimal case file and evaluated, so no rule is written twice.
 """
 
-from .actions import action_deadlines, action_fact_record, action_take
+from .actions import action_deadlines, action_fact_record, action_final_on, action_take
 from .answers import ANSWER_MAX, notice_answer
 from .appeals import appeal_file
 from .cases import case_open, violation_add
 from .courts import court_judgment_record
-from .hearings import hearing_conclude, hearing_schedule, hearing_window
+from .hearings import hearing_conclude, hearing_schedule, hearing_waive, hearing_window
 from .shared import HEARD, UNIT_ONE, day_of, plain_fields, sends_letter
 
 __all__ = [
@@ -22,12 +22,14 @@ __all__ = [
     "UNIT_ONE",
     "action_deadlines",
     "action_fact_record",
+    "action_final_on",
     "action_take",
     "appeal_file",
     "case_open",
     "court_judgment_record",
     "hearing_conclude",
     "hearing_schedule",
+    "hearing_waive",
     "hearing_window",
     "notice_answer",
     "sends_letter",

@@ -8,6 +8,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import transaction
 
 from fogkeeper.registry.models import FoodServiceEstablishment
@@ -16,6 +17,7 @@ from fogkeeper.rules import CaseFileError, parse_case
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Deadline
 
+from .. import prerequisites
 from ..codes import check_code_free, lock_codes
 from ..models import (
     APPEAL,
@@ -36,8 +38,11 @@ from .shared import (
     _court_class_problem,
     _effective,
     _engine_deadlines,
+    _entry,
     _minimal_case,
     _render_letter,
+    acts_of,
+    check_done,
     day_of,
     plain_fields,
 )
@@ -131,6 +136,8 @@ def action_take(
             add_error(errors, problem.path.rsplit(".", 1)[-1], problem.message)
     refuse(errors)
 
+    check_done(errors, establishment, **acts_of(spec, fields))
+    _check_prerequisites(errors, pack, spec, case, fields, refers_to, as_of, level)
     if type in pack.procedure.get("on_appeal", ()):
         _check_appeal_reached(errors, case, refers_to, level, spec.title)
     if type == "penalty_order":
@@ -160,6 +167,25 @@ def action_take(
     )  # fmt: skip
     _save_action(action, errors, actor, [d for d in deadlines if d.action == code], decided)
     return action
+
+
+def _check_prerequisites(
+    errors: Errors,
+    pack: Pack,
+    spec,
+    case: EnforcementCase,
+    fields: dict[str, Any],
+    refers_to: EnforcementAction | None,
+    on: date,
+    level: str,
+) -> None:
+    """Each step the pack says must be on record before this action (RULES.md 12.1)."""
+    if refers_to is not None and refers_to.case_id != case.pk:
+        add_error(errors, "refers_to", f"{refers_to.code} belongs to another case.")
+        return
+    actions = case.actions.select_related("refers_to").prefetch_related("facts")
+    for problem in prerequisites.unmet(pack, spec, fields, refers_to, actions, on, level):
+        add_error(errors, NON_FIELD_ERRORS, problem.message())
 
 
 def _name_the_order_replaced(
@@ -270,6 +296,8 @@ def action_fact_record(
         if name not in spec.fields:
             add_error(errors, "field", f"{spec.title} has no field {field!r}.")
             refuse(errors)
+        if spec.fields[name].kind in ("date", "datetime") or field.endswith(".met_on"):
+            check_done(errors, action.establishment, **{field: value})
         changed = engine_entry(
             pack, action.code, action.type, overlay(_effective(action), [(field, value)])
         )
@@ -296,3 +324,22 @@ def action_deadlines(
     pack = establishment.agency.get_pack()
     entry = engine_entry(pack, code, type, plain_fields(dict(fields)))
     return [d for d in _engine_deadlines(establishment, entry, as_of) if d.action == code]
+
+
+def action_final_on(action: EnforcementAction, on: date) -> tuple[date | None, str]:
+    """The day the engine makes `action` final as of `on` (its pack's `appeal:` `final`
+    event), and why, in words with the section; None while the time to appeal runs or an
+    appeal filed in time is undecided."""
+    pack = action.establishment.agency.get_pack()
+    route = pack.actions[action.type].appeal
+    deadlines = _engine_deadlines(action.establishment, _entry(action, pack), on)
+    mine = {d.name: d for d in deadlines if d.action == action.code}
+    final, last = mine.get(route["final"]), mine.get(route["deadline"])
+    cite = (final or last).citation if (final or last) else action.cites
+    if final is not None and day_of(final.date) <= on:
+        return day_of(final.date), f"{cite}: {action.code} became final on {day_of(final.date)}."
+    if final is None and last is not None and day_of(last.date) >= on:
+        return None, f"{cite}: {action.code} may be appealed until {day_of(last.date)}."
+    if final is None:
+        return None, f"{cite}: an appeal of {action.code} filed in time is not decided."
+    return None, f"{cite}: {action.code} becomes final on {day_of(final.date)}."

@@ -9,7 +9,7 @@ from fogkeeper.rules.packs import Pack
 
 from ..models import APPEAL, EnforcementAction
 from .actions import _save_action
-from .shared import _engine_deadlines, _entry, day_of
+from .shared import _engine_deadlines, _entry, check_done, day_of
 
 
 def appeal_file(
@@ -55,6 +55,7 @@ def appeal_file(
             f"{deadline.citation}: the {deadline.name.replace('_', ' ')} of {appealed.code} "
             f"was due by {day_of(deadline.date)} (filed {filed_on}).",
         )
+    check_done(errors, establishment, filed_on=filed_on)
     if filed_on < appealed.taken_on:
         add_error(
             errors,

@@ -12,7 +12,7 @@ from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
 from ..models import COURT_JUDGMENT, CaseViolation, EnforcementAction, EnforcementCase
 from .actions import _save_action
-from .shared import _cap_problem, day_of, plain_fields
+from .shared import _cap_problem, check_done, day_of, plain_fields
 
 
 def court_judgment_record(
@@ -39,6 +39,7 @@ def court_judgment_record(
     establishment = case.establishment
     pack = establishment.agency.get_pack()
     errors: Errors = {}
+    check_done(errors, establishment, entered_on=entered_on)
     court = pack.court_classes()
     if not penalty_class and len(court) == 1:
         penalty_class = next(iter(court))

@@ -12,7 +12,7 @@ from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Deadline
 
 from ..codes import check_code_free, lock_codes
-from ..models import HEARING, ActionFact, EnforcementAction
+from ..models import HEARING, WAIVER, ActionFact, EnforcementAction
 from .actions import action_fact_record
 from .shared import (
     HEARD,
@@ -22,6 +22,7 @@ from .shared import (
     _entry,
     _minimal_case,
     _render_letter,
+    check_done,
     day_of,
 )
 
@@ -55,6 +56,8 @@ def hearing_schedule(
     ):
         add_error(errors, "continued_from", "A continuance continues a hearing on this notice.")
         refuse(errors)
+    check_done(errors, establishment, noticed_on=noticed_on)
+    _check_not_waived(errors, notice)
     spec = pack.actions[notice.type]
     window = spec.checks.get("hearing_window", {})
     continued_to = (window.get("continuance") or {}).get("field", "continued_to")
@@ -147,6 +150,16 @@ def hearing_conclude(
     if hearing.type != HEARING:
         add_error(errors, "hearing", f"{hearing.code} is not a hearing.")
     refuse(errors)
+    check_done(errors, hearing.establishment, concluded_on=concluded_on)
+    held_on = day_of(hearing.fields["hearing_on"])
+    if concluded_on < held_on:
+        add_error(
+            errors,
+            "concluded_on",
+            f"The hearing {hearing.code} is set for {held_on}; it concludes on or after that "
+            f"day (asked {concluded_on}).",
+        )
+    refuse(errors)
     if notice.type == "administrative_complaint":
         fact = ActionFact(action=hearing, field="concluded_on", value=concluded_on.isoformat())
         with transaction.atomic():
@@ -156,3 +169,69 @@ def hearing_conclude(
     return action_fact_record(
         action=notice, field="hearing_concluded_on", value=concluded_on, actor=actor
     )
+
+
+def hearing_waive(
+    *,
+    notice: EnforcementAction,
+    code: str,
+    waived_on: date,
+    waived_by: str,
+    actor: Actor = None,
+) -> EnforcementAction:
+    """The charged party's written waiver of the hearing on `notice` (an administrative
+    complaint, where its pack gives the `waiver` section), received on `waived_on`: the
+    hearing need not be held, and what follows a hearing may follow the waiver."""
+    establishment = notice.establishment
+    spec = establishment.agency.get_pack().actions.get(notice.type)
+    errors: Errors = {}
+    if spec is None or spec.waiver is None:
+        title = spec.title if spec else notice.type
+        add_error(errors, "notice", f"Out of sequence: the hearing on a {title} is not waived.")
+        refuse(errors)
+    check_done(errors, establishment, waived_on=waived_on)
+    if waived_on < notice.taken_on:
+        add_error(
+            errors,
+            "waived_on",
+            f"{spec.waiver}: {notice.code} was served on {notice.taken_on}; its hearing is "
+            f"waived on or after that day (asked {waived_on}).",
+        )
+    if not (waived_by or "").strip():
+        add_error(errors, "waived_by", "Name the charged party who waived the hearing in writing.")
+    _check_not_waived(errors, notice)
+    concluded = [
+        h.code
+        for h in EnforcementAction.objects.filter(type=HEARING, refers_to=notice)
+        if h.effective_fields().get("concluded_on")
+    ]
+    if concluded:
+        add_error(errors, "notice", f"The hearing {concluded[0]} on {notice.code} was held.")
+    refuse(errors)
+    waiver = EnforcementAction(
+        case=notice.case, establishment=establishment, code=code, type=WAIVER,
+        level=notice.level, taken_on=waived_on, cites=spec.waiver,
+        fields={"waived_on": waived_on.isoformat(), "waived_by": waived_by.strip()},
+        refers_to=notice, violation=notice.violation,
+    )  # fmt: skip
+    if getattr(actor, "is_authenticated", False):
+        waiver.taken_by = actor
+    with transaction.atomic():
+        lock_codes(establishment)
+        check_code_free(errors, EnforcementAction, establishment, code)
+        check_model(waiver, errors)
+        refuse(errors)
+        waiver.save()
+        _audit(WAIVER, waiver, establishment, actor)
+    return waiver
+
+
+def _check_not_waived(errors: Errors, notice: EnforcementAction) -> None:
+    waived = EnforcementAction.objects.filter(type=WAIVER, refers_to=notice).first()
+    if waived is not None:
+        add_error(
+            errors,
+            "notice",
+            f"{waived.cites}: the hearing on {notice.code} was waived in writing on "
+            f"{waived.taken_on} ({waived.code}).",
+        )

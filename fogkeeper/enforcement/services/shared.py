@@ -49,6 +49,32 @@ def day_of(value: Any) -> date:
     return value.date() if isinstance(value, datetime) else value
 
 
+def check_done(errors: Errors, establishment: FoodServiceEstablishment, **acts: Any) -> None:
+    """Acts are dated on or before the day they are recorded, today in the agency's time
+    zone; only planned dates (a hearing, a correct-by date) may lie ahead (RULES.md 12.5)."""
+    today = establishment.agency.today()
+    for field, value in acts.items():
+        if value in (None, ""):
+            continue
+        day = day_of(value)
+        if day > today:
+            add_error(
+                errors,
+                field,
+                f"{day} is after today ({today}): an act is recorded once it is done; only a "
+                "planned date, such as a hearing's, may lie ahead.",
+            )
+
+
+def acts_of(spec, fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields of `fields` that date an act (kind date or datetime), by name."""
+    return {
+        name: fields.get(name)
+        for name, f in spec.fields.items()
+        if f.kind in ("date", "datetime") and fields.get(name)
+    }
+
+
 def _audit(what: str, obj: Any, establishment: FoodServiceEstablishment, actor: Actor) -> None:
     audit_record(action=f"enforcement.{what}", obj=obj, actor=actor, agency=establishment.agency)
 

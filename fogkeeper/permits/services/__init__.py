@@ -9,7 +9,6 @@ from .applications import (
     permit_application_submit,
 )
 from .decisions import (
-    DECISIONS,
     ORDERS,
     decisions_ordering,
     permit_renewal_deny,
@@ -32,7 +31,6 @@ from .shared import ALLOWED_FREQUENCIES, FREQUENCY_RULE, check_frequency
 
 __all__ = [
     "ALLOWED_FREQUENCIES",
-    "DECISIONS",
     "FREQUENCY_RULE",
     "MAX_TERM",
     "MODIFIABLE",

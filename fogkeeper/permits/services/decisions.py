@@ -7,7 +7,6 @@ from datetime import date
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 
 from fogkeeper.audit.services import snapshot
 from fogkeeper.registry.services import (
@@ -83,43 +82,86 @@ def permit_renewal_deny(*, permit: Permit, denied_on: date, reason: str = "", ac
 
 # -- suspension and revocation from the enforcement decision --------------------------------
 
-DECISIONS = ("manager_decision", "hearing_decision", "emergency_decision", "final_decision")
-ORDERS = {"suspend": ("suspension_notice", "emergency_suspension"),
-          "revoke": ("revocation_notice",)}  # fmt: skip
+# what a decision orders (its `orders` field), and the notice it must decide (RULES.md 12.1)
+ORDERS = {"suspend": ("suspension", "suspension_notice"),
+          "revoke": ("revocation", "revocation_notice")}  # fmt: skip
 
 
 def decisions_ordering(permit: Permit, what: str) -> list:
-    """The enforcement decisions of `permit`'s establishment that `what` ("suspend" or
-    "revoke") the permit: a decision in a case whose notice proposed it, or an emergency
-    suspension itself (RULES.md 11.8)."""
+    """The written decisions of `permit`'s establishment that order it suspended or revoked
+    (`what`: "suspend" or "revoke"): a decision whose `orders` says so and which decides a
+    notice of that suspension or revocation, after its hearing or on appeal from the
+    decision on it (RULES.md 12.1). An emergency discontinuance of service is not one
+    (12.2)."""
     from fogkeeper.enforcement.models import EnforcementAction
 
-    notices = ORDERS[what]
-    actions = EnforcementAction.objects.filter(establishment=permit.establishment)
-    cases = actions.filter(type__in=notices).values("case_id")
-    direct = [t for t in notices if t == "emergency_suspension"]
-    found = actions.filter(
-        Q(type__in=DECISIONS, case_id__in=cases) | Q(type__in=direct)
-    ).select_related("case")
-    return list(found.order_by("-taken_on", "-pk"))
+    order, notice = ORDERS[what]
+    pack = permit.agency.get_pack()
+    types = [
+        t
+        for t, spec in pack.actions.items()
+        if "orders" in spec.fields and order in spec.fields["orders"].choices
+    ]
+    found = (
+        EnforcementAction.objects.filter(establishment=permit.establishment, type__in=types)
+        .select_related("case", "refers_to__refers_to__refers_to__refers_to")
+        .prefetch_related("facts")
+        .order_by("-taken_on", "-pk")
+    )
+    return [d for d in found if d.effective_fields().get("orders") == order and _decides(d, notice)]
+
+
+def _decides(decision, notice_type: str) -> bool:
+    """`decision` decides a notice of `notice_type`: it refers to it, to its hearing or
+    waiver, or to an appeal of a decision that does."""
+    record = decision.refers_to
+    for _ in range(4):
+        if record is None:
+            return False
+        if record.type == notice_type:
+            return True
+        record = record.refers_to
+    return False
 
 
 def _from_decision(errors: Errors, permit: Permit, decision, what: str) -> str:
     if decision is None or decision not in decisions_ordering(permit, what):
         pack = permit.agency.get_pack()
-        notice = pack.actions.get(ORDERS[what][0])
-        cite = f" ({notice.citation})" if notice and notice.citation else ""
+        notice = pack.actions.get(ORDERS[what][1])
+        cite = f"{notice.citation}: " if notice and notice.citation else ""
         add_error(
             errors,
             "decision",
-            f"No enforcement decision orders the {_title(permit.establishment)} "
-            f"{'suspended' if what == 'suspend' else 'revoked'}: it takes effect from the "
-            f"decision on the notice{cite}.",
+            f"{cite}No written decision on a notice of "
+            f"{'suspension' if what == 'suspend' else 'revocation'} orders the "
+            f"{_title(permit.establishment)} {'suspended' if what == 'suspend' else 'revoked'}"
+            f"{f' ({decision.code} does not)' if decision is not None else ''}.",
         )
         return ""
     action = permit.agency.get_pack().actions.get(decision.type)
     title = action.title if action else decision.type.replace("_", " ")
     return f"{title} {decision.code} of case {decision.case.code}"
+
+
+def _effective_from(errors: Errors, permit: Permit, decision, field: str, day: date) -> None:
+    """The act takes effect on or after the decision, and, where the pack makes the decision
+    final only when its time to appeal passes or the appeal is decided (its `appeal:`),
+    upon that final order (Town 10.02.260(B), RULES.md 12.3)."""
+    check_order(errors, field, day, decision.taken_on, "the decision")
+    spec = permit.agency.get_pack().actions.get(decision.type)
+    if spec is None or spec.appeal is None or errors:
+        return
+    from fogkeeper.enforcement.services import action_final_on
+
+    final, why = action_final_on(decision, permit.agency.today())
+    if final is None:
+        add_error(errors, field, f"{why} Until then the permit is neither suspended nor revoked.")
+    elif day < final:
+        add_error(
+            errors,
+            field,
+            f"{why} The order takes effect upon that final order, not before (asked {day}).",
+        )
 
 
 def permit_suspend_from_decision(
@@ -134,7 +176,7 @@ def permit_suspend_from_decision(
     errors: Errors = {}
     named = _from_decision(errors, permit, decision, "suspend")
     if decision is not None and not errors:
-        check_order(errors, "suspended_from", suspended_from, decision.taken_on, "the decision")
+        _effective_from(errors, permit, decision, "suspended_from", suspended_from)
     refuse(errors)
     return permit_suspend(
         permit=permit, suspended_from=suspended_from, suspended_until=suspended_until,
@@ -149,7 +191,7 @@ def permit_revoke_from_decision(
     errors: Errors = {}
     named = _from_decision(errors, permit, decision, "revoke")
     if decision is not None and not errors:
-        check_order(errors, "revoked_on", revoked_on, decision.taken_on, "the decision")
+        _effective_from(errors, permit, decision, "revoked_on", revoked_on)
     refuse(errors)
     return permit_revoke(
         permit=permit, revoked_on=revoked_on, reason=f"ordered by {named}", actor=actor

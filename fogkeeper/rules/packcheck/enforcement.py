@@ -14,6 +14,7 @@ from .common import (
     EXTENSION_KEYS,
     PENALTY_CAP,
     PROCEDURE_KEYS,
+    REQUIRE_KEYS,
     _Fields,
     _mapping,
     _Names,
@@ -91,9 +92,53 @@ def _check_enforcement(pk: _Pack, data: Any) -> int:
     }
     for type_, entry in actions.items():
         _check_action(pk, str(type_), entry, sequence, procedure is not None, caps)
+        if isinstance(entry, dict) and entry.get("requires") is not None:
+            _check_requires(pk, f"actions.{type_}.requires", entry, actions)
+        if isinstance(entry, dict) and entry.get("waiver") is not None:
+            pk.cited(f, f"actions.{type_}.waiver", entry["waiver"])
     if procedure is not None:
         _check_procedure(pk, procedure, actions)
     return len(actions)
+
+
+def _check_requires(pk: _Pack, here: str, entry: dict, actions: dict) -> None:
+    """What must be on record before the action (RULES.md 12.1)."""
+    f = "enforcement.yaml"
+    requires = entry["requires"]
+    if not isinstance(requires, list):
+        pk.add(f, here, "expected a list of {refers_to, what, citation}")
+        return
+    fields = entry.get("fields") if isinstance(entry.get("fields"), dict) else {}
+    for i, r in enumerate(requires):
+        at = f"{here}[{i}]"
+        if not isinstance(r, dict):
+            pk.add(f, at, "expected {refers_to: [action types], what, citation}")
+            continue
+        _unknown_keys(pk, f, at, r, REQUIRE_KEYS)
+        pk.cited(f, at, r)
+        if not _text(r.get("what")):
+            pk.add(f, f"{at}.what", "say in words what must be on record")
+        types = r.get("refers_to")
+        if not isinstance(types, list) or not types:
+            pk.add(f, f"{at}.refers_to", "expected a list of action types (or appeal)")
+            types = []
+        for t in types:
+            if t != "appeal" and t not in actions:
+                pk.add(f, f"{at}.refers_to", f"{t!r} is not an action type of the pack")
+        of = r.get("of", [])
+        if not isinstance(of, list):
+            pk.add(f, f"{at}.of", "expected a list of action types")
+            of = []
+        for t in of:
+            if t not in actions:
+                pk.add(f, f"{at}.of", f"{t!r} is not an action type of the pack")
+        for key in ("heard", "in_case"):
+            if key in r and not isinstance(r[key], bool):
+                pk.add(f, f"{at}.{key}", f"{r[key]!r} is not true or false")
+        when = r.get("when") or {}
+        for key in when if isinstance(when, dict) else ():
+            if key not in fields:
+                pk.add(f, f"{at}.when", f"{key!r} is not a field of the action")
 
 
 def _check_action(

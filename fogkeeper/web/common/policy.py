@@ -68,9 +68,11 @@ ACTION_KINDS = {
     "hearing_decision": "decision",
     "emergency_decision": "decision",
     "final_decision": "decision",
+    "council_decision": "decision",
     "penalty_order": "penalty",
     "court_judgment": "decision",
     "hearing": "hearing",
+    "hearing_waiver": "hearing",
     "appeal": "appeal",
 }
 # A later fact about an action is written by whoever may take it, except these.

@@ -26,7 +26,16 @@ from fogkeeper.enforcement.models import HEARING, EnforcementAction, Enforcement
 from ..common import policy
 from ..common.forms import DateTimeInput, put_errors
 from ..common.pages import agency_page, page_as_of
-from .forms import ActionForm, AppealForm, ConcludeForm, FactForm, HearingForm, JudgmentForm, label
+from .forms import (
+    ActionForm,
+    AppealForm,
+    ConcludeForm,
+    FactForm,
+    HearingForm,
+    JudgmentForm,
+    WaiverForm,
+    label,
+)
 
 
 def case_step(kind_of):
@@ -239,6 +248,33 @@ def conclude_hearing(request, case: EnforcementCase):
         else:
             return _done(request, case, hearing.refers_to, f"Hearing {hearing.code} concluded")
     return _page(request, case, form, f"Record that the hearing {hearing.code} concluded")
+
+
+@case_step(lambda request, case: "hearing")
+def waive_hearing(request, case: EnforcementCase):
+    """The charged party's written waiver of the hearing on a complaint: what follows the
+    hearing may then follow the waiver."""
+    notice = _refers_to(request, case)
+    form = WaiverForm(
+        request.POST or None,
+        initial={"code": action_code(case.establishment, "W"), "waived_on": page_as_of(request)},
+    )
+    if form.is_valid():
+        try:
+            waiver = services.hearing_waive(notice=notice, actor=request.user, **form.cleaned_data)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _done(
+                request, case, waiver, f"Waiver {waiver.code} of the hearing on {notice.code}"
+            )
+    spec = request.agency.get_pack().actions.get(notice.type)
+    intro = [
+        f"The charged party may waive in writing the hearing on the {label(notice.type)} "
+        f"{notice.code}; the hearing is then not held ({spec.waiver if spec else ''})."
+    ]
+    title = f"Record a written waiver of the hearing on {notice.code}"
+    return _page(request, case, form, title, intro=intro)
 
 
 # -- appeals, facts, judgments ------------------------------------------------------------

@@ -31,7 +31,7 @@ from fogkeeper.enforcement.models import (
     Letter,
     NoticeAnswer,
 )
-from fogkeeper.enforcement.steps import Step, next_steps
+from fogkeeper.enforcement.steps import Step, next_steps, waiting_steps
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
@@ -220,6 +220,7 @@ class CasePage:
     problem: str = ""  # why the engine could not evaluate the case file, if it could not
     records: list[EnforcementAction] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
+    waiting: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> CasePage:
@@ -391,19 +392,22 @@ def case_detail(request, code: str, case: str):
     as_of = max(page_as_of(request), request.agency.get_pack().effective)
     page = case_page(agency=request.agency, establishment=code, code=case, as_of=as_of)
     page.steps = offered_steps(request, page)
+    page.waiting = waiting_steps(
+        request.agency.get_pack(), page.records, [s["step"] for s in page.steps], page.as_of
+    )
     return render(request, "web/enforcement/case.html", {"c": page})
 
 
 STEP_URLS = {"act": "web:case_act", "hearing": "web:case_hearing",
              "continuance": "web:case_hearing", "conclude": "web:case_conclude",
-             "appeal": "web:case_appeal", "fact": "web:case_fact",
+             "appeal": "web:case_appeal", "fact": "web:case_fact", "waiver": "web:case_waiver",
              "judgment": "web:case_judgment"}  # fmt: skip
 
 
 def _step_kind(step: Step) -> str:
     if step.step == "act":
         return policy.action_kind(step.type)
-    if step.step in ("hearing", "continuance", "conclude"):
+    if step.step in ("hearing", "continuance", "conclude", "waiver"):
         return "hearing"
     if step.step == "fact":
         return policy.fact_kind(step.type, step.field)
@@ -433,12 +437,13 @@ def _penalties_to_invoice(page: CasePage) -> list[dict[str, Any]]:
     """A penalty order of the case not yet invoiced: the invoice form, with it chosen."""
     fse = page.case.establishment
     invoiced = {row["invoice"].enforcement_action for row in page.invoices}
+    replaced = {a.fields.get("appeal_of") for a in page.records if a.type == "penalty_order"}
     url = reverse("web:invoice_new", args=[fse.code])
     return [
         {"step": Step("invoice", "invoice", f"Invoice the penalty order {a.code}"),
          "url": f"{url}?{urlencode({'action': a.code})}"}
         for a in page.records
-        if a.type == "penalty_order" and a.code not in invoiced
+        if a.type == "penalty_order" and a.code not in invoiced and a.code not in replaced
     ]  # fmt: skip
 
 

@@ -189,6 +189,15 @@ class ConcludeForm(forms.Form):
     concluded_on = forms.DateField(widget=DateInput, label="The hearing concluded on")
 
 
+class WaiverForm(forms.Form):
+    code = forms.CharField(max_length=40, label="Waiver number")
+    waived_on = forms.DateField(widget=DateInput, label="Written waiver received on")
+    waived_by = forms.CharField(
+        max_length=200, label="Waived by",
+        help_text="The charged party, or its representative, who signed the waiver.",
+    )  # fmt: skip
+
+
 class AppealForm(forms.Form):
     code = forms.CharField(max_length=40, label="Appeal number")
     filed_on = forms.DateField(widget=DateInput, label="Appeal filed on")

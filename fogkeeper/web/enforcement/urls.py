@@ -15,6 +15,7 @@ urlpatterns: list = [
     path(f"{CASE}/act/<str:type>/", actions.take_action, name="case_act"),
     path(f"{CASE}/hearing/", actions.schedule_hearing, name="case_hearing"),
     path(f"{CASE}/hearing/concluded/", actions.conclude_hearing, name="case_conclude"),
+    path(f"{CASE}/hearing/waived/", actions.waive_hearing, name="case_waiver"),
     path(f"{CASE}/appeal/", actions.file_appeal, name="case_appeal"),
     path(f"{CASE}/fact/", actions.record_fact, name="case_fact"),
     path(f"{CASE}/judgment/", actions.record_judgment, name="case_judgment"),

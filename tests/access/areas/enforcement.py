@@ -18,6 +18,8 @@ web:case_hearing                    GET   ok    403   ok    403   404   404   40
 web:case_hearing                    POST  ok    403   ok    403   404   404   404   404   login
 web:case_conclude                   GET   ok    403   ok    403   404   404   404   404   login
 web:case_conclude                   POST  ok    403   ok    403   404   404   404   404   login
+web:case_waiver                     GET   ok    403   ok    403   404   404   404   404   login
+web:case_waiver                     POST  ok    403   ok    403   404   404   404   404   login
 web:case_appeal                     GET   ok    403   ok    403   404   404   404   404   login
 web:case_appeal                     POST  ok    403   ok    403   404   404   404   404   login
 web:case_fact                       GET   ok    403   403   403   404   404   404   404   login
@@ -54,5 +56,8 @@ B_ROLES = {
 RECORDS = {
     "web:bulk_notice_run": _run,
     "web:case_act": _first_notice,
-    **{f"web:case_{step}": _case for step in ("hearing", "conclude", "appeal", "fact", "judgment")},
+    **{
+        f"web:case_{step}": _case
+        for step in ("hearing", "conclude", "waiver", "appeal", "fact", "judgment")
+    },
 }
