@@ -464,6 +464,8 @@ class Generator:
             return {"delivered_on": _iso(start)}
         if kind == "hearing_decision":
             return {"noticed_on": _iso(start)}
+        if kind == "council_decision":
+            return {"decided_on": _iso(start)}
         if kind in ("suspension_notice", "revocation_notice"):
             hearing = start + _days(rng, 8, 50)
             return {

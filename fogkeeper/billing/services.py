@@ -450,6 +450,7 @@ def lien_record(
     if not errors and amount <= 0:
         add_error(errors, "amount", f"Must be more than 0 (got {amount}).")
     order = _lien_order(errors, establishment, penalty_order, invoice)
+    check_not_future(errors, establishment.agency.today(), recorded_on=recorded_on)
     lien = Lien(
         agency=establishment.agency, establishment=establishment,
         enforcement_action=order.code if order else penalty_order, invoice=invoice,

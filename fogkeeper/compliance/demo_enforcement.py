@@ -1,9 +1,10 @@
 """The enforcement and money of the demo programs: for each agency, one enforcement case
 with its letters, a fee schedule, and invoices (one paid, one not), taken through the same
-services staff use, so the guards and the audit trail apply. The fees and the first letter
-are the pack's written program's (`enforcement`, demo_programs.py); a pack without them gets
-no money, and its case takes the first of the pack's actions that sends a letter, its fields
-filled from their kinds."""
+services staff use, so the guards and the audit trail apply, each act in the order its
+section sets. The fees and the case's steps are the pack's written program's (`enforcement`,
+demo_programs.py); a pack without them gets no money, and its case takes the first of the
+pack's actions that sends a letter and needs nothing before it, its fields filled from their
+kinds."""
 
 from __future__ import annotations
 
@@ -51,10 +52,12 @@ def load_enforcement(agency, *, as_of: date, staff) -> None:
     if len(open_fses) < 2:
         return
     before = lambda days: as_of - timedelta(days=days)  # noqa: E731
-    fse, subject, since = _overdue(open_fses, as_of, before(10)) or (
+    steps = section(pack.id, "enforcement").get("steps") or []
+    span = max((s["day"] + max(_days(s).values(), default=0) for s in steps), default=0) + 10
+    fse, subject, since = _overdue(open_fses, as_of, before(span)) or (
         open_fses[0],
         _subject(open_fses[0]),
-        before(90),
+        before(max(90, span)),
     )
     other = next(f for f in open_fses if f != fse)
     after = lambda days: min(since + timedelta(days=days), as_of)  # noqa: E731
@@ -65,27 +68,66 @@ def load_enforcement(agency, *, as_of: date, staff) -> None:
             case=case, code="V-1", rule="gcd.service_overdue", subject=subject, since=since,
             actor=staff,
         )  # fmt: skip
-    _first_letter(pack, case, violation, after, staff)
+    if steps:
+        _steps(case, violation, steps, after, staff)
+    else:
+        _first_letter(pack, case, violation, after, staff)
     fees = section(pack.id, "enforcement")
     if fees.get("fees"):
         _money(agency, pack, fse, other, before, staff, fees)
 
 
+def _days(step: dict) -> dict[str, int]:
+    """The step's fields and facts given in days after the step's day."""
+    days = {k: v for k, v in (step.get("fields") or {}).items() if isinstance(v, int)}
+    if "concluded" in step:
+        days["concluded"] = step["concluded"]
+    return days
+
+
+def _steps(case, violation, steps: list[dict], after, staff) -> None:
+    """The demo case's steps in the order the pack's written program lists them
+    (`enforcement.steps`), each through the service staff use: an action of the pack
+    (`act`), a hearing on a notice (`hearing`, `concluded` that many days after the step's
+    day) or a written waiver of one (`waiver`). Days count from the violation's."""
+    from fogkeeper.enforcement.models import EnforcementAction
+    from fogkeeper.enforcement.services import action_take, hearing_conclude, hearing_schedule
+
+    for step in steps:
+        day = after(step["day"])
+        fields = {
+            k: (day + timedelta(days=v) if isinstance(v, int) else v)
+            for k, v in (step.get("fields") or {}).items()
+        }
+        on = step.get("refers_to") or step.get("hearing")
+        refers_to = EnforcementAction.objects.get(case=case, code=on) if on else None
+        mail = {"delivery": "mail", "certified_mail_number": step["certified_mail_number"]}
+        if "act" in step:
+            action_take(
+                case=case, type=step["act"], code=step["code"], violation=violation,
+                fields=fields, refers_to=refers_to, actor=staff,
+                **(mail if "certified_mail_number" in step else {}),
+            )  # fmt: skip
+        elif "hearing" in step:
+            hearing = hearing_schedule(
+                notice=refers_to, code=step["code"], noticed_on=day, actor=staff,
+                hearing_on=fields["hearing_on"], place=fields.get("place", ""), **mail,
+            )  # fmt: skip
+            if "concluded" in step:
+                concluded = day + timedelta(days=step["concluded"])
+                hearing_conclude(hearing=hearing, concluded_on=concluded, actor=staff)
+        else:
+            raise ValueError(f"a demo enforcement step is an act or a hearing: {step}")
+
+
 def _first_letter(pack, case, violation, after, staff) -> None:
-    """The demo case's first action: the one the pack's written program names
-    (`enforcement.first_letter`), else the first action of the pack that sends a letter."""
+    """The demo case's first action, when the pack's written program names no steps: the
+    first action of the pack that sends a letter and needs nothing on record before it."""
     from fogkeeper.enforcement.services import action_take
 
-    letter = section(pack.id, "enforcement").get("first_letter")
-    if letter is not None:
-        sent = after(letter["after_days"])
-        action_take(
-            case=case, type=letter["type"], code=letter["code"], violation=violation,
-            fields={k: sent + timedelta(days=d) for k, d in letter["fields"].items()},
-            delivery="mail", certified_mail_number=letter["certified_mail_number"], actor=staff,
-        )  # fmt: skip
-        return
     for spec in _letter_actions(pack):
+        if spec.requires:
+            continue
         try:
             action_take(
                 case=case, type=spec.type, code=f"{_initials(spec.type)}-1",

@@ -98,6 +98,10 @@ class EnforcementAction(Immutable):
     violation = models.ForeignKey(
         CaseViolation, null=True, blank=True, on_delete=models.PROTECT, related_name="actions"
     )
+    document = models.FileField(
+        upload_to="enforcement/%Y/%m/", blank=True,
+        help_text="the written appeal (or waiver) as received, PDF or image",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -39,6 +39,7 @@ class Step:
     to: str = ""
     field: str = ""
     by: str = ""  # a date the step is due by, when the engine gives one
+    late: bool = False  # an appeal received after its last day (recorded, and rejected)
 
     def query(self) -> dict[str, str]:
         keys = {"refers_to": self.refers_to, "to": self.to, "field": self.field}
@@ -202,13 +203,21 @@ def _appeals(
         if action is None or action.type not in pack.actions:
             continue
         to = pack.actions[action.type].appeal_routes().get(d["name"])
-        if not to or to not in sequence or to == "court" or day_of(d["date"]) < as_of:
+        if not to or to not in sequence or to == "court":
             continue
-        if any(a.type == APPEAL and a.refers_to_id == action.pk and a.level == to for a in actions):
+        if any(
+            a.type == APPEAL and a.refers_to_id == action.pk and a.level == to
+            and not a.fields.get("rejected")
+            for a in actions
+        ):  # fmt: skip
             continue
-        label = f"Appeal {action.code} to the {pack.level_title(to)}"
         by = str(d["date"])[:10]
-        steps.append(Step("appeal", APPEAL, label, refers_to=action.code, to=to, by=by))
+        label = f"Appeal {action.code} to the {pack.level_title(to)}"
+        late = day_of(d["date"]) < as_of
+        if late:
+            label = f"Appeal of {action.code} to the {pack.level_title(to)}, last day {by}"
+            by = ""
+        steps.append(Step("appeal", APPEAL, label, refers_to=action.code, to=to, by=by, late=late))
     return steps
 
 

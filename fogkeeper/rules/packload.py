@@ -244,6 +244,7 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             appeal=_load_appeal(here, entry.get("appeal"), fields, known),
             letter=_flag(f"{here}.letter", entry.get("letter", False)),
             requires=_load_requires(here, entry.get("requires"), fields),
+            grounds=_load_grounds(here, entry.get("grounds")),
             waiver=_cited(f"{here}.waiver", entry["waiver"], "citation")
             if entry.get("waiver") is not None
             else None,
@@ -256,6 +257,24 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
                         f"{where}: actions.{type_}.requires: {t!r} is not an action type"
                     )
     return actions
+
+
+GROUND_KEYS = ("what", "citation", "in_case", "overflows", "under_order")
+
+
+def _load_grounds(where: str, data: Any) -> dict[str, dict[str, Any]]:
+    """`grounds: {class: {what, citation, in_case?, overflows?, under_order?}}`."""
+    out = {}
+    for cls, g in (data or {}).items():
+        here = f"{where}.grounds.{cls}"
+        if not isinstance(g, dict) or not isinstance(g.get("what"), str):
+            raise PackError(f"{here}: expected {{what, citation, ...}}")
+        for key in g:
+            if key not in GROUND_KEYS:
+                raise PackError(f"{here}.{key}: unknown key (expected {', '.join(GROUND_KEYS)})")
+        _cited(here, g, "citation")
+        out[str(cls)] = dict(g)
+    return out
 
 
 # the steps of a case that are not the pack's actions, which a requirement may name

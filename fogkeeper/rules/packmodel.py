@@ -185,6 +185,9 @@ class ActionSpec:
     letter: bool = False  # the agency sends a letter when it takes the action
     requires: tuple[Requirement, ...] = ()  # what must be on record first (RULES.md 12.1)
     waiver: str | None = None  # the section that lets the charged party waive the hearing
+    # penalty class -> what must be on record for it (RULES.md 12.4): {what, citation,
+    # in_case: [types], overflows: bool, under_order: [types]}
+    grounds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def appeal_routes(self) -> dict[str, str]:
         """Deadline name -> the level the action is appealed to by that deadline."""

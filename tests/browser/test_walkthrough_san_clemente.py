@@ -2,8 +2,10 @@
 by the role that takes it: the inspector's Notice of Non-Compliance for an overdue pump-out,
 the $600 a day fine after the correction date, the Utilities Manager's compliance schedule and
 its missed milestone, the suspension notice and its hearing inside the window, the decision,
-the appeal to the City Council and its final decision, the penalty order, its invoice, a
-partial payment, and the date a lien may be recorded."""
+the appeal to the City Council and its final decision; then the penalty, refused before its
+complaint is heard, the administrative complaint, its hearing, the Manager's order, the appeal
+to the Council and the Council's order that replaces it, its invoice, a partial payment and
+the lien (RULES.md 12.1, 12.8)."""
 
 from __future__ import annotations
 
@@ -40,12 +42,13 @@ def test_san_clemente_from_an_overdue_pump_out_to_the_lien(walk):
     _fine_and_schedule(walk)
     _suspension_and_hearing(walk)
     _decision_appeal_and_final_decision(walk)
-    _penalty_invoice_payment_and_lien(walk)
+    _complaint_hearing_and_order(walk)
+    _council_order_invoice_payment_and_lien(walk)
     assert Letter.objects.count() == EnforcementAction.objects.filter(
         type__in=["notice_of_noncompliance", "suspension_notice", "hearing", "manager_decision",
-                  "final_decision", "penalty_order"]
+                  "final_decision", "administrative_complaint", "penalty_order"]
     ).count()  # fmt: skip
-    expect(page.locator("#actions > li")).to_have_count(8)
+    expect(page.locator("#actions > li")).to_have_count(12)
 
 
 def _notice(walk):
@@ -122,7 +125,8 @@ def _suspension_and_hearing(walk):
 
 def _decision_appeal_and_final_decision(walk):
     walk.step("Decision of the Utilities Manager on H-1")
-    walk.fill({"Action number": "MD-1", "Delivered on": "2025-08-06",
+    walk.fill({"Action number": "MD-1", "Delivered on": "2025-08-06", "Orders": "suspension",
+               "Suspended from": "2025-08-11", "Suspended until": "2025-09-09",
                "Decision": "The Discharge Permit is suspended for 30 days.",
                "Findings": "GT-2 was not pumped out by the correction date.",
                "Delivered by": "personal"})  # fmt: skip
@@ -149,10 +153,48 @@ def _decision_appeal_and_final_decision(walk):
     walk.shot("final-decision")
 
 
-def _penalty_invoice_payment_and_lien(walk):
-    walk.step("Order imposing administrative civil penalties")
+def _complaint_hearing_and_order(walk):
+    walk.as_("maria")
+    walk.go(f"{CASE}?as_of=2025-09-05")
+    waiting = walk.page.locator("#waiting-steps")
+    expect(waiting).to_contain_text("Order imposing administrative civil penalties")
+    expect(waiting).to_contain_text("13.30.080(I)(4)(a)-(c)")
+    walk.go(f"{CASE}act/penalty_order/?as_of=2025-09-05")  # not offered: asked for by hand
     walk.fill({"Action number": "PO-1", "Issued by": "manager", "Issued on": "2025-09-05",
-               "Served on": "2025-09-05", "Amount": "8000", "Class": "records",
+               "Served on": "2025-09-05", "Amount": "4000", "Class": "records",
+               "Number of days": "2", "Delivered by": "personal"})  # fmt: skip
+    before = EnforcementAction.objects.count()
+    walk.submit("Issue")
+    walk.refused("13.30.080(I)(4)(a)-(c)")
+    assert EnforcementAction.objects.count() == before
+    walk.shot("penalty-refused-before-its-hearing")
+    walk.go(f"{CASE}?as_of=2025-09-05")
+    walk.step("Administrative complaint")
+    walk.fill({"Action number": "AC-1", "Served on": "2025-09-05",
+               "Charges (the acts or failures to act, and the provisions of law)":
+               "GT-2 was not pumped out as 13.30.050(H) requires.",
+               "Delivered by": "personal"})  # fmt: skip
+    walk.submit("Issue")
+    walk.done("AC-1 taken")
+    walk.as_("clara")
+    walk.go(f"{CASE}?as_of=2025-09-05")
+    walk.step("Schedule the hearing on the Administrative complaint (AC-1)")
+    walk.fill({"Hearing number": "H-2", "Date of the hearing": "2025-09-25",
+               "Place of the hearing": "City Hall, 910 Calle Negocio",
+               "Notice of the hearing given on": "2025-09-05",
+               "Delivered by": "personal"})  # fmt: skip
+    walk.submit()
+    walk.done("Hearing H-2 set for 2025-09-25")
+    walk.go(f"{CASE}?as_of=2025-09-25")
+    walk.step("Record that the hearing H-2 concluded")
+    walk.fill({"The hearing concluded on": "2025-09-25"})
+    walk.submit()
+    walk.done("Hearing H-2 concluded")
+    walk.as_("maria")
+    walk.go(f"{CASE}?as_of=2025-09-26")
+    walk.step("Order imposing administrative civil penalties by the Utilities Manager on AC-1")
+    walk.fill({"Action number": "PO-1", "Issued by": "manager", "Issued on": "2025-09-26",
+               "Served on": "2025-09-26", "Amount": "8000", "Class": "records",
                "Number of days": "2", "Delivered by": "personal"})  # fmt: skip
     walk.submit("Issue")
     walk.refused("may not exceed $2,000 a day × 2 = $4,000")
@@ -161,16 +203,44 @@ def _penalty_invoice_payment_and_lien(walk):
     walk.done("PO-1 taken")
     text = walk.letter("PO-1")
     assert "13.30.080(I)(9)" in text  # the lien warning
-    walk.step("Invoice the penalty order PO-1")
-    walk.page.get_by_label("Date of notice (mailed)").fill("2025-09-05")
+
+
+def _council_order_invoice_payment_and_lien(walk):
+    walk.as_("clara")
+    walk.go(f"{CASE}?as_of=2025-10-01")
+    walk.step("Appeal PO-1 to the City Council")
+    walk.fill({"Appeal number": "AP-2", "Appeal filed on": "2025-10-01"})
+    walk.submit()
+    walk.done("Appeal AP-2 of PO-1 to the City Council filed")
+    walk.go(f"{CASE}?as_of=2025-10-15")
+    walk.step("Order imposing administrative civil penalties by the City Council on AP-2")
+    walk.fill({"Action number": "PO-2", "Issued by": "council", "Issued on": "2025-10-15",
+               "Served on": "2025-10-15", "Amount": "2000", "Class": "records",
+               "Number of days": "1", "Delivered by": "personal"})  # fmt: skip
+    walk.submit("Issue")
+    walk.done("PO-2 taken")
+    steps = walk.page.locator("#next-steps")
+    expect(steps).not_to_contain_text("Invoice the penalty order PO-1")  # replaced (12.8)
+    walk.as_("maria")
+    walk.go(f"{CASE}?as_of=2025-10-15")
+    walk.step("Invoice the penalty order PO-2")
+    walk.page.get_by_label("Date of notice (mailed)").fill("2025-10-16")
     walk.page.get_by_role("button", name="Issue the invoice").click()
     expect(walk.page.get_by_role("heading", level=1)).to_contain_text("Invoice")
     walk.shot("invoice")
-    walk.page.get_by_label("Paid on").fill("2025-09-20")
+    walk.page.get_by_label("Paid on").fill("2025-10-20")
     walk.page.get_by_label("Amount paid").fill("1000.00")
     walk.page.get_by_role("button", name="Record the payment").click()
-    expect(walk.page.locator("main")).to_contain_text("$3,000.00 of $4,000.00")
-    walk.go("/establishments/FSE-0042/liens/new/?as_of=2025-11-20")
-    expect(walk.page.locator("main")).to_contain_text("2025-11-15")  # final + 60 days
-    walk.shot("lien-eligible")
-    walk.go(f"{CASE}?as_of=2025-11-20")
+    expect(walk.page.locator("main")).to_contain_text("$1,000.00 of $2,000.00")
+    walk.go("/establishments/FSE-0042/liens/new/?as_of=2025-12-20")
+    expect(walk.page.locator("main")).to_contain_text("2025-12-14")  # final + 60 days
+    walk.page.get_by_label("Penalty order").select_option("PO-2")
+    walk.page.get_by_label("Recorded on").fill("2025-12-20")
+    walk.page.get_by_label("Amount of the lien").fill("1000.00")
+    walk.page.get_by_label("Recorded document number").fill("2025-0099123")
+    walk.page.get_by_role("button", name="Record the lien").click()
+    expect(walk.page.locator(".usa-alert--success, .messages").first).to_contain_text(
+        "Lien 2025-0099123 for $1,000.00 (PO-2)"
+    )
+    walk.shot("lien-recorded")
+    walk.go(f"{CASE}?as_of=2025-12-20")

@@ -11,7 +11,13 @@ from django.core.exceptions import ValidationError
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.enforcement.models import ActionFact, EnforcementAction
-from fogkeeper.enforcement.services import action_take, case_open, hearing_waive, violation_add
+from fogkeeper.enforcement.services import (
+    action_take,
+    appeal_file,
+    case_open,
+    hearing_waive,
+    violation_add,
+)
 from tests.records import d, make_agency, make_establishment
 
 
@@ -57,6 +63,16 @@ def emergency_heard(case, ordered_at: str = "2025-07-01T08:00:00", concluded_at:
     return suspension
 
 
+def rejected_late(appealed, filed_on: str, to: str):
+    """An appeal received after its last day: recorded, rejected as late, changing no date
+    of the action appealed (RULES.md 12.7)."""
+    before = appealed.effective_fields()
+    appeal = appeal_file(appealed=appealed, code="A-1", filed_on=d(filed_on), to=to)
+    assert appeal.fields["rejected"] == "late"
+    assert appealed.effective_fields() == before
+    return appeal
+
+
 def deadlines(fse, as_of: str) -> dict[tuple[str, str, str], str]:
     report = establishment_report(establishment=fse, as_of=d(as_of))
     return {(x.action, x.name, x.kind): x.date.isoformat() for x in report.deadlines}
@@ -95,5 +111,5 @@ def refusal(call, **kw) -> ValidationError:
 
 __all__ = [
     "date", "d", "open_case", "heard_complaint", "emergency_heard", "deadlines", "accruals",
-    "findings", "counts", "refused", "refusal",
+    "findings", "counts", "refused", "refusal", "rejected_late",
 ]  # fmt: skip

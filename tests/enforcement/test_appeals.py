@@ -7,7 +7,7 @@ import pytest
 
 from fogkeeper.enforcement.services import action_take, appeal_file
 
-from .steps import d, deadlines, heard_complaint, open_case, refused
+from .steps import d, deadlines, heard_complaint, open_case, refused, rejected_late
 
 pytestmark = pytest.mark.django_db
 
@@ -43,14 +43,14 @@ def test_sc_appeals_a_managers_penalty_order_to_the_council_by_the_rolled_deadli
     assert (appeal.level, appeal.cites) == ("council", "13.30.080(I)(6), (D)(2)")
 
 
-def test_sc_refuses_an_appeal_of_a_managers_penalty_order_after_the_deadline():
-    _, case, _ = open_case("san-clemente")
+def test_sc_rejects_as_late_an_appeal_of_a_managers_penalty_order_after_the_deadline():
+    fse, case, _ = open_case("san-clemente")
     po = order(case, "manager")
 
-    message = refused(appeal_file, appealed=po, code="A-1", filed_on=d("2025-07-15"),
-                      to="council")  # fmt: skip
+    appeal = rejected_late(po, "2025-07-15", "council")
 
-    assert "13.30.080(I)(6), (D)(2)" in message and "2025-07-14" in message
+    assert (appeal.cites, appeal.fields["last_day"]) == ("13.30.080(I)(6), (D)(2)", "2025-07-14")
+    assert deadlines(fse, "2025-07-20")[("PO-1", "final", "event")] == "2025-07-13"
 
 
 def test_sc_refuses_an_appeal_of_a_penalty_order_to_a_level_the_pack_does_not_route_to():
@@ -72,14 +72,13 @@ def test_sc_appeals_a_compliance_schedule_order_to_the_council_within_ten_days()
     assert appeal.cites == "13.30.080(F)(3), (D)(2)"
 
 
-def test_sc_refuses_an_appeal_of_a_compliance_schedule_order_after_ten_days():
+def test_sc_rejects_as_late_an_appeal_of_a_compliance_schedule_order_after_ten_days():
     _, case, _ = open_case("san-clemente")
     cs = schedule(case)
 
-    message = refused(appeal_file, appealed=cs, code="A-1", filed_on=d("2025-04-28"),
-                      to="council")  # fmt: skip
+    appeal = rejected_late(cs, "2025-04-28", "council")
 
-    assert "13.30.080(F)(3)" in message and "2025-04-25" in message
+    assert "13.30.080(F)(3)" in appeal.cites and appeal.fields["last_day"] == "2025-04-25"
 
 
 def test_sc_refuses_a_second_appeal_of_the_same_order_to_the_council():
@@ -118,14 +117,13 @@ def test_the_town_appeals_a_hearing_officers_penalty_order_to_the_council_in_fif
     assert (appeal.level, appeal.cites) == ("council", "10.02.330(C)")
 
 
-def test_the_town_refuses_an_appeal_of_a_penalty_order_on_the_sixteenth_day():
+def test_the_town_rejects_as_late_an_appeal_of_a_penalty_order_on_the_sixteenth_day():
     _, case, _ = open_case("town-10-02")
     po = order(case, "hearing_officer")
 
-    message = refused(appeal_file, appealed=po, code="A-1", filed_on=d("2025-07-17"),
-                      to="council")  # fmt: skip
+    appeal = rejected_late(po, "2025-07-17", "council")
 
-    assert "10.02.330(C)" in message and "2025-07-16" in message
+    assert (appeal.cites, appeal.fields["last_day"]) == ("10.02.330(C)", "2025-07-16")
 
 
 def test_the_town_councils_penalty_order_has_no_appeal():

@@ -12,7 +12,7 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
 )
 
-from .steps import d, emergency_heard, heard_complaint, open_case, refused
+from .steps import d, emergency_heard, heard_complaint, open_case, refused, rejected_late
 
 pytestmark = pytest.mark.django_db
 
@@ -145,30 +145,28 @@ def test_it_refuses_a_court_judgment_above_25000_a_day():
 # Appeal after its deadline (the deadline from the engine)
 
 
-def test_sc_refuses_an_appeal_of_a_notice_after_ten_days():
+def test_sc_rejects_as_late_an_appeal_of_a_notice_after_ten_days():
     _, case, _ = open_case("san-clemente")
     notice = action_take(
         case=case, type="notice_of_noncompliance", code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
     )  # fmt: skip
 
-    message = refused(appeal_file, appealed=notice, code="A-1", filed_on=d("2025-03-14"),
-                      to="manager")  # fmt: skip
+    appeal = rejected_late(notice, "2025-03-14", "manager")
 
-    assert "13.30.080(D)(1)" in message and "2025-03-13" in message
+    assert (appeal.cites, appeal.fields["last_day"]) == ("13.30.080(D)(1)", "2025-03-13")
 
 
-def test_the_town_refuses_a_council_appeal_after_fifteen_days():
+def test_the_town_rejects_as_late_a_council_appeal_after_fifteen_days():
     _, case, _ = open_case("town-10-02")
     decision = action_take(
         case=case, type="hearing_decision", code="HD-1", fields={"noticed_on": d("2025-03-03")},
         refers_to=heard_complaint(case, served_on="2025-03-02"),
     )  # fmt: skip
 
-    message = refused(appeal_file, appealed=decision, code="A-1", filed_on=d("2025-03-19"),
-                      to="council")  # fmt: skip
+    appeal = rejected_late(decision, "2025-03-19", "council")
 
-    assert "10.02.330(C)" in message
+    assert appeal.cites == "10.02.330(C)" and appeal.fields["last_day"] == "2025-03-18"
 
 
 def test_sc_refuses_judicial_review_of_a_final_decision_after_ninety_days():
@@ -277,7 +275,6 @@ def test_sc_takes_an_emergency_decision_to_the_city_manager_within_two_business_
     )  # fmt: skip
 
     # July 4 is a holiday: the two business days are July 7 and 8.
-    message = refused(appeal_file, appealed=decision, code="A-1", filed_on=d("2025-07-09"),
-                      to="city_manager")  # fmt: skip
+    appeal = rejected_late(decision, "2025-07-09", "city_manager")
 
-    assert "13.30.080(H)(4)" in message and "2025-07-08" in message
+    assert (appeal.cites, appeal.fields["last_day"]) == ("13.30.080(H)(4)", "2025-07-08")

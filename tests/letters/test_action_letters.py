@@ -19,6 +19,7 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
     violation_add,
 )
+from tests.enforcement.steps import emergency_heard, heard_complaint
 from tests.records import d, make_agency, make_device, make_establishment, make_inspection
 from tests.web.people import make_user
 
@@ -251,6 +252,7 @@ def test_the_penalty_order_states_findings_appeal_and_the_lien_warning():
 
     order = action_take(
         case=case, type="penalty_order", code="PO-1", violation=violation, actor=manager,
+        refers_to=heard_complaint(case, served_on="2025-03-02"),
         fields={"issued_by": "manager", "issued_on": d("2025-04-01"),
                 "served_on": d("2025-04-01"), "amount": "1500", "class": "records", "days": 1,
                 "findings": "No pump-out records were furnished for GT-2."},
@@ -287,6 +289,7 @@ def test_the_emergency_decision_routes_the_appeal_to_the_city_manager():
 
     decision = action_take(
         case=case, type="emergency_decision", code="ED-1", actor=manager,
+        refers_to=emergency_heard(case, ordered_at="2025-03-04T08:00:00"),
         fields={"delivered_on": d("2025-03-06"), "decision": "Water service stays off.",
                 "findings": "The lateral still overflows."},
     )  # fmt: skip
@@ -307,6 +310,7 @@ def test_the_town_hearing_decision_carries_decision_findings_and_the_council_app
 
     decision = action_take(
         case=case, type="hearing_decision", code="HD-1", violation=violation, actor=officer,
+        refers_to=heard_complaint(case, served_on="2025-03-02"),
         fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended.",
                 "findings": "GT-2 was never cleaned."},
     )  # fmt: skip
@@ -368,6 +372,7 @@ def test_the_town_penalty_order_states_payment_and_lien_dates():
 
     order = action_take(
         case=case, type="penalty_order", code="PO-1", violation=violation, actor=officer,
+        refers_to=heard_complaint(case, served_on="2025-03-02"),
         fields={"issued_by": "hearing_officer", "issued_on": d("2025-04-01"),
                 "served_on": d("2025-04-02"), "amount": "2000", "class": "records", "days": 1,
                 "findings": "No cleaning reports for GT-2."},

@@ -1,7 +1,7 @@
 """An enforcement case for the staff pages' tests, taken through the services staff use: San
 Clemente's Pier Taqueria noticed for its overdue trap, fined until corrected, suspended after
-a hearing, and the Utilities Manager's decision; the Town's copy of it with a hearing
-officer's decision."""
+a hearing, and the Utilities Manager's decision; the Town's with an administrative complaint,
+its hearing and the hearing officer's decision."""
 
 from __future__ import annotations
 
@@ -39,19 +39,28 @@ def san_clemente_case(fse):
     hearing_conclude(hearing=hearing, concluded_on=d("2025-06-02"))
     action_take(
         case=case, type="manager_decision", code="MD-1", refers_to=hearing,
-        fields={"delivered_on": d("2025-06-05")}, delivery="personal",
+        fields={"delivered_on": d("2025-06-05"), "orders": "suspension"}, delivery="personal",
     )  # fmt: skip
     return case
 
 
 def town_case(fse):
-    """Case EC-1 of a Town establishment: a hearing officer's decision HD-1."""
-    case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-03-01"))
+    """Case EC-1 of a Town establishment: the administrative complaint AC-1, its hearing H-1
+    and the hearing officer's decision HD-1 on it."""
+    case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-01-20"))
     violation = violation_add(
         case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2025-01-01")
     )
+    complaint = action_take(
+        case=case, type="administrative_complaint", code="AC-1", violation=violation,
+        fields={"served_on": d("2025-02-03")}, delivery="personal",
+    )  # fmt: skip
+    hearing = hearing_schedule(
+        notice=complaint, code="H-1", hearing_on=d("2025-02-24"), noticed_on=d("2025-02-03")
+    )
+    hearing_conclude(hearing=hearing, concluded_on=d("2025-02-24"))
     action_take(
-        case=case, type="hearing_decision", code="HD-1", violation=violation,
+        case=case, type="hearing_decision", code="HD-1", violation=violation, refers_to=hearing,
         fields={"noticed_on": d("2025-03-03")}, delivery="mail", certified_mail_number="7019-1",
     )  # fmt: skip
     return case

@@ -18,6 +18,7 @@ from fogkeeper.enforcement.services import (
     action_take,
     case_open,
     hearing_schedule,
+    hearing_waive,
 )
 from fogkeeper.web.enforcement.calendar import legal_calendar
 from tests.compliance.records import make_pier_taqueria
@@ -31,9 +32,10 @@ AS_OF = d("2025-06-06")
 
 
 def harbor_grill_case(fse):
-    """Case EC-8 of `fse`: a complaint AC-1 with no hearing set by its deadline (June 2), an
+    """Case EC-8 of `fse`: a complaint AC-1 with no hearing set by its deadline (June 2), a
+    complaint AC-2 whose hearing was waived in writing, an
     emergency suspension ES-1 heard on June 2 at 14:00 with no decision by its deadline 24
-    hours later, and a manager's penalty order PO-1 served June 2 (final June 13, a lien
+    hours later, and a manager's penalty order PO-1 on AC-2 served June 2 (final June 13, a lien
     from August 12)."""
     case = case_open(establishment=fse, code="EC-8", opened_on=d("2025-05-01"))
     action_take(case=case, type="administrative_complaint", code="AC-1",
@@ -45,8 +47,11 @@ def harbor_grill_case(fse):
     action_fact_record(
         action=emergency, field="hearing_concluded_at", value="2025-06-02T14:00:00-07:00"
     )
+    waived = action_take(case=case, type="administrative_complaint", code="AC-2",
+                         fields={"served_on": d("2025-05-02")}, delivery="personal")  # fmt: skip
+    hearing_waive(notice=waived, code="W-1", waived_on=d("2025-05-05"), waived_by="Harbor Grill")
     action_take(
-        case=case, type="penalty_order", code="PO-1", delivery="personal",
+        case=case, type="penalty_order", code="PO-1", delivery="personal", refers_to=waived,
         fields={"issued_by": "manager", "issued_on": d("2025-06-01"),
                 "served_on": d("2025-06-02"), "amount": "1000", "class": "records", "days": 1},
     )  # fmt: skip
@@ -137,15 +142,15 @@ def test_a_hearing_deadline_met_and_an_appeal_deadline_passed_are_not_overdue(cl
 
 
 def test_a_decision_recorded_ends_the_overdue_mark(clerk, agencies):
-    case = EnforcementAction.objects.get(code="ES-1").case
-    action_take(case=case, type="emergency_decision", code="ED-1",
+    emergency = EnforcementAction.objects.get(code="ES-1")
+    action_take(case=emergency.case, type="emergency_decision", code="ED-1", refers_to=emergency,
                 fields={"delivered_on": d("2025-06-03")}, delivery="personal")  # fmt: skip
     sweep_agency(agencies[0], as_of=AS_OF)
     assert [e.action for e in get(clerk).context["cal"].overdue] == ["AC-1"]
 
 
 def test_a_hearing_set_in_its_window_ends_the_overdue_mark(clerk, agencies):
-    complaint = EnforcementAction.objects.get(code="AC-1")
+    complaint = EnforcementAction.objects.get(code="AC-1", establishment__code="FSE-0100")
     hearing_schedule(notice=complaint, code="H-2", hearing_on=d("2025-05-30"),
                      noticed_on=d("2025-05-10"))  # fmt: skip
     cal = get(clerk).context["cal"]

@@ -12,6 +12,7 @@ from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.web.common import policy
 from tests.compliance.records import make_pier_taqueria
+from tests.enforcement.steps import heard_complaint
 from tests.records import d
 from tests.web.enforcement import san_clemente_case, town_case
 from tests.web.people import make_user, two_agencies
@@ -268,9 +269,10 @@ def test_a_penalty_order_served_after_it_was_issued_gets_its_final_and_lien_date
         given.extend(deadlines)
         return b"%PDF-1.7 test"
 
+    complaint = heard_complaint(world["case"], served_on="2025-05-01")
     monkeypatch.setattr(letters, "render_action_letter", render)
     action_take(
-        case=world["case"], type="penalty_order", code="PO-1",
+        case=world["case"], type="penalty_order", code="PO-1", refers_to=complaint,
         fields={"issued_by": "manager", "issued_on": d("2025-06-02"), "served_on": d("2025-06-04"),
                 "amount": Decimal("1000"), "class": "records", "days": 1},
         delivery="personal",

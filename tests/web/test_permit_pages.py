@@ -148,7 +148,7 @@ def test_it_refuses_a_revocation_without_a_decision_citing_it(client, manager, s
     permit = make_permit(sc.establishments.get(code="FSE-0042"), "SC-9")
     response = client.post(f"/permits/{permit.pk}/revoke/", {"revoked_on": "2025-06-06"})
     html = response.content.decode()
-    assert response.status_code == 400 and "No enforcement decision orders" in html
+    assert response.status_code == 400 and "No written decision on a notice of revocation" in html
     assert "13.30.080(G)" in html
     permit.refresh_from_db()
     assert permit.revoked_on is None
@@ -159,7 +159,7 @@ def test_it_refuses_an_empty_suspension_without_a_decision_and_writes_nothing(cl
     before = AuditEvent.objects.count()
     response = client.post(f"/permits/{permit.pk}/suspend/", {})
     assert response.status_code == 400
-    assert "No enforcement decision orders" in response.content.decode()
+    assert "No written decision on a notice of suspension" in response.content.decode()
     permit.refresh_from_db()
     assert (permit.suspended_from, AuditEvent.objects.count()) == (None, before)
 

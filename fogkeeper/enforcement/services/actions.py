@@ -19,6 +19,7 @@ from fogkeeper.rules.report import Deadline
 
 from .. import prerequisites
 from ..codes import check_code_free, lock_codes
+from ..grounds import ground_problem
 from ..models import (
     APPEAL,
     COURT_JUDGMENT,
@@ -146,6 +147,9 @@ def action_take(
         problem = _cap_problem(pack, fields["class"], fields, fields["amount"], as_of)
         if problem:
             add_error(errors, "amount", problem)
+        problem = ground_problem(spec, case, fields, refers_to, as_of)
+        if problem:
+            add_error(errors, "class", problem)
         bar = pack.procedure.get("judicial_bar")
         if bar and violation is not None and violation.actions.filter(type=COURT_JUDGMENT).exists():
             add_error(

@@ -96,9 +96,32 @@ def _check_enforcement(pk: _Pack, data: Any) -> int:
             _check_requires(pk, f"actions.{type_}.requires", entry, actions)
         if isinstance(entry, dict) and entry.get("waiver") is not None:
             pk.cited(f, f"actions.{type_}.waiver", entry["waiver"])
+        if isinstance(entry, dict) and entry.get("grounds") is not None:
+            _check_grounds(pk, f"actions.{type_}.grounds", entry["grounds"], actions)
     if procedure is not None:
         _check_procedure(pk, procedure, actions)
     return len(actions)
+
+
+def _check_grounds(pk: _Pack, here: str, grounds: Any, actions: dict) -> None:
+    """What each penalty class needs on record (RULES.md 12.4)."""
+    f = "enforcement.yaml"
+    if not isinstance(grounds, dict):
+        pk.add(f, here, "expected penalty classes to {what, citation, ...}")
+        return
+    for cls, g in grounds.items():
+        at = f"{here}.{cls}"
+        if f"{PENALTY_CAP}{cls}" not in pk.parameters:
+            pk.add(f, at, f"{cls!r} is not a penalty class of the pack (no {PENALTY_CAP}{cls})")
+        if not isinstance(g, dict):
+            pk.add(f, at, "expected {what, citation, in_case?, overflows?, under_order?}")
+            continue
+        _unknown_keys(pk, f, at, g, ("what", "citation", "in_case", "overflows", "under_order"))
+        pk.cited(f, at, g)
+        for key in ("in_case", "under_order"):
+            for t in g.get(key) or []:
+                if t not in actions:
+                    pk.add(f, f"{at}.{key}", f"{t!r} is not an action type of the pack")
 
 
 def _check_requires(pk: _Pack, here: str, entry: dict, actions: dict) -> None:

@@ -286,8 +286,9 @@ def file_appeal(request, case: EnforcementCase):
     appealed = _refers_to(request, case)
     to = request.POST.get("to") or request.GET.get("to", "")
     pack = request.agency.get_pack()
-    form = AppealForm(request.POST or None, initial={"code": action_code(case.establishment, "AP"),
-                                                     "filed_on": page_as_of(request)})  # fmt: skip
+    form = AppealForm(request.POST or None, request.FILES or None,
+                      initial={"code": action_code(case.establishment, "AP"),
+                               "filed_on": page_as_of(request)})  # fmt: skip
     if form.is_valid():
         try:
             appeal = services.appeal_file(
@@ -296,12 +297,16 @@ def file_appeal(request, case: EnforcementCase):
         except ValidationError as e:
             put_errors(form, e)
         else:
-            return _done(
-                request,
-                case,
-                appeal,
-                f"Appeal {appeal.code} of {appealed.code} to the {pack.level_title(to)} filed",
-            )
+            what = f"Appeal {appeal.code} of {appealed.code} to the {pack.level_title(to)}"
+            if appeal.fields.get("rejected"):
+                what += (
+                    f" received and rejected as late: the last day to file it was "
+                    f"{appeal.fields['last_day']} ({appeal.cites}); no date of {appealed.code} "
+                    "changes"
+                )
+            else:
+                what += " filed"
+            return _done(request, case, appeal, what)
     title = f"Appeal {appealed.code} to the {pack.level_title(to)}"
     return _page(request, case, form, title, intro=[_appeal_words(pack, appealed, to)])
 

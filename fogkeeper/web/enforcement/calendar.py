@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
-from fogkeeper.enforcement.models import HEARING, STEPS, ActionFact, EnforcementAction
+from fogkeeper.enforcement.models import HEARING, STEPS, WAIVER, ActionFact, EnforcementAction
 from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack
@@ -220,9 +220,12 @@ def _case_entries(
     """One case's entries: its engine dates and its hearings, each marked overdue where the
     agency let a hearing or a decision pass."""
     by_code = {a.code: a for a in actions}
+    waived = {a.refers_to_id for a in actions if a.type == WAIVER}
     entries = []
     for d in deadlines:
         action = by_code[d["action"]]
+        if d["name"] == "hearing" and action.pk in waived:
+            continue  # the charged party waived the hearing in writing
         entry = _deadline_entry(pack, action, d)
         if d["kind"] == "deadline" and _passed(entry, cutoff):
             entry.why = _undone(d["name"], action, actions, entry)

@@ -221,6 +221,7 @@ class CasePage:
     records: list[EnforcementAction] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
     waiting: list[tuple[str, list[str]]] = field(default_factory=list)
+    late_appeals: list[dict[str, Any]] = field(default_factory=list)
 
 
 def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> CasePage:
@@ -391,7 +392,9 @@ def case_detail(request, code: str, case: str):
     """Case `case` of the establishment `code` (case codes are unique per establishment)."""
     as_of = max(page_as_of(request), request.agency.get_pack().effective)
     page = case_page(agency=request.agency, establishment=code, code=case, as_of=as_of)
-    page.steps = offered_steps(request, page)
+    offered = offered_steps(request, page)
+    page.steps = [s for s in offered if not s["step"].late]
+    page.late_appeals = [s for s in offered if s["step"].late]
     page.waiting = waiting_steps(
         request.agency.get_pack(), page.records, [s["step"] for s in page.steps], page.as_of
     )

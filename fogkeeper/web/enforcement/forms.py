@@ -87,7 +87,10 @@ class ActionForm(forms.Form):
         if kind == "flag":
             return forms.BooleanField(required=False, label=label(name))
         if kind == "choice":
-            return forms.ChoiceField(choices=[(c, self._level(c)) for c in choices], **common)
+            blank = [] if required else [("", "—")]
+            return forms.ChoiceField(
+                choices=blank + [(c, self._level(c)) for c in choices], **common
+            )
         if kind == "penalty_class":
             return forms.ChoiceField(choices=self._classes(as_of), **common)
         if kind == "count":
@@ -201,6 +204,16 @@ class WaiverForm(forms.Form):
 class AppealForm(forms.Form):
     code = forms.CharField(max_length=40, label="Appeal number")
     filed_on = forms.DateField(widget=DateInput, label="Appeal filed on")
+    appellant = forms.CharField(
+        max_length=200, label="Appealed by", help_text="Who filed the appeal, as it is signed."
+    )
+    grounds = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), max_length=5000, label="Grounds of the appeal"
+    )
+    document = forms.FileField(
+        required=False, label="The written appeal (PDF or image)",
+        help_text="The appeal as received; a PDF, or a JPEG or PNG scan, up to 20 MB.",
+    )  # fmt: skip
 
 
 class FactForm(forms.Form):
