@@ -4,7 +4,7 @@ continuance is recorded on the notice as `continued_to`."""
 
 import pytest
 
-from fogkeeper.enforcement.services import action_take, hearing_schedule
+from fogkeeper.enforcement.services import action_take, hearing_schedule, hearing_window
 
 from .steps import d, findings, open_case, refusal
 
@@ -80,3 +80,12 @@ def test_sc_sets_no_limit_on_continuances():
 
     assert notice.effective_fields()["continued_to"] == "2025-12-01"
     assert findings(fse, "2025-12-01", "enforcement.hearing_date_invalid") == []
+
+
+def test_a_continued_notice_keeps_the_window_of_its_first_hearing():
+    _, notice, first = noticed_and_heard("town-10-02", "2025-05-01", "2025-06-10")
+    window = hearing_window(notice)
+    hearing_schedule(**continue_to(notice, first, "2025-07-10"))
+
+    assert hearing_window(notice) == window
+    assert [w.kind for w in window] == ["earliest", "deadline"]

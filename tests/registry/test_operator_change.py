@@ -1,13 +1,15 @@
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 
+from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.permits.models import Permit
 from fogkeeper.permits.operators import operator_change
 from fogkeeper.registry.models import Operator, OperatorTenure
 from tests.audit.people import alice, events
-from tests.records import make_agency, make_establishment, make_permit
+from tests.records import d, make_agency, make_establishment, make_permit
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +82,62 @@ def test_it_refuses_a_change_before_the_permit_was_issued():
     with pytest.raises(ValidationError) as e:
         operator_change(establishment=fse, operator="Harbor Group", on=date(2025, 3, 1))
     assert "issued after the change" in e.value.message_dict["on"][0]
+
+
+def permit_standing(fse) -> tuple[list, list]:
+    """What the sweep on 2025-03-02 stored of the permit: its open findings and what comes
+    due of it, as the establishment page and the dashboard read them."""
+    sweep_agency(fse.agency, as_of=date(2025, 3, 2))
+    findings = Finding.objects.filter(establishment=fse, open=True, rule__startswith="permit.")
+    schedule = ComplianceStatus.objects.get(establishment=fse).schedule
+    due = [(i["obligation"], i["subject"]) for i in schedule if i["obligation"][:7] == "permit."]
+    return sorted(findings.values_list("rule", "subject")), sorted(due)
+
+
+def test_it_leaves_the_new_operator_an_open_finding_and_no_renewal_of_the_ended_permit():
+    fse = make_establishment(make_agency(), operator_since="2019-02-01")
+    make_permit(fse, "SC-1", issued_on="2024-01-01", expires_on="2028-12-31")
+    operator_change(establishment=fse, operator="Harbor Group", on=date(2025, 3, 1))
+    assert permit_standing(fse) == ([("permit.new_operator", "SC-1")], [])
+
+
+@pytest.mark.parametrize(
+    "pack, holder, issued_on, ends",
+    [
+        ("san-clemente", "Pier Foods LLC", "2024-01-01", True),  # the former operator's
+        ("san-clemente", "Harbor Group", "2025-02-15", False),  # the new operator's own
+        ("san-clemente", "Pier Foods LLC", "2025-03-01", False),  # issued the day of the change
+        ("town-10-02", "Pier Foods LLC", "2024-07-01", True),
+        ("town-10-02", "Pier Taqueria", "2024-07-01", False),  # in the business's name
+    ],
+)
+def test_it_ends_the_permit_exactly_when_the_sweep_finds_it_ended(pack, holder, issued_on, ends):
+    fse = make_establishment(make_agency(pack), operator_since="2019-02-01")
+    expires_on = d(issued_on).replace(year=d(issued_on).year + 1) - timedelta(days=1)
+    permit = make_permit(fse, "P-1", holder=holder, issued_on=issued_on, expires_on=expires_on)
+    operator_change(establishment=fse, operator="Harbor Group", on=date(2025, 3, 1))
+    findings, _ = permit_standing(fse)
+    permit.refresh_from_db()
+    assert (permit.status == "ended", ("permit.new_operator", "P-1") in findings) == (ends, ends)
+
+
+def test_it_keeps_the_renewal_of_a_permit_the_change_does_not_end():
+    fse = make_establishment(make_agency(), operator_since="2019-02-01")
+    make_permit(fse, "SC-2", holder="Harbor Group", issued_on="2025-02-15", expires_on="2026-02-14")
+    operator_change(establishment=fse, operator="Harbor Group", on=date(2025, 3, 1))
+    assert Permit.objects.get(number="SC-2").status == "active"
+    _, due = permit_standing(fse)
+    assert due == [("permit.expiry", "SC-2"), ("permit.renewal_application", "SC-2")]
+
+
+def test_it_refuses_a_change_still_to_come_and_changes_nothing():
+    fse = make_establishment(make_agency(), operator_since="2019-02-01")
+    permit = make_permit(fse)
+    with pytest.raises(ValidationError) as e:
+        operator_change(
+            establishment=fse, operator="Harbor Group", on=date(2025, 3, 2),
+            today=date(2025, 3, 1),
+        )  # fmt: skip
+    assert e.value.message_dict["on"] == ["2025-03-02 is in the future (today is 2025-03-01)."]
+    assert Permit.objects.get(pk=permit.pk).status == "active"
+    assert events() == []

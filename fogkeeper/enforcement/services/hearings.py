@@ -66,8 +66,7 @@ def hearing_schedule(
         fact_field = continued_to
         deadlines = _check_continuance(errors, pack, notice, continued_from, hearing_on)
     else:
-        entry = _entry(notice, pack)
-        entry.pop("hearing_on", None)
+        entry = _unheard(notice, pack)
         deadlines = _engine_deadlines(establishment, entry, day_of(notice.taken_on))
         _check_hearing(errors, pack, entry, deadlines, hearing_on)
     fields = {"hearing_on": hearing_on.isoformat()}
@@ -103,10 +102,21 @@ def hearing_window(notice: EnforcementAction) -> list[Deadline]:
     """The engine's window for the first hearing on `notice` (its `hearing` dates: the
     earliest and the latest), as the hearing form shows it."""
     pack = notice.establishment.agency.get_pack()
-    entry = _entry(notice, pack)
-    entry.pop("hearing_on", None)
+    entry = _unheard(notice, pack)
     deadlines = _engine_deadlines(notice.establishment, entry, day_of(notice.taken_on))
     return [d for d in deadlines if d.action == notice.code and d.name == "hearing"]
+
+
+def _unheard(notice: EnforcementAction, pack: Pack) -> dict:
+    """The notice as the engine reads it before any hearing: without its hearing date and,
+    once the hearing was continued, without the date it was continued to (the engine refuses
+    a continuance of no hearing, RULES 11.5), so that its window is the first hearing's."""
+    window = pack.actions[notice.type].checks.get("hearing_window", {})
+    continuance = (window.get("continuance") or {}).get("field", "continued_to")
+    entry = _entry(notice, pack)
+    for field in (window.get("field", "hearing_on"), continuance):
+        entry.pop(field, None)
+    return entry
 
 
 def _check_continuance(

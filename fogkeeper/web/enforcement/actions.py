@@ -214,7 +214,9 @@ def schedule_hearing(request, case: EnforcementCase):
                 f"{what} {hearing.code} set for {hearing.fields['hearing_on']}",
             )
     pack = request.agency.get_pack()
-    intro = [_window_words(notice, pack)]
+    intro = [
+        _continuance_words(notice, continued, pack) if continued else _window_words(notice, pack)
+    ]
     title = (
         f"Continue the hearing {continued.code}"
         if continued
@@ -224,6 +226,8 @@ def schedule_hearing(request, case: EnforcementCase):
 
 
 def _window_words(notice: EnforcementAction, pack) -> str:
+    if notice.type not in services.HEARD:
+        return f"Out of sequence: no hearing is held on {notice.code} ({label(notice.type)})."
     words = []
     for d in services.hearing_window(notice):
         day = str(d.date)[:16].replace("T", " ")
@@ -232,6 +236,26 @@ def _window_words(notice: EnforcementAction, pack) -> str:
     if not words:
         return f"The {title} {notice.code} sets no window for its hearing."
     return f"The hearing on the {title} {notice.code} is held " + " and ".join(words) + "."
+
+
+def _continuance_words(notice: EnforcementAction, continued: EnforcementAction, pack) -> str:
+    """How far the hearing may be continued: the window bounds the first hearing only, a
+    continuance the pack's limit counted from the first hearing (Town 10.02.260(B))."""
+    spec = pack.actions[notice.type]
+    window = spec.checks.get("hearing_window", {})
+    first = notice.effective_fields().get(window.get("field", "hearing_on"))
+    said = (
+        f"The hearing on the {spec.title} {notice.code} was first held on {first}"
+        if first
+        else f"The hearing {continued.code} on the {spec.title} {notice.code} is set for "
+        f"{continued.fields.get('hearing_on')}"
+    )
+    limit = (window.get("continuance") or {}).get("limit")
+    if limit is None or limit not in pack.parameters:
+        return f"{said}; the ordinance sets no limit on its continuances."
+    value = pack.parameters[limit].value_on(max(services.day_of(notice.taken_on), pack.effective))
+    total = str(value.value).replace("_", " ")
+    return f"{said}: it may be continued by no more than {total} in total ({value.reference})."
 
 
 @case_step(lambda request, case: "hearing")

@@ -166,8 +166,8 @@ class OperatorApprovalForm(forms.Form):
         label="Took over on",
         widget=DateInput,
         help_text="Only if the operator does not run an establishment yet: the change of "
-        "operator is recorded from this date, and the permit in force ends, since a permit is "
-        "not transferable to a new operator.",
+        "operator is recorded from this date, and the permit in force ends unless the "
+        "ordinance keeps it (a permit is not transferable to a new operator).",
     )
 
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):

@@ -143,7 +143,8 @@ class TrainingForm(forms.Form):
 
 
 class OperatorChangeForm(forms.Form):
-    """A new operator takes over the establishment (the permit in force then ends)."""
+    """A new operator took over the establishment (the permit in force ends with it unless
+    the ordinance keeps it in force)."""
 
     operator = forms.CharField(max_length=200, label="New operator")
     on = forms.DateField(label="Takes over on", widget=DateInput)

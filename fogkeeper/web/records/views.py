@@ -139,9 +139,11 @@ def record_operator_change(request, fse):
         except ValidationError as e:
             put_errors(form, e)
         else:
+            kept = operator_changes.active_permits(establishment=fse)
             ended = operator_changes.operator_change_ended(
-                permits=permits, on=data["on"], agency=request.agency
-            )
+                permits=[p for p in permits if p not in kept], kept=kept, on=data["on"],
+                agency=request.agency,
+            )  # fmt: skip
             messages.warning(request, ended)
             return recorded(request, fse)
     warning = operator_changes.operator_change_warning(establishment=fse)
