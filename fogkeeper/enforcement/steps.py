@@ -14,7 +14,7 @@ from typing import Any
 from fogkeeper.rules.packs import Pack
 
 from . import prerequisites
-from .models import APPEAL, HEARING, WAIVER, EnforcementAction
+from .models import APPEAL, CLOSURE, HEARING, WAIVER, EnforcementAction
 from .services import HEARD, day_of
 
 # The facts of an action type staff record from the case page, with how the page says them.
@@ -29,8 +29,8 @@ FACTS = {
 @dataclass(frozen=True)
 class Step:
     """One step offered: `step` is `act` (a pack action of `type`), `hearing`, `continuance`,
-    `conclude`, `waiver`, `appeal` (to `to`), `fact` (`field` of `refers_to`) or
-    `judgment`."""
+    `conclude`, `waiver`, `appeal` (to `to`), `fact` (`field` of `refers_to`), `judgment`
+    or `close`."""
 
     step: str
     type: str
@@ -51,6 +51,8 @@ def next_steps(
 ) -> list[Step]:
     """The steps the case's sequence offers on `as_of`: `actions` the case's, in the order
     taken (with their effective fields), `deadlines` the engine's for them."""
+    if any(a.type == CLOSURE and a.taken_on <= as_of for a in actions):
+        return []
     steps = _actions(pack, actions, as_of)
     steps += _hearings(pack, actions)
     steps += _waivers(pack, actions)
@@ -58,6 +60,7 @@ def next_steps(
     steps += _facts(pack, actions)
     if actions:
         steps.append(Step("judgment", "court_judgment", "Record a court judgment"))
+    steps.append(Step("close", CLOSURE, "Close the case (settled, withdrawn or opened in error)"))
     return steps
 
 

@@ -124,6 +124,7 @@ def _suspension_and_hearing(walk):
 
 
 def _decision_appeal_and_final_decision(walk):
+    walk.go(f"{CASE}?as_of=2025-08-06")
     walk.step("Decision of the Utilities Manager on H-1")
     walk.fill({"Action number": "MD-1", "Delivered on": "2025-08-06", "Orders": "suspension",
                "Suspended from": "2025-08-11", "Suspended until": "2025-09-09",
@@ -138,7 +139,9 @@ def _decision_appeal_and_final_decision(walk):
     walk.as_("clara")
     walk.go(f"{CASE}?as_of=2025-08-10")
     walk.step("Appeal MD-1 to the City Council")
-    walk.fill({"Appeal number": "AP-1", "Appeal filed on": "2025-08-10"})
+    walk.fill({"Appeal number": "AP-1", "Appeal filed on": "2025-08-10",
+               "Appealed by": "Pier Foods LLC",
+               "Grounds of the appeal": "The trap was pumped out before the hearing."})  # fmt: skip
     walk.submit()
     walk.done("Appeal AP-1 of MD-1 to the City Council filed")
     walk.step("Final administrative decision on AP-1")
@@ -209,7 +212,9 @@ def _council_order_invoice_payment_and_lien(walk):
     walk.as_("clara")
     walk.go(f"{CASE}?as_of=2025-10-01")
     walk.step("Appeal PO-1 to the City Council")
-    walk.fill({"Appeal number": "AP-2", "Appeal filed on": "2025-10-01"})
+    walk.fill({"Appeal number": "AP-2", "Appeal filed on": "2025-10-01",
+               "Appealed by": "Pier Foods LLC",
+               "Grounds of the appeal": "The penalty is out of proportion."})  # fmt: skip
     walk.submit()
     walk.done("Appeal AP-2 of PO-1 to the City Council filed")
     walk.go(f"{CASE}?as_of=2025-10-15")

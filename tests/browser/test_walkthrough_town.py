@@ -112,7 +112,9 @@ def _complaint_hearing_decision_and_order(walk):
 def _appeal_and_council_order(walk):
     walk.go(f"{CASE}?as_of=2025-06-30")
     walk.step("Appeal PO-1 to the Town Council")
-    walk.fill({"Appeal number": "AP-1", "Appeal filed on": "2025-06-30"})
+    walk.fill({"Appeal number": "AP-1", "Appeal filed on": "2025-06-30",
+               "Appealed by": "Pier Foods LLC",
+               "Grounds of the appeal": "The trap was cleaned in time."})  # fmt: skip
     walk.submit()
     walk.done("Appeal AP-1 of PO-1 to the Town Council filed")
     walk.go(f"{CASE}?as_of=2025-07-20")

@@ -16,6 +16,7 @@ from fogkeeper.enforcement.models import EnforcementAction
 from fogkeeper.enforcement.services import (
     action_fact_record,
     action_take,
+    case_close,
     case_open,
     hearing_schedule,
     hearing_waive,
@@ -357,3 +358,13 @@ def test_it_shows_only_the_spill_reports_when_asked(client):
     state_spill(sc)
     cal = legal_calendar(agency=sc, as_of=d("2025-06-10"), kinds=["spill_report"])
     assert {e.kind for e in cal.entries} == {"spill_report"}
+
+
+def test_a_case_the_manager_closed_leaves_the_calendar(agencies):
+    case = EnforcementAction.objects.get(code="ES-1").case
+    before = {e.case for e in legal_calendar(agency=agencies[0], as_of=AS_OF).entries}
+
+    case_close(case=case, code="CL-1", closed_on=d("2025-06-05"), reason="withdrawn")
+
+    after = {e.case for e in legal_calendar(agency=agencies[0], as_of=AS_OF).entries}
+    assert "EC-8" in before and "EC-8" not in after

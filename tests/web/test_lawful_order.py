@@ -289,3 +289,29 @@ def test_a_late_appeal_is_recorded_as_rejected_and_changes_no_date(client, sc):
     assert (
         notice.effective_fields() == EnforcementAction.objects.get(code="NNC-1").effective_fields()
     )
+
+
+def test_the_town_revokes_from_the_day_the_unappealed_order_became_final(client, town):
+    permit = make_permit(
+        town.establishment, "FOG-1", issued_on="2024-07-01", expires_on="2026-06-30"
+    )
+    notice = action_take(case=town, type="revocation_notice", code="RN-1",
+                         fields={"mailed_on": d("2025-03-03")}, delivery="personal")  # fmt: skip
+    hearing = hearing_schedule(notice=notice, code="H-1", hearing_on=d("2025-03-20"),
+                               noticed_on=d("2025-03-03"))  # fmt: skip
+    hearing_conclude(hearing=hearing, concluded_on=d("2025-03-20"))
+    decision = action_take(
+        case=town, type="hearing_decision", code="HD-1", refers_to=hearing,
+        fields={"noticed_on": d("2025-03-24"), "orders": "revocation"},
+    )  # fmt: skip
+    manager(client, town)
+    url = f"/permits/{permit.pk}/revoke/?as_of=2025-04-20"
+
+    # 15 days to appeal to the Council, to April 8: final on April 9 (10.02.260(B))
+    early = client.post(url, {"decision": decision.pk, "revoked_on": "2025-04-08"})
+    response = client.post(url, {"decision": decision.pk, "revoked_on": "2025-04-09"})
+
+    assert early.status_code == 400
+    assert "HD-1 became final on 2025-04-09" in early.content.decode()
+    assert response.status_code == 302
+    assert Permit.objects.get(pk=permit.pk).revoked_on == d("2025-04-09")

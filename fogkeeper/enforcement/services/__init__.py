@@ -11,13 +11,16 @@ in a minimal case file and evaluated, so no rule is written twice.
 from .actions import action_deadlines, action_fact_record, action_final_on, action_take
 from .answers import ANSWER_MAX, notice_answer
 from .appeals import appeal_file
-from .cases import case_open, violation_add
+from .cases import CLOSING_REASONS, case_close, case_open, closure_of, violation_add
 from .courts import court_judgment_record
 from .hearings import hearing_conclude, hearing_schedule, hearing_waive, hearing_window
 from .shared import HEARD, UNIT_ONE, day_of, plain_fields, sends_letter
 
 __all__ = [
     "ANSWER_MAX",
+    "CLOSING_REASONS",
+    "case_close",
+    "closure_of",
     "HEARD",
     "UNIT_ONE",
     "action_deadlines",

@@ -10,8 +10,15 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, check_model, refuse
 
 from ..codes import check_code_free, lock_codes
-from ..models import CaseViolation, EnforcementCase
-from .shared import _audit
+from ..models import CLOSURE, CaseViolation, EnforcementAction, EnforcementCase
+from .shared import _audit, check_done
+
+# why a manager closes a case, as the page says it
+CLOSING_REASONS = {
+    "settled": "Settled",
+    "withdrawn": "Withdrawn",
+    "opened_in_error": "Opened in error",
+}
 
 
 def case_open(
@@ -61,3 +68,57 @@ def violation_add(
         violation.save()
         _audit("violation_add", violation, case.establishment, actor)
     return violation
+
+
+def case_close(
+    *,
+    case: EnforcementCase,
+    code: str,
+    closed_on: date,
+    reason: str,
+    note: str = "",
+    actor: Actor = None,
+) -> EnforcementAction:
+    """The manager closes `case` on `closed_on` for a `reason` (settled, withdrawn, opened
+    in error), an act on the case like any other: nothing more is taken on it, and its dates
+    leave the legal calendar."""
+    establishment = case.establishment
+    errors: Errors = {}
+    if reason not in CLOSING_REASONS:
+        add_error(errors, "reason", f"Give the reason: {', '.join(CLOSING_REASONS.values())}.")
+    if reason == "settled" and not (note or "").strip():
+        add_error(errors, "note", "Say what the settlement provides.")
+    check_done(errors, establishment, closed_on=closed_on)
+    closed = closure_of(case)
+    if closed is not None:
+        add_error(errors, "closed_on", f"Case {case.code} was closed on {closed.taken_on}.")
+    last = case.actions.order_by("-taken_on").first()
+    floor = max(case.opened_on, last.taken_on) if last else case.opened_on
+    if closed_on < floor:
+        add_error(
+            errors,
+            "closed_on",
+            f"Case {case.code} was opened or last acted on on {floor}; it closes on or after "
+            f"that day (asked {closed_on}).",
+        )
+    refuse(errors)
+    closure = EnforcementAction(
+        case=case, establishment=establishment, code=code, type=CLOSURE, level="manager",
+        taken_on=closed_on, cites="",
+        fields={"closed_on": closed_on.isoformat(), "reason": reason, "note": note.strip()},
+    )  # fmt: skip
+    if getattr(actor, "is_authenticated", False):
+        closure.taken_by = actor
+    with transaction.atomic():
+        lock_codes(establishment)
+        check_code_free(errors, EnforcementAction, establishment, code)
+        check_model(closure, errors)
+        refuse(errors)
+        closure.save()
+        _audit(CLOSURE, closure, establishment, actor)
+    return closure
+
+
+def closure_of(case: EnforcementCase) -> EnforcementAction | None:
+    """The act that closed `case`, if it was closed."""
+    return case.actions.filter(type=CLOSURE).first()

@@ -73,6 +73,7 @@ ACTION_KINDS = {
     "court_judgment": "decision",
     "hearing": "hearing",
     "hearing_waiver": "hearing",
+    "case_closure": "enforcement",
     "appeal": "appeal",
 }
 # A later fact about an action is written by whoever may take it, except these.

@@ -29,6 +29,7 @@ from ..common.pages import agency_page, page_as_of
 from .forms import (
     ActionForm,
     AppealForm,
+    CloseForm,
     ConcludeForm,
     FactForm,
     HearingForm,
@@ -299,6 +300,30 @@ def waive_hearing(request, case: EnforcementCase):
     ]
     title = f"Record a written waiver of the hearing on {notice.code}"
     return _page(request, case, form, title, intro=intro)
+
+
+@case_step(lambda request, case: policy.action_kind("case_closure"))
+def close_case(request, case: EnforcementCase):
+    """The manager closes the case with a reason: nothing more is taken on it, and its dates
+    leave the legal calendar."""
+    form = CloseForm(
+        request.POST or None,
+        initial={"code": action_code(case.establishment, "CL"), "closed_on": page_as_of(request)},
+    )
+    if form.is_valid():
+        try:
+            closure = services.case_close(case=case, actor=request.user, **form.cleaned_data)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            reason = services.CLOSING_REASONS[closure.fields["reason"]].lower()
+            return _done(request, case, None, f"Case {case.code} closed ({reason})")
+    intro = [
+        "Closing the case ends it: no further step is offered on it, and its dates leave the "
+        "legal calendar. The violations stay on the establishment's record as the engine "
+        "finds them."
+    ]
+    return _page(request, case, form, f"Close case {case.code}", intro=intro)
 
 
 # -- appeals, facts, judgments ------------------------------------------------------------

@@ -28,7 +28,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
-from fogkeeper.enforcement.models import HEARING, STEPS, WAIVER, ActionFact, EnforcementAction
+from fogkeeper.enforcement.models import (
+    CLOSURE,
+    HEARING,
+    STEPS,
+    WAIVER,
+    ActionFact,
+    EnforcementAction,
+)
 from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack
@@ -159,6 +166,8 @@ def legal_calendar(
     )
     entries = []
     for case_actions in _by_case(actions).values():
+        if any(a.type == CLOSURE and a.taken_on <= as_of for a in case_actions):
+            continue  # the manager closed the case: its dates leave the calendar
         codes = {a.code for a in case_actions}
         deadlines = [
             d for d in swept.get(case_actions[0].establishment_id) or [] if d["action"] in codes

@@ -1,8 +1,9 @@
 """Enforcement on the staff pages: the agency's cases, one case with its actions, facts,
 letters and the deadlines the engine gives it, and the letters as sent (PDF).
 
-A case has no closing record: it counts as open while something of it is still live, which
-is read from the engine's findings and calendar (`is_open`), never decided here."""
+A case counts as open while something of it is still live, which is read from the engine's
+findings and calendar (`is_open`), never decided here, until the manager closes it (a
+settlement, a withdrawal, a case opened in error: the closing act)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from fogkeeper.billing.models import Invoice
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.enforcement.models import (
+    CLOSURE,
     ActionFact,
     CaseViolation,
     EnforcementAction,
@@ -145,10 +147,12 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
             (d for d in deadlines if _day(d["date"]) >= as_of), key=lambda d: str(d["date"])
         )
         last = actions[case.pk][-1] if actions[case.pk] else None
+        closed = any(a["type"] == CLOSURE and a["taken_on"] <= as_of for a in actions[case.pk])
         rows.append(
             CaseRow(
                 case=case,
-                open=is_open(
+                open=not closed
+                and is_open(
                     open_violation=any(live for _, live in violations[case.pk]),
                     deadlines=deadlines,
                     accruals=accruals,
@@ -222,6 +226,7 @@ class CasePage:
     steps: list[dict[str, Any]] = field(default_factory=list)
     waiting: list[tuple[str, list[str]]] = field(default_factory=list)
     late_appeals: list[dict[str, Any]] = field(default_factory=list)
+    closure: EnforcementAction | None = None
 
 
 def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> CasePage:
@@ -280,10 +285,13 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
          "open": (v.rule, v.subject) in open_findings}
         for v in CaseViolation.objects.filter(case=case).order_by("code")
     ]  # fmt: skip
+    closure = next((a for a in actions if a.type == CLOSURE and a.taken_on <= as_of), None)
     return CasePage(
         case=case,
         as_of=as_of,
-        open=is_open(
+        closure=closure,
+        open=closure is None
+        and is_open(
             open_violation=any(v["open"] for v in violations),
             deadlines=deadlines,
             accruals=[{"through": a["through"]} for a in accruals],
@@ -395,20 +403,24 @@ def case_detail(request, code: str, case: str):
     offered = offered_steps(request, page)
     page.steps = [s for s in offered if not s["step"].late]
     page.late_appeals = [s for s in offered if s["step"].late]
-    page.waiting = waiting_steps(
-        request.agency.get_pack(), page.records, [s["step"] for s in page.steps], page.as_of
-    )
+    if page.closure is None:
+        page.waiting = waiting_steps(
+            request.agency.get_pack(), page.records, [s["step"] for s in page.steps], page.as_of
+        )
     return render(request, "web/enforcement/case.html", {"c": page})
 
 
 STEP_URLS = {"act": "web:case_act", "hearing": "web:case_hearing",
              "continuance": "web:case_hearing", "conclude": "web:case_conclude",
              "appeal": "web:case_appeal", "fact": "web:case_fact", "waiver": "web:case_waiver",
+             "close": "web:case_close",
              "judgment": "web:case_judgment"}  # fmt: skip
 
 
 def _step_kind(step: Step) -> str:
     if step.step == "act":
+        return policy.action_kind(step.type)
+    if step.step == "close":
         return policy.action_kind(step.type)
     if step.step in ("hearing", "continuance", "conclude", "waiver"):
         return "hearing"

@@ -12,6 +12,7 @@ from django import forms
 
 from fogkeeper.enforcement.codes import action_code, initials
 from fogkeeper.enforcement.models import DELIVERY, EnforcementAction, EnforcementCase
+from fogkeeper.enforcement.services import CLOSING_REASONS
 from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
 
@@ -190,6 +191,19 @@ class HearingForm(forms.Form):
 
 class ConcludeForm(forms.Form):
     concluded_on = forms.DateField(widget=DateInput, label="The hearing concluded on")
+
+
+class CloseForm(forms.Form):
+    code = forms.CharField(max_length=40, label="Closing number")
+    closed_on = forms.DateField(widget=DateInput, label="Closed on")
+    reason = forms.ChoiceField(
+        label="Reason", choices=[("", "—"), *CLOSING_REASONS.items()],
+    )  # fmt: skip
+    note = forms.CharField(
+        required=False, max_length=2000, label="Note",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="What the settlement provides, or why the case was withdrawn or opened in error.",
+    )  # fmt: skip
 
 
 class WaiverForm(forms.Form):

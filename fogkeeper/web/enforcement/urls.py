@@ -19,6 +19,7 @@ urlpatterns: list = [
     path(f"{CASE}/appeal/", actions.file_appeal, name="case_appeal"),
     path(f"{CASE}/fact/", actions.record_fact, name="case_fact"),
     path(f"{CASE}/judgment/", actions.record_judgment, name="case_judgment"),
+    path(f"{CASE}/close/", actions.close_case, name="case_close"),
     path("establishments/<str:code>/cases/new/", from_findings.open_case, name="case_open"),
     path("enforcement/bulk-notice/", from_findings.bulk_notice, name="bulk_notice"),
     path(

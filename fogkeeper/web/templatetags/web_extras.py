@@ -28,3 +28,11 @@ def options(choices, selected) -> str:
 def thousands(value) -> str:
     """A count with its thousands marked: 159704 -> '159,704'."""
     return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+@register.filter
+def closing_reason(value) -> str:
+    """Why the manager closed a case, in words: 'opened_in_error' -> 'opened in error'."""
+    from fogkeeper.enforcement.services import CLOSING_REASONS
+
+    return CLOSING_REASONS.get(str(value), words(value)).lower()

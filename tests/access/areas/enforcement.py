@@ -20,6 +20,8 @@ web:case_conclude                   GET   ok    403   ok    403   404   404   40
 web:case_conclude                   POST  ok    403   ok    403   404   404   404   404   login
 web:case_waiver                     GET   ok    403   ok    403   404   404   404   404   login
 web:case_waiver                     POST  ok    403   ok    403   404   404   404   404   login
+web:case_close                      GET   ok    403   403   403   404   404   404   404   login
+web:case_close                      POST  ok    403   403   403   404   404   404   404   login
 web:case_appeal                     GET   ok    403   ok    403   404   404   404   404   login
 web:case_appeal                     POST  ok    403   ok    403   404   404   404   404   login
 web:case_fact                       GET   ok    403   403   403   404   404   404   404   login
@@ -58,6 +60,6 @@ RECORDS = {
     "web:case_act": _first_notice,
     **{
         f"web:case_{step}": _case
-        for step in ("hearing", "conclude", "waiver", "appeal", "fact", "judgment")
+        for step in ("hearing", "conclude", "waiver", "close", "appeal", "fact", "judgment")
     },
 }
