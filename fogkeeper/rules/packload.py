@@ -311,12 +311,19 @@ def _load_procedure(where: str, data: Any, actions: dict[str, ActionSpec]) -> di
     first = data.get("first_notice")
     if first is not None and first not in actions:
         raise PackError(f"{here}.first_notice: {first!r} is not an action type of the pack")
+    signed_by = data.get("signed_by") or {}
+    for action, officer in signed_by.items():
+        if action not in actions:
+            raise PackError(f"{here}.signed_by.{action}: not an action type of the pack")
+        if not isinstance(officer, str) or not officer:
+            raise PackError(f"{here}.signed_by.{action}: expected the officer who signs")
     _check_appeal_levels(where, actions, sequence)
     return {
         "citation": data["citation"],
         "first_notice": first,
         "sequence": tuple(sequence),
         "levels": dict(levels),
+        "signed_by": dict(signed_by),
         "on_appeal": frozenset(data.get("on_appeal") or ()),
         "judicial_bar": bar["citation"] if bar else None,
         "administrative_bar": admin_bar["citation"] if admin_bar else None,
@@ -383,7 +390,18 @@ def load_pack(folder: Path | str) -> Pack:
     )
     _check_parameters(where, pack)
     _check_check_rules(where, pack)
+    _check_signers(where, pack)
     return pack
+
+
+def _check_signers(where: str, pack: Pack) -> None:
+    """An officer who signs an action's letter in another's stead has a title in pack.yaml."""
+    for type_, officer in pack.procedure.get("signed_by", {}).items():
+        if officer not in pack.titles and officer not in pack.procedure.get("sequence", ()):
+            raise PackError(
+                f"{where}/enforcement.yaml: procedure.signed_by.{type_}: {officer!r} has no "
+                "title in pack.yaml (titles) and is no level of the procedure"
+            )
 
 
 _CHECK_RULES = ("rule", "precondition_rule", "missed_rule")

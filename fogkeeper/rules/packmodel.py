@@ -310,6 +310,12 @@ class Pack:
         """Who acts at `level`, in the pack's titles: `council` -> "City Council"."""
         return level_title(self.titles, level)
 
+    def signing_officer(self, action_type: str, level: str) -> str:
+        """Who signs the letter of an action taken at `level`: the officer at that level,
+        unless the procedure names another for its type (`signed_by`: the Town's Building
+        Official gives notice of a suspension its hearing officer hears, 10.02.260(B))."""
+        return self.procedure.get("signed_by", {}).get(action_type) or level
+
     def category_title(self, category: str) -> str:
         vocab = self.categories.get(category)
         return vocab.title if vocab is not None else category.replace("_", " ")

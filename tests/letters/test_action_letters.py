@@ -1,8 +1,9 @@
 """Letters of actions taken through the services: each states what its ordinance section
 requires (violations with citations, dates and evidence; corrective action, correct-by date
 and fine; hearing date, place and rights; decision and findings; appeal body and deadline;
-finality and judicial review; lien warning), signed by the acting person in the pack's
-title for their role (13.30.080(D)-(I), 13.30.090; 10.02.260, 10.02.270, 10.02.330)."""
+finality and judicial review; lien warning), signed by the person who took the action as the
+officer at the level the pack gives it, whose title the text names as acting (RULES.md 12.6;
+13.30.080(D)-(I), 13.30.090; 10.02.260, 10.02.270, 10.02.330)."""
 
 from __future__ import annotations
 
@@ -197,7 +198,8 @@ def test_the_notice_of_hearing_gives_its_date_place_and_rights():
     assert "Date April 21, 2025" in text
     assert f"Place {ROOM}" in text
     assert "entitled to be heard, to present written or oral evidence, and to be" in text
-    assert "Cleo Park Clerk" in text
+    assert "The Utilities Manager gives notice of the time and place of the hearing" in text
+    assert "Cleo Park Utilities Manager" in text  # the hearing is before the Manager
 
 
 def test_the_managers_decision_carries_the_decision_findings_and_review():
@@ -242,7 +244,8 @@ def test_the_final_decision_gives_the_1094_6_notice_and_the_90_day_deadline():
     assert "Code of Civil Procedure Section 1094.6 governs the time" in text
     assert "(90th) day following the date on which the decision is final" in text
     assert "no later than August 18, 2025" in text
-    assert "Cleo Park Clerk For the City Council" in text
+    assert "the City's final decision concerning Pier Taqueria, made by the City Council" in text
+    assert "Cleo Park City Clerk For the City Council City of San Clemente" in text
 
 
 def test_the_penalty_order_states_findings_appeal_and_the_lien_warning():
@@ -347,7 +350,8 @@ def test_the_town_revocation_notice_states_facts_and_grounds():
 
     assert "Facts and grounds in support of the proposed revocation Three overflows" in text
     assert "not before April 16, 2025 and not after May 16, 2025" in text
-    assert "Fay Moss FOG Manager" in text
+    assert "The Building Official gives notice of the proposed revocation" in text
+    assert "Fay Moss Building Official" in text  # 10.02.260(B): not the hearing officer
 
 
 def test_the_town_notice_names_its_waste_oil_violation_in_the_towns_words():
@@ -462,10 +466,78 @@ def test_an_action_without_a_template_gets_the_generic_letter_with_its_fields():
     assert "Pump-out overdue (V-1)" in text
 
 
-def test_a_superuser_signs_as_the_manager(django_user_model):
+def test_a_superuser_signs_a_notice_as_the_authorized_inspector(django_user_model):
     agency, case, violation = opened()
     root = django_user_model.objects.create_superuser("root", first_name="Ruth", last_name="Ng")
 
     text = text_of(render_action_letter(unsaved_notice(case, violation), [], root))
 
-    assert "Ruth Ng Utilities Manager" in text
+    assert "Ruth Ng Authorized Inspector" in text
+    assert "Utilities Manager Utilities Department" not in text
+
+
+# Who signs (RULES.md 12.6): the officer at the action's level, whatever the account's role
+
+
+def test_a_notice_sent_by_the_manager_is_signed_as_the_authorized_inspector():
+    agency, case, violation = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    text = letter_of(notice(case, violation, manager))
+
+    assert "The Authorized Inspector has determined that Pier Taqueria" in text
+    assert "Mara Lind Authorized Inspector Utilities Department City of San Clemente" in text
+    assert "Mara Lind Utilities Manager" not in text
+
+
+def council_order(agency, case, violation, clerk, type="penalty_order", by="manager"):
+    """A penalty order of the first level appealed to the Council, and the Council's order."""
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+    first = action_take(
+        case=case, type=type, code="PO-1", violation=violation, actor=manager,
+        fields={"issued_by": by, "issued_on": d("2025-04-01"), "served_on": d("2025-04-01"),
+                "amount": "1500", "class": "records", "days": 1},
+    )  # fmt: skip
+    appeal = appeal_file(appealed=first, code="AP-1", filed_on=d("2025-04-08"), to="council")
+    return action_take(
+        case=case, type=type, code="PO-2", violation=violation, actor=clerk, refers_to=appeal,
+        fields={"issued_by": "council", "issued_on": d("2025-05-06"),
+                "served_on": d("2025-05-06"), "amount": "1000", "class": "records", "days": 1},
+    )  # fmt: skip
+
+
+def test_the_councils_order_is_signed_by_the_city_clerk_for_the_council():
+    agency, case, violation = opened()
+    clerk = person("cleo", agency, "clerk", "Cleo", "Park")
+
+    text = letter_of(council_order(agency, case, violation, clerk))
+
+    assert "the City Council finds that the charged party" in text
+    assert "Cleo Park City Clerk For the City Council City of San Clemente" in text
+    assert "Utilities Department City of San Clemente Issued" not in text
+
+
+def test_the_town_councils_order_is_signed_by_the_town_clerk_for_the_council():
+    agency, case, violation = opened("town-10-02")
+    clerk = person("hugo", agency, "clerk", "Hugo", "Reyes")
+
+    text = letter_of(council_order(agency, case, violation, clerk, by="hearing_officer"))
+
+    assert "the Town Council finds that the person served" in text
+    assert "Hugo Reyes Town Clerk For the Town Council Agency town-10-02" in text
+    assert "City Clerk" not in text and "City Council" not in text
+
+
+def test_the_town_hearing_officers_decision_is_signed_as_the_hearing_officer():
+    agency, case, violation = opened("town-10-02")
+    manager = person("fay", agency, "manager", "Fay", "Moss")
+
+    decision = action_take(
+        case=case, type="hearing_decision", code="HD-1", violation=violation, actor=manager,
+        fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended."},
+    )  # fmt: skip
+    text = letter_of(decision)
+
+    assert "This is the written decision and order of the Hearing Officer" in text
+    assert "Fay Moss Hearing Officer Public Works" in text
+    assert "FOG Manager" not in text

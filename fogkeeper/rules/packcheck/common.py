@@ -106,6 +106,7 @@ PROCEDURE_KEYS = (
     "citation",
     "sequence",
     "levels",
+    "signed_by",
     "first_notice",
     "on_appeal",
     "judicial_bar",

@@ -378,6 +378,13 @@ def _check_procedure(pk: _Pack, data: Any, actions: dict) -> None:
     first = data.get("first_notice")
     if first is not None and first not in actions:
         pk.add(f, "procedure.first_notice", f"{first!r} is not an action type of the pack")
+    signed = _mapping(pk, f, "procedure.signed_by", data.get("signed_by") or {},
+                      "action types to the officer who signs their letters")  # fmt: skip
+    for type_, officer in signed.items():
+        if type_ not in actions:
+            pk.add(f, f"procedure.signed_by.{type_}", "not an action type of the pack")
+        if not _text(officer):
+            pk.add(f, f"procedure.signed_by.{type_}", "expected the officer who signs (a title)")
     for key in ("judicial_bar", "administrative_bar"):
         if data.get(key) is not None:
             pk.cited(f, f"procedure.{key}", data[key])
