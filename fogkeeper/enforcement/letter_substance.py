@@ -214,6 +214,16 @@ def _hearing_action(action: Any) -> Any:
     )
 
 
+def delivery(action: Any) -> dict[str, str]:
+    """How the letter goes out, as it states above the address: by certified mail with the
+    article's number (RULES.md 12.6), or by personal delivery."""
+    if action.delivery == "mail":
+        return {"by": "certified mail", "number": action.certified_mail_number}
+    if action.delivery == "personal":
+        return {"by": "personal delivery", "number": ""}
+    return {}
+
+
 def officer(pack: Any, action_type: str, level: str) -> str:
     """The officer who takes an action and signs its letter: the one at the level the pack
     gives the action (a penalty order's `issued_by`), unless its procedure names another."""

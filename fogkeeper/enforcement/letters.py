@@ -105,6 +105,7 @@ def action_letter_html(
     who = substance_of.officer(pack, action.type, action.level)
     substance["signer"] = substance_of.signer(substance_of.user_name(signer), pack, who)
     substance["preview"] = PREVIEW_MARK if preview else ""
+    substance["delivery"] = substance_of.delivery(action)
     return _render(
         agency=agency,
         establishment=establishment,

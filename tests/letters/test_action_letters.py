@@ -164,6 +164,38 @@ def test_a_signer_without_a_name_signs_with_the_username():
     assert "ines Authorized Inspector" in text
 
 
+def test_a_notice_sent_by_certified_mail_states_its_number():
+    agency, case, violation = opened()
+    notice_ = action_take(
+        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
+        delivery="mail", certified_mail_number="7019 0700 0000 4412 0044",
+    )  # fmt: skip
+
+    assert "By certified mail, No. 7019 0700 0000 4412 0044" in letter_of(notice_)
+
+
+def test_a_notice_delivered_in_person_names_no_certified_mail():
+    agency, case, violation = opened()
+
+    text = letter_of(notice(case, violation, person("ines", agency, "inspector", "I", "O")))
+
+    assert "By personal delivery" in text
+    assert "certified mail" not in text
+
+
+def test_the_notice_of_hearing_states_the_certified_mail_number():
+    agency, case, _ = opened()
+    notice_ = suspension(case, person("mara", agency, "manager", "M", "L"))
+
+    hearing = hearing_schedule(
+        notice=notice_, code="H-1", hearing_on=d("2025-04-21"), noticed_on=d("2025-04-01"),
+        place=ROOM, delivery="mail", certified_mail_number="7019-2",
+    )  # fmt: skip
+
+    assert "By certified mail, No. 7019-2" in letter_of(hearing)
+
+
 def test_the_suspension_notice_states_its_reasons_and_the_hearing_rights():
     agency, case, _ = opened()
     manager = person("mara", agency, "manager", "Mara", "Lind")
