@@ -32,6 +32,7 @@ from django.template import Engine
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
+from fogkeeper.registry.models import city_line
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
 
@@ -292,7 +293,10 @@ def _establishment(fse: Any) -> dict[str, Any]:
         "code": fse.code,
         "address": getattr(fse, "address", "") or "",
         "city": getattr(fse, "city", "") or "",
+        "state": getattr(fse, "state", "") or "",
         "zip_code": getattr(fse, "zip_code", "") or "",
+        # the last line of its postal address: "Aurora, OH 44202"
+        "city_line": city_line(*(getattr(fse, k, "") or "" for k in ("city", "state", "zip_code"))),
         "operator": operator or "",
     }
 

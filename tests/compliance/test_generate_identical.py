@@ -33,19 +33,19 @@ TEST_PACKS = Path(__file__).resolve().parent.parent / "rules" / "packs"
 # without establishments, and of the case files built from them on AS_OF
 GENERATED = {
     "imaginary-town": (
-        "f0096c4ce08f4e59c47b7290ead6c814556dc3b707650b2defdb3467aa24fe3a",
+        "8f2798b8b32f316122fcd21e9eb8c84e43ca6d81f59722ec30005509a6ee9101",
         "18afce9b7726bf3e6de27a396c1fd6e2360abc4ca27223eed6faebdb963a79c6",
     ),
     "san-clemente": (
-        "25097e3b44845f7757a9f65816d2a3078ae7423b428b9261a43d46c79bbab303",
+        "6cfc72e38632192eaf8a4650035dab19eab3ea110483eac211313c07fe541fee",
         "22d29bc58d11d464411f6ce98ccf32c308ca63dd240a54cdc4f5e3afc7b84eb8",
     ),
     "town-10-02": (
-        "66b0fb647ae4feec88dc008686d30481f1f1057b140ca4d74a759b0a268821f2",
+        "872000aa9afe3678742750190c9f6f065ef7d52f50ceaf62ca0d49885be0082a",
         "401ff1cd942f2592a64b094ecbf4b2cecb0a375afd0886c859e6a9ef67811bca",
     ),
     "us-oh-aurora": (
-        "e31c71878b24eee9f882bb24bf3c481b50c520ab0107d68dcf2cc3ddfbfdb1e1",
+        "efe290444a275ecb974bb84d668807f872309e7a7cfbc1f1af1f9e7445578c64",
         "901475dec29622b52a4742a6a53533ad9bdf6ddddd4873bc64227288f29e6d6b",
     ),
 }

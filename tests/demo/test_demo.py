@@ -224,6 +224,19 @@ def test_each_demo_letter_prints_the_letterhead_once():
 
 
 @pytest.mark.django_db
+def test_each_demo_letter_is_addressed_in_its_own_city_state_and_zip():
+    load("--no-sweep")
+    towns = {"san-clemente": "San Clemente, CA 92672", "aurora": "Aurora, OH 44202"}
+    for letter in Letter.objects.filter(action__establishment__agency__code__in=towns):
+        fse = letter.action.establishment
+        text = first_page(letter)
+        assert f"{fse.address} {towns[fse.agency.code]}" in text
+    aurora = first_page(Letter.objects.get(action__establishment__agency__code="aurora"))
+    assert "Wastewater Treatment Plant 130 South Chillicothe Road Aurora, OH 44202" in aurora
+    assert "CA" not in aurora.split() and "9267" not in aurora  # nothing Californian
+
+
+@pytest.mark.django_db
 def test_the_sweep_reads_every_demo_case_file_and_prints_the_statuses():
     out = load()
     assert [run.errors for run in SweepRun.objects.all()] == [[], [], []]
