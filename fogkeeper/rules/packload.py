@@ -217,6 +217,14 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             appeal_to = d.get("appeal_to")
             if appeal_to is not None and not isinstance(appeal_to, str):
                 raise PackError(f"{dwhere}: appeal_to must name a level")
+            fills = d.get("fills")
+            if fills is not None and (
+                fills not in fields or fields[fills].kind != "planned_date" or fills == d["from"]
+            ):
+                raise PackError(
+                    f"{dwhere}: fills {fills!r} is not a planned date of the action "
+                    "the deadline does not run from"
+                )
             deadlines.append(
                 DeadlineSpec(
                     name=d["name"],
@@ -229,6 +237,7 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
                     unless_paid=bool(d.get("unless_paid", False)),
                     extension=d.get("extension"),
                     appeal_to=appeal_to,
+                    fills=fills,
                 )
             )
             known.add(d["name"])

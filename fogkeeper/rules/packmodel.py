@@ -147,6 +147,7 @@ class DeadlineSpec:
     unless_paid: bool = False
     extension: dict[str, Any] | None = None
     appeal_to: str | None = None  # the last day to appeal the action to this level
+    fills: str | None = None  # the action's planned date that is this deadline (correct_by)
 
 
 @dataclass(frozen=True, slots=True)

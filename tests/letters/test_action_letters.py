@@ -8,6 +8,7 @@ officer at the level the pack gives it, whose title the text names as acting (RU
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from fogkeeper.enforcement.letters import PREVIEW_MARK, preview_letter, render_action_letter
 from fogkeeper.enforcement.models import EnforcementAction, Letter
@@ -426,6 +427,56 @@ def test_the_town_complaint_states_the_charges():
     )  # fmt: skip
 
     assert "Alleged act or failure to act Failed to clean GT-2." in letter_of(complaint)
+
+
+# Aurora
+
+
+def test_the_aurora_notice_states_one_correction_date_the_ordinances():
+    agency, case, violation = opened("us-oh-aurora")
+
+    notice_ = action_take(
+        case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+        fields={"delivered_on": d("2026-12-04")}, delivery="mail",
+        certified_mail_number="7019 0700 0000 4412 0044",
+    )  # fmt: skip
+    text = letter_of(notice_)
+
+    # 15 days from delivery is Saturday, December 19: the deadline rolls to Monday (922.22(b))
+    assert notice_.fields["correct_by"] == "2026-12-21"
+    assert "Correct by December 21, 2026" in text
+    assert "Corrective action December 21, 2026 922.22(b)" in text
+    assert "December 19" not in text
+
+
+def test_the_aurora_notice_refuses_a_correction_date_other_than_the_ordinances():
+    agency, case, violation = opened("us-oh-aurora")
+
+    with pytest.raises(ValidationError) as e:
+        action_take(
+            case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+            fields={"delivered_on": d("2026-12-04"), "correct_by": d("2026-12-19")},
+        )  # fmt: skip
+
+    assert e.value.message_dict["correct_by"] == [
+        "922.22(b): correct by is 2026-12-21, the date the ordinance gives from delivered on "
+        "(asked 2026-12-19)."
+    ]
+
+
+def test_the_aurora_notice_is_the_city_representatives():
+    agency, case, violation = opened("us-oh-aurora")
+    manager = person("wes", agency, "manager", "Wes", "Hale")
+
+    notice_ = action_take(
+        case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+        fields={"delivered_on": d("2026-12-04")}, actor=manager,
+    )  # fmt: skip
+    text = letter_of(notice_)
+
+    assert "The City representative issues this Notice of Violation to Pier Taqueria" in text
+    assert "Wes Hale City representative Department of Public Services" in text
+    assert "WWTP official" not in text
 
 
 # Previews

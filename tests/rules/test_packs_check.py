@@ -300,6 +300,20 @@ def test_it_names_an_appeal_to_a_level_outside_the_procedure(tmp_path):
     ]
 
 
+def test_it_names_a_deadline_filling_a_field_that_is_not_a_planned_date(tmp_path):
+    pack = copy(tmp_path)
+    edit(
+        pack,
+        "enforcement.yaml",
+        "appeal_to: coordinator,",
+        "appeal_to: coordinator, fills: corrected_on,",
+    )
+    assert problems(pack) == [
+        "imaginary-town/enforcement.yaml: actions.notice_of_violation.deadlines[0] appeal.fills: "
+        "'corrected_on' is not a planned date the deadline does not run from"
+    ]
+
+
 def test_it_names_a_signer_of_an_unknown_action_and_one_without_a_title(tmp_path):
     pack = copy(tmp_path)
     edit(

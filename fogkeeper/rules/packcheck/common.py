@@ -100,6 +100,7 @@ DEADLINE_KEYS = (
     "unless_paid",
     "extension",
     "appeal_to",
+    "fills",
 )
 EXTENSION_KEYS = ("requested", "within", "from", "add", "roll")
 PROCEDURE_KEYS = (

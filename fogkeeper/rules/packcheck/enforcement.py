@@ -195,6 +195,12 @@ def _check_deadline(
             pk.add(f, f"{dhere}.{key}", f"{d[key]!r} is not true or false")
     if d.get("unless_paid") and "paid_on" not in fields:
         pk.add(f, f"{dhere}.unless_paid", "the action has no paid_on field")
+    fills = d.get("fills")
+    if fills is not None and (
+        fills not in fields or fields[fills][0] != "planned_date" or fills == start
+    ):
+        why = "is not a planned date the deadline does not run from"
+        pk.add(f, f"{dhere}.fills", f"{fills!r} {why}")
     pk.cited(f, dhere, d)
     _check_when(pk, dhere, d.get("when") or {}, fields)
     ext = d.get("extension")

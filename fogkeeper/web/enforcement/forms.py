@@ -52,8 +52,9 @@ class ActionForm(forms.Form):
             del self.fields["code"]
         else:
             self.fields["code"].initial = action_code(case.establishment, initials(spec.title))
+        by_law = {d.fills for d in spec.deadlines if d.fills}  # the service sets them
         for name, f in spec.fields.items():
-            if name in LATER or name in QUANTITIES:
+            if name in LATER or name in QUANTITIES or name in by_law:
                 continue
             field = self._field(name, f.kind, f.required, f.choices, as_of)
             if field is not None:
