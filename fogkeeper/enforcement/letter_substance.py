@@ -45,11 +45,11 @@ _EVIDENCE = {
 
 def issued_on(action: Any, spec: Any, fields: dict) -> date:
     if action.taken_on:
-        return _as_date(action.taken_on)
-    return _as_date(fields.get(spec.date_field)) if spec else date.today()
+        return as_date(action.taken_on)
+    return as_date(fields.get(spec.date_field)) if spec else date.today()
 
 
-def _as_date(value: Any) -> date:
+def as_date(value: Any) -> date:
     if isinstance(value, str):
         value = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
     return value.date() if isinstance(value, datetime) else value
@@ -160,14 +160,14 @@ def fine(pack: Any, action_type: str, fields: dict, on: date) -> dict[str, Any] 
         except (KeyError, ParameterNotInForce):
             return None
         after = fields.get(check.get("after"))
-        start = _as_date(after) + timedelta(days=1) if after else None
+        start = as_date(after) + timedelta(days=1) if after else None
         until = fields.get(check.get("until"))
         return {
             "rate": Decimal(str(rate.value)),
             "citation": check.get("citation") or rate.reference,
-            "after": _as_date(after) if after else None,
+            "after": as_date(after) if after else None,
             "start": start,
-            "until": _as_date(until) if until else None,
+            "until": as_date(until) if until else None,
         }
     return None
 
@@ -189,7 +189,7 @@ def _hearing(action: Any, pack: Any, fields: dict) -> dict[str, Any]:
 def hearing_dict(on: Any, place: str, continued: str, code: str, titles: Any) -> dict:
     return {
         "code": code,
-        "on": _as_date(on) if on else None,
+        "on": as_date(on) if on else None,
         "text": longdate(on) if on else "",
         "place": place,
         "continued_from": continued,

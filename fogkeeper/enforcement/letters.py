@@ -70,6 +70,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "judicial_review", "lien",
     ),
     "final_decision": ("violations", "decision", "finality", "judicial_review"),
+    "compliance_schedule": ("violations", "milestones", "appeal"),
     "hearing": ("violations", "hearing"),
 }  # fmt: skip
 GENERIC = ("violations", "fields", "appeal")
@@ -274,6 +275,7 @@ def _context(
             if d["name"] in routes
         ],
         "field_rows": _field_rows(fields, spec),
+        "milestones": _milestones(fields, spec),
         "issued_on": issued_on,
         "facts": "",
         # who takes the action, as its text names them ("The Authorized Inspector has…")
@@ -369,6 +371,24 @@ def _fields(raw: Mapping | None, spec: Any, tz) -> dict[str, Any]:
             value = Decimal(str(value))
         out[name] = value
     return out
+
+
+def _milestones(fields: dict, spec: Any) -> list[dict[str, Any]]:
+    """The milestones of a schedule, soonest first: each one's number, what must be done and
+    the day it is due (and was met, once it was)."""
+    kinds = {n: f.kind for n, f in spec.fields.items()} if spec else {}
+    out = []
+    for name, value in fields.items():
+        if kinds.get(name) != "milestones" or not isinstance(value, list):
+            continue
+        for m in value:
+            out.append({
+                "id": m.get("id", ""),
+                "what": m.get("what", ""),
+                "due": substance_of.as_date(m["due"]) if m.get("due") else None,
+                "met_on": substance_of.as_date(m["met_on"]) if m.get("met_on") else None,
+            })  # fmt: skip
+    return sorted(out, key=lambda m: (m["due"] or date.max, m["id"]))
 
 
 def _field_rows(fields: dict, spec: Any) -> list[tuple[str, str]]:

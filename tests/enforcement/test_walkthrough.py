@@ -113,7 +113,7 @@ def test_san_clemente_from_notice_to_lien():
     stored = Finding.objects.get(establishment=fse, rule="enforcement.schedule_missed")
     assert (stored.subject, stored.since) == ("CS-1", d("2025-05-16"))
     # Each notice, hearing notice, decision and order went out with its letter.
-    assert letters_sent(case) == ["FD-1", "H-1", "MD-1", "NNC-1", "PO-1", "SN-1"]
+    assert letters_sent(case) == ["CS-1", "FD-1", "H-1", "MD-1", "NNC-1", "PO-1", "SN-1"]
 
 
 def test_town_from_hearing_decision_to_lien():
@@ -178,7 +178,7 @@ def test_town_from_hearing_decision_to_lien():
     assert due[("PO-1", "final", "event")] == "2025-07-15"
     assert due[("PO-1", "payment", "deadline")] == "2025-08-14"
     assert due[("PO-1", "lien_eligible", "event")] == "2025-10-13"
-    assert letters_sent(case) == ["H-1", "H-2", "HD-1", "HD-2", "PO-1", "SN-1"]
+    assert letters_sent(case) == ["CS-1", "H-1", "H-2", "HD-1", "HD-2", "PO-1", "SN-1"]
 
     # The penalty is invoiced; the Town's permit fee invoice goes unpaid too: delinquent 45 days
     # after notice (Sept 1 + 45 = Oct 16), and the business license may not be renewed.

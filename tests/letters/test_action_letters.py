@@ -334,6 +334,37 @@ def test_the_emergency_decision_routes_the_appeal_to_the_city_manager():
     assert "no later than March 10, 2025" in text
 
 
+def schedule(case, actor, code="CS-1"):
+    return action_take(
+        case=case, type="compliance_schedule", code=code, actor=actor,
+        fields={"entered_on": d("2025-05-01"), "milestones": [
+            {"id": "M-2", "due": d("2025-07-01"), "what": "Install a sample box on GT-2."},
+            {"id": "M-1", "due": d("2025-06-01"), "what": "Pump out GT-2; send its manifest."},
+        ]},
+        delivery="mail", certified_mail_number="7019-5",
+    )  # fmt: skip
+
+
+def test_the_compliance_schedule_order_says_what_must_be_done_by_when():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    text = letter_of(schedule(case, manager))
+
+    assert "Compliance schedule order or agreement" in text
+    assert "the Utilities Manager requires the Operator to enter into this Compliance" in text
+    assert "Pump-out overdue (V-1)" in text
+    assert (
+        "M-1 Pump out GT-2; send its manifest. June 1, 2025 "
+        "M-2 Install a sample box on GT-2. July 1, 2025" in text
+    )
+    assert "not to exceed $3,000 may be assessed for each day" in text
+    assert "13.30.080(I)(4)(c)(2)" in text and "13.30.080(G)(1)(a)" in text
+    assert "Every amount due and owing to the City was paid" in text
+    assert "13.30.080(F)(3)" in text and "no later than May 12, 2025" in text  # 10 days, rolled
+    assert "Mara Lind Utilities Manager" in text
+
+
 # The Town
 
 
@@ -415,6 +446,19 @@ def test_the_town_penalty_order_states_payment_and_lien_dates():
     assert "no later than May 1, 2025" in text  # payment within 30 days
     assert "on or after June 30, 2025" in text  # lien: 60 days after payment was due
     assert "10.02.330(I)" in text
+
+
+def test_the_town_compliance_schedule_agreement_is_the_fog_managers():
+    agency, case, _ = opened("town-10-02")
+    clerk = person("hugo", agency, "clerk", "Hugo", "Reyes")
+
+    text = letter_of(schedule(case, clerk))
+
+    assert "the FOG Manager requires the permittee to enter into this Compliance" in text
+    assert "M-1 Pump out GT-2; send its manifest. June 1, 2025" in text
+    assert "10.02.160(D)" in text and "10.02.160(C)" in text
+    assert "Hugo Reyes FOG Manager Public Works" in text  # 10.02.160(A), not the hearing officer
+    assert "City" not in text and "Hearing Officer" not in text
 
 
 def test_the_town_complaint_states_the_charges():

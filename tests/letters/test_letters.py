@@ -245,9 +245,12 @@ def test_every_letter_template_of_a_pack_is_tested(pack_id):
     folder = pack(pack_id).source / "letters"
     letters = {p.stem for p in folder.glob("*.html") if not p.stem.startswith("_")}
 
-    # a hearing's notice is tested with the actions taken (test_action_letters.py), the
-    # permit and its modification notice in tests/permits/test_permit_documents.py
-    tested_elsewhere = {"base", "default", "hearing", "permit", "permit_modification_notice"}
+    # a hearing's notice and a compliance schedule are tested with the actions taken
+    # (test_action_letters.py), the permit and its modification notice in
+    # tests/permits/test_permit_documents.py
+    tested_elsewhere = {
+        "base", "default", "hearing", "compliance_schedule", "permit", "permit_modification_notice"
+    }  # fmt: skip
     assert letters - tested_elsewhere == set(CASES[pack_id][1])
 
 

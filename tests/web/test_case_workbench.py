@@ -201,7 +201,8 @@ def test_no_compliance_schedule_while_money_is_owed(client, world):
     signed_in(client, world["sc"], "manager")
     before = counts()
     response = client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
-        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01",
+        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01 Pump out GT-2",
+        "delivery": "personal",
     })  # fmt: skip
     assert response.status_code == 400
     html = response.content.decode()
@@ -236,7 +237,8 @@ def test_an_emergency_suspension_shows_its_hour_based_hearing_deadline(client, w
 def test_a_milestone_met_and_a_court_judgment_are_recorded_from_the_pages(client, world):
     signed_in(client, world["sc"], "manager")
     client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
-        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01",
+        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01 Pump out GT-2",
+        "delivery": "personal",
     })  # fmt: skip
     response = client.post(
         "/cases/FSE-0042/EC-7/fact/?refers_to=CS-1&field=milestones.M-1.met_on",

@@ -123,6 +123,7 @@ def action_take(
     if type == "compliance_schedule":
         _check_schedule(errors, pack, establishment, fields)
     _check_filled(errors, spec, fields, filled_by_law(establishment, code, type, fields))
+    _check_milestones(errors, spec, fields)
     _name_the_order_replaced(errors, spec, fields, refers_to)
     entry = engine_entry(pack, code, type, fields)
     try:
@@ -201,6 +202,16 @@ def _check_filled(errors: Errors, spec, fields: dict[str, Any], filled: dict[str
                 f"ordinance gives from {d.start.replace('_', ' ')} (asked {given}).",
             )
         fields[d.fills] = filled[d.fills]
+
+
+def _check_milestones(errors: Errors, spec, fields: dict[str, Any]) -> None:
+    """A milestone says in words what must be done by its date (`what`), for the order's
+    letter and the calendar; the case file keeps its id, due date and the day it was met."""
+    for name, f in spec.fields.items():
+        for m in fields.get(name) or [] if f.kind == "milestones" else []:
+            what = m.get("what", "") if isinstance(m, dict) else ""
+            if not isinstance(what, str):
+                add_error(errors, name, f"Milestone {m.get('id')}: say what must be done.")
 
 
 def _name_the_order_replaced(
