@@ -101,8 +101,7 @@ def sample_values(agency: Agency) -> dict[str, str]:
 
 
 def _address(fse: FoodServiceEstablishment) -> str:
-    town = " ".join(p for p in (fse.city, fse.zip_code) if p)
-    return ", ".join(p for p in (fse.address, town) if p)
+    return ", ".join(p for p in (fse.address, fse.city_line()) if p)
 
 
 def _operators(ids: list[int], on: date) -> dict[int, Any]:

@@ -150,11 +150,13 @@ def _initials(action_type: str) -> str:
 
 
 def _filled(pack, spec, day: date) -> dict[str, Any]:
-    """The action's required fields, each with a plausible value for its kind."""
+    """The action's required fields, each with a plausible value for its kind (not a date
+    the law sets, which the service fills: a deadline's `fills`)."""
     classes = getattr(pack, "administrative_classes", pack.penalty_classes)()
+    by_law = {d.fills for d in spec.deadlines if d.fills}
     fields: dict[str, Any] = {}
     for name, f in spec.fields.items():
-        if not f.required:
+        if not f.required or name in by_law:
             continue
         if f.kind == "penalty_class" and classes:
             cls, unit = next(iter(classes.items()))

@@ -20,7 +20,6 @@ def load_generated(pack_id: str, *, as_of: date, seed: int):
     pack = default_registry().get(pack_id)
     years = max(1, min(YEARS, as_of.year - pack.effective.year + 1))
     name = pack.titles.get("agency") or pack.name
-    department = pack.titles.get("department", "")
     result = generate_program(
         establishments=ESTABLISHMENTS,
         years=years,
@@ -29,6 +28,6 @@ def load_generated(pack_id: str, *, as_of: date, seed: int):
         pack=pack.id,
         seed=seed,
         agency_name=name,
-        letterhead="\n".join(line for line in (name, department) if line),
+        letterhead="",  # letters print the agency's name and its department above it
     )
     return result.agency

@@ -144,9 +144,10 @@ def _load_establishments(
         for name in [current, *(prev["name"] for prev in rec["_previous_operators"])]:
             if name not in operators:
                 operators[name] = Operator(agency=agency, name=name)
-    city = section(program.pack_id, "place").get("city", "")
+    place = section(program.pack_id, "place")
+    town = {k: place.get(k, "") for k in ("city", "state", "zip_code")}
     fses = [
-        _establishment(agency, program.pack_id, rec, parcels, city)
+        _establishment(agency, program.pack_id, rec, parcels, town)
         for rec in program.establishments
     ]
     Operator.objects.bulk_create(operators.values())
@@ -155,17 +156,17 @@ def _load_establishments(
 
 
 def _establishment(
-    agency: Agency, pack_id: str, rec: dict, parcels: dict[str, Parcel], city: str
+    agency: Agency, pack_id: str, rec: dict, parcels: dict[str, Parcel], town: dict[str, str]
 ) -> FoodServiceEstablishment:
-    """One establishment's row, placed beside the segment it drains to."""
+    """One establishment's row, placed beside the segment it drains to, in the program's
+    town (`place`: city, state and ZIP code)."""
     e = rec["establishment"]
     return FoodServiceEstablishment(
         agency=agency,
         code=e["id"],
         name=e["name"],
         address=rec["_address"],
-        city=city,
-        zip_code="92672" if city else "",
+        **town,
         normalised_address=normalise_address(rec["_address"]),
         parcel=parcels[rec["_parcel"]] if rec["_parcel"] else None,
         category=e["category"],

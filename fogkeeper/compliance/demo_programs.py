@@ -1,8 +1,9 @@
 """The written demo programs: one file per pack, fogkeeper/demo/programs/<pack>.yaml, holding
-the agency (`agency`: code, name, letterhead), where it is on the map (`place`), the shape of
-its well-run establishments (`builder`, read by demo.py `Shape`), its fees and first letter
-(`enforcement`, demo_enforcement.py), and the program itself (demo_stories.py). A pack without
-a file gets a generated demo (demo_generated.py); no code names a pack."""
+the agency (`agency`: code, name, letterhead), where it is (`place`: its establishments'
+city, state and ZIP code, the centre of the map), the shape of its well-run establishments
+(`builder`, read by demo.py `Shape`), its fees and first letter (`enforcement`,
+demo_enforcement.py), and the program itself (demo_stories.py). A pack without a file gets a
+generated demo (demo_generated.py); no code names a pack."""
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ HEARING = "hearing"
 # The levels an appeal may be routed to, whose titles a letter template may name.
 ROUTE_LEVELS = ("inspector", "manager", "hearing_officer", "council", "city_manager")
 
-# The signer's title at the agency: their role in the pack's titles.
-_ROLE_TITLES = {"manager": "manager", "inspector": "inspector"}
+# The levels that are bodies: their orders are signed for them by their clerk.
+BODIES = ("council",)
 
 # What a finding's evidence names, as a letter labels it.
 _EVIDENCE = {
@@ -45,11 +45,11 @@ _EVIDENCE = {
 
 def issued_on(action: Any, spec: Any, fields: dict) -> date:
     if action.taken_on:
-        return _as_date(action.taken_on)
-    return _as_date(fields.get(spec.date_field)) if spec else date.today()
+        return as_date(action.taken_on)
+    return as_date(fields.get(spec.date_field)) if spec else date.today()
 
 
-def _as_date(value: Any) -> date:
+def as_date(value: Any) -> date:
     if isinstance(value, str):
         value = datetime.fromisoformat(value) if "T" in value else date.fromisoformat(value)
     return value.date() if isinstance(value, datetime) else value
@@ -160,14 +160,14 @@ def fine(pack: Any, action_type: str, fields: dict, on: date) -> dict[str, Any] 
         except (KeyError, ParameterNotInForce):
             return None
         after = fields.get(check.get("after"))
-        start = _as_date(after) + timedelta(days=1) if after else None
+        start = as_date(after) + timedelta(days=1) if after else None
         until = fields.get(check.get("until"))
         return {
             "rate": Decimal(str(rate.value)),
             "citation": check.get("citation") or rate.reference,
-            "after": _as_date(after) if after else None,
+            "after": as_date(after) if after else None,
             "start": start,
-            "until": _as_date(until) if until else None,
+            "until": as_date(until) if until else None,
         }
     return None
 
@@ -189,7 +189,7 @@ def _hearing(action: Any, pack: Any, fields: dict) -> dict[str, Any]:
 def hearing_dict(on: Any, place: str, continued: str, code: str, titles: Any) -> dict:
     return {
         "code": code,
-        "on": _as_date(on) if on else None,
+        "on": as_date(on) if on else None,
         "text": longdate(on) if on else "",
         "place": place,
         "continued_from": continued,
@@ -214,30 +214,38 @@ def _hearing_action(action: Any) -> Any:
     )
 
 
-def signer(user: Any, agency: Any, pack: Any, action: Any) -> dict[str, str]:
-    """Who signs: the acting person's full name (else username) and the title of their role
-    at the agency in the pack's words; "For the <body>" when the action is the Council's or
-    the City Manager's."""
+def delivery(action: Any) -> dict[str, str]:
+    """How the letter goes out, as it states above the address: by certified mail with the
+    article's number (RULES.md 12.6), or by personal delivery."""
+    if action.delivery == "mail":
+        return {"by": "certified mail", "number": action.certified_mail_number}
+    if action.delivery == "personal":
+        return {"by": "personal delivery", "number": ""}
+    return {}
+
+
+def officer(pack: Any, action_type: str, level: str) -> str:
+    """The officer who takes an action and signs its letter: the one at the level the pack
+    gives the action (a penalty order's `issued_by`), unless its procedure names another."""
+    return pack.signing_officer(action_type, level or "")
+
+
+def signer(name: str, pack: Any, who: str) -> dict[str, str]:
+    """The signature of a letter (RULES.md 12.6): the name of the person who took the action
+    over the title of the officer `who` acts (the Authorized Inspector, the Utilities
+    Manager, the hearing officer); a body's order (the Council's) is signed by its clerk "For
+    the City Council". Without an officer, the name alone (the template gives the title)."""
+    if not who:
+        return {"name": name} if name else {}
+    if who in BODIES:
+        body = pack.level_title(who)
+        clerk = pack.titles.get("clerk") or f"Clerk of the {body}"
+        return {"name": name, "title": clerk, "behalf": body}
+    return {"name": name, "title": pack.level_title(who), "behalf": ""}
+
+
+def user_name(user: Any) -> str:
+    """How a person signs: their full name, else their username."""
     if user is None:
-        return {}
-    titles = dict(pack.titles)
-    name = user.get_full_name() or user.get_username()
-    held = _role(user, agency)
-    if held in _ROLE_TITLES:
-        title = titles.get(_ROLE_TITLES[held], held.title())
-    elif held == "clerk":
-        separate = titles.get("hearing_body") != titles.get("manager")
-        title = titles["hearing_body"] if separate else titles.get("clerk", "Clerk")
-    else:
-        title = (held or "").replace("_", " ").title()
-    level = getattr(action, "level", "") or ""
-    behalf = level_title(titles, level) if level in ("council", "city_manager") else ""
-    return {"name": name, "title": title, "behalf": behalf}
-
-
-def _role(user: Any, agency: Any) -> str | None:
-    """The signer's role at the agency, read through their memberships (a superuser signs as
-    the manager, as the access policy has it)."""
-    if user.is_superuser:
-        return "manager"
-    return user.memberships.filter(agency=agency).values_list("role", flat=True).first()
+        return ""
+    return user.get_full_name() or user.get_username()

@@ -5,7 +5,8 @@ what its ordinance section requires the letter to state, gathered from the actio
 the violations of its case with their citations, dates and the engine's evidence, the
 corrective action and the fine, the hearing, the decision and findings, the appeal routes,
 finality and judicial review, the lien warning; which of these a letter carries is
-`SECTIONS[action type]`. It is signed by the acting person in their title at the agency.
+`SECTIONS[action type]`. It is signed by the person who took the action as the officer at
+the level the pack gives it (RULES.md 12.6), and its text names that officer as acting.
 preview_letter() is the same letter marked "PREVIEW — not sent".
 
 Both pick `letters/<action_type>.html` in the pack folder (else `letters/default.html`), on
@@ -31,6 +32,7 @@ from django.template import Engine
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
+from fogkeeper.registry.models import city_line
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
 
@@ -68,6 +70,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "judicial_review", "lien",
     ),
     "final_decision": ("violations", "decision", "finality", "judicial_review"),
+    "compliance_schedule": ("violations", "milestones", "appeal"),
     "hearing": ("violations", "hearing"),
 }  # fmt: skip
 GENERIC = ("violations", "fields", "appeal")
@@ -77,7 +80,7 @@ PREVIEW_MARK = "PREVIEW — not sent"
 
 def render_action_letter(action: Any, deadlines: list, signer: Any = None) -> bytes:
     """The PDF letter of `action` (an EnforcementAction, saved or not) with the deadlines the
-    engine gives it, signed by `signer` (a user) in their title at the agency."""
+    engine gives it, signed by `signer` (a user) as the officer at the action's level."""
     html = action_letter_html(action, deadlines, signer)
     return _pdf(html, _folder(action.establishment.agency.get_pack()))
 
@@ -101,13 +104,16 @@ def action_letter_html(
     issued_on = substance_of.issued_on(action, spec, fields)
     sections = SECTIONS.get(action.type, GENERIC)
     substance = substance_of.substance(action, pack, sections, fields, issued_on)
-    substance["signer"] = substance_of.signer(signer, agency, pack, action)
+    who = substance_of.officer(pack, action.type, action.level)
+    substance["signer"] = substance_of.signer(substance_of.user_name(signer), pack, who)
     substance["preview"] = PREVIEW_MARK if preview else ""
+    substance["delivery"] = substance_of.delivery(action)
     return _render(
         agency=agency,
         establishment=establishment,
         action_type=action.type,
         action_code=action.code,
+        level=action.level,
         fields=fields,
         deadlines=list(deadlines),
         issued_on=issued_on,
@@ -157,7 +163,10 @@ def render_letter_html(
     facts: str = "",
     signer: str = "",
 ) -> str:
-    """The letter's HTML from plain values (for previews and tests)."""
+    """The letter's HTML from plain values (for previews and tests), signed by `signer` (a
+    name) as the officer at the level the pack gives the action type."""
+    pack = agency.get_pack()
+    who = substance_of.officer(pack, action_type, _level(pack, action_type, fields or {}))
     return _render(
         agency=agency,
         establishment=establishment,
@@ -168,7 +177,7 @@ def render_letter_html(
         issued_on=issued_on,
         extra={
             "facts": facts,
-            "signer": {"name": signer} if signer else {},
+            "signer": substance_of.signer(signer, pack, who),
             "sections": set(SECTIONS.get(action_type, GENERIC)) - {"violations"},
             "hearing": substance_of.hearing_dict(
                 (fields or {}).get("hearing_on"), "", "", "", agency.get_pack().titles
@@ -182,7 +191,14 @@ def _folder(pack: Any) -> Path:
     return Path(pack.source) / "letters"
 
 
-def _render(*, agency, establishment, action_type, action_code, extra, **kw) -> str:
+def _level(pack: Any, action_type: str, fields: Mapping) -> str:
+    """The level the pack gives an action of this type (a penalty order's `issued_by`)."""
+    if "issued_by" in fields:
+        return str(fields["issued_by"])
+    return pack.procedure.get("levels", {}).get(action_type, "")
+
+
+def _render(*, agency, establishment, action_type, action_code, extra, level=None, **kw) -> str:
     if not _ACTION_TYPE.match(action_type):
         raise ValueError(f"not an action type: {action_type!r}")
     pack = agency.get_pack()
@@ -193,12 +209,15 @@ def _render(*, agency, establishment, action_type, action_code, extra, **kw) -> 
         string_if_invalid="",
     )
     tpl = engine.select_template([f"{action_type}.html", "default.html"])
+    if level is None:
+        level = _level(pack, action_type, kw.get("fields") or {})
     context = _context(
         pack=pack,
         agency=agency,
         establishment=establishment,
         action_type=action_type,
         action_code=action_code,
+        officer=substance_of.officer(pack, action_type, level),
         **kw,
     )
     context.update(extra)
@@ -215,7 +234,9 @@ def _render(*, agency, establishment, action_type, action_code, extra, **kw) -> 
 # Context
 
 
-def _context(*, pack, agency, establishment, action_type, action_code, **kw) -> dict[str, Any]:
+def _context(
+    *, pack, agency, establishment, action_type, action_code, officer, **kw
+) -> dict[str, Any]:
     titles = dict(pack.titles)
     spec = pack.actions.get(action_type)
     routes = spec.appeal_routes() if spec is not None else {}
@@ -254,9 +275,12 @@ def _context(*, pack, agency, establishment, action_type, action_code, **kw) -> 
             if d["name"] in routes
         ],
         "field_rows": _field_rows(fields, spec),
+        "milestones": _milestones(fields, spec),
         "issued_on": issued_on,
         "facts": "",
-        "signer": {},
+        # who takes the action, as its text names them ("The Authorized Inspector has…")
+        "acting": level_title(titles, officer) if officer else "",
+        "signer": substance_of.signer("", pack, officer),
     }
 
 
@@ -271,7 +295,10 @@ def _establishment(fse: Any) -> dict[str, Any]:
         "code": fse.code,
         "address": getattr(fse, "address", "") or "",
         "city": getattr(fse, "city", "") or "",
+        "state": getattr(fse, "state", "") or "",
         "zip_code": getattr(fse, "zip_code", "") or "",
+        # the last line of its postal address: "Aurora, OH 44202"
+        "city_line": city_line(*(getattr(fse, k, "") or "" for k in ("city", "state", "zip_code"))),
         "operator": operator or "",
     }
 
@@ -344,6 +371,24 @@ def _fields(raw: Mapping | None, spec: Any, tz) -> dict[str, Any]:
             value = Decimal(str(value))
         out[name] = value
     return out
+
+
+def _milestones(fields: dict, spec: Any) -> list[dict[str, Any]]:
+    """The milestones of a schedule, soonest first: each one's number, what must be done and
+    the day it is due (and was met, once it was)."""
+    kinds = {n: f.kind for n, f in spec.fields.items()} if spec else {}
+    out = []
+    for name, value in fields.items():
+        if kinds.get(name) != "milestones" or not isinstance(value, list):
+            continue
+        for m in value:
+            out.append({
+                "id": m.get("id", ""),
+                "what": m.get("what", ""),
+                "due": substance_of.as_date(m["due"]) if m.get("due") else None,
+                "met_on": substance_of.as_date(m["met_on"]) if m.get("met_on") else None,
+            })  # fmt: skip
+    return sorted(out, key=lambda m: (m["due"] or date.max, m["id"]))
 
 
 def _field_rows(fields: dict, spec: Any) -> list[tuple[str, str]]:

@@ -15,18 +15,28 @@ from fogkeeper.rules.packs import Pack
 from .models import STEPS, ActionFact, EnforcementAction, NoticeAnswer, overlay
 
 NUMBER_KINDS = ("money", "quantity")
+# What the case file knows of a milestone; what must be done by then (`what`) is the
+# letter's and the calendar's, not the engine's.
+MILESTONE_KEYS = ("id", "due", "met_on")
 
 
 def engine_entry(pack: Pack, code: str, type: str, fields: dict[str, Any]) -> dict[str, Any]:
     """An action as the case file spells it: `{id, type, **fields}`, amounts as numbers, no
-    nulls, and only the fields the pack's action type knows."""
+    nulls, only the fields the pack's action type knows, and of each milestone only what the
+    case file has of it."""
     spec = pack.actions.get(type)
     entry: dict[str, Any] = {"id": code, "type": type}
     for name, value in fields.items():
         if value is None or (spec is not None and name not in spec.fields):
             continue
-        if spec is not None and spec.fields[name].kind in NUMBER_KINDS:
+        kind = spec.fields[name].kind if spec is not None else None
+        if kind in NUMBER_KINDS:
             value = float(Decimal(str(value)))
+        elif kind == "milestones" and isinstance(value, list):
+            value = [
+                {k: v for k, v in m.items() if k in MILESTONE_KEYS} if isinstance(m, dict) else m
+                for m in value
+            ]
         entry[name] = value
     return entry
 

@@ -255,7 +255,7 @@ def _write_establishments(records: list[dict], context) -> None:
 
 
 _ESTABLISHMENT_FIELDS = (
-    "name", "address", "city", "zip_code", "category", "on_public_sewer", "opened_on",
+    "name", "address", "city", "state", "zip_code", "category", "on_public_sewer", "opened_on",
     "closed_on", "remodeled_on", "food_grinder", "food_grinder_installed_on",
     "variance_granted", "interceptor_exception", "interceptor_plans_submitted_on", "latitude",
     "longitude",
@@ -270,6 +270,7 @@ ESTABLISHMENTS = Kind(
         Column("name", True, "its business name", text(200), "Harbor Grill"),
         Column("address", True, "street address", text(200), "101 Pier Way"),
         Column("city", False, "city", text(100)),
+        Column("state", False, "the state's two-letter postal code", text(2)),
         Column("zip_code", False, "ZIP code", text(10)),
         Column(
             "category", False, "one of the ordinance's categories; blank: the default", category

@@ -73,6 +73,12 @@ def _check_vocab(field: str, value: str, known: dict, what: str, pack) -> None:
         )
 
 
+def city_line(city: str, state: str, zip_code: str) -> str:
+    """The last line of a postal address from its parts: "Aurora, OH 44202"."""
+    place = f"{city}, {state}" if city and state else city or state
+    return " ".join(part for part in (place, zip_code) if part)
+
+
 class Agency(models.Model):
     """A sewer agency running a FOG program under one ordinance (one jurisdiction pack)."""
 
@@ -81,7 +87,11 @@ class Agency(models.Model):
     pack = models.CharField(
         max_length=60, validators=[_validate_pack], help_text="jurisdiction pack id"
     )
-    letterhead = models.TextField(blank=True, help_text="address block printed on letters")
+    letterhead = models.TextField(
+        blank=True,
+        help_text="address block printed on letters under the agency's name and department "
+        "(the office, street, and city, state and ZIP)",
+    )
 
     class Meta:
         verbose_name_plural = "agencies"
@@ -179,6 +189,9 @@ class FoodServiceEstablishment(models.Model):
     name = models.CharField(max_length=200)
     address = models.CharField(max_length=200)
     city = models.CharField(max_length=100, blank=True)
+    state = models.CharField(
+        max_length=2, blank=True, help_text="the state's two-letter postal code: CA, OH"
+    )
     zip_code = models.CharField(max_length=10, blank=True)
     normalised_address = models.CharField(max_length=200, db_index=True, editable=False)
     parcel = models.ForeignKey(
@@ -224,6 +237,10 @@ class FoodServiceEstablishment(models.Model):
         if not self.category:
             self.category = self.agency.get_pack().default_category
         super().save(*args, **kwargs)
+
+    def city_line(self) -> str:
+        """The last line of its postal address: "Aurora, OH 44202"."""
+        return city_line(self.city, self.state, self.zip_code)
 
     def current_tenure(self):
         return self.tenures.filter(until__isnull=True).select_related("operator").first()

@@ -205,6 +205,7 @@ def establishment_register(
     operator: Operator | str,
     operator_since: date | None = None,
     city: str = "",
+    state: str = "",
     zip_code: str = "",
     parcel: Parcel | None = None,
     category: str = "",
@@ -228,6 +229,7 @@ def establishment_register(
         normalised_address=normalise_address(address),
         opened_on=opened_on,
         city=city,
+        state=state,
         zip_code=zip_code,
         parcel=parcel,
         category=category,
@@ -396,7 +398,7 @@ def hauler_register(
 # -- the registry kept current from the staff pages ---------------------------------------
 
 ESTABLISHMENT_FIELDS = (
-    "name", "address", "city", "zip_code", "category", "opened_on", "parcel",
+    "name", "address", "city", "state", "zip_code", "category", "opened_on", "parcel",
     "on_public_sewer", "latitude", "longitude",
 )  # fmt: skip
 

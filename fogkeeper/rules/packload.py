@@ -218,6 +218,14 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             appeal_to = d.get("appeal_to")
             if appeal_to is not None and not isinstance(appeal_to, str):
                 raise PackError(f"{dwhere}: appeal_to must name a level")
+            fills = d.get("fills")
+            if fills is not None and (
+                fills not in fields or fields[fills].kind != "planned_date" or fills == d["from"]
+            ):
+                raise PackError(
+                    f"{dwhere}: fills {fills!r} is not a planned date of the action "
+                    "the deadline does not run from"
+                )
             deadlines.append(
                 DeadlineSpec(
                     name=d["name"],
@@ -230,6 +238,7 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
                     unless_paid=bool(d.get("unless_paid", False)),
                     extension=d.get("extension"),
                     appeal_to=appeal_to,
+                    fills=fills,
                 )
             )
             known.add(d["name"])
@@ -375,12 +384,19 @@ def _load_procedure(where: str, data: Any, actions: dict[str, ActionSpec]) -> di
     first = data.get("first_notice")
     if first is not None and first not in actions:
         raise PackError(f"{here}.first_notice: {first!r} is not an action type of the pack")
+    signed_by = data.get("signed_by") or {}
+    for action, officer in signed_by.items():
+        if action not in actions:
+            raise PackError(f"{here}.signed_by.{action}: not an action type of the pack")
+        if not isinstance(officer, str) or not officer:
+            raise PackError(f"{here}.signed_by.{action}: expected the officer who signs")
     _check_appeal_levels(where, actions, sequence)
     return {
         "citation": data["citation"],
         "first_notice": first,
         "sequence": tuple(sequence),
         "levels": dict(levels),
+        "signed_by": dict(signed_by),
         "on_appeal": frozenset(data.get("on_appeal") or ()),
         "judicial_bar": bar["citation"] if bar else None,
         "administrative_bar": admin_bar["citation"] if admin_bar else None,
@@ -447,7 +463,18 @@ def load_pack(folder: Path | str) -> Pack:
     )
     _check_parameters(where, pack)
     _check_check_rules(where, pack)
+    _check_signers(where, pack)
     return pack
+
+
+def _check_signers(where: str, pack: Pack) -> None:
+    """An officer who signs an action's letter in another's stead has a title in pack.yaml."""
+    for type_, officer in pack.procedure.get("signed_by", {}).items():
+        if officer not in pack.titles and officer not in pack.procedure.get("sequence", ()):
+            raise PackError(
+                f"{where}/enforcement.yaml: procedure.signed_by.{type_}: {officer!r} has no "
+                "title in pack.yaml (titles) and is no level of the procedure"
+            )
 
 
 _CHECK_RULES = ("rule", "precondition_rule", "missed_rule")

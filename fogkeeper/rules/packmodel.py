@@ -147,6 +147,7 @@ class DeadlineSpec:
     unless_paid: bool = False
     extension: dict[str, Any] | None = None
     appeal_to: str | None = None  # the last day to appeal the action to this level
+    fills: str | None = None  # the action's planned date that is this deadline (correct_by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +338,12 @@ class Pack:
     def level_title(self, level: str) -> str:
         """Who acts at `level`, in the pack's titles: `council` -> "City Council"."""
         return level_title(self.titles, level)
+
+    def signing_officer(self, action_type: str, level: str) -> str:
+        """Who signs the letter of an action taken at `level`: the officer at that level,
+        unless the procedure names another for its type (`signed_by`: the Town's Building
+        Official gives notice of a suspension its hearing officer hears, 10.02.260(B))."""
+        return self.procedure.get("signed_by", {}).get(action_type) or level
 
     def category_title(self, category: str) -> str:
         vocab = self.categories.get(category)

@@ -65,8 +65,10 @@ def test_a_manager_records_a_milestone_met_and_a_court_judgment(walk):
     walk.as_("maria")
     walk.go("/cases/FSE-0042/EC-7/?as_of=2025-06-06")
     walk.step("Compliance schedule")
-    walk.fill({"Action number": "CS-1", "Entered on": "2025-06-06", "Milestones": "M-1 2025-07-01"})
-    walk.submit()
+    walk.fill({"Action number": "CS-1", "Entered on": "2025-06-06",
+               "Milestones": "M-1 2025-07-01 Pump out GT-2",
+               "Delivered by": "personal"})  # fmt: skip
+    walk.submit("Issue")
     walk.done("CS-1 taken")
     walk.step("Record milestone M-1 of CS-1 met")
     walk.fill({"Milestone M-1 met on": "2025-06-30"})

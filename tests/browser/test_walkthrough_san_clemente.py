@@ -45,8 +45,9 @@ def test_san_clemente_from_an_overdue_pump_out_to_the_lien(walk):
     _complaint_hearing_and_order(walk)
     _council_order_invoice_payment_and_lien(walk)
     assert Letter.objects.count() == EnforcementAction.objects.filter(
-        type__in=["notice_of_noncompliance", "suspension_notice", "hearing", "manager_decision",
-                  "final_decision", "administrative_complaint", "penalty_order"]
+        type__in=["notice_of_noncompliance", "compliance_schedule", "suspension_notice", "hearing",
+                  "manager_decision", "final_decision", "administrative_complaint",
+                  "penalty_order"]
     ).count()  # fmt: skip
     expect(page.locator("#actions > li")).to_have_count(12)
 
@@ -84,8 +85,10 @@ def _fine_and_schedule(walk):
     expect(accruals).to_contain_text("$6,600.00")  # 11 days to July 1
     walk.shot("fine-accruing")
     walk.step("Compliance schedule")
-    walk.fill({"Action number": "CS-1", "Entered on": "2025-07-01", "Milestones": "M-1 2025-07-15"})
-    walk.submit()
+    walk.fill({"Action number": "CS-1", "Entered on": "2025-07-01",
+               "Milestones": "M-1 2025-07-15 Pump out GT-2",
+               "Delivered by": "personal"})  # fmt: skip
+    walk.submit("Issue")
     walk.done("CS-1 taken")
     walk.go("/establishments/FSE-0042/?as_of=2025-07-20")
     walk.go(f"{CASE}?as_of=2025-07-20")

@@ -33,19 +33,19 @@ TEST_PACKS = Path(__file__).resolve().parent.parent / "rules" / "packs"
 # without establishments, and of the case files built from them on AS_OF
 GENERATED = {
     "imaginary-town": (
-        "7171ae10c8b383c8bc3d850fa7aa271b1407ff00ab3bf823db154844bda8b808",
+        "8f2798b8b32f316122fcd21e9eb8c84e43ca6d81f59722ec30005509a6ee9101",
         "18afce9b7726bf3e6de27a396c1fd6e2360abc4ca27223eed6faebdb963a79c6",
     ),
     "san-clemente": (
-        "6a61be0221dabe094de58813f39290ab989f83a49a1ea29578945cb61ddfadbe",
+        "6cfc72e38632192eaf8a4650035dab19eab3ea110483eac211313c07fe541fee",
         "22d29bc58d11d464411f6ce98ccf32c308ca63dd240a54cdc4f5e3afc7b84eb8",
     ),
     "town-10-02": (
-        "4d6990d8e12611365145b5094f15d949c4cbebcd91455c1b782467880f241c64",
+        "872000aa9afe3678742750190c9f6f065ef7d52f50ceaf62ca0d49885be0082a",
         "401ff1cd942f2592a64b094ecbf4b2cecb0a375afd0886c859e6a9ef67811bca",
     ),
     "us-oh-aurora": (
-        "00d08e921f0854493b3cf0d1f90d126b06ec3cc291087309d289c7e82992b338",
+        "efe290444a275ecb974bb84d668807f872309e7a7cfbc1f1af1f9e7445578c64",
         "901475dec29622b52a4742a6a53533ad9bdf6ddddd4873bc64227288f29e6d6b",
     ),
 }
@@ -55,8 +55,8 @@ NUMBERED = (PropertyOwner, Parcel, Operator, FoodServiceEstablishment, GreaseCon
             Employee, Training, Inspection)  # fmt: skip
 # sha256 of the written demo programs, private fields included, on each date
 DEMO = {
-    date(2026, 11, 30): "1e0e75b7f3fca2226c4f52e8f20c44c8d0b64931c0a62a3d9632c713b072c1cb",
-    date(2025, 1, 1): "b60bd8426e68459279880f2e093bd0f9b858865ceaf2e87af86820de74f4201e",
+    date(2026, 11, 30): "59a873384ef7fcbee7f49b733137d00e1908ecf71d52c950ca2ae54503c82229",
+    date(2025, 1, 1): "7d815eb1032578392b7b9ad31a6c73303cacf71895f2eaaf3cd324fff6073358",
 }
 
 

@@ -1,5 +1,6 @@
 """`manage.py demo`: a believable program for each jurisdiction, and a staff login."""
 
+import io
 import re
 from datetime import UTC, date, datetime
 from io import StringIO
@@ -8,10 +9,12 @@ import pytest
 import time_machine
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
+from pypdf import PdfReader
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.demo import build_programs
 from fogkeeper.compliance.models import ComplianceStatus, Finding, SweepRun
+from fogkeeper.enforcement.letter_filters import longdate
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, Hauler, Parcel
@@ -200,6 +203,37 @@ def test_the_demo_has_an_enforcement_case_with_its_letter_and_money_owed():
     assert Finding.objects.filter(
         establishment__agency=town, rule="fees.delinquent", open=True
     ).exists()
+
+
+def first_page(letter: Letter) -> str:
+    return " ".join(PdfReader(io.BytesIO(bytes(letter.pdf))).pages[0].extract_text().split())
+
+
+@pytest.mark.django_db
+def test_each_demo_letter_prints_the_letterhead_once():
+    load("--no-sweep")
+    letters = Letter.objects.select_related("action__establishment__agency")
+    assert {letter.action.establishment.agency.code for letter in letters} == {
+        "san-clemente", "town", "aurora"
+    }  # fmt: skip
+    for letter in letters:
+        agency = letter.action.establishment.agency
+        head = first_page(letter).split(longdate(letter.action.taken_on))[0]
+        assert head.count(agency.name) == 1, head
+        assert head.count(agency.get_pack().titles["department"]) == 1, head
+
+
+@pytest.mark.django_db
+def test_each_demo_letter_is_addressed_in_its_own_city_state_and_zip():
+    load("--no-sweep")
+    towns = {"san-clemente": "San Clemente, CA 92672", "aurora": "Aurora, OH 44202"}
+    for letter in Letter.objects.filter(action__establishment__agency__code__in=towns):
+        fse = letter.action.establishment
+        text = first_page(letter)
+        assert f"{fse.address} {towns[fse.agency.code]}" in text
+    aurora = first_page(Letter.objects.get(action__establishment__agency__code="aurora"))
+    assert "Wastewater Treatment Plant 130 South Chillicothe Road Aurora, OH 44202" in aurora
+    assert "CA" not in aurora.split() and "9267" not in aurora  # nothing Californian
 
 
 @pytest.mark.django_db

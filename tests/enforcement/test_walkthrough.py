@@ -137,7 +137,7 @@ def test_san_clemente_from_notice_to_lien():
     assert (stored.subject, stored.since) == ("CS-1", d("2025-05-16"))
     # Each notice, hearing notice, decision and order went out with its letter.
     assert letters_sent(case) == [
-        "AC-1", "FD-1", "H-1", "H-2", "MD-1", "NNC-1", "PO-1", "PO-2", "SN-1"
+        "AC-1", "CS-1", "FD-1", "H-1", "H-2", "MD-1", "NNC-1", "PO-1", "PO-2", "SN-1"
     ]  # fmt: skip
 
 
@@ -219,7 +219,17 @@ def test_town_from_complaint_to_lien():
     assert due[("PO-2", "final", "event")] == "2025-07-15"
     assert due[("PO-2", "payment", "deadline")] == "2025-08-14"
     assert due[("PO-2", "lien_eligible", "event")] == "2025-10-13"
-    assert letters_sent(case) == ["AC-1", "H-1", "H-2", "H-3", "HD-1", "PO-1", "PO-2", "SN-1"]
+    assert letters_sent(case) == [
+        "AC-1",
+        "CS-1",
+        "H-1",
+        "H-2",
+        "H-3",
+        "HD-1",
+        "PO-1",
+        "PO-2",
+        "SN-1",
+    ]
 
     # The penalty is invoiced; the Town's permit fee invoice goes unpaid too: delinquent 45 days
     # after notice (Sept 1 + 45 = Oct 16), and the business license may not be renewed.

@@ -1,12 +1,14 @@
 """Letters of actions taken through the services: each states what its ordinance section
 requires (violations with citations, dates and evidence; corrective action, correct-by date
 and fine; hearing date, place and rights; decision and findings; appeal body and deadline;
-finality and judicial review; lien warning), signed by the acting person in the pack's
-title for their role (13.30.080(D)-(I), 13.30.090; 10.02.260, 10.02.270, 10.02.330)."""
+finality and judicial review; lien warning), signed by the person who took the action as the
+officer at the level the pack gives it, whose title the text names as acting (RULES.md 12.6;
+13.30.080(D)-(I), 13.30.090; 10.02.260, 10.02.270, 10.02.330)."""
 
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from fogkeeper.enforcement.letters import PREVIEW_MARK, preview_letter, render_action_letter
 from fogkeeper.enforcement.models import EnforcementAction, Letter
@@ -164,6 +166,38 @@ def test_a_signer_without_a_name_signs_with_the_username():
     assert "ines Authorized Inspector" in text
 
 
+def test_a_notice_sent_by_certified_mail_states_its_number():
+    agency, case, violation = opened()
+    notice_ = action_take(
+        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
+        delivery="mail", certified_mail_number="7019 0700 0000 4412 0044",
+    )  # fmt: skip
+
+    assert "By certified mail, No. 7019 0700 0000 4412 0044" in letter_of(notice_)
+
+
+def test_a_notice_delivered_in_person_names_no_certified_mail():
+    agency, case, violation = opened()
+
+    text = letter_of(notice(case, violation, person("ines", agency, "inspector", "I", "O")))
+
+    assert "By personal delivery" in text
+    assert "certified mail" not in text
+
+
+def test_the_notice_of_hearing_states_the_certified_mail_number():
+    agency, case, _ = opened()
+    notice_ = suspension(case, person("mara", agency, "manager", "M", "L"))
+
+    hearing = hearing_schedule(
+        notice=notice_, code="H-1", hearing_on=d("2025-04-21"), noticed_on=d("2025-04-01"),
+        place=ROOM, delivery="mail", certified_mail_number="7019-2",
+    )  # fmt: skip
+
+    assert "By certified mail, No. 7019-2" in letter_of(hearing)
+
+
 def test_the_suspension_notice_states_its_reasons_and_the_hearing_rights():
     agency, case, _ = opened()
     manager = person("mara", agency, "manager", "Mara", "Lind")
@@ -198,7 +232,8 @@ def test_the_notice_of_hearing_gives_its_date_place_and_rights():
     assert "Date April 21, 2025" in text
     assert f"Place {ROOM}" in text
     assert "entitled to be heard, to present written or oral evidence, and to be" in text
-    assert "Cleo Park Clerk" in text
+    assert "The Utilities Manager gives notice of the time and place of the hearing" in text
+    assert "Cleo Park Utilities Manager" in text  # the hearing is before the Manager
 
 
 def test_the_managers_decision_carries_the_decision_findings_and_review():
@@ -243,7 +278,8 @@ def test_the_final_decision_gives_the_1094_6_notice_and_the_90_day_deadline():
     assert "Code of Civil Procedure Section 1094.6 governs the time" in text
     assert "(90th) day following the date on which the decision is final" in text
     assert "no later than August 18, 2025" in text
-    assert "Cleo Park Clerk For the City Council" in text
+    assert "the City's final decision concerning Pier Taqueria, made by the City Council" in text
+    assert "Cleo Park City Clerk For the City Council City of San Clemente" in text
 
 
 def test_the_penalty_order_states_findings_appeal_and_the_lien_warning():
@@ -301,6 +337,37 @@ def test_the_emergency_decision_routes_the_appeal_to_the_city_manager():
     assert "no later than March 10, 2025" in text
 
 
+def schedule(case, actor, code="CS-1"):
+    return action_take(
+        case=case, type="compliance_schedule", code=code, actor=actor,
+        fields={"entered_on": d("2025-05-01"), "milestones": [
+            {"id": "M-2", "due": d("2025-07-01"), "what": "Install a sample box on GT-2."},
+            {"id": "M-1", "due": d("2025-06-01"), "what": "Pump out GT-2; send its manifest."},
+        ]},
+        delivery="mail", certified_mail_number="7019-5",
+    )  # fmt: skip
+
+
+def test_the_compliance_schedule_order_says_what_must_be_done_by_when():
+    agency, case, _ = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    text = letter_of(schedule(case, manager))
+
+    assert "Compliance schedule order or agreement" in text
+    assert "the Utilities Manager requires the Operator to enter into this Compliance" in text
+    assert "Pump-out overdue (V-1)" in text
+    assert (
+        "M-1 Pump out GT-2; send its manifest. June 1, 2025 "
+        "M-2 Install a sample box on GT-2. July 1, 2025" in text
+    )
+    assert "not to exceed $3,000 may be assessed for each day" in text
+    assert "13.30.080(I)(4)(c)(2)" in text and "13.30.080(G)(1)(a)" in text
+    assert "Every amount due and owing to the City was paid" in text
+    assert "13.30.080(F)(3)" in text and "no later than May 12, 2025" in text  # 10 days, rolled
+    assert "Mara Lind Utilities Manager" in text
+
+
 # The Town
 
 
@@ -351,7 +418,8 @@ def test_the_town_revocation_notice_states_facts_and_grounds():
 
     assert "Facts and grounds in support of the proposed revocation Three overflows" in text
     assert "not before April 16, 2025 and not after May 16, 2025" in text
-    assert "Fay Moss FOG Manager" in text
+    assert "The Building Official gives notice of the proposed revocation" in text
+    assert "Fay Moss Building Official" in text  # 10.02.260(B): not the hearing officer
 
 
 def test_the_town_notice_names_its_waste_oil_violation_in_the_towns_words():
@@ -385,6 +453,19 @@ def test_the_town_penalty_order_states_payment_and_lien_dates():
     assert "10.02.330(I)" in text
 
 
+def test_the_town_compliance_schedule_agreement_is_the_fog_managers():
+    agency, case, _ = opened("town-10-02")
+    clerk = person("hugo", agency, "clerk", "Hugo", "Reyes")
+
+    text = letter_of(schedule(case, clerk))
+
+    assert "the FOG Manager requires the permittee to enter into this Compliance" in text
+    assert "M-1 Pump out GT-2; send its manifest. June 1, 2025" in text
+    assert "10.02.160(D)" in text and "10.02.160(C)" in text
+    assert "Hugo Reyes FOG Manager Public Works" in text  # 10.02.160(A), not the hearing officer
+    assert "City" not in text and "Hearing Officer" not in text
+
+
 def test_the_town_complaint_states_the_charges():
     agency, case, _ = opened("town-10-02")
     manager = person("fay", agency, "manager", "Fay", "Moss")
@@ -395,6 +476,56 @@ def test_the_town_complaint_states_the_charges():
     )  # fmt: skip
 
     assert "Alleged act or failure to act Failed to clean GT-2." in letter_of(complaint)
+
+
+# Aurora
+
+
+def test_the_aurora_notice_states_one_correction_date_the_ordinances():
+    agency, case, violation = opened("us-oh-aurora")
+
+    notice_ = action_take(
+        case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+        fields={"delivered_on": d("2026-12-04")}, delivery="mail",
+        certified_mail_number="7019 0700 0000 4412 0044",
+    )  # fmt: skip
+    text = letter_of(notice_)
+
+    # 15 days from delivery is Saturday, December 19: the deadline rolls to Monday (922.22(b))
+    assert notice_.fields["correct_by"] == "2026-12-21"
+    assert "Correct by December 21, 2026" in text
+    assert "Corrective action December 21, 2026 922.22(b)" in text
+    assert "December 19" not in text
+
+
+def test_the_aurora_notice_refuses_a_correction_date_other_than_the_ordinances():
+    agency, case, violation = opened("us-oh-aurora")
+
+    with pytest.raises(ValidationError) as e:
+        action_take(
+            case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+            fields={"delivered_on": d("2026-12-04"), "correct_by": d("2026-12-19")},
+        )  # fmt: skip
+
+    assert e.value.message_dict["correct_by"] == [
+        "922.22(b): correct by is 2026-12-21, the date the ordinance gives from delivered on "
+        "(asked 2026-12-19)."
+    ]
+
+
+def test_the_aurora_notice_is_the_city_representatives():
+    agency, case, violation = opened("us-oh-aurora")
+    manager = person("wes", agency, "manager", "Wes", "Hale")
+
+    notice_ = action_take(
+        case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+        fields={"delivered_on": d("2026-12-04")}, actor=manager,
+    )  # fmt: skip
+    text = letter_of(notice_)
+
+    assert "The City representative issues this Notice of Violation to Pier Taqueria" in text
+    assert "Wes Hale City representative Department of Public Services" in text
+    assert "WWTP official" not in text
 
 
 # Previews
@@ -467,10 +598,78 @@ def test_an_action_without_a_template_gets_the_generic_letter_with_its_fields():
     assert "Pump-out overdue (V-1)" in text
 
 
-def test_a_superuser_signs_as_the_manager(django_user_model):
+def test_a_superuser_signs_a_notice_as_the_authorized_inspector(django_user_model):
     agency, case, violation = opened()
     root = django_user_model.objects.create_superuser("root", first_name="Ruth", last_name="Ng")
 
     text = text_of(render_action_letter(unsaved_notice(case, violation), [], root))
 
-    assert "Ruth Ng Utilities Manager" in text
+    assert "Ruth Ng Authorized Inspector" in text
+    assert "Utilities Manager Utilities Department" not in text
+
+
+# Who signs (RULES.md 12.6): the officer at the action's level, whatever the account's role
+
+
+def test_a_notice_sent_by_the_manager_is_signed_as_the_authorized_inspector():
+    agency, case, violation = opened()
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+
+    text = letter_of(notice(case, violation, manager))
+
+    assert "The Authorized Inspector has determined that Pier Taqueria" in text
+    assert "Mara Lind Authorized Inspector Utilities Department City of San Clemente" in text
+    assert "Mara Lind Utilities Manager" not in text
+
+
+def council_order(agency, case, violation, clerk, type="penalty_order", by="manager"):
+    """A penalty order of the first level appealed to the Council, and the Council's order."""
+    manager = person("mara", agency, "manager", "Mara", "Lind")
+    first = action_take(
+        case=case, type=type, code="PO-1", violation=violation, actor=manager,
+        fields={"issued_by": by, "issued_on": d("2025-04-01"), "served_on": d("2025-04-01"),
+                "amount": "1500", "class": "records", "days": 1},
+    )  # fmt: skip
+    appeal = appeal_file(appealed=first, code="AP-1", filed_on=d("2025-04-08"), to="council")
+    return action_take(
+        case=case, type=type, code="PO-2", violation=violation, actor=clerk, refers_to=appeal,
+        fields={"issued_by": "council", "issued_on": d("2025-05-06"),
+                "served_on": d("2025-05-06"), "amount": "1000", "class": "records", "days": 1},
+    )  # fmt: skip
+
+
+def test_the_councils_order_is_signed_by_the_city_clerk_for_the_council():
+    agency, case, violation = opened()
+    clerk = person("cleo", agency, "clerk", "Cleo", "Park")
+
+    text = letter_of(council_order(agency, case, violation, clerk))
+
+    assert "the City Council finds that the charged party" in text
+    assert "Cleo Park City Clerk For the City Council City of San Clemente" in text
+    assert "Utilities Department City of San Clemente Issued" not in text
+
+
+def test_the_town_councils_order_is_signed_by_the_town_clerk_for_the_council():
+    agency, case, violation = opened("town-10-02")
+    clerk = person("hugo", agency, "clerk", "Hugo", "Reyes")
+
+    text = letter_of(council_order(agency, case, violation, clerk, by="hearing_officer"))
+
+    assert "the Town Council finds that the person served" in text
+    assert "Hugo Reyes Town Clerk For the Town Council Agency town-10-02" in text
+    assert "City Clerk" not in text and "City Council" not in text
+
+
+def test_the_town_hearing_officers_decision_is_signed_as_the_hearing_officer():
+    agency, case, violation = opened("town-10-02")
+    manager = person("fay", agency, "manager", "Fay", "Moss")
+
+    decision = action_take(
+        case=case, type="hearing_decision", code="HD-1", violation=violation, actor=manager,
+        fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended."},
+    )  # fmt: skip
+    text = letter_of(decision)
+
+    assert "This is the written decision and order of the Hearing Officer" in text
+    assert "Fay Moss Hearing Officer Public Works" in text
+    assert "FOG Manager" not in text

@@ -33,3 +33,22 @@ def test_it_renders_a_letter_for_an_agency_and_establishment_record():
     assert "Pier Foods LLC" in text
     assert "910 Calle Negocio" in text
     assert printed(deadlines[0]["date"]) in text
+
+
+def test_it_addresses_the_establishment_with_its_city_state_and_zip():
+    agency = make_agency("us-oh-aurora", letterhead="130 South Chillicothe Road\nAurora, OH 44202")
+    fse = make_establishment(
+        agency, address="402 N Chillicothe Rd", city="Aurora", state="OH", zip_code="44202"
+    )
+
+    pdf = render_letter(
+        agency=agency,
+        establishment=fse,
+        action_type="notice_of_violation",
+        action_code="NOV-1",
+        fields={"delivered_on": "2026-12-04"},
+        deadlines=[],
+        issued_on=date(2026, 12, 4),
+    )
+
+    assert "Pier Taqueria 402 N Chillicothe Rd Aurora, OH 44202" in text_of(pdf)

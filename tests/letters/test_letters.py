@@ -245,10 +245,36 @@ def test_every_letter_template_of_a_pack_is_tested(pack_id):
     folder = pack(pack_id).source / "letters"
     letters = {p.stem for p in folder.glob("*.html") if not p.stem.startswith("_")}
 
-    # a hearing's notice is tested with the actions taken (test_action_letters.py), the
-    # permit and its modification notice in tests/permits/test_permit_documents.py
-    tested_elsewhere = {"base", "default", "hearing", "permit", "permit_modification_notice"}
+    # a hearing's notice and a compliance schedule are tested with the actions taken
+    # (test_action_letters.py), the permit and its modification notice in
+    # tests/permits/test_permit_documents.py
+    tested_elsewhere = {
+        "base", "default", "hearing", "compliance_schedule", "permit", "permit_modification_notice"
+    }  # fmt: skip
     assert letters - tested_elsewhere == set(CASES[pack_id][1])
+
+
+def findings(lines: int) -> str:
+    return "\n".join(f"Finding {i}: GI-1 held grease above 25% of its depth." for i in range(lines))
+
+
+@pytest.mark.parametrize(
+    ("pack_id", "action_type", "lines"),
+    [
+        ("town-10-02", "hearing_decision", 1),  # was: page 2 held the footer alone
+        ("town-10-02", "hearing_decision", 3),  # was: page 2 held the closing alone
+        ("san-clemente", "penalty_order", 20),  # was: page 3 held the footer alone
+    ],
+)
+def test_the_signature_and_footer_end_the_page_the_text_ends_on(pack_id, action_type, lines):
+    fields = CASES[pack_id][1][action_type]
+    deadlines = engine_deadlines(pack_id, action_type, fields)
+
+    pdf = letter(pack_id, action_type, fields, deadlines, facts=findings(lines))
+
+    last = " ".join(PdfReader(io.BytesIO(pdf)).pages[-1].extract_text().split())
+    assert last.index("Jane Roe") > 0, last  # some of the text comes before the signature
+    assert "Issued under" in last
 
 
 def test_it_refuses_an_action_type_that_is_not_a_name():

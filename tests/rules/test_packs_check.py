@@ -300,6 +300,40 @@ def test_it_names_an_appeal_to_a_level_outside_the_procedure(tmp_path):
     ]
 
 
+def test_it_names_a_deadline_filling_a_field_that_is_not_a_planned_date(tmp_path):
+    pack = copy(tmp_path)
+    edit(
+        pack,
+        "enforcement.yaml",
+        "appeal_to: coordinator,",
+        "appeal_to: coordinator, fills: corrected_on,",
+    )
+    assert problems(pack) == [
+        "imaginary-town/enforcement.yaml: actions.notice_of_violation.deadlines[0] appeal.fills: "
+        "'corrected_on' is not a planned date the deadline does not run from"
+    ]
+
+
+def test_it_names_a_signer_of_an_unknown_action_and_one_without_a_title(tmp_path):
+    pack = copy(tmp_path)
+    edit(
+        pack,
+        "enforcement.yaml",
+        "  on_appeal: []",
+        "  on_appeal: []\n  signed_by: {warning: inspector, notice_of_violation: mayor}",
+    )
+    assert problems(pack) == [
+        "imaginary-town/enforcement.yaml: procedure.signed_by.warning: not an action type of "
+        "the pack"
+    ]
+    edit(pack, "enforcement.yaml", "warning: inspector, ", "")
+    assert problems(pack) == [
+        "imaginary-town: the loader refuses it: "
+        f"{pack}/enforcement.yaml: procedure.signed_by.notice_of_violation: 'mayor' has no "
+        "title in pack.yaml (titles) and is no level of the procedure"
+    ]
+
+
 def test_it_names_a_check_whose_rule_is_not_in_the_pack(tmp_path):
     pack = copy(tmp_path)
     edit(pack, "pack.yaml", "  fees.delinquent:", "  fees.late:")

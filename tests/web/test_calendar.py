@@ -368,3 +368,25 @@ def test_a_case_the_manager_closed_leaves_the_calendar(agencies):
 
     after = {e.case for e in legal_calendar(agency=agencies[0], as_of=AS_OF).entries}
     assert "EC-8" in before and "EC-8" not in after
+
+
+def test_it_lists_a_compliance_schedules_milestones_with_what_must_be_done(clerk, agencies):
+    case = EnforcementAction.objects.get(code="MD-1").case  # Pier Taqueria's open case EC-7
+    schedule = action_take(
+        case=case, type="compliance_schedule", code="CS-1", delivery="personal",
+        fields={"entered_on": d("2025-05-20"), "milestones": [
+            {"id": "M-1", "due": d("2025-06-04"), "what": "Pump out GI-1."},
+            {"id": "M-2", "due": d("2025-06-20"), "what": "Install a sample box."},
+        ]},
+    )  # fmt: skip
+    action_fact_record(action=schedule, field="milestones.M-1.met_on", value=d("2025-06-03"))
+
+    response = get(clerk)
+
+    entries = [(e.shown, e.action, e.what) for e in response.context["cal"].entries]
+    assert ("2025-06-04", "CS-1", "Milestone M-1: Pump out GI-1. (met 2025-06-03)") in entries
+    assert ("2025-06-20", "CS-1", "Milestone M-2: Install a sample box.") in entries
+    assert "Milestone M-2: Install a sample box.: Compliance schedule order or agreement CS-1" in (
+        response.content.decode()
+    )
+    assert "CS-1" not in [e.action for e in response.context["cal"].overdue]

@@ -10,10 +10,12 @@ from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import Finding
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
+from fogkeeper.enforcement.services import case_open
 from fogkeeper.web.common import policy
 from tests.compliance.records import make_pier_taqueria
 from tests.enforcement.steps import heard_complaint
-from tests.records import d
+from tests.letters.test_letters import text_of
+from tests.records import d, make_agency, make_establishment
 from tests.web.enforcement import san_clemente_case, town_case
 from tests.web.people import make_user, two_agencies
 
@@ -200,7 +202,8 @@ def test_no_compliance_schedule_while_money_is_owed(client, world):
     signed_in(client, world["sc"], "manager")
     before = counts()
     response = client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
-        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01",
+        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01 Pump out GT-2",
+        "delivery": "personal",
     })  # fmt: skip
     assert response.status_code == 400
     html = response.content.decode()
@@ -235,7 +238,8 @@ def test_an_emergency_suspension_shows_its_hour_based_hearing_deadline(client, w
 def test_a_milestone_met_and_a_court_judgment_are_recorded_from_the_pages(client, world):
     signed_in(client, world["sc"], "manager")
     client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
-        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01",
+        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01 Pump out GT-2",
+        "delivery": "personal",
     })  # fmt: skip
     response = client.post(
         "/cases/FSE-0042/EC-7/fact/?refers_to=CS-1&field=milestones.M-1.met_on",
@@ -326,3 +330,19 @@ def test_the_operators_answer_shows_on_the_case_page_under_the_action_it_answers
     item = html.split('id="action-NNC-1"', 1)[1].split('id="action-', 1)[0]
     assert "The trap was pumped on March 20 by Coastal Pumping." in item
     assert "2025-03-21" in item
+
+
+def test_an_aurora_notice_offers_no_correction_date_and_previews_the_ordinances(client):
+    aurora = make_agency("us-oh-aurora", code="aurora")
+    case_open(establishment=make_establishment(aurora, code="AUR-1"), code="EC-1",
+              opened_on=d("2026-12-01"))  # fmt: skip
+    signed_in(client, aurora, "manager")
+    url = "/cases/AUR-1/EC-1/act/notice_of_violation/?as_of=2026-12-04"
+
+    assert "correct_by" not in client.get(url).context["form"].fields
+    response = client.post(url, {
+        "code": "NOV-1", "delivered_on": "2026-12-04", "delivery": "personal", "preview": "1",
+    })  # fmt: skip
+
+    text = text_of(response.content)  # 15 days: Saturday the 19th, rolled (922.22(b))
+    assert "Correct by December 21, 2026" in text and "December 19" not in text

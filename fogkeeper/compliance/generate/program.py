@@ -44,7 +44,7 @@ class _Generator:
             code=agency_code,
             name=agency_name or f"Synthetic City ({establishments:,} establishments)",
             pack=pack,
-            letterhead="Synthetic City\nFOG Program" if letterhead is None else letterhead,
+            letterhead="FOG Program" if letterhead is None else letterhead,
         )
         agency.full_clean()
         agency.save()

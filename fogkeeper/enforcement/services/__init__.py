@@ -8,7 +8,13 @@ refused step changes nothing. Deadlines and windows come from the engine: the ac
 in a minimal case file and evaluated, so no rule is written twice.
 """
 
-from .actions import action_deadlines, action_fact_record, action_final_on, action_take
+from .actions import (
+    action_deadlines,
+    action_fact_record,
+    action_final_on,
+    action_take,
+    filled_by_law,
+)
 from .answers import ANSWER_MAX, notice_answer
 from .appeals import appeal_file
 from .cases import CLOSING_REASONS, case_close, case_open, closure_of, violation_add
@@ -30,6 +36,7 @@ __all__ = [
     "appeal_file",
     "case_open",
     "court_judgment_record",
+    "filled_by_law",
     "hearing_conclude",
     "hearing_schedule",
     "hearing_waive",

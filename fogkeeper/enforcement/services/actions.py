@@ -128,6 +128,8 @@ def action_take(
 
     if type == "compliance_schedule":
         _check_schedule(errors, pack, establishment, fields)
+    _check_filled(errors, spec, fields, filled_by_law(establishment, code, type, fields))
+    _check_milestones(errors, spec, fields)
     _name_the_order_replaced(errors, spec, fields, refers_to)
     entry = engine_entry(pack, code, type, fields)
     try:
@@ -190,6 +192,56 @@ def _check_prerequisites(
     actions = case.actions.select_related("refers_to").prefetch_related("facts")
     for problem in prerequisites.unmet(pack, spec, fields, refers_to, actions, on, level):
         add_error(errors, NON_FIELD_ERRORS, problem.message())
+
+
+def filled_by_law(
+    establishment: FoodServiceEstablishment, code: str, type: str, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """`fields` with each date the pack's deadlines fill (`fills`: Aurora's correct-by date,
+    15 days from delivery, 922.22(b)) set to the engine's date for it, as ISO text, so the
+    notice, its letter and the portal state the one date the ordinance gives."""
+    pack = establishment.agency.get_pack()
+    spec = pack.actions.get(type)
+    fields = dict(fields)
+    for d in spec.deadlines if spec else ():
+        start = fields.get(d.start)
+        if d.fills is None or start is None:
+            continue
+        probe = engine_entry(pack, code, type, {**fields, d.fills: day_of(start).isoformat()})
+        try:
+            found = _engine_deadlines(establishment, probe, day_of(start))
+        except CaseFileError:
+            continue  # the action's own check names what is wrong
+        for deadline in found:
+            if (deadline.action, deadline.name, deadline.kind) == (code, d.name, d.kind):
+                fields[d.fills] = day_of(deadline.date).isoformat()
+    return fields
+
+
+def _check_filled(errors: Errors, spec, fields: dict[str, Any], filled: dict[str, Any]) -> None:
+    """A date the law sets is taken as it gives it; another date given is refused."""
+    for d in spec.deadlines:
+        if d.fills is None or d.fills not in filled:
+            continue
+        given = fields.get(d.fills)
+        if given is not None and str(given)[:10] != filled[d.fills]:
+            add_error(
+                errors,
+                d.fills,
+                f"{d.citation}: {d.fills.replace('_', ' ')} is {filled[d.fills]}, the date the "
+                f"ordinance gives from {d.start.replace('_', ' ')} (asked {given}).",
+            )
+        fields[d.fills] = filled[d.fills]
+
+
+def _check_milestones(errors: Errors, spec, fields: dict[str, Any]) -> None:
+    """A milestone says in words what must be done by its date (`what`), for the order's
+    letter and the calendar; the case file keeps its id, due date and the day it was met."""
+    for name, f in spec.fields.items():
+        for m in fields.get(name) or [] if f.kind == "milestones" else []:
+            what = m.get("what", "") if isinstance(m, dict) else ""
+            if not isinstance(what, str):
+                add_error(errors, name, f"Milestone {m.get('id')}: say what must be done.")
 
 
 def _name_the_order_replaced(
@@ -324,9 +376,10 @@ def action_deadlines(
     establishment: FoodServiceEstablishment, code: str, type: str, fields: dict, as_of: date
 ) -> list[Deadline]:
     """The deadlines the engine would give an action not yet taken (for its letter's
-    preview)."""
+    preview), the dates the law fills filled in."""
     pack = establishment.agency.get_pack()
-    entry = engine_entry(pack, code, type, plain_fields(dict(fields)))
+    fields = filled_by_law(establishment, code, type, plain_fields(dict(fields)))
+    entry = engine_entry(pack, code, type, fields)
     return [d for d in _engine_deadlines(establishment, entry, as_of) if d.action == code]
 
 

@@ -104,7 +104,7 @@ def case_close(
     refuse(errors)
     closure = EnforcementAction(
         case=case, establishment=establishment, code=code, type=CLOSURE, level="manager",
-        taken_on=closed_on, cites="",
+        taken_on=closed_on, cites=establishment.agency.get_pack().procedure.get("citation", ""),
         fields={"closed_on": closed_on.isoformat(), "reason": reason, "note": note.strip()},
     )  # fmt: skip
     if getattr(actor, "is_authenticated", False):

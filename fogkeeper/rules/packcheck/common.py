@@ -102,12 +102,14 @@ DEADLINE_KEYS = (
     "unless_paid",
     "extension",
     "appeal_to",
+    "fills",
 )
 EXTENSION_KEYS = ("requested", "within", "from", "add", "roll")
 PROCEDURE_KEYS = (
     "citation",
     "sequence",
     "levels",
+    "signed_by",
     "first_notice",
     "on_appeal",
     "judicial_bar",

@@ -263,6 +263,12 @@ def _check_deadline(
             pk.add(f, f"{dhere}.{key}", f"{d[key]!r} is not true or false")
     if d.get("unless_paid") and "paid_on" not in fields:
         pk.add(f, f"{dhere}.unless_paid", "the action has no paid_on field")
+    fills = d.get("fills")
+    if fills is not None and (
+        fills not in fields or fields[fills][0] != "planned_date" or fills == start
+    ):
+        why = "is not a planned date the deadline does not run from"
+        pk.add(f, f"{dhere}.fills", f"{fills!r} {why}")
     pk.cited(f, dhere, d)
     _check_when(pk, dhere, d.get("when") or {}, fields)
     ext = d.get("extension")
@@ -446,6 +452,13 @@ def _check_procedure(pk: _Pack, data: Any, actions: dict) -> None:
     first = data.get("first_notice")
     if first is not None and first not in actions:
         pk.add(f, "procedure.first_notice", f"{first!r} is not an action type of the pack")
+    signed = _mapping(pk, f, "procedure.signed_by", data.get("signed_by") or {},
+                      "action types to the officer who signs their letters")  # fmt: skip
+    for type_, officer in signed.items():
+        if type_ not in actions:
+            pk.add(f, f"procedure.signed_by.{type_}", "not an action type of the pack")
+        if not _text(officer):
+            pk.add(f, f"procedure.signed_by.{type_}", "expected the officer who signs (a title)")
     for key in ("judicial_bar", "administrative_bar"):
         if data.get(key) is not None:
             pk.cited(f, f"procedure.{key}", data[key])

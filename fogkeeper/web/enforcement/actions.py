@@ -166,7 +166,10 @@ def _preview(request, case, spec, form, refers_to) -> HttpResponse:
     """The letter the action would send, marked as a preview and not stored."""
     from fogkeeper.enforcement import letters
 
-    fields = services.plain_fields(form.action_fields())
+    fields = services.filled_by_law(
+        case.establishment, form.cleaned_data["code"], spec.type,
+        services.plain_fields(form.action_fields()),
+    )  # fmt: skip
     taken_on = date.fromisoformat(str(fields.get(spec.date_field, page_as_of(request)))[:10])
     action = EnforcementAction(
         case=case, establishment=case.establishment, code=form.cleaned_data["code"],

@@ -4,9 +4,10 @@ has let pass (a hearing not held inside its window, a decision past due) listed 
 the same entries as CSV and iCalendar for the clerk's own calendar.
 
 Every date of a case comes from the engine's calendar of each establishment as the last sweep
-stored it (`ComplianceStatus.deadlines`) or from the hearings recorded; nothing is computed
-here but which of those dates have passed undone. Beside the cases: the spill reports the
-State's General Order asks, due and late (fogkeeper.incidents.spills), and the sewer segments
+stored it (`ComplianceStatus.deadlines`), from the hearings recorded or from the milestones of
+a compliance schedule (what must be done, by when); nothing is computed here but which of
+those dates have passed undone. Beside the cases: the spill reports the State's General
+Order asks, due and late (fogkeeper.incidents.spills), and the sewer segments
 whose scheduled cleaning is overdue (fogkeeper.sewers.selectors), each linking to its page."""
 
 from __future__ import annotations
@@ -240,6 +241,12 @@ def _case_entries(
             entry.why = _undone(d["name"], action, actions, entry)
             entry.overdue = bool(entry.why)
         entries.append(entry)
+    for action in actions:
+        if action.type in STEPS:
+            continue
+        fields = action.effective_fields(list(action.facts.all()))
+        for name in _milestone_fields(pack, action.type):
+            entries += [_milestone_entry(pack, action, m) for m in fields.get(name) or []]
     for hearing in (a for a in actions if a.type == HEARING and a.fields.get("hearing_on")):
         entry = _hearing_entry(pack, hearing, by_code)
         notice = hearing.refers_to_id and next(a for a in actions if a.pk == hearing.refers_to_id)
@@ -250,6 +257,26 @@ def _case_entries(
             )
         entries.append(entry)
     return entries
+
+
+def _milestone_fields(pack: Pack, action_type: str) -> list[str]:
+    spec = pack.actions.get(action_type)
+    return [n for n, f in spec.fields.items() if f.kind == "milestones"] if spec else []
+
+
+def _milestone_entry(pack: Pack, action: EnforcementAction, m: dict[str, Any]) -> Entry:
+    """A milestone of a compliance schedule on the day it is due: what must be done, and the
+    day it was met once it was (the operator's date: never overdue on the agency's side)."""
+    what = f"Milestone {m['id']}" + (f": {m['what']}" if m.get("what") else "")
+    if m.get("met_on"):
+        what += f" (met {str(m['met_on'])[:10]})"
+    return Entry(
+        day=date.fromisoformat(str(m["due"])[:10]), at=None, kind="deadline",
+        name=f"milestone-{m['id']}", engine_kind="milestone", what=what, action=action.code,
+        action_title=action_title(pack, action.type), establishment=action.establishment.code,
+        establishment_name=action.establishment.name, case=action.case.code,
+        citation=action.cites,
+    )  # fmt: skip
 
 
 def _passed(entry: Entry, cutoff: datetime) -> bool:

@@ -53,8 +53,9 @@ class ActionForm(forms.Form):
             del self.fields["code"]
         else:
             self.fields["code"].initial = action_code(case.establishment, initials(spec.title))
+        by_law = {d.fills for d in spec.deadlines if d.fills}  # the service sets them
         for name, f in spec.fields.items():
-            if name in LATER or name in QUANTITIES:
+            if name in LATER or name in QUANTITIES or name in by_law:
                 continue
             field = self._field(name, f.kind, f.required, f.choices, as_of)
             if field is not None:
@@ -103,7 +104,8 @@ class ActionForm(forms.Form):
         if kind == "milestones":
             return forms.CharField(
                 widget=forms.Textarea(attrs={"rows": 4}), required=required, label="Milestones",
-                help_text="One a line: its number and the date it is due, e.g. M-1 2025-08-01.",
+                help_text="One a line: its number, the date it is due and what must be done "
+                "by then, e.g. M-1 2025-08-01 Install a 1,000-gallon grease interceptor.",
             )  # fmt: skip
         return None
 
@@ -154,18 +156,19 @@ class ActionForm(forms.Form):
     def clean_milestones(self) -> list[dict[str, str]]:
         out = []
         for n, line in enumerate(self.cleaned_data.get("milestones", "").splitlines(), start=1):
-            parts = line.split()
+            parts = line.split(maxsplit=2)
             if not parts:
                 continue
             try:
-                due = date.fromisoformat(parts[1]) if len(parts) == 2 else None
+                due = date.fromisoformat(parts[1]) if len(parts) == 3 else None
             except ValueError:
                 due = None
             if due is None:
                 raise forms.ValidationError(
-                    f"Line {n}: write the milestone's number and its due date (YYYY-MM-DD)."
+                    f"Line {n}: write the milestone's number, its due date (YYYY-MM-DD) and "
+                    "what must be done by then."
                 )
-            out.append({"id": parts[0], "due": due.isoformat()})
+            out.append({"id": parts[0], "due": due.isoformat(), "what": parts[2].strip()})
         return out
 
     def action_fields(self) -> dict[str, Any]:

@@ -34,6 +34,7 @@ class EstablishmentForm(forms.Form):
     name = _text("Name", required=True)
     address = _text("Street address", required=True)
     city = _text("City", max_length=100)
+    state = _text("State", max_length=2, help_text="Its two-letter postal code: CA, OH.")
     zip_code = _text("ZIP code", max_length=10)
     category = forms.ChoiceField(label="Category")
     opened_on = forms.DateField(label="Opened on", widget=DateInput)
