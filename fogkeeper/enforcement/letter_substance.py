@@ -15,6 +15,7 @@ from fogkeeper.signals import findings_of
 from .letter_filters import longdate
 
 HEARING = "hearing"
+APPEAL = "appeal"
 
 # The levels an appeal may be routed to, whose titles a letter template may name.
 ROUTE_LEVELS = ("inspector", "manager", "hearing_officer", "council", "city_manager")
@@ -77,8 +78,28 @@ def substance(action, pack, sections, fields, issued_on) -> dict[str, Any]:
         }
         out["title"] = "Notice of hearing"
         out["citation"] = action.cites
+    if action.type == APPEAL and fields.get("rejected"):
+        out.update(_late_appeal(action, pack, fields, titles))
     out["route_titles"] = {level: level_title(titles, level) for level in ROUTE_LEVELS}
     return out
+
+
+def _late_appeal(action: Any, pack: Any, fields: dict, titles: Any) -> dict[str, Any]:
+    """An appeal received after its last day: what was appealed, when it was filed, the
+    last day and its section (RULES.md 12.7)."""
+    appealed = action.refers_to
+    spec = pack.actions.get(appealed.type) if appealed is not None else None
+    return {
+        "title": "Notice of an appeal rejected as late",
+        "citation": action.cites,
+        "late": {
+            "appealed": f"{spec.title if spec else 'action'} {getattr(appealed, 'code', '')}",
+            "to": level_title(titles, action.level),
+            "filed_on": as_date(fields["filed_on"]),
+            "last_day": as_date(fields["last_day"]),
+            "appellant": fields.get("appellant", ""),
+        },
+    }
 
 
 def _violations(action: Any, pack: Any, on: date) -> list[dict[str, Any]]:

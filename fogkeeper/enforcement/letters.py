@@ -72,6 +72,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "final_decision": ("violations", "decision", "finality", "judicial_review"),
     "compliance_schedule": ("violations", "milestones", "appeal"),
     "hearing": ("violations", "hearing"),
+    "appeal": (),  # only the rejection of a late appeal sends a letter (RULES.md 12.7)
 }  # fmt: skip
 GENERIC = ("violations", "fields", "appeal")
 

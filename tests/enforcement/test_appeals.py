@@ -218,3 +218,17 @@ def test_an_appeal_is_not_decided_before_it_was_filed():
     )  # fmt: skip
 
     assert "A-1" in message and "2025-07-10" in message
+
+
+def test_a_late_appeal_gets_a_letter_citing_its_last_day():
+    from tests.letters.test_letters import text_of
+
+    _, case, _ = open_case("san-clemente")
+    po = order(case, "manager")
+
+    late = rejected_late(po, "2025-07-15", "council")
+
+    text = text_of(late.letters.get().pdf)
+    assert "Notice of an appeal rejected as late" in text
+    assert "The last day to file it was July 14, 2025" in text and "13.30.080(I)(6)" in text
+    assert "rejected as late" in text

@@ -627,6 +627,7 @@ def council_order(agency, case, violation, clerk, type="penalty_order", by="mana
     manager = person("mara", agency, "manager", "Mara", "Lind")
     first = action_take(
         case=case, type=type, code="PO-1", violation=violation, actor=manager,
+        refers_to=heard_complaint(case, served_on="2025-03-02"),
         fields={"issued_by": by, "issued_on": d("2025-04-01"), "served_on": d("2025-04-01"),
                 "amount": "1500", "class": "records", "days": 1},
     )  # fmt: skip
@@ -666,6 +667,7 @@ def test_the_town_hearing_officers_decision_is_signed_as_the_hearing_officer():
 
     decision = action_take(
         case=case, type="hearing_decision", code="HD-1", violation=violation, actor=manager,
+        refers_to=heard_complaint(case, served_on="2025-03-02"),
         fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended."},
     )  # fmt: skip
     text = letter_of(decision)

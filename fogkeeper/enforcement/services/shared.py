@@ -17,7 +17,7 @@ from fogkeeper.rules import evaluate
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Deadline
 
-from ..models import HEARING, EnforcementAction, Letter
+from ..models import APPEAL, HEARING, EnforcementAction, Letter
 from ..selectors import engine_entry
 
 UNIT_ONE = {
@@ -179,7 +179,7 @@ def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None
     """The letter of an action that sends one, stored byte for byte (when letters exist):
     a hearing's notice, or an action its pack marks `letter: true`; signed by whoever took
     the action."""
-    if not sends_letter(action.establishment.agency.get_pack(), action.type):
+    if not sends_letter(action.establishment.agency.get_pack(), action.type, action.fields):
         return
     try:
         letters = importlib.import_module("fogkeeper.enforcement.letters")
@@ -191,6 +191,10 @@ def _render_letter(action: EnforcementAction, deadlines: list[Deadline]) -> None
     Letter.objects.create(action=action, pdf=pdf, sha256=hashlib.sha256(pdf).hexdigest())
 
 
-def sends_letter(pack: Pack, action_type: str) -> bool:
+def sends_letter(pack: Pack, action_type: str, fields: dict | None = None) -> bool:
+    """A hearing's notice, an action its pack marks `letter: true`, and the rejection of an
+    appeal received after its last day (RULES.md 12.7)."""
+    if action_type == APPEAL:
+        return bool((fields or {}).get("rejected"))
     spec = pack.actions.get(action_type)
     return action_type == HEARING or (spec is not None and spec.letter)
