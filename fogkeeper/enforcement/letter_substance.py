@@ -260,7 +260,7 @@ def signer(name: str, pack: Any, who: str) -> dict[str, str]:
         return {"name": name} if name else {}
     if who in BODIES:
         body = pack.level_title(who)
-        clerk = pack.titles.get("clerk") or f"Clerk of the {body}"
+        clerk = pack.titles.get("council_clerk") or f"Clerk of the {body}"
         return {"name": name, "title": clerk, "behalf": body}
     return {"name": name, "title": pack.level_title(who), "behalf": ""}
 

@@ -190,8 +190,9 @@ class FoodServiceEstablishment(models.Model):
     address = models.CharField(max_length=200)
     city = models.CharField(max_length=100, blank=True)
     state = models.CharField(
-        max_length=2, blank=True, help_text="the state's two-letter postal code: CA, OH"
-    )
+        max_length=2, blank=True, default="", db_default="",  # a row written without it: blank
+        help_text="the state's two-letter postal code: CA, OH",
+    )  # fmt: skip
     zip_code = models.CharField(max_length=10, blank=True)
     normalised_address = models.CharField(max_length=200, db_index=True, editable=False)
     parcel = models.ForeignKey(

@@ -198,7 +198,9 @@ def test_a_decision_that_orders_the_suspension_suspends_the_permit(client, sc):
 # 12.3: the Town's suspension or revocation takes effect upon the final order
 
 
-def test_the_town_revokes_only_once_the_hearing_officers_order_is_final(client, town):
+def revocation_decided(town):
+    """The Town's FOG Permit FOG-1 and the hearing officer's decision HD-1 of March 24,
+    which orders it revoked after the hearing on the revocation notice RN-1."""
     permit = make_permit(
         town.establishment, "FOG-1", issued_on="2024-07-01", expires_on="2026-06-30"
     )
@@ -211,6 +213,11 @@ def test_the_town_revokes_only_once_the_hearing_officers_order_is_final(client, 
         case=town, type="hearing_decision", code="HD-1", refers_to=hearing,
         fields={"noticed_on": d("2025-03-24"), "orders": "revocation"},
     )  # fmt: skip
+    return permit, decision
+
+
+def test_the_town_revokes_only_once_the_hearing_officers_order_is_final(client, town):
+    permit, decision = revocation_decided(town)
     appeal_file(appealed=decision, code="AP-1", filed_on=d("2025-04-01"), to="council")
     manager(client, town)
     url = f"/permits/{permit.pk}/revoke/?as_of=2025-04-20"
@@ -292,18 +299,7 @@ def test_a_late_appeal_is_recorded_as_rejected_and_changes_no_date(client, sc):
 
 
 def test_the_town_revokes_from_the_day_the_unappealed_order_became_final(client, town):
-    permit = make_permit(
-        town.establishment, "FOG-1", issued_on="2024-07-01", expires_on="2026-06-30"
-    )
-    notice = action_take(case=town, type="revocation_notice", code="RN-1",
-                         fields={"mailed_on": d("2025-03-03")}, delivery="personal")  # fmt: skip
-    hearing = hearing_schedule(notice=notice, code="H-1", hearing_on=d("2025-03-20"),
-                               noticed_on=d("2025-03-03"))  # fmt: skip
-    hearing_conclude(hearing=hearing, concluded_on=d("2025-03-20"))
-    decision = action_take(
-        case=town, type="hearing_decision", code="HD-1", refers_to=hearing,
-        fields={"noticed_on": d("2025-03-24"), "orders": "revocation"},
-    )  # fmt: skip
+    permit, decision = revocation_decided(town)
     manager(client, town)
     url = f"/permits/{permit.pk}/revoke/?as_of=2025-04-20"
 
@@ -315,3 +311,24 @@ def test_the_town_revokes_from_the_day_the_unappealed_order_became_final(client,
     assert "HD-1 became final on 2025-04-09" in early.content.decode()
     assert response.status_code == 302
     assert Permit.objects.get(pk=permit.pk).revoked_on == d("2025-04-09")
+
+
+# 12.6: who signs, and the certified-mail number of a notice mailed
+
+
+def test_a_notice_mailed_needs_its_certified_number_and_is_signed_at_its_level(client, sc):
+    from tests.letters.test_letters import text_of
+
+    data = {"code": "NNC-1", "delivered_on": "2025-03-05", "correct_by": "2025-04-04",
+            "delivery": "mail", "certified_mail_number": ""}  # fmt: skip
+    manager(client, sc)
+    before = counts()
+
+    refused(post(client, sc, "act/notice_of_noncompliance", data), "certified")
+    assert counts() == before
+    numbered = {**data, "certified_mail_number": "7019 0700 0000 1111 0001"}
+    assert post(client, sc, "act/notice_of_noncompliance", numbered).status_code == 302
+
+    text = text_of(Letter.objects.get(action__code="NNC-1").pdf)
+    assert "By certified mail, No. 7019 0700 0000 1111 0001" in text
+    assert "Authorized Inspector" in text and "Utilities Manager Utilities" not in text

@@ -11,6 +11,7 @@ from fogkeeper.registry.services import Actor, Errors, add_error, check_model, r
 
 from ..codes import check_code_free, lock_codes
 from ..models import CLOSURE, CaseViolation, EnforcementAction, EnforcementCase
+from .actions import _save_action
 from .shared import _audit, check_done
 
 # why a manager closes a case, as the page says it
@@ -107,15 +108,7 @@ def case_close(
         taken_on=closed_on, cites=establishment.agency.get_pack().procedure.get("citation", ""),
         fields={"closed_on": closed_on.isoformat(), "reason": reason, "note": note.strip()},
     )  # fmt: skip
-    if getattr(actor, "is_authenticated", False):
-        closure.taken_by = actor
-    with transaction.atomic():
-        lock_codes(establishment)
-        check_code_free(errors, EnforcementAction, establishment, code)
-        check_model(closure, errors)
-        refuse(errors)
-        closure.save()
-        _audit(CLOSURE, closure, establishment, actor)
+    _save_action(closure, errors, actor, [])
     return closure
 
 

@@ -13,7 +13,7 @@ from fogkeeper.rules.report import Deadline
 
 from ..codes import check_code_free, lock_codes
 from ..models import HEARING, WAIVER, ActionFact, EnforcementAction
-from .actions import action_fact_record
+from .actions import _save_action, action_fact_record
 from .shared import (
     HEARD,
     _audit,
@@ -224,15 +224,7 @@ def hearing_waive(
         fields={"waived_on": waived_on.isoformat(), "waived_by": waived_by.strip()},
         refers_to=notice, violation=notice.violation,
     )  # fmt: skip
-    if getattr(actor, "is_authenticated", False):
-        waiver.taken_by = actor
-    with transaction.atomic():
-        lock_codes(establishment)
-        check_code_free(errors, EnforcementAction, establishment, code)
-        check_model(waiver, errors)
-        refuse(errors)
-        waiver.save()
-        _audit(WAIVER, waiver, establishment, actor)
+    _save_action(waiver, errors, actor, [])
     return waiver
 
 

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='foodserviceestablishment',
             name='state',
-            field=models.CharField(blank=True, help_text="the state's two-letter postal code: CA, OH", max_length=2),
+            field=models.CharField(blank=True, default='', db_default='', help_text="the state's two-letter postal code: CA, OH", max_length=2),
         ),
         migrations.AlterField(
             model_name='agency',
