@@ -332,3 +332,28 @@ def test_a_notice_mailed_needs_its_certified_number_and_is_signed_at_its_level(c
     text = text_of(Letter.objects.get(action__code="NNC-1").pdf)
     assert "By certified mail, No. 7019 0700 0000 1111 0001" in text
     assert "Authorized Inspector" in text and "Utilities Manager Utilities" not in text
+
+
+def test_the_written_appeal_is_kept_as_received_and_opened_from_the_case(
+    client, sc, settings, tmp_path
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    settings.MEDIA_ROOT = tmp_path
+    action_take(case=sc, type="notice_of_noncompliance", code="NNC-1",
+                fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
+                delivery="personal")  # fmt: skip
+    manager(client, sc)
+    pdf = b"%PDF-1.4\n% the operator's appeal\n%%EOF\n"
+    data = {"code": "AP-1", "filed_on": "2025-03-10", "appellant": "Pier Foods LLC",
+            "grounds": "The trap was pumped out.", "refers_to": "NNC-1", "to": "manager",
+            "document": SimpleUploadedFile("appeal.pdf", pdf, "application/pdf")}  # fmt: skip
+    html = SimpleUploadedFile("appeal.pdf", b"<html>not a PDF</html>", "application/pdf")
+
+    refused(post(client, sc, "appeal", {**data, "document": html}), "must be a PDF")
+    assert post(client, sc, "appeal", data).status_code == 302
+    page = client.get("/cases/FSE-0042/EC-1/?as_of=2025-03-10").content.decode()
+    response = client.get("/cases/FSE-0042/EC-1/documents/AP-1/")
+
+    assert "/cases/FSE-0042/EC-1/documents/AP-1/" in page
+    assert b"".join(response.streaming_content) == pdf

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Prefetch, Q
-from django.http import Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header, urlencode
@@ -38,6 +38,7 @@ from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Report
+from fogkeeper.uploads import CONTENT_TYPES
 
 from ..common import policy
 from ..common.exports import export_response
@@ -463,6 +464,24 @@ def _penalties_to_invoice(page: CasePage) -> list[dict[str, Any]]:
 
 
 # -- letters ------------------------------------------------------------------------------
+
+
+@agency_page
+@reads_only
+def case_document(request, code: str, case: str, action: str):
+    """The document an act was taken on, as received (the written appeal)."""
+    found = get_object_or_404(
+        EnforcementAction, establishment__agency=request.agency, establishment__code=code,
+        case__code=case, code=action,
+    )  # fmt: skip
+    if not found.document:
+        raise Http404("no document was received with this act")
+    name = get_valid_filename(f"{code}-{action}-{found.document.name.rsplit('/', 1)[-1]}")
+    kind = name.rsplit(".", 1)[-1].lower()
+    response = FileResponse(found.document.open("rb"), content_type=CONTENT_TYPES.get(kind))
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
 
 
 @agency_page

@@ -12,6 +12,7 @@ urlpatterns: list = [
     path("cases/", cases.case_list_page, name="cases"),
     path(f"{CASE}/", cases.case_detail, name="case"),
     path("letters/<int:letter>.pdf", cases.letter_pdf, name="letter"),
+    path(f"{CASE}/documents/<str:action>/", cases.case_document, name="case_document"),
     path(f"{CASE}/act/<str:type>/", actions.take_action, name="case_act"),
     path(f"{CASE}/hearing/", actions.schedule_hearing, name="case_hearing"),
     path(f"{CASE}/hearing/concluded/", actions.conclude_hearing, name="case_conclude"),

@@ -3,9 +3,11 @@ notice: manager and inspector; hearings, appeals and decisions: manager and cler
 enforcement decisions: the manager), nobody outside the agency's staff, and another agency's
 case or run is not there (404)."""
 
-from fogkeeper.enforcement.models import BulkNotice, EnforcementCase
+from fogkeeper.enforcement.models import BulkNotice, EnforcementAction, EnforcementCase
 
 TABLE = """
+web:case_document                   GET   ok    ok    ok    ok    404   404   404   404   login
+web:case_document                   POST  405   405   405   405   404   404   404   404   login
 web:case_open                       GET   ok    ok    403   403   404   404   404   404   login
 web:case_open                       POST  ok    ok    403   403   404   404   404   404   login
 web:bulk_notice                     GET   ok    ok    403   403   404   404   404   own   login
@@ -55,7 +57,25 @@ B_ROLES = {
     ("web:bulk_notice", "POST"): {"inspector": "own 403"},
 }
 
+
+def _document(side) -> dict:
+    """An appeal received with its written appeal, in the agency's first case."""
+    from django.core.files.base import ContentFile
+
+    case = EnforcementCase.objects.filter(establishment__agency=side.agency).earliest("pk")
+    appeal = case.actions.filter(code="AP-DOC").first()
+    if appeal is None:
+        appeal = EnforcementAction(
+            case=case, establishment=case.establishment, code="AP-DOC", type="appeal",
+            level="council", taken_on=case.opened_on, cites="-", fields={"filed_on": "x"},
+        )  # fmt: skip
+        appeal.document.save("appeal.pdf", ContentFile(b"%PDF-1.4\n%%EOF\n"), save=False)
+        appeal.save()
+    return {**_case(side), "action": appeal.code}
+
+
 RECORDS = {
+    "web:case_document": _document,
     "web:bulk_notice_run": _run,
     "web:case_act": _first_notice,
     **{
