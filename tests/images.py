@@ -28,3 +28,21 @@ def png(name: str = "photo.png", size: tuple[int, int] = (4, 3)) -> SimpleUpload
     buf = io.BytesIO()
     Image.new("RGB", size, "white").save(buf, "PNG")
     return SimpleUploadedFile(name, buf.getvalue(), content_type="image/png")
+
+
+def eps(name: str = "photo.jpg") -> SimpleUploadedFile:
+    """A PostScript (EPS) file named as a photo: Pillow's EPS plugin would hand it to
+    Ghostscript, which runs what it says."""
+    body = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nnewpath 0 0 moveto showpage\n"
+    return SimpleUploadedFile(name, body, content_type="image/jpeg")
+
+
+def webp(name: str = "photo.webp") -> SimpleUploadedFile:
+    """A small WebP photo, an image that decodes."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (4, 3), "white").save(buf, "WEBP")
+    return SimpleUploadedFile(name, buf.getvalue(), content_type="image/webp")

@@ -1,6 +1,8 @@
 """Inspection photos: checked before they are kept, and their thumbnail made once.
 
-A photo is refused, naming the limit, when its file is larger than
+A photo is a JPEG, PNG or WebP image by what its bytes decode as (PHOTO_FORMATS), never by
+its name: anything else is refused in words. It is refused, naming the limit, when its file
+is larger than
 FOGKEEPER_PHOTO_MAX_BYTES or its header declares more pixels than FOGKEEPER_PHOTO_MAX_PIXELS;
 the header is all that is read (Image.open decodes nothing), so a small file declaring
 10,000 megapixels costs nothing to refuse. Pillow's own bomb limit (Image.MAX_IMAGE_PIXELS) is
@@ -31,6 +33,9 @@ from .models import InspectionPhoto
 
 log = logging.getLogger(__name__)
 THUMBNAIL = (320, 320)
+# What a photo may be, by what its bytes decode as, never by its name: no other of Pillow's
+# plugins is ever asked to open a photo (its EPS plugin hands the file to Ghostscript).
+PHOTO_FORMATS = ("JPEG", "PNG", "WEBP")
 _PIXELS = re.compile(r"Image size \((\d+) pixels\)")
 
 
@@ -47,8 +52,13 @@ def photo_problem(file) -> str | None:
         )
     most = settings.FOGKEEPER_PHOTO_MAX_PIXELS
     pixels = _declared_pixels(file)
-    if pixels is None or pixels <= most:
-        return None  # not an image at all is said by the form's image check
+    if pixels is None:
+        return (
+            f"{name} is not a photo: a JPEG, PNG or WebP image is accepted, by what the file "
+            "holds whatever its name."
+        )
+    if pixels <= most:
+        return None
     return (
         f"{name} is {pixels / 1e6:,.0f} megapixels; a photo may have at most "
         f"{most / 1e6:,.0f} megapixels. Take it at a lower resolution, or reduce it, and add it "
@@ -57,12 +67,13 @@ def photo_problem(file) -> str | None:
 
 
 def _declared_pixels(file) -> int | None:
-    """Width x height as the file's header declares them; None when it is no image."""
+    """Width x height as the file's header declares them; None when it is no JPEG, PNG or
+    WebP image."""
     start = file.tell() if hasattr(file, "tell") else 0
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(file) as image:  # reads the header only
+            with Image.open(file, formats=PHOTO_FORMATS) as image:  # reads the header only
                 width, height = image.size
         return width * height
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -88,7 +99,7 @@ def thumbnail_make(photo_id: int) -> bool:
     if photo is None or photo.thumbnail:
         return False
     try:
-        with photo.image.open("rb") as stream, Image.open(stream) as image:
+        with photo.image.open("rb") as stream, Image.open(stream, formats=PHOTO_FORMATS) as image:
             image.draft("RGB", THUMBNAIL)  # a JPEG decodes at a fraction of its size
             small = ImageOps.exif_transpose(image).convert("RGB")
             small.thumbnail(THUMBNAIL)

@@ -156,3 +156,19 @@ def test_a_photo_refused_stores_nothing_of_the_inspection(fse, settings):
         sync(fse, upload(fse, photos=[png(size=(40, 40))]))
     assert not Inspection.objects.filter(code="F-1").exists()
     assert not InspectionPhoto.objects.exists()
+
+
+def test_a_postscript_file_named_as_a_photo_is_refused_in_words_and_nothing_stored(fse):
+    from tests.images import eps
+
+    with pytest.raises(ValidationError, match="photo.jpg is not a photo: a JPEG, PNG or WebP"):
+        sync(fse, upload(fse, photos=[eps("photo.jpg")]))
+    assert not Inspection.objects.filter(code="F-1").exists()
+    assert not InspectionPhoto.objects.exists()
+
+
+def test_a_webp_photo_is_kept(fse):
+    from tests.images import webp
+
+    inspection = sync(fse, upload(fse, photos=[webp()])).inspection
+    assert inspection.photos.count() == 1

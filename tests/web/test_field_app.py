@@ -167,7 +167,10 @@ def test_a_photo_that_is_no_image_is_refused(client, ines):
     fake.file = io.BytesIO(b"not an image")
     response = send(client, inspection_of(harbor(client)), photos=[fake])
     assert response.status_code == 400
-    assert "Photos: Upload a valid image." in response.json()["messages"][0]
+    assert (
+        "trap.png is not a photo: a JPEG, PNG or WebP image is accepted"
+        in (response.json()["messages"][0])
+    )
 
 
 def test_the_sync_gives_the_page_a_fresh_token(client, ines):

@@ -170,3 +170,15 @@ def test_the_command_makes_the_thumbnails_of_photos_stored_without_one(inspectio
     call_command("make_thumbnails", stdout=out)
     assert out.getvalue() == "1 thumbnail made\n"
     assert InspectionPhoto.objects.get(pk=photo.pk).thumbnail
+
+
+def test_a_postscript_file_stored_as_a_photo_is_never_handed_to_ghostscript(inspections):
+    from django.core.files.base import ContentFile
+
+    from tests.images import eps
+
+    photo = InspectionPhoto(inspection=inspections[0])
+    photo.image.save("old.jpg", ContentFile(eps().read()), save=True)
+    with patch("PIL.EpsImagePlugin.EpsImageFile._open", side_effect=AssertionError("EPS")) as eps_:
+        assert thumbnail_make(photo.pk) is False
+    assert not eps_.called
