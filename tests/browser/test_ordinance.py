@@ -36,6 +36,7 @@ def test_the_city_attorney_reviews_the_ordinance_and_follows_a_rule_to_its_findi
         page.set_viewport_size(DESKTOP)
         sign_in(page, live_server, "ada")
 
+        page.wait_for_load_state("load")  # the menu opens once the design system's script ran
         page.get_by_role("button", name="Reports").click()
         page.get_by_role("link", name="The ordinance enforced").click()
         expect(page.get_by_role("heading", level=1)).to_have_text(
