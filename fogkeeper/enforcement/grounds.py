@@ -37,7 +37,7 @@ def ground_problem(
 
 
 def _overflow_problem(ground, case, fields, refers_to, actions, lead: str) -> str:
-    complaint = _complaint(refers_to)
+    complaint = refers_to.traces_to("administrative_complaint") if refers_to else None
     served = complaint.taken_on if complaint is not None else None
     if served is None:
         return f"{lead}; the order names no administrative complaint."
@@ -55,16 +55,6 @@ def _overflow_problem(ground, case, fields, refers_to, actions, lead: str) -> st
             f"by {served}, when {complaint.code} was served (asked {asked})."
         )
     return ""
-
-
-def _complaint(record: EnforcementAction | None) -> EnforcementAction | None:
-    """The administrative complaint the order follows: named, through its hearing or waiver,
-    or through the appeal of the order on it."""
-    for _ in range(4):
-        if record is None or record.type == "administrative_complaint":
-            return record
-        record = record.refers_to
-    return None
 
 
 def _orders(types, actions: list[EnforcementAction], on: date) -> list[EnforcementAction]:

@@ -117,11 +117,24 @@ class EnforcementAction(Immutable):
     def __str__(self) -> str:
         return f"{self.code} {self.type}"
 
+    def traces_to(self, type: str) -> EnforcementAction | None:
+        """The record of `type` this one follows: itself, or the first along its `refers_to`
+        (a decision on a hearing on a notice, an order on an appeal of an order on it)."""
+        record: EnforcementAction | None = self
+        while record is not None and record.type != type:
+            record = record.refers_to
+        return record
+
     def effective_fields(self, facts: list[ActionFact] | None = None) -> dict[str, Any]:
         """The action's fields overlaid with its facts, in the order they were recorded."""
         if facts is None:
             facts = list(self.facts.order_by("recorded_at", "pk"))
         return overlay(self.fields, [(f.field, f.value) for f in facts])
+
+
+def closure_on(actions, on) -> EnforcementAction | None:
+    """The act that closed the case of `actions` on or before `on`, if one did."""
+    return next((a for a in actions if a.type == CLOSURE and a.taken_on <= on), None)
 
 
 def overlay(fields: dict[str, Any], facts: list[tuple[str, Any]]) -> dict[str, Any]:

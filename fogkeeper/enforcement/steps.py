@@ -14,7 +14,7 @@ from typing import Any
 from fogkeeper.rules.packs import Pack
 
 from . import prerequisites
-from .models import APPEAL, CLOSURE, HEARING, WAIVER, EnforcementAction
+from .models import APPEAL, CLOSURE, HEARING, WAIVER, EnforcementAction, closure_on
 from .services import HEARD, day_of
 
 # The facts of an action type staff record from the case page, with how the page says them.
@@ -51,7 +51,7 @@ def next_steps(
 ) -> list[Step]:
     """The steps the case's sequence offers on `as_of`: `actions` the case's, in the order
     taken (with their effective fields), `deadlines` the engine's for them."""
-    if any(a.type == CLOSURE and a.taken_on <= as_of for a in actions):
+    if closure_on(actions, as_of) is not None:
         return []
     steps = _actions(pack, actions, as_of)
     steps += _hearings(pack, actions)

@@ -1,8 +1,5 @@
 """The operator's answers to the notices sent to it: appended, audited, shown to staff."""
 
-import sys
-import types
-
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -18,9 +15,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def notice(monkeypatch):
-    fake = types.ModuleType("fogkeeper.enforcement.letters")
-    fake.render_action_letter = lambda *a, **kw: b"%PDF-1.7 sent"
-    monkeypatch.setitem(sys.modules, "fogkeeper.enforcement.letters", fake)
+    from fogkeeper.enforcement import letters
+
+    # the real module stays imported (the pages import it); only its rendering is stood in for
+    monkeypatch.setattr(letters, "render_action_letter", lambda *a, **kw: b"%PDF-1.7 sent")
     _, case, _ = open_case()
     return action_take(
         case=case, type="notice_of_noncompliance", code="NNC-1",

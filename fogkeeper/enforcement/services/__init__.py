@@ -17,7 +17,7 @@ from .actions import (
 )
 from .answers import ANSWER_MAX, notice_answer
 from .appeals import appeal_file
-from .cases import CLOSING_REASONS, case_close, case_open, closure_of, violation_add
+from .cases import CLOSING_REASONS, case_close, case_open, violation_add
 from .courts import court_judgment_record
 from .hearings import hearing_conclude, hearing_schedule, hearing_waive, hearing_window
 from .shared import HEARD, UNIT_ONE, day_of, plain_fields, sends_letter
@@ -26,7 +26,6 @@ __all__ = [
     "ANSWER_MAX",
     "CLOSING_REASONS",
     "case_close",
-    "closure_of",
     "HEARD",
     "UNIT_ONE",
     "action_deadlines",

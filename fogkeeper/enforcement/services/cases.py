@@ -90,7 +90,7 @@ def case_close(
     if reason == "settled" and not (note or "").strip():
         add_error(errors, "note", "Say what the settlement provides.")
     check_done(errors, establishment, closed_on=closed_on)
-    closed = closure_of(case)
+    closed = case.actions.filter(type=CLOSURE).first()
     if closed is not None:
         add_error(errors, "closed_on", f"Case {case.code} was closed on {closed.taken_on}.")
     last = case.actions.order_by("-taken_on").first()
@@ -110,8 +110,3 @@ def case_close(
     )  # fmt: skip
     _save_action(closure, errors, actor, [])
     return closure
-
-
-def closure_of(case: EnforcementCase) -> EnforcementAction | None:
-    """The act that closed `case`, if it was closed."""
-    return case.actions.filter(type=CLOSURE).first()

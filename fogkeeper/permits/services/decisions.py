@@ -108,20 +108,13 @@ def decisions_ordering(permit: Permit, what: str) -> list:
         .prefetch_related("facts")
         .order_by("-taken_on", "-pk")
     )
-    return [d for d in found if d.effective_fields().get("orders") == order and _decides(d, notice)]
-
-
-def _decides(decision, notice_type: str) -> bool:
-    """`decision` decides a notice of `notice_type`: it refers to it, to its hearing or
-    waiver, or to an appeal of a decision that does."""
-    record = decision.refers_to
-    for _ in range(4):
-        if record is None:
-            return False
-        if record.type == notice_type:
-            return True
-        record = record.refers_to
-    return False
+    return [
+        d
+        for d in found
+        if d.effective_fields().get("orders") == order
+        and d.refers_to is not None
+        and d.refers_to.traces_to(notice) is not None
+    ]
 
 
 def _from_decision(errors: Errors, permit: Permit, decision, what: str) -> str:

@@ -30,12 +30,12 @@ from django.utils import timezone
 
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.enforcement.models import (
-    CLOSURE,
     HEARING,
     STEPS,
     WAIVER,
     ActionFact,
     EnforcementAction,
+    closure_on,
 )
 from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
@@ -167,7 +167,7 @@ def legal_calendar(
     )
     entries = []
     for case_actions in _by_case(actions).values():
-        if any(a.type == CLOSURE and a.taken_on <= as_of for a in case_actions):
+        if closure_on(case_actions, as_of) is not None:
             continue  # the manager closed the case: its dates leave the calendar
         codes = {a.code for a in case_actions}
         deadlines = [

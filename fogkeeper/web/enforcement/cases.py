@@ -32,6 +32,7 @@ from fogkeeper.enforcement.models import (
     EnforcementCase,
     Letter,
     NoticeAnswer,
+    closure_on,
 )
 from fogkeeper.enforcement.steps import Step, next_steps, waiting_steps
 from fogkeeper.registry.models import Agency
@@ -286,7 +287,7 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
          "open": (v.rule, v.subject) in open_findings}
         for v in CaseViolation.objects.filter(case=case).order_by("code")
     ]  # fmt: skip
-    closure = next((a for a in actions if a.type == CLOSURE and a.taken_on <= as_of), None)
+    closure = closure_on(actions, as_of)
     return CasePage(
         case=case,
         as_of=as_of,
