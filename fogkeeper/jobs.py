@@ -11,6 +11,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import cached_property
+
+from fogkeeper import queue
 
 
 class Job(models.Model):
@@ -33,6 +36,16 @@ class Job(models.Model):
     @property
     def underway(self) -> bool:
         return self.status in self.UNDERWAY
+
+    @cached_property
+    def waiting(self) -> bool:
+        """Queued while the broker could not be reached: its task is kept for the schedule's
+        tick, which hands it to the workers once they can be reached (fogkeeper.queue)."""
+        return self.status == self.QUEUED and queue.waiting(self)
+
+    def status_words(self) -> str:
+        """Its status as its pages say it: "Waiting for the workers" while it waits."""
+        return queue.WAITING if self.waiting else self.get_status_display()
 
     def stalled(self, now=None) -> bool:
         """Under way, and nothing done for FOGKEEPER_SWEEP_STALLED_AFTER seconds."""

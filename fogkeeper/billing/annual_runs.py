@@ -58,7 +58,7 @@ def start_annual_fees(*, agency: Agency, year: int, on: date, user=None) -> Annu
 
 def queue(run: AnnualFeeRun) -> None:
     """Hand the committed run to a worker (here and now when no broker is set)."""
-    enqueue("fogkeeper.billing.annual_fee_run", run.pk)
+    enqueue("fogkeeper.billing.annual_fee_run", run.pk, record=run)
 
 
 def underway(agency: Agency) -> AnnualFeeRun | None:

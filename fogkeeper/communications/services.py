@@ -215,4 +215,4 @@ def communication_resume(*, communication: Communication, actor: Actor = None) -
 def queue(comm: Communication) -> None:
     """Hand the queued communication to a worker, or to a thread of this process when no
     broker is set (fogkeeper.queue.beside)."""
-    beside("fogkeeper.communications.send", comm.pk)
+    beside("fogkeeper.communications.send", comm.pk, record=comm)

@@ -3,7 +3,9 @@
 (FOGKEEPER_REMINDER_HOUR). Celery beat calls `tick` every few minutes; each tick queues the
 jobs whose hour has come and that have not been queued today (DailyJob), queues again a job
 queued long ago and not done (its message lost, a broker restarted), and the batches of
-stalled sweeps. So a lost message or a missed tick delays a job by a tick, never by a day."""
+stalled sweeps, and first the tasks a page could not hand to the broker (fogkeeper.queue:
+kept while it could not be reached). So a lost message or a missed tick delays a job by a
+tick, never by a day."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from fogkeeper.queue import enqueue
+from fogkeeper.queue import enqueue, send_unsent
 from fogkeeper.registry.models import Agency
 
 from .models import DailyJob
@@ -25,6 +27,7 @@ SWEEP, REMINDERS = "sweep", "reminders"
 def tick(now: datetime | None = None) -> list[DailyJob]:
     """Queue what is due at `now`; returns the jobs queued."""
     now = now or timezone.now()
+    send_unsent()
     queued = []
     for agency in Agency.objects.order_by("pk"):
         local = now.astimezone(agency.get_pack().calendar.tz)

@@ -7,6 +7,7 @@ from datetime import date
 
 from celery import shared_task
 
+from fogkeeper.queue import enqueue
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
 from .from_findings import run_bulk_notice
@@ -35,9 +36,10 @@ def queue_batches(run: SweepRun) -> None:
         run.batches.exclude(status=SweepBatch.DONE).values_list("pk", flat=True).order_by("pk")
     )
     for batch_id in pending:
-        sweep_batch.delay(batch_id)
+        if not enqueue("fogkeeper.sweep.batch", batch_id, record=run):
+            return  # the broker is away: the tick's resume of stalled sweeps queues the rest
     if not pending:
-        sweep_finish.apply_async(args=[run.pk], priority=FIRST)
+        enqueue("fogkeeper.sweep.finish", run.pk, priority=FIRST, record=run)
 
 
 @shared_task(name="fogkeeper.sweep.batch")

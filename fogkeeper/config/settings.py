@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "fogkeeper.audit",
+    "fogkeeper.queue",
     "fogkeeper.registry",
     "fogkeeper.permits",
     "fogkeeper.maintenance",
@@ -302,9 +303,22 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # How long a task taken by a worker that vanished (kill -9, a machine lost) waits before
-# Redis gives it to another worker. Longer than the longest task.
+# Redis gives it to another worker. Longer than the longest task. A page that queues work
+# waits for a broker that cannot be reached at most twice (one retry) the connect or the
+# answer timeout, then keeps the task for the schedule's tick (fogkeeper/queue): without
+# them a silent broker (one that takes the connection and never answers) holds the page for
+# good. The answer timeout is longer than the workers' one-second BRPOP.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("FOGKEEPER_BROKER_VISIBILITY_TIMEOUT", default=3600)
+    "visibility_timeout": env.int("FOGKEEPER_BROKER_VISIBILITY_TIMEOUT", default=3600),
+    "socket_connect_timeout": env.float("FOGKEEPER_BROKER_CONNECT_TIMEOUT", default=2.0),
+    "socket_timeout": env.float("FOGKEEPER_BROKER_TIMEOUT", default=3.0),
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("FOGKEEPER_BROKER_CONNECT_TIMEOUT", default=2.0)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
 }
 # On Redis a message of priority 0 is handed out before those of higher numbers: a sweep's
 # finishing task (its month-end rates) is sent at 0 (FIRST), so that each run completes as

@@ -59,7 +59,7 @@ def start_import(
 
 def queue(run: IncidentImport) -> None:
     """Hand the stored import to a worker (here and now when no broker is set)."""
-    enqueue("fogkeeper.incidents.import", run.pk)
+    enqueue("fogkeeper.incidents.import", run.pk, record=run)
 
 
 def run_import(run_id: int) -> IncidentImport | None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
+from fogkeeper.queue import enqueue
+
 from .photos import thumbnail_make
 from .receipts import receipt_send
 
@@ -25,4 +27,4 @@ def inspection_receipt(inspection_id: int) -> bool:
 def receipt_queue(inspection) -> None:
     """Email the receipt once the transaction that stores `inspection` commits."""
     inspection_id = inspection.pk
-    transaction.on_commit(lambda: inspection_receipt.delay(inspection_id))
+    transaction.on_commit(lambda: enqueue("fogkeeper.inspections.receipt", inspection_id))

@@ -40,7 +40,7 @@ def confirm(dry_run: Onboarding, user=None) -> Onboarding:
 
 
 def queue(run: Onboarding) -> None:
-    enqueue("fogkeeper.onboarding.run", run.pk)
+    enqueue("fogkeeper.onboarding.run", run.pk, record=run)
 
 
 def carry_out(run_id: int) -> Onboarding | None:

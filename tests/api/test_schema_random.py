@@ -1,6 +1,8 @@
 """schemathesis with random generation against gunicorn (issue 15, Done when): a bounded number
 of new examples per operation, each run, as the manager and as the operator's, hauler's and
-owner's tokens, finds no server error and no answer outside the schema.
+owner's tokens, finds no server error and no answer outside the schema. The field sync and
+the onboarding upload, pages rather than API endpoints, are run the same way from a small
+OpenAPI document of their own (pages.openapi.yaml), signed in as the demo's manager.
 
 gunicorn serves a database of its own (migrated, the demo loaded into it), so that what the
 calls write stays out of the other tests; it is dropped after.
@@ -16,13 +18,16 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
+from http.cookiejar import CookieJar
 from pathlib import Path
 
 import psycopg
 import pytest
 
 from fogkeeper.api.agency import HEADER as AGENCY_HEADER
+from fogkeeper.compliance.demo_builder import STAFF_PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -30,6 +35,8 @@ AS_OF = "2026-03-02"
 ROLES = ["manager", "operator", "hauler", "owner"]  # the demo's logins
 pytestmark = pytest.mark.servers
 EXAMPLES = 15  # per operation and role: the four roles together take about two minutes
+PAGES = Path(__file__).with_name("pages.openapi.yaml")
+PAGE_EXAMPLES = 25  # per page: the two pages take well under a minute
 
 
 def _free_port() -> int:
@@ -121,3 +128,34 @@ def test_it_conforms_to_its_schema_on_random_examples(server):
         if run.returncode != 0:
             failed[role] = out[-6000:]
     assert not failed, "\n\n".join(f"== {role}\n{out}" for role, out in failed.items())
+
+
+def _signed_in(base: str, username: str) -> tuple[str, str]:
+    """The session and CSRF cookies of `username` signed in through the login page, and the
+    CSRF token the pages' forms and the field app send back."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(f"{base}/accounts/login/", timeout=30).close()
+    token = next(c.value for c in jar if c.name == "csrftoken")
+    form = {"username": username, "password": STAFF_PASSWORD, "csrfmiddlewaretoken": token}
+    opener.open(f"{base}/accounts/login/", urllib.parse.urlencode(form).encode(), 30).close()
+    cookies = {c.name: c.value for c in jar}
+    assert "sessionid" in cookies, f"{username} was not signed in"
+    return "; ".join(f"{k}={v}" for k, v in cookies.items()), cookies["csrftoken"]
+
+
+def test_the_field_sync_and_the_onboarding_upload_answer_random_posts_in_words(server):
+    """Random posts to the two pages, as a signed-in manager: never a server error, only the
+    answers described, and the sync's JSON as its docstring describes it. (A body Django cannot
+    read at all is refused by its HTML 400 page before the view: no content type check.)"""
+    base, _ = server
+    cookie, csrf = _signed_in(base, "manager")
+    run = subprocess.run(
+        [str(BIN / "schemathesis"), "run", str(PAGES), "--url", base,
+         "--checks", "not_a_server_error,status_code_conformance,response_schema_conformance",
+         "--phases", "examples,fuzzing", "--max-examples", str(PAGE_EXAMPLES),
+         "--header", f"Cookie: {cookie}", "--header", f"X-CSRFToken: {csrf}",
+         "--header", f"Referer: {base}/", "--no-color"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]

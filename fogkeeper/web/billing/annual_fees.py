@@ -111,7 +111,7 @@ def preview(agency, year: int, on: date) -> dict:
 
 def run_words(run: AnnualFeeRun) -> str:
     if run.underway:
-        return f"{run.get_status_display().lower()} — {run.done} of {run.total} establishments"
+        return f"{run.status_words().lower()} — {run.done} of {run.total} establishments"
     return run.get_status_display()
 
 

@@ -33,7 +33,7 @@ RECIPIENTS_PER_PAGE = 50
 
 def _words(comm: Communication) -> str:
     if comm.underway:
-        return f"{comm.get_status_display()}: {comm.done} of {comm.total} done"
+        return f"{comm.status_words()}: {comm.done} of {comm.total} done"
     if comm.is_draft:
         return comm.get_status_display()
     return (f"{comm.get_status_display()}: {comm.sent} sent, {comm.letter_only} letter only, "
@@ -160,8 +160,9 @@ def communication_send(request, pk: int):
         for text in e.messages:
             messages.error(request, text)
     else:
-        messages.success(request, f"Queued for {comm.total} establishments; this page follows "
-                         "the sending.")  # fmt: skip
+        waits = "; it waits for the workers" if comm.waiting else ""
+        messages.success(request, f"Queued for {comm.total} establishments{waits}; this page "
+                         "follows the sending.")  # fmt: skip
     return redirect("web:communication", pk=pk)
 
 

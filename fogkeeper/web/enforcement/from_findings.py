@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from fogkeeper.compliance.from_findings import bulk_notice_start, case_from_findings
 from fogkeeper.compliance.models import Finding
 from fogkeeper.enforcement.models import DELIVERY, BulkNotice
-from fogkeeper.queue import beside
+from fogkeeper.queue import beside, waiting
 
 from ..common import policy
 from ..common.forms import DateInput, put_errors
@@ -127,7 +127,7 @@ def _start(request, pack, form, rule, as_of) -> BulkNotice:
         first_certified=request.POST.get("first_certified", "").strip(), as_of=as_of,
         actor=request.user,
     )  # fmt: skip
-    beside("fogkeeper.enforcement.bulk_notice", run.pk)  # its page follows it
+    beside("fogkeeper.enforcement.bulk_notice", run.pk, record=run)  # its page follows it
     return run
 
 
@@ -138,7 +138,8 @@ def bulk_notice_run(request, pk: int):
     run = get_object_or_404(BulkNotice, pk=pk, agency=request.agency)
     sent = Paginator(run.sent, BULK_PAGE).get_page(request.GET.get("page"))
     context = {"run": run, "sent": sent, "spec": request.agency.get_pack().actions[run.action_type],
-               "rule": pack_title(request.agency.get_pack(), run.rule)}  # fmt: skip
+               "rule": pack_title(request.agency.get_pack(), run.rule),
+               "waiting": not run.finished_at and not run.done and waiting(run)}  # fmt: skip
     template = (
         "web/enforcement/_bulk_progress.html"
         if request.headers.get("HX-Request")

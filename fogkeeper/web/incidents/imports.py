@@ -71,7 +71,7 @@ def _form(request, data=None, files=None) -> CiwqsUploadForm | None:
 
 def status_words(run: IncidentImport) -> str:
     if run.underway:
-        return f"{run.get_status_display().lower()} — {run.rows_read} of {run.rows_total} rows"
+        return f"{run.status_words().lower()} — {run.rows_read} of {run.rows_total} rows"
     return run.get_status_display()
 
 

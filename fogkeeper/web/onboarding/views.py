@@ -53,7 +53,7 @@ class UploadForm(forms.Form):
 
 def _status(run: Onboarding) -> str:
     if run.underway:
-        return f"{run.get_status_display().lower()}: {run.rows_read} of {run.rows_total} rows"
+        return f"{run.status_words().lower()}: {run.rows_read} of {run.rows_total} rows"
     if run.status == Onboarding.COMPLETE and run.problem_count:
         return f"{run.problem_count} problem{'s' if run.problem_count > 1 else ''}"
     return run.get_status_display()
@@ -88,7 +88,8 @@ def onboardings(request):
         upload=form.cleaned_data["file"], user=request.user,
     )  # fmt: skip
     audit_record(action="onboarding.upload", obj=run, actor=request.user, agency=request.agency)
-    messages.success(request, f"{run.filename} was uploaded; its dry run started.")
+    started = "waits for the workers" if run.waiting else "started"
+    messages.success(request, f"{run.filename} was uploaded; its dry run {started}.")
     return redirect("web:onboarding", pk=run.pk)
 
 
