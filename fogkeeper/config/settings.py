@@ -5,7 +5,7 @@ from pathlib import Path
 
 import environ
 
-from fogkeeper.security.caches import require_shared
+from fogkeeper.security.caches import atomic_counts, require_shared
 from fogkeeper.security.csp import tile_source
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -118,6 +118,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # the database's table fogkeeper_cache (made by `migrate`); or FOGKEEPER_CACHE_URL=redis://...
 # A per-process cache (locmem, dummy, file) stops the settings from loading unless DEBUG.
 CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="dbcache://fogkeeper_cache")}
+CACHES = atomic_counts(CACHES)  # counts taken in one step on the database's cache too
 require_shared(CACHES, debug=DEBUG)
 
 AUTH_PASSWORD_VALIDATORS = [
