@@ -209,6 +209,9 @@ if FOGKEEPER_MAP_TILES:
 FOGKEEPER_LOGIN_FAILURES = env.int("FOGKEEPER_LOGIN_FAILURES", default=5)
 FOGKEEPER_LOGIN_ADDRESS_FAILURES = env.int("FOGKEEPER_LOGIN_ADDRESS_FAILURES", default=20)
 FOGKEEPER_LOGIN_WINDOW_SECONDS = env.int("FOGKEEPER_LOGIN_WINDOW_SECONDS", default=15 * 60)
+# The public enrolment form (fogkeeper.web.people.enrolment) keeps at most this many requests
+# from one address in an hour; past them it asks the person to try again later.
+FOGKEEPER_ENROLMENTS_PER_HOUR = env.int("FOGKEEPER_ENROLMENTS_PER_HOUR", default=5)
 
 # -- logs and error pages (fogkeeper.security.requests, .errors) ---------------------------
 # Every log record goes to standard error as one JSON object a line: time, level, logger,
