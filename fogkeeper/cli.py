@@ -10,16 +10,12 @@ from pathlib import Path
 
 import yaml
 
+from .documents import Refused, load_json, load_yaml
 from .rules.casefile import parse_case
 from .rules.engine import evaluate
 from .rules.errors import CaseFileError, PackError
 from .rules.packs import default_registry
 from .rules.text import report_text
-
-try:
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
 
 CASE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -49,8 +45,8 @@ def _case_files(paths: list[str]) -> tuple[list[Path], list[str]]:
 def _read(path: Path):
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
-        return json.loads(text)
-    return yaml.load(text, Loader=_Loader)
+        return load_json(text)
+    return load_yaml(text)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -62,6 +58,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             data = _read(path)
         except (OSError, UnicodeDecodeError) as e:
             problems.append(f"{path}: cannot read: {e}")
+            continue
+        except Refused as e:
+            problems.append(f"{path}: {e}")
             continue
         except (ValueError, yaml.YAMLError) as e:
             problems.append(f"{path}: not YAML or JSON: {str(e).splitlines()[0]}")

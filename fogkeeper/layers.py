@@ -17,6 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "layers",
         "queue",
         "formats",
+        "documents",
         "jobs",
         "locks",
         "uploads",

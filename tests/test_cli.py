@@ -1,6 +1,7 @@
 """The `fogkeeper` command, run as a real process (CASEFILE.md "Errors" and "Output")."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -252,3 +253,72 @@ def test_it_shows_a_pack_on_the_day_it_took_effect():
     proc = fogkeeper("packs", "show", "town-10-02", "--as-of", "2023-03-30")
     assert proc.returncode == 0, proc.stderr
     assert "gcd.accumulation_limit = 0.25" in proc.stdout
+
+
+# hostile files (issue 37, item 9): refused in words, quickly, in little memory
+
+BOMB = "\n".join(  # 9 ** 9 strings from 600 bytes, if the aliases are expanded
+    [f"a0: &a0 [{', '.join(['lol'] * 9)}]"]
+    + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+)
+DEEP = 100_000
+MEMORY = 1024**3  # the child's address space: a regression fails rather than eats the machine
+
+
+def _capped() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def capped_fogkeeper(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "fogkeeper.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=20,
+        preexec_fn=_capped,
+    )
+
+
+def test_it_refuses_a_case_file_whose_aliases_would_expand_past_the_cap(tmp_path):
+    case = yaml.safe_dump(named("FSE-1"), sort_keys=False)
+    path = tmp_path / "bomb.yaml"  # as_of's "not a date" once spelt all 9 ** 9 strings out
+    path.write_text(BOMB + "\n" + re.sub(r"^as_of: .*$", "as_of: *a8", case, flags=re.M))
+    proc = capped_fogkeeper("evaluate", path)
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr[-2000:]
+    assert proc.stderr.startswith(f"{path}: its YAML aliases (*name) repeat more than 10,000")
+
+
+def test_it_refuses_case_files_nested_too_deep(tmp_path):
+    deep_json, deep_yaml = tmp_path / "deep.json", tmp_path / "deep.yaml"
+    deep_json.write_text('{"a": ' * DEEP + "1" + "}" * DEEP)
+    deep_yaml.write_text("[" * DEEP + "]" * DEEP)
+    proc = capped_fogkeeper("evaluate", deep_json, deep_yaml)
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr[-2000:]
+    assert proc.stderr.splitlines() == [
+        f"{deep_json}: is nested deeper than 100 levels",
+        f"{deep_yaml}: is nested deeper than 100 levels",
+    ]
+
+
+def bombed_pack(tmp_path: Path) -> Path:
+    import shutil
+
+    pack = shutil.copytree(ROOT / "tests/rules/packs/imaginary-town", tmp_path / "imaginary-town")
+    (pack / "checklist.yaml").write_text(BOMB)
+    return pack
+
+
+def test_packs_check_names_a_pack_file_whose_aliases_would_expand_past_the_cap(tmp_path):
+    proc = capped_fogkeeper("packs", "check", bombed_pack(tmp_path))
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "imaginary-town/checklist.yaml: its YAML aliases (*name) repeat more" in proc.stdout
+
+
+def test_evaluate_refuses_a_pack_whose_aliases_would_expand_past_the_cap(tmp_path):
+    case = write(tmp_path / "case.yaml", named("FSE-1"))
+    proc = capped_fogkeeper("evaluate", case, "--packs", bombed_pack(tmp_path))
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr[-2000:]
+    assert "checklist.yaml: its YAML aliases (*name) repeat more than 10,000" in proc.stderr

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import yaml
+from fogkeeper.documents import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "demo" / "programs"
 
@@ -22,7 +22,7 @@ def written() -> list[str]:
 
 @cache
 def _read(pack_id: str) -> dict:
-    return yaml.safe_load((DATA / f"{pack_id}.yaml").read_text(encoding="utf-8"))
+    return load_yaml((DATA / f"{pack_id}.yaml").read_text(encoding="utf-8"))
 
 
 def read(pack_id: str) -> dict:

@@ -6,14 +6,14 @@ from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
-import yaml
+from fogkeeper.documents import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "demo" / "sewer-cleanings.yaml"
 
 
 @cache
 def _cleanings() -> dict:
-    return yaml.safe_load(DATA.read_text(encoding="utf-8")) or {}
+    return load_yaml(DATA.read_text(encoding="utf-8")) or {}
 
 
 def load_cleanings(agency, *, as_of: date, staff) -> int:

@@ -8,14 +8,14 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
-import yaml
+from fogkeeper.documents import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "demo" / "spills.yaml"
 
 
 @cache
 def _spills() -> dict:
-    return yaml.safe_load(DATA.read_text(encoding="utf-8")) or {}
+    return load_yaml(DATA.read_text(encoding="utf-8")) or {}
 
 
 def load_spills(agency, *, as_of: date) -> int:

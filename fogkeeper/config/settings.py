@@ -5,7 +5,7 @@ from pathlib import Path
 
 import environ
 
-from fogkeeper.security.caches import require_shared
+from fogkeeper.security.caches import atomic_counts, require_shared
 from fogkeeper.security.csp import tile_source
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -119,6 +119,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # the database's table fogkeeper_cache (made by `migrate`); or FOGKEEPER_CACHE_URL=redis://...
 # A per-process cache (locmem, dummy, file) stops the settings from loading unless DEBUG.
 CACHES = {"default": env.cache("FOGKEEPER_CACHE_URL", default="dbcache://fogkeeper_cache")}
+CACHES = atomic_counts(CACHES)  # counts taken in one step on the database's cache too
 require_shared(CACHES, debug=DEBUG)
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -209,6 +210,9 @@ if FOGKEEPER_MAP_TILES:
 FOGKEEPER_LOGIN_FAILURES = env.int("FOGKEEPER_LOGIN_FAILURES", default=5)
 FOGKEEPER_LOGIN_ADDRESS_FAILURES = env.int("FOGKEEPER_LOGIN_ADDRESS_FAILURES", default=20)
 FOGKEEPER_LOGIN_WINDOW_SECONDS = env.int("FOGKEEPER_LOGIN_WINDOW_SECONDS", default=15 * 60)
+# The public enrolment form (fogkeeper.web.people.enrolment) keeps at most this many requests
+# from one address in an hour; past them it asks the person to try again later.
+FOGKEEPER_ENROLMENTS_PER_HOUR = env.int("FOGKEEPER_ENROLMENTS_PER_HOUR", default=5)
 
 # -- logs and error pages (fogkeeper.security.requests, .errors) ---------------------------
 # Every log record goes to standard error as one JSON object a line: time, level, logger,
@@ -249,7 +253,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["fogkeeper.api.parsers.JSONParser"],  # nesting capped
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "fogkeeper.api.pagination.Pages",
     "DEFAULT_THROTTLE_CLASSES": [

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from fogkeeper.documents import Refused
 from fogkeeper.rules.calendar import Duration, LegalCalendar
 from fogkeeper.rules.errors import PackError
 from fogkeeper.rules.packload import _load_holidays, _load_yaml
@@ -109,6 +110,8 @@ def load(path: Path) -> ReportingPack:
         data = _load_yaml(path)
     except OSError as e:
         raise ReportingPackError(f"{where}: cannot be read ({e.strerror})") from None
+    except Refused as e:
+        raise ReportingPackError(f"{where}: {e}") from None
     if not isinstance(data, dict):
         raise ReportingPackError(f"{where}: expected a mapping of keys")
     tz = _text(where, data, "timezone")

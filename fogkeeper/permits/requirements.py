@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from fogkeeper.documents import Refused, load_yaml
 from fogkeeper.rules.application import ALWAYS, DETAILS
 from fogkeeper.rules.errors import PackError
 
@@ -97,9 +98,11 @@ def load_application_spec(folder: Path | str) -> ApplicationSpec:
         return DEFAULT
     where = str(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:
         raise PackError(f"{where}: not YAML: {e}") from None
+    except Refused as e:
+        raise PackError(f"{where}: {e}") from None
     reference = data.get("reference")
     if not isinstance(reference, str) or not reference.strip():
         raise PackError(f"{where}: no reference")

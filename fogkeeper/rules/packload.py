@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ..documents import Refused, load_yaml
 from .calendar import WEEKDAYS, Duration, HolidayRule, LegalCalendar
 from .errors import PackError
 from .packmodel import (
@@ -35,15 +36,11 @@ from .packmodel import (
     Vocab,
 )
 
-try:
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
-
 
 def _load_yaml(path: Path) -> Any:
-    with path.open(encoding="utf-8") as f:
-        return yaml.load(f, Loader=_Loader)
+    """The YAML of `path`; Refused (fogkeeper.documents) when nested too deep or when its
+    aliases repeat too much."""
+    return load_yaml(path.read_text(encoding="utf-8"))
 
 
 def _cited(where: str, entry: Any, key: str = "reference") -> str:
@@ -413,6 +410,8 @@ def load_pack(folder: Path | str) -> Pack:
         raise PackError(f"{where}: no pack.yaml") from None
     except yaml.YAMLError as e:
         raise PackError(f"{where}/pack.yaml: not YAML: {e}") from None
+    except Refused as e:
+        raise PackError(f"{where}/pack.yaml: {e}") from None
 
     def part(name: str) -> Any:
         path = folder / name
@@ -420,6 +419,8 @@ def load_pack(folder: Path | str) -> Pack:
             return _load_yaml(path) if path.exists() else None
         except yaml.YAMLError as e:
             raise PackError(f"{path}: not YAML: {e}") from None
+        except Refused as e:
+            raise PackError(f"{path}: {e}") from None
 
     for key in ("id", "name", "ordinance", "effective"):
         if not meta.get(key):

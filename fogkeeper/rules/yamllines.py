@@ -8,13 +8,17 @@ from pathlib import Path
 
 import yaml
 
+from ..documents import Refused, check_yaml
+
 
 def key_lines(path: Path) -> dict[str, int]:
     """Path of each key and list item -> its line (1-based); empty when the file does not
     parse (its problem names the line itself)."""
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        text = path.read_text(encoding="utf-8")
+        check_yaml(text)  # the walk below follows every alias, as deep as the file goes
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, Refused):
         return {}
     lines: dict[str, int] = {}
     _walk(root, "", lines)

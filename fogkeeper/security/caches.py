@@ -3,7 +3,7 @@ API's request counts (fogkeeper.api.throttles) live in it, so a cache of one pro
 (locmem, dummy, or files on one machine) would let each gunicorn worker count apart: lockout
 after five failures per worker, API rates multiplied by the number of workers. Production
 settings therefore refuse one, and the default is the database's own cache table, created
-after every `migrate`."""
+after every `migrate`, whose counts are taken in one step (fogkeeper.security.counts)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,14 @@ def require_shared(caches: dict, *, debug: bool) -> None:
             f"cache they share: dbcache://fogkeeper_cache (the default; `manage.py migrate` "
             f"creates its table) or redis://HOST:6379/1."
         )
+
+
+def atomic_counts(caches: dict) -> dict:
+    """`caches` with Django's database cache swapped for the one whose counts are atomic."""
+    default = caches["default"]
+    if default["BACKEND"] == "django.core.cache.backends.db.DatabaseCache":
+        default = {**default, "BACKEND": "fogkeeper.security.counts.AtomicDatabaseCache"}
+    return {**caches, "default": default}
 
 
 def create_cache_table(using: str = "default", **kwargs) -> None:

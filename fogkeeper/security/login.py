@@ -9,15 +9,20 @@ the guesses at others').
 The username is counted as Django compares it: its sign-in form NFKC-normalizes what is typed
 (`ｔhrottle1` is `throttle1`), and case is folded on top, which only counts more strictly.
 
-Failures are counted in the cache, from Django's own `user_login_failed` signal, so whatever
-authenticates with a password counts. The cache is shared by every server process (the
-database's by default; settings refuse a per-process one in production)."""
+Failures are counted in the cache, which every server process shares (the database's by
+default; settings refuse a per-process one in production). A sign-in form's attempt takes its
+place in the counts, in one step (fogkeeper.security.counts), before the password is checked,
+and is refused if that place is past the limit: guesses sent at once cannot all read the same
+count and all be checked (issue 37, item 12). An attempt whose password was right, or never
+checked (an incomplete form), gives its place back. Whatever else authenticates with a
+password counts its failures from Django's own `user_login_failed` signal."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import unicodedata
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import user_logged_in, user_login_failed
@@ -28,7 +33,10 @@ from django.http import HttpResponse
 from django.shortcuts import render, resolve_url
 from django.urls import NoReverseMatch, reverse
 
+from .counts import count, uncount
+
 STATUS = 429
+ATTEMPT = "_fogkeeper_sign_in_attempt"  # the request's attribute holding its Attempt
 
 
 def normalized(username: str) -> str:
@@ -59,10 +67,6 @@ def address_failures(address: str) -> int:
     return cache.get(_address_key(address), 0)
 
 
-def locked_out(username: str, address: str) -> bool:
-    return failures(username, address) >= settings.FOGKEEPER_LOGIN_FAILURES
-
-
 def address_locked_out(address: str) -> bool:
     return address_failures(address) >= settings.FOGKEEPER_LOGIN_ADDRESS_FAILURES
 
@@ -80,17 +84,28 @@ def message(*, whole_address: bool = False) -> str:
     )
 
 
-def _count(key: str) -> None:
-    cache.add(key, 0, timeout=settings.FOGKEEPER_LOGIN_WINDOW_SECONDS)
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=settings.FOGKEEPER_LOGIN_WINDOW_SECONDS)
+def _count(key: str) -> int:
+    return count(key, settings.FOGKEEPER_LOGIN_WINDOW_SECONDS)
+
+
+@dataclass
+class Attempt:
+    """A sign-in form's attempt, counted as a failure until its password is found right."""
+
+    keys: list[str]
+    checked: bool = False
+
+
+def _attempt(request) -> Attempt | None:
+    return getattr(request, ATTEMPT, None) if request is not None else None
 
 
 @receiver(user_login_failed)
 def count_failure(sender, credentials, request=None, **kwargs) -> None:
     username = (credentials or {}).get("username")
+    if (attempt := _attempt(request)) is not None:
+        attempt.checked = True  # counted when it began
+        return
     if request is None or not username:
         return
     _count(_key(username, _address(request)))
@@ -99,8 +114,12 @@ def count_failure(sender, credentials, request=None, **kwargs) -> None:
 
 @receiver(user_logged_in)
 def clear_failures(sender, request=None, user=None, **kwargs) -> None:
-    if request is not None and user is not None:
-        cache.delete(_key(user.get_username(), _address(request)))
+    if request is None or user is None:
+        return
+    cache.delete(_key(user.get_username(), _address(request)))
+    if (attempt := _attempt(request)) is not None:
+        attempt.checked = True
+        uncount(_address_key(_address(request)))
 
 
 def _guarded_paths() -> set[str]:
@@ -118,13 +137,32 @@ class LoginThrottleMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method == "POST" and request.path in _guarded_paths():
-            username, address = request.POST.get("username", ""), _address(request)
+        if request.method != "POST" or request.path not in _guarded_paths():
+            return self.get_response(request)
+        username, address = request.POST.get("username", ""), _address(request)
+        if not username:  # nothing to count: the form asks for one
             if address_locked_out(address):
                 return self.refuse(request, message(whole_address=True))
-            if username and locked_out(username, address):
-                return self.refuse(request, message())
-        return self.get_response(request)
+            return self.get_response(request)
+        return self.attempt(request, username, address)
+
+    def attempt(self, request, username: str, address: str):
+        """Takes the attempt's place in the counts, refused past either limit; the places of
+        one whose password is never checked are given back."""
+        by_address, by_username = _address_key(address), _key(username, address)
+        if _count(by_address) > settings.FOGKEEPER_LOGIN_ADDRESS_FAILURES:
+            return self.refuse(request, message(whole_address=True))
+        if _count(by_username) > settings.FOGKEEPER_LOGIN_FAILURES:
+            uncount(by_address)
+            return self.refuse(request, message())
+        attempt = Attempt([by_address, by_username])
+        setattr(request, ATTEMPT, attempt)
+        try:
+            return self.get_response(request)
+        finally:
+            if not attempt.checked:
+                for key in attempt.keys:
+                    uncount(key)
 
     def refuse(self, request, text: str):
         if request.path != resolve_url(settings.LOGIN_URL):

@@ -56,3 +56,12 @@ def test_it_answers_json_400_for_a_path_with_a_line_break(client):
     response = client.get("/api/v1/trainings/%C3%B6%0A/")
     assert response.status_code == 400
     assert response.json()["detail"] == "The address holds a control character."
+
+
+def test_it_refuses_a_body_nested_too_deep_in_words(people):
+    body = '{"a": ' * 100_000 + "1" + "}" * 100_000
+    client = api(people["hauler"])
+    client.raise_request_exception = False
+    response = client.post("/api/v1/services/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["detail"] == "The JSON body is nested deeper than 100 levels."

@@ -1,6 +1,6 @@
 """Real server processes for the tests: gunicorn with the production settings
-(FOGKEEPER_DEBUG=false) on a free port of 127.0.0.1, against this test's database (which the
-test must commit to: `django_db(transaction=True)`)."""
+(FOGKEEPER_DEBUG=false) and its own (fogkeeper.config.gunicorn) on a free port of 127.0.0.1,
+against this test's database (which the test must commit to: `django_db(transaction=True)`)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - closed in stop()
-        command = [str(GUNICORN), "fogkeeper.config.wsgi:application"]
+        command = [str(GUNICORN), "-c", "python:fogkeeper.config.gunicorn"]
+        command += ["fogkeeper.config.wsgi:application"]
         command += ["--bind", f"127.0.0.1:{self.port}", "--workers", str(workers)]
         self.process = subprocess.Popen(
             command,

@@ -45,7 +45,7 @@ def test_it_shares_the_database_cache_by_default():
         text=True,
         timeout=60,
     )
-    assert result.stdout.strip() == "django.core.cache.backends.db.DatabaseCache", result.stderr
+    assert result.stdout.strip() == "fogkeeper.security.counts.AtomicDatabaseCache", result.stderr
 
 
 def test_it_keeps_manage_py_from_running_with_a_cache_of_one_process():

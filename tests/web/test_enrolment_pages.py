@@ -5,6 +5,7 @@ import re
 from datetime import date
 
 import pytest
+import time_machine
 from django.contrib.auth.models import User
 from django.core import mail
 
@@ -66,6 +67,30 @@ def test_it_refuses_a_second_request_of_the_same_email(client, agencies):
     response = client.post("/enrol/san-clemente/", FORM)
     assert response.status_code == 400 and "already waiting" in response.content.decode()
     assert EnrolmentRequest.objects.count() == 1
+
+
+def send(client, n: int, address: str):
+    return client.post(
+        "/enrol/san-clemente/", {**FORM, "email": f"hana{n}@bluewave.example"}, REMOTE_ADDR=address
+    )
+
+
+def test_it_pauses_requests_from_an_address_past_five_an_hour(client, agencies):
+    with time_machine.travel("2026-03-02 09:00 -08:00", tick=False) as traveller:
+        assert send(client, 0, "10.0.0.1").status_code == 302
+        assert send(client, 0, "10.0.0.1").status_code == 400  # refused: not counted
+        for n in range(1, 5):
+            assert send(client, n, "10.0.0.1").status_code == 302
+        response = send(client, 5, "10.0.0.1")
+        assert response.status_code == 429
+        html = response.content.decode()
+        assert "Too many account requests were sent from your address" in html
+        assert "try again in an hour" in html and 'value="Blue Wave Pumping"' in html
+        assert not EnrolmentRequest.objects.filter(email="hana5@bluewave.example").exists()
+        assert send(client, 6, "10.0.0.2").status_code == 302
+        traveller.shift(60 * 60 + 1)
+        assert send(client, 7, "10.0.0.1").status_code == 302
+    assert EnrolmentRequest.objects.count() == 7
 
 
 def test_an_unknown_agency_answers_404(client, agencies):

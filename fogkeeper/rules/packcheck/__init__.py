@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from ...documents import Refused
 from ..errors import PackError
 from ..packload import _load_yaml, load_pack
 from ..packs import PACKS_DIR
@@ -139,7 +140,7 @@ def check_packs(paths: Iterable[Path | str]) -> list[PackCheck]:
     for folder in pack_folders_in(PACKS_DIR):
         try:
             meta = _load_yaml(folder / "pack.yaml")
-        except (OSError, yaml.YAMLError):
+        except (OSError, yaml.YAMLError, Refused):
             continue
         if isinstance(meta, dict) and isinstance(meta.get("id"), str):
             bundled[meta["id"]] = folder.resolve()

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from ...documents import Refused
 from ..packload import _load_yaml
 from ..yamllines import key_lines, line_of
 
@@ -217,6 +218,8 @@ class _Pack:
             return _load_yaml(path)
         except yaml.YAMLError as e:
             self.add(name, "", f"not YAML: {' '.join(str(e).split())}")
+        except Refused as e:
+            self.add(name, "", str(e))
         except (OSError, UnicodeDecodeError) as e:
             self.add(name, "", f"cannot read: {e}")
         return None

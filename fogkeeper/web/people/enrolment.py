@@ -5,6 +5,9 @@ training's signed log."""
 
 from __future__ import annotations
 
+import hashlib
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
@@ -21,6 +24,7 @@ from fogkeeper.portal.enrolment import (
 )
 from fogkeeper.portal.models import ENROLMENT_STATUSES, EnrolmentRequest
 from fogkeeper.registry.models import Agency
+from fogkeeper.security.counts import count, uncount
 from fogkeeper.training.models import Training
 
 from ..common import policy
@@ -29,6 +33,12 @@ from ..common.pages import PAGE_SIZE, agency_page, reads_only
 from .forms import EnrolmentForm, HaulerApprovalForm, OperatorApprovalForm, RejectionForm
 
 KIND = "membership"
+HOUR = 60 * 60
+PAUSED = (
+    "Too many account requests were sent from your address. To keep the queue of requests "
+    "clear for the people who review them, sending more from it is paused: try again in an "
+    "hour."
+)
 
 
 # -- public ---------------------------------------------------------------------------------
@@ -42,19 +52,47 @@ def enrol_agencies(request):
 
 
 def enrol(request, agency_code: str):
-    """The request for an account at one agency, by anyone (no sign-in)."""
+    """The request for an account at one agency, by anyone (no sign-in), at most
+    FOGKEEPER_ENROLMENTS_PER_HOUR stored from one address in an hour: past them the form
+    comes back with what was typed and a message to try later (429), and nothing is kept."""
     target = get_object_or_404(Agency, code=agency_code)
     form = EnrolmentForm(request.POST or None)
-    if form.is_valid():
-        try:
-            enrolment_request_submit(agency=target, **form.request_fields())
-        except ValidationError as e:
-            put_errors(form, e)
-        else:
-            return redirect("web:enrol_sent", agency_code=target.code)
     status = 400 if form.is_bound else 200
+    if form.is_valid():
+        if _count_enrolment(request) > settings.FOGKEEPER_ENROLMENTS_PER_HOUR:
+            _uncount_enrolment(request)
+            form.add_error(None, PAUSED)
+            status = 429
+        elif _submitted(target, form):
+            return redirect("web:enrol_sent", agency_code=target.code)
+        else:
+            _uncount_enrolment(request)
     context = {"target": target, "form": form, "manager": _manager_title(target)}
     return render(request, "web/enrolment/enrol.html", context, status=status)
+
+
+def _submitted(target: Agency, form: EnrolmentForm) -> bool:
+    try:
+        enrolment_request_submit(agency=target, **form.request_fields())
+    except ValidationError as e:
+        put_errors(form, e)
+        return False
+    return True
+
+
+def _enrolment_key(request) -> str:
+    address = request.META.get("REMOTE_ADDR", "")
+    return f"fogkeeper:enrolments:{hashlib.sha256(address.encode()).hexdigest()}"
+
+
+def _count_enrolment(request) -> int:
+    """The address's requests in the hour with this one, counted before it is stored so that
+    requests sent at once cannot all pass (fogkeeper.security.counts)."""
+    return count(_enrolment_key(request), HOUR)
+
+
+def _uncount_enrolment(request) -> None:
+    uncount(_enrolment_key(request))
 
 
 @reads_only
