@@ -29,7 +29,7 @@ from fogkeeper.statistics import analyze_tables
 
 from . import bulk
 from .catalog import KINDS
-from .kinds import Kind
+from .kinds import Column, Kind
 from .rows import Context, Lookups, Row, RowProblem
 from .sheets import Sheet, SheetError, read_sheet
 
@@ -172,7 +172,7 @@ def _reader(spec: Kind, sheet: Sheet, context: Context):
     """Reads a row's cells into (values, problems); each column remembers what it read of a
     text (the same day or number recurs on thousands of rows)."""
     columns = [
-        (sheet.columns.index(c.name), c.name, c.required, c.read, {})
+        (sheet.columns.index(c.name), c.name, c.required, _read(c, context), {})
         for c in spec.columns
         if c.name in sheet.columns
     ]
@@ -187,12 +187,22 @@ def _reader(spec: Kind, sheet: Sheet, context: Context):
                 continue
             found = memo.get(text)
             if found is None:
-                found = memo[text] = reader(text, context)
+                found = memo[text] = reader(text)
             if found[1]:
                 problems.append(RowProblem(number, name, found[1]))
             else:
                 values[name] = found[0]
         return values, problems
+
+    return read
+
+
+def _read(column: Column, context: Context) -> Callable[[str], tuple[Any, str]]:
+    """A cell of `column` as its kind reads it, after the rule every cell is read by."""
+
+    def read(text: str) -> tuple[Any, str]:
+        text, problem = column.cell(text)
+        return (None, problem) if problem else column.read(text, context)
 
     return read
 

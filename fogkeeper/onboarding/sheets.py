@@ -1,7 +1,8 @@
 """A spreadsheet an agency brings: CSV (UTF-8, read through tablib) or XLSX (read through
 python-calamine), its first row the column names. What cannot be read as it is refuses the
-whole file, naming why: text that is not UTF-8, a formula in a cell, a row longer than the
-header, more than MAX_ROWS rows.
+whole file, naming why: text that is not UTF-8, a formula in an XLSX cell, a row longer
+than the header, more than MAX_ROWS rows. (A text that starts like a formula is a problem of
+its row and column: kinds.Column.cell.)
 
 XLSX is read by calamine (Rust) rather than openpyxl: openpyxl, even in read-only mode, reads
 about 8,000 rows of a dozen cells a second, so the pump-out history of a city (1.4 million
@@ -89,13 +90,6 @@ def _csv(data: bytes, name: str) -> tuple[list, list]:
         dataset = tablib.Dataset().load(text, format="csv")
     except tablib.InvalidDimensions:
         raise SheetError(f"{name}: a row has more values than the header has columns") from None
-    for index, values in enumerate(dataset):
-        for value in values:
-            if isinstance(value, str) and value.strip().startswith(FORMULA_START):
-                raise SheetError(
-                    f"{name}, row {Sheet.row_number(index)}: a cell holds a formula "
-                    f"({value.strip()}); a spreadsheet would run it, so it is not read"
-                )
     return list(dataset.headers or []), [list(r) for r in dataset]
 
 
