@@ -10,6 +10,7 @@ of what happened (permits, pump-outs, trainings, inspections...) are in history.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -23,6 +24,7 @@ from fogkeeper.registry.models import INTERCEPTOR_EXCEPTIONS, normalise_address
 from .rows import Row
 
 EARLIEST = date(1900, 1, 1)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # all but tab and line ends
 Reader = Callable[[str, Any], tuple[Any, str]]  # (text, context) -> (value, problem)
 
 
@@ -48,7 +50,14 @@ class Column:
     def cell(self, text: str) -> tuple[str, str]:
         """A cell's text as its reader is to read it, or why it is not read: in a column of
         text (or dates, words...), a cell a spreadsheet would run as a formula is refused, and
-        one neutralised by an apostrophe (as the exports write it) is read without it."""
+        one neutralised by an apostrophe (as the exports write it) is read without it. A
+        control character (a NUL...) is refused in every column."""
+        control = _CONTROL.search(text)
+        if control is not None:
+            return "", (
+                f"holds a control character (U+{ord(control[0]):04X}) at character "
+                f"{control.start() + 1}, which is not text and cannot be stored"
+            )
         if self.numeric:
             return text, ""
         if live(text):

@@ -60,7 +60,11 @@ def carry_out(run_id: int) -> Onboarding | None:
         return run.finish(Onboarding.FAILED, error=f"{e}; nothing was stored.")
     except Exception as e:  # kept for its page: the import's transaction stored nothing
         log.exception("onboarding %s failed", run.pk)
-        return run.finish(Onboarding.FAILED, error=f"It stopped on an error: {e}.")
+        return run.finish(
+            Onboarding.FAILED,
+            error=f"It stopped on an unexpected error ({type(e).__name__}, in the server's log); "
+            "nothing was stored.",
+        )
     run.rows_read = run.rows_total = outcome.rows
     run.counts = outcome.counts
     run.problem_count = len(outcome.problems)

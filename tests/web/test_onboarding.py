@@ -102,3 +102,36 @@ def test_the_program_downloads_as_a_zip_of_the_files_that_bring_it_back(client, 
     assert len(names) == len(KINDS)
     lines = archive.read("01-establishments.csv").decode().splitlines()
     assert lines[0].startswith("code,name,address,") and lines[1].startswith("FSE-1,Harbor Grill,")
+
+
+def test_a_nul_in_a_cell_is_a_problem_of_the_dry_run_naming_its_row_and_column(client, sc):
+    """PostgreSQL cannot store a NUL: the dry run said the file was clean, then the confirmed
+    import failed (issue 37, item 8)."""
+    client.force_login(make_user("mia", sc, role="manager"))
+    html = upload(client, CLEAN.replace("Harbor Grill", "Harbor\x00Grill")).content.decode()
+    assert "1 problem in 1 row: nothing was stored" in html
+    assert '<th scope="row">2</th><td>name</td><td>holds a control character (U+0000)' in html
+    assert "onboarding-confirm" not in html
+    assert not FoodServiceEstablishment.objects.exists()
+
+
+def test_the_dry_run_writes_as_the_import_does_and_undoes_it(client, sc, monkeypatch):
+    """One path for both: what the database refuses, the dry run finds (here a refusal of
+    the write stood in for), and a clean dry run's writing is rolled back."""
+    from django.db import DataError
+
+    from fogkeeper.onboarding import importer
+
+    client.force_login(make_user("mia", sc, role="manager"))
+    stored = importer._store
+    upload(client, CLEAN)
+    assert not FoodServiceEstablishment.objects.exists()  # written, then rolled back
+
+    def refused(*args):
+        stored(*args)
+        raise DataError("invalid byte sequence for encoding UTF8: 0x00")
+
+    monkeypatch.setattr(importer, "_store", refused)
+    html = upload(client, CLEAN).content.decode()
+    assert "every row passed its checks, yet the database refused to store them" in html
+    assert "0x00" not in html and "onboarding-confirm" not in html
