@@ -15,6 +15,7 @@ is read (the first)."""
 
 from __future__ import annotations
 
+import csv
 import io
 import zipfile
 from dataclasses import dataclass
@@ -90,6 +91,11 @@ def _csv(data: bytes, name: str) -> tuple[list, list]:
         dataset = tablib.Dataset().load(text, format="csv")
     except tablib.InvalidDimensions:
         raise SheetError(f"{name}: a row has more values than the header has columns") from None
+    except csv.Error:  # a cell past the csv module's field limit, above all
+        raise SheetError(
+            f"{name} has a cell of more than {csv.field_size_limit():,} characters, or is not "
+            "a CSV file a spreadsheet saves; it is not read"
+        ) from None
     return list(dataset.headers or []), [list(r) for r in dataset]
 
 
