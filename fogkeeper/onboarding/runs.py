@@ -115,7 +115,8 @@ def carry_out(run_id: int) -> Onboarding | None:
                 progress=heart.progress,
             )  # fmt: skip
     except (OnboardingError, OSError) as e:
-        return run.finish(Onboarding.FAILED, error=f"{e}; nothing was stored.")
+        error = str(e).replace("\x00", "")  # PostgreSQL stores no NUL, not even in a message
+        return run.finish(Onboarding.FAILED, error=f"{error}; nothing was stored.")
     except Exception as e:  # kept for its page: the import's transaction stored nothing
         log.exception("onboarding %s failed", run.pk)
         return run.finish(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -29,6 +30,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from . import archive
 
 MAX_ROWS = 100_000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 FORMULA_START = "="
 
 
@@ -63,6 +65,12 @@ def read_sheet(data: bytes, name: str) -> Sheet:
     columns = [str(h or "").strip().lower() for h in header]
     if not any(columns):
         raise SheetError(f"{name} has no header row naming its columns")
+    for number, column in enumerate(columns, start=1):
+        if _CONTROL.search(column):
+            raise SheetError(
+                f"{name}: the name of column {number} in the header row holds a control "
+                "character, which is not text"
+            )
     if len(values) > MAX_ROWS:
         raise SheetError(
             f"{name} has {len(values):,} rows; at most {MAX_ROWS:,} are read from one file "

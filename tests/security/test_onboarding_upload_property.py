@@ -12,7 +12,7 @@ import io
 import pytest
 import xlsxwriter
 from django.core.files.uploadedfile import SimpleUploadedFile
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bench.xlsx_bomb import bomb
@@ -32,11 +32,11 @@ CELL = st.one_of(st.sampled_from(NASTY), st.text(max_size=30))
 ROW = st.lists(CELL, min_size=0, max_size=8)
 
 
-def _csv(rows: list[list[str]]) -> str:
+def _csv(rows: list[list[str]], header: list[str]) -> str:
     def quoted(cell: str) -> str:
         return '"' + cell.replace('"', '""') + '"'
 
-    return "\n".join(",".join(quoted(c) for c in row) for row in [HEADER, *rows]) + "\n"
+    return "\n".join(",".join(quoted(c) for c in row) for row in [header, *rows]) + "\n"
 
 
 def _xlsx(rows: list[list[str]], far: bool) -> bytes:
@@ -56,11 +56,12 @@ def _xlsx(rows: list[list[str]], far: bool) -> bytes:
 def hostile(draw) -> tuple[str, bytes]:
     """(file name, bytes) of an upload."""
     rows = draw(st.lists(ROW, max_size=4))
+    header = [draw(st.sampled_from(["code", *NASTY[:12]])), *HEADER[1:]]
     form = draw(st.sampled_from(["csv", "latin-1", "utf-16", "xlsx", "broken", "random"]))
     if form == "csv":
-        return "f.csv", _csv(rows).encode("utf-8", "surrogatepass")
+        return "f.csv", _csv(rows, header).encode("utf-8", "surrogatepass")
     if form in ("latin-1", "utf-16"):
-        return "f.csv", _csv(rows).encode(form, "replace")
+        return "f.csv", _csv(rows, header).encode(form, "replace")
     if form == "random":
         return draw(st.sampled_from(["f.csv", "f.xlsx"])), draw(st.binary(max_size=600))
     data = _xlsx(rows, far=draw(st.booleans()))
@@ -86,6 +87,8 @@ def manager(settings, tmp_path):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(upload=hostile())
+@example(upload=("f.csv", b"co\x00de,name\nA,B\n"))  # a NUL in the header, in its message
+@example(upload=("f.csv", b"code,name\nA," + b"y" * 200_000 + b"\n"))  # past csv's limit
 def test_a_hostile_upload_is_never_a_server_error_and_a_refused_one_stores_nothing(
     client, manager, upload
 ):
