@@ -32,11 +32,28 @@ def money(value) -> str:
     return f"{sign}${abs(amount):,.2f}"
 
 
+def live(text: str) -> bool:
+    """Whether a spreadsheet would run a text cell as a formula: it starts with =, +, -, @
+    (after any spaces; or their full-width forms), a tab or a carriage return."""
+    return _LIVE.match(text) is not None
+
+
+def _quoted(text: str) -> bool:
+    """A neutralised cell: apostrophes before a live one."""
+    return text.startswith("'") and live(text.lstrip("'"))
+
+
 def neutralise(value: Any) -> Any:
-    """A text cell a spreadsheet will show as text, not run as a formula: one that starts
-    with =, +, -, @ (after any spaces; or their full-width forms), a tab or a carriage return
-    gets a leading apostrophe. Numbers and dates are left as they are (a negative amount is a
-    number, not a formula)."""
-    if isinstance(value, str) and _LIVE.match(value):
+    """A text cell a spreadsheet will show as text, not run as a formula: a live one gets a
+    leading apostrophe (and so does one that already looks neutralised, so that `restore`
+    gives back exactly what was written). Numbers and dates are left as they are (a negative
+    amount is a number, not a formula)."""
+    if isinstance(value, str) and (live(value) or _quoted(value)):
         return "'" + value
     return value
+
+
+def restore(text: str) -> str:
+    """The text a neutralised cell was written from: its leading apostrophe taken off. The
+    inverse of `neutralise` (the onboarding importer reads the agency's own export back)."""
+    return text[1:] if _quoted(text) else text

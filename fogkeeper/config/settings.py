@@ -346,6 +346,10 @@ FOGKEEPER_REMINDER_HOUR = env.int("FOGKEEPER_REMINDER_HOUR", default=7)
 # queued again (they are idempotent), and after SWEEP_DEAD_AFTER it no longer holds the lock.
 FOGKEEPER_SWEEP_STALLED_AFTER = env.int("FOGKEEPER_SWEEP_STALLED_AFTER", default=600)
 FOGKEEPER_SWEEP_DEAD_AFTER = env.int("FOGKEEPER_SWEEP_DEAD_AFTER", default=6 * 3600)
+# An onboarding's worker beats every HEARTBEAT seconds while it reads a file; a run with no
+# beat for DEAD_AFTER seconds (its process killed) is shown stopped, to be run again.
+FOGKEEPER_ONBOARDING_HEARTBEAT = env.float("FOGKEEPER_ONBOARDING_HEARTBEAT", default=10.0)
+FOGKEEPER_ONBOARDING_DEAD_AFTER = env.int("FOGKEEPER_ONBOARDING_DEAD_AFTER", default=45)
 
 # -- upload caps (issue 15, item 7) -------------------------------------------------------
 # A hauler's manifest file (the hauler portal): its size, checked before it is read, and its

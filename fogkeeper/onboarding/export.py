@@ -3,7 +3,10 @@ record, in the importer's own columns, named in the order they are imported
 (`01-establishments.xlsx`, `02-haulers.xlsx`, ...); a kind of more than MAX_ROWS records is
 split into numbered files (`07-pumpouts-01.xlsx`, `07-pumpouts-02.xlsx`, ...).
 
-The staff page downloads the same files, in CSV, as one ZIP (`zip_chunks`).
+The staff page downloads the same files, in CSV, as one ZIP (`zip_chunks`). A text that
+starts like a formula is written neutralised, as the staff exports write it
+(formats.neutralise: "'+Plus Grill"), and the importer reads it back without the apostrophe
+(kinds.Column.cell); numbers, dates and yes/no are written as they are, by their type.
 `manage.py onboard --agency CODE DIR/*` imports them into another agency, in that order:
 the export of a program imported into an empty agency of the same pack gives the same sweep
 findings (tests/onboarding/test_round_trip.py)."""
@@ -21,6 +24,8 @@ from pathlib import Path
 
 import xlsxwriter
 from django.db.models import OuterRef, Subquery
+
+from fogkeeper.formats import neutralise
 
 from .catalog import KINDS
 from .kinds import Kind
@@ -107,7 +112,9 @@ class _Pipe(io.RawIOBase):
 
 def _csv_lines(kind: Kind, rows) -> bytes:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows([_text(v) for v in row] for row in rows)
+    csv.writer(out, lineterminator="\n").writerows(
+        [_text(neutralise(v)) for v in row] for row in rows
+    )
     return out.getvalue().encode("utf-8")
 
 
@@ -158,7 +165,7 @@ def write_rows(kind: Kind, rows, file_format: str) -> bytes:
             elif isinstance(value, int | float | Decimal):
                 sheet.write_number(number, column, value)
             else:
-                sheet.write_string(number, column, value)
+                sheet.write_string(number, column, neutralise(value))
     book.close()
     return buffer.getvalue()
 

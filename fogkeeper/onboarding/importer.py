@@ -10,16 +10,22 @@ by COPY on PostgreSQL, changed ones by bulk_update), with one audit row for the 
 imported what, the counts) and one for each record it changed (before and after). A record is
 found again by the agency's own identifiers (the kind's key), so importing the same file
 twice changes nothing the second time.
+
+A dry run takes the very path of the import, the writing included, and rolls it back: what
+the database itself refuses (a NUL in a text, which PostgreSQL cannot store) is found by the
+dry run, never first by the confirmed import. The cells such a refusal would come from are
+refused first by the checks, naming their row and column (kinds.Column.cell).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.audit.services import audit_record, plain
@@ -29,10 +35,11 @@ from fogkeeper.statistics import analyze_tables
 
 from . import bulk
 from .catalog import KINDS
-from .kinds import Kind
+from .kinds import Column, Kind
 from .rows import Context, Lookups, Row, RowProblem
 from .sheets import Sheet, SheetError, read_sheet
 
+log = logging.getLogger(__name__)
 CREATED, UPDATED, UNCHANGED = "created", "updated", "unchanged"
 ANALYZED_FROM = 10_000  # new rows past which the table's planner statistics are gathered again
 
@@ -95,15 +102,24 @@ def onboard(
     _check_columns(spec, sheet)
     context = Context(agency, default_registry().get(agency.pack), today, actor)
     outcome = Outcome(kind=kind, file=name, dry_run=dry_run, rows=len(sheet.rows))
-    with transaction.atomic():
-        plan = _check_rows(spec, sheet, context, outcome, progress)
-        if outcome.stored:
-            _store(spec, plan, context)
-            audit_record(
-                action="onboarding.import", obj=agency, actor=actor, agency=agency,
-                after={"file": name, "kind": kind, "rows": outcome.rows, **outcome.counts},
-                reason=f"onboarding of {name}",
-            )  # fmt: skip
+    try:
+        with transaction.atomic():
+            plan = _check_rows(spec, sheet, context, outcome, progress)
+            if not outcome.problems:
+                _store(spec, plan, context)
+                audit_record(
+                    action="onboarding.import", obj=agency, actor=actor, agency=agency,
+                    after={"file": name, "kind": kind, "rows": outcome.rows, **outcome.counts},
+                    reason=f"onboarding of {name}",
+                )  # fmt: skip
+                if dry_run:  # the same path as the import, all of it undone
+                    transaction.set_rollback(True)
+    except DatabaseError:
+        log.exception("onboarding of %s refused by the database", name)
+        raise OnboardingError(
+            f"{name}: every row passed its checks, yet the database refused to store them "
+            "(the server's log says why)"
+        ) from None
     if outcome.stored and len(plan.new) >= ANALYZED_FROM:
         analyze_tables(connection, models=[spec.get_model(), *_also_written(spec)])
     return outcome
@@ -172,7 +188,7 @@ def _reader(spec: Kind, sheet: Sheet, context: Context):
     """Reads a row's cells into (values, problems); each column remembers what it read of a
     text (the same day or number recurs on thousands of rows)."""
     columns = [
-        (sheet.columns.index(c.name), c.name, c.required, c.read, {})
+        (sheet.columns.index(c.name), c.name, c.required, _read(c, context), {})
         for c in spec.columns
         if c.name in sheet.columns
     ]
@@ -187,12 +203,22 @@ def _reader(spec: Kind, sheet: Sheet, context: Context):
                 continue
             found = memo.get(text)
             if found is None:
-                found = memo[text] = reader(text, context)
+                found = memo[text] = reader(text)
             if found[1]:
                 problems.append(RowProblem(number, name, found[1]))
             else:
                 values[name] = found[0]
         return values, problems
+
+    return read
+
+
+def _read(column: Column, context: Context) -> Callable[[str], tuple[Any, str]]:
+    """A cell of `column` as its kind reads it, after the rule every cell is read by."""
+
+    def read(text: str) -> tuple[Any, str]:
+        text, problem = column.cell(text)
+        return (None, problem) if problem else column.read(text, context)
 
     return read
 

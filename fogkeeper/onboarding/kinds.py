@@ -10,18 +10,21 @@ of what happened (permits, pump-outs, trainings, inspections...) are in history.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from fogkeeper.formats import live, restore
 from fogkeeper.registry.cells import read_date, read_decimal, read_yes_no
 from fogkeeper.registry.models import INTERCEPTOR_EXCEPTIONS, normalise_address
 
 from .rows import Row
 
 EARLIEST = date(1900, 1, 1)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # all but tab and line ends
 Reader = Callable[[str, Any], tuple[Any, str]]  # (text, context) -> (value, problem)
 
 
@@ -37,6 +40,33 @@ class Column:
     @property
     def source(self) -> str:
         return self.path or self.name
+
+    @property
+    def numeric(self) -> bool:
+        """A column of numbers: its cell "-5" is minus five, read as a number, never a formula
+        (the formula rule, formats.live, is for the text of every other column)."""
+        return getattr(self.read, "numeric", False)
+
+    def cell(self, text: str) -> tuple[str, str]:
+        """A cell's text as its reader is to read it, or why it is not read: in a column of
+        text (or dates, words...), a cell a spreadsheet would run as a formula is refused, and
+        one neutralised by an apostrophe (as the exports write it) is read without it. A
+        control character (a NUL...) is refused in every column."""
+        control = _CONTROL.search(text)
+        if control is not None:
+            return "", (
+                f"holds a control character (U+{ord(control[0]):04X}) at character "
+                f"{control.start() + 1}, which is not text and cannot be stored"
+            )
+        if self.numeric:
+            return text, ""
+        if live(text):
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            return "", (
+                f"starts like a formula ({shown!r}), which a spreadsheet would run; put an "
+                "apostrophe before it to keep it as text"
+            )
+        return restore(text), ""
 
 
 def text(limit: int) -> Reader:
@@ -78,7 +108,14 @@ def yes_no(default: bool | None) -> Reader:
     return read
 
 
+def numeric(read: Reader) -> Reader:
+    """Marks a reader of numbers (Column.numeric)."""
+    read.numeric = True  # type: ignore[attr-defined]
+    return read
+
+
 def number(places: int, largest: str) -> Reader:
+    @numeric
     def read(value: str, context) -> tuple[Any, str]:
         return read_decimal(value, places, Decimal(largest))
 
@@ -88,6 +125,7 @@ def number(places: int, largest: str) -> Reader:
 def positive(places: int, largest: str) -> Reader:
     """A number more than 0 (a depth, a diameter)."""
 
+    @numeric
     def read(value: str, context) -> tuple[Any, str]:
         found, problem = read_decimal(value, places, Decimal(largest))
         if found is not None and found <= 0:
@@ -97,11 +135,13 @@ def positive(places: int, largest: str) -> Reader:
     return read
 
 
+@numeric
 def whole(value: str, context) -> tuple[Any, str]:
     found, problem = read_decimal(value, 0, Decimal(100_000))
     return (int(found) if found is not None else None), problem
 
 
+@numeric
 def days(value: str, context) -> tuple[Any, str]:
     """A number of days, at least one."""
     found, problem = whole(value, context)
@@ -140,6 +180,7 @@ def checklist_item(value: str, context) -> tuple[Any, str]:
 
 
 def coordinate(largest: int) -> Reader:
+    @numeric
     def read(value: str, context) -> tuple[Any, str]:
         negative = value.startswith("-")
         found, problem = read_decimal(value.removeprefix("-"), 6, Decimal(largest))

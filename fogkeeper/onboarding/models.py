@@ -4,7 +4,11 @@ the same stored file imported."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from fogkeeper.jobs import Job
 
@@ -45,10 +49,23 @@ class Onboarding(Job):
     def stored(self) -> bool:
         return self.status == Job.COMPLETE and not self.dry_run and not self.problem_count
 
+    def died(self, now=None) -> bool:
+        """Running, and no beat of its worker for FOGKEEPER_ONBOARDING_DEAD_AFTER seconds: its
+        process was killed (the worker beats every FOGKEEPER_ONBOARDING_HEARTBEAT seconds
+        while it reads, runs.Heartbeat), so it will not finish."""
+        last = self.progress_at or self.started_at or self.created_at
+        limit = timedelta(seconds=settings.FOGKEEPER_ONBOARDING_DEAD_AFTER)
+        return self.status == Job.RUNNING and (now or timezone.now()) - last > limit
+
+    def stalled(self, now=None) -> bool:
+        """Queued again from its page: stalled as any run, or its worker dead."""
+        return super().stalled(now) or self.died(now)
+
     @property
     def may_confirm(self) -> bool:
-        """A clean dry run, not confirmed yet, may be imported as it was checked."""
+        """A clean dry run may be imported as it was checked, once: again only if its import
+        stopped (its worker died, or it failed) without storing it."""
         return (
             self.dry_run and self.status == Job.COMPLETE and not self.problem_count
-            and not self.imports.exists()
+            and not any(i.status != Job.FAILED and not i.died() for i in self.imports.all())
         )  # fmt: skip

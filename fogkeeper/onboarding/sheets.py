@@ -1,18 +1,21 @@
 """A spreadsheet an agency brings: CSV (UTF-8, read through tablib) or XLSX (read through
 python-calamine), its first row the column names. What cannot be read as it is refuses the
-whole file, naming why: text that is not UTF-8, a formula in a cell, a row longer than the
-header, more than MAX_ROWS rows.
+whole file, naming why: text that is not UTF-8, a formula in an XLSX cell, a row longer
+than the header, more than MAX_ROWS rows. (A text that starts like a formula is a problem of
+its row and column: kinds.Column.cell.)
 
 XLSX is read by calamine (Rust) rather than openpyxl: openpyxl, even in read-only mode, reads
 about 8,000 rows of a dozen cells a second, so the pump-out history of a city (1.4 million
 rows) would take three minutes to read before a row is checked; calamine reads the same in
 a tenth of the time. Calamine gives a formula's cached value, not the formula, so a workbook
-is first searched for formula elements (`<f>`) in its worksheets' XML; only one that has
-some is opened with openpyxl, to name the row of the formula in the sheet that is read
-(the first)."""
+is first searched for formula elements (`<f>`) in its worksheets' XML, as archive.py
+inflates it to measure it (a decompression bomb is refused before calamine reads it); only
+one that has some is opened with openpyxl, to name the row of the formula in the sheet that
+is read (the first)."""
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 import zipfile
@@ -24,9 +27,11 @@ import tablib
 from openpyxl import load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
+from . import archive
+
 MAX_ROWS = 100_000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 FORMULA_START = "="
-_FORMULA_ELEMENT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 
 
 class SheetError(Exception):
@@ -60,6 +65,12 @@ def read_sheet(data: bytes, name: str) -> Sheet:
     columns = [str(h or "").strip().lower() for h in header]
     if not any(columns):
         raise SheetError(f"{name} has no header row naming its columns")
+    for number, column in enumerate(columns, start=1):
+        if _CONTROL.search(column):
+            raise SheetError(
+                f"{name}: the name of column {number} in the header row holds a control "
+                "character, which is not text"
+            )
     if len(values) > MAX_ROWS:
         raise SheetError(
             f"{name} has {len(values):,} rows; at most {MAX_ROWS:,} are read from one file "
@@ -88,18 +99,20 @@ def _csv(data: bytes, name: str) -> tuple[list, list]:
         dataset = tablib.Dataset().load(text, format="csv")
     except tablib.InvalidDimensions:
         raise SheetError(f"{name}: a row has more values than the header has columns") from None
-    for index, values in enumerate(dataset):
-        for value in values:
-            if isinstance(value, str) and value.strip().startswith(FORMULA_START):
-                raise SheetError(
-                    f"{name}, row {Sheet.row_number(index)}: a cell holds a formula "
-                    f"({value.strip()}); a spreadsheet would run it, so it is not read"
-                )
+    except csv.Error:  # a cell past the csv module's field limit, above all
+        raise SheetError(
+            f"{name} has a cell of more than {csv.field_size_limit():,} characters, or is not "
+            "a CSV file a spreadsheet saves; it is not read"
+        ) from None
     return list(dataset.headers or []), [list(r) for r in dataset]
 
 
 def _xlsx(data: bytes, name: str) -> tuple[list, list]:
-    if _has_formula_elements(data, name):
+    try:
+        has_formula = archive.check(data, name, MAX_ROWS)
+    except archive.Refused as e:
+        raise SheetError(str(e)) from None
+    if has_formula:
         _refuse_formula(data, name)
     try:
         book = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
@@ -117,18 +130,6 @@ def _xlsx(data: bytes, name: str) -> tuple[list, list]:
     if not rows:
         raise SheetError(f"{name} has no header row naming its columns")
     return rows[0], rows[1:]
-
-
-def _has_formula_elements(data: bytes, name: str) -> bool:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return any(
-                _FORMULA_ELEMENT.search(archive.read(member))
-                for member in archive.namelist()
-                if member.startswith("xl/worksheets/") and member.endswith(".xml")
-            )
-    except (zipfile.BadZipFile, OSError, KeyError, ValueError):
-        raise SheetError(f"{name} is not an XLSX workbook Excel can open") from None
 
 
 def _refuse_formula(data: bytes, name: str) -> None:

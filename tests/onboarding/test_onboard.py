@@ -207,11 +207,6 @@ def test_a_duplicate_id_names_the_row_it_repeats(agency):
         ),
         (b"code,name\nFSE-1,A\n", "short.csv", "missing required column(s): address, opened_on"),
         (b"code,code,name,address,opened_on,operator_name\n", "twice.csv", "named twice: code"),
-        (
-            b"code,name,address,opened_on,operator_name\nFSE-1,=HYPERLINK(1),a,2015-01-01,b\n",
-            "f.csv",
-            "formula",
-        ),
         (b"PK\x03\x04 not really a workbook", "broken.xlsx", "not an XLSX workbook"),
     ],
 )

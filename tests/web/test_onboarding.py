@@ -6,8 +6,10 @@ downloads the program as the files that bring it back."""
 
 import io
 import zipfile
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from fogkeeper.audit.models import AuditEvent
@@ -102,3 +104,92 @@ def test_the_program_downloads_as_a_zip_of_the_files_that_bring_it_back(client, 
     assert len(names) == len(KINDS)
     lines = archive.read("01-establishments.csv").decode().splitlines()
     assert lines[0].startswith("code,name,address,") and lines[1].startswith("FSE-1,Harbor Grill,")
+
+
+def test_a_nul_in_a_cell_is_a_problem_of_the_dry_run_naming_its_row_and_column(client, sc):
+    """PostgreSQL cannot store a NUL: the dry run said the file was clean, then the confirmed
+    import failed (issue 37, item 8)."""
+    client.force_login(make_user("mia", sc, role="manager"))
+    html = upload(client, CLEAN.replace("Harbor Grill", "Harbor\x00Grill")).content.decode()
+    assert "1 problem in 1 row: nothing was stored" in html
+    assert '<th scope="row">2</th><td>name</td><td>holds a control character (U+0000)' in html
+    assert "onboarding-confirm" not in html
+    assert not FoodServiceEstablishment.objects.exists()
+
+
+def test_the_dry_run_writes_as_the_import_does_and_undoes_it(client, sc, monkeypatch):
+    """One path for both: what the database refuses, the dry run finds (here a refusal of
+    the write stood in for), and a clean dry run's writing is rolled back."""
+    from django.db import DataError
+
+    from fogkeeper.onboarding import importer
+
+    client.force_login(make_user("mia", sc, role="manager"))
+    stored = importer._store
+    upload(client, CLEAN)
+    assert not FoodServiceEstablishment.objects.exists()  # written, then rolled back
+
+    def refused(*args):
+        stored(*args)
+        raise DataError("invalid byte sequence for encoding UTF8: 0x00")
+
+    monkeypatch.setattr(importer, "_store", refused)
+    html = upload(client, CLEAN).content.decode()
+    assert "every row passed its checks, yet the database refused to store them" in html
+    assert "0x00" not in html and "onboarding-confirm" not in html
+
+
+BUTTON = 'id="onboarding-confirm"'
+
+
+def _killed(run: Onboarding, at) -> None:
+    """The run as a worker killed with kill -9 leaves it: running, its last beat at `at`."""
+    Onboarding.objects.filter(pk=run.pk).update(
+        status=Onboarding.RUNNING, started_at=at, progress_at=at, finished_at=None
+    )
+
+
+def test_a_dry_run_whose_worker_died_is_seen_stopped_within_a_minute_and_runs_again(client, sc):
+    """Issue 37, item 13: it stayed "running" until the ten-minute requeue."""
+    client.force_login(make_user("mia", sc, role="manager"))
+    upload(client, CLEAN)
+    run = Onboarding.objects.get()
+    beat = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
+    _killed(run, beat)
+    with time_machine.travel(beat + timedelta(seconds=30), tick=False):
+        html = client.get(f"/onboarding/{run.pk}/").content.decode()
+        assert "Running: 1 of 1 rows read" in html and "onboarding-died" not in html
+    with time_machine.travel(beat + timedelta(seconds=50), tick=False):
+        html = client.get(f"/onboarding/{run.pk}/").content.decode()
+        assert "Stopped: the worker reading it stopped at 2026-06-30 " in html
+        assert "before it finished (1 of 1 rows read), with no sign of it since" in html
+        assert "Check program.csv again" in html
+        assert "Stopped: its worker died" in client.get("/onboarding/").content.decode()
+        html = client.post(f"/onboarding/{run.pk}/requeue/", follow=True).content.decode()
+    assert "Imported, 1 record would be created" in html
+    assert Onboarding.objects.get().status == Onboarding.COMPLETE
+
+
+def test_an_import_whose_worker_died_may_be_confirmed_again_from_its_dry_run(client, sc):
+    client.force_login(make_user("mia", sc, role="manager"))
+    upload(client, CLEAN)
+    dry = Onboarding.objects.get()
+    killed = Onboarding.objects.create(  # confirmed, and its worker killed before its commit
+        agency=sc, kind=dry.kind, dry_run=False, checked=dry, file=dry.file.name,
+        filename=dry.filename, rows_total=1,
+    )  # fmt: skip
+    beat = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
+    _killed(killed, beat)
+    with time_machine.travel(beat + timedelta(seconds=30), tick=False):
+        assert (
+            'id="onboarding-confirm"' not in client.get(f"/onboarding/{dry.pk}/").content.decode()
+        )
+    with time_machine.travel(beat + timedelta(seconds=50), tick=False):
+        page = client.get(f"/onboarding/{killed.pk}/").content.decode()
+        assert "Import program.csv again" in page
+        assert BUTTON in client.get(f"/onboarding/{dry.pk}/").content.decode()
+        html = client.post(f"/onboarding/{dry.pk}/confirm/", follow=True).content.decode()
+    assert "Imported: 1 record created" in html
+    killed.refresh_from_db()
+    assert killed.status == Onboarding.FAILED and "Its worker stopped" in killed.error
+    assert FoodServiceEstablishment.objects.get().name == "Harbor Grill"

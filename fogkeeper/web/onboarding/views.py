@@ -14,7 +14,7 @@ from fogkeeper.onboarding.blank import blank
 from fogkeeper.onboarding.catalog import KINDS
 from fogkeeper.onboarding.export import zip_chunks
 from fogkeeper.onboarding.models import Onboarding
-from fogkeeper.onboarding.runs import confirm, queue, start_dry_run
+from fogkeeper.onboarding.runs import again, confirm, start_dry_run
 from fogkeeper.rules.packs import default_registry
 
 from ..common import jobs, policy
@@ -52,6 +52,8 @@ class UploadForm(forms.Form):
 
 
 def _status(run: Onboarding) -> str:
+    if run.died():
+        return "Stopped: its worker died"
     if run.underway:
         return f"{run.status_words().lower()}: {run.rows_read} of {run.rows_total} rows"
     if run.status == Onboarding.COMPLETE and run.problem_count:
@@ -105,7 +107,7 @@ def onboarding(request, pk: int):
         request, run, kind=KIND, page="web/onboarding/onboarding.html",
         fragment="web/onboarding/_progress.html", status=_status(run), problems=problems,
         may_confirm=run.may_confirm and policy.may_write(request.user, request.agency, KIND),
-        kind_title=KINDS[run.kind].title, confirmed=run.imports.first(),
+        kind_title=KINDS[run.kind].title, confirmed=run.imports.first(), died=run.died(),
     )  # fmt: skip
 
 
@@ -133,7 +135,7 @@ def onboarding_confirm(request, pk: int):
 def onboarding_requeue(request, pk: int):
     run = get_object_or_404(Onboarding, pk=pk, agency=request.agency)
     return jobs.requeue(
-        request, run, kind=KIND, queue=queue, action="onboarding.requeue", what="onboarding",
+        request, run, kind=KIND, queue=again, action="onboarding.requeue", what="onboarding",
         page="web:onboarding",
     )  # fmt: skip
 
