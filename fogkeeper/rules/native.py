@@ -16,12 +16,11 @@ from __future__ import annotations
 import hashlib
 import importlib.abc
 import importlib.util
+import json
 import os
 import sys
 import warnings
 from pathlib import Path
-
-from ..documents import load_json
 
 HERE = Path(__file__).resolve().parent
 STAMP = HERE / "native.json"
@@ -78,7 +77,7 @@ def _why_not_compiled() -> str | None:
     if not compiled_files():
         return "not compiled (`make engine` compiles it)"
     try:
-        built = load_json(STAMP.read_text())
+        built = json.loads(STAMP.read_text())
     except (OSError, ValueError):
         return f"the compiled modules have no readable {STAMP.name}: `make engine` rebuilds them"
     if built.get("python") != sys.implementation.cache_tag:
