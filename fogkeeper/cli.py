@@ -10,12 +10,12 @@ from pathlib import Path
 
 import yaml
 
-from .documents import Refused, load_json, load_yaml
 from .rules.casefile import parse_case
 from .rules.engine import evaluate
 from .rules.errors import CaseFileError, PackError
 from .rules.packs import default_registry
 from .rules.text import report_text
+from .safeload import Refused, load_json, load_yaml
 
 CASE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -87,7 +87,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_packs_check(args: argparse.Namespace) -> int:
-    """Every problem of each pack folder, one line each; exit 1 if any."""
+    """Every problem of each pack folder, one line each; exit 1 if any, 2 if a file was
+    refused unread (nested too deep, or its aliases past the cap), as hostile input is."""
     from .rules.packcheck import check_packs
 
     if not args.names:
@@ -104,6 +105,8 @@ def cmd_packs_check(args: argparse.Namespace) -> int:
             print(r.summary())
         for problem in r.problems:
             print(problem)
+    if any(r.refused for r in results):
+        return 2
     return 1 if any(not r.ok for r in results) else 0
 
 

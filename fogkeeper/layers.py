@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "layers",
         "queue",
         "formats",
-        "documents",
+        "safeload",
         "jobs",
         "locks",
         "uploads",

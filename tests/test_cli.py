@@ -313,7 +313,7 @@ def bombed_pack(tmp_path: Path) -> Path:
 
 def test_packs_check_names_a_pack_file_whose_aliases_would_expand_past_the_cap(tmp_path):
     proc = capped_fogkeeper("packs", "check", bombed_pack(tmp_path))
-    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert proc.returncode == 2, proc.stderr[-2000:]
     assert "imaginary-town/checklist.yaml: its YAML aliases (*name) repeat more" in proc.stdout
 
 

@@ -9,7 +9,7 @@ import io
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from fogkeeper.documents import Refused, check_json
+from fogkeeper.safeload import Refused, check_json
 
 
 class JSONParser(parsers.JSONParser):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from fogkeeper.documents import load_yaml
+from fogkeeper.safeload import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "demo" / "programs"
 

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
-from fogkeeper.documents import load_yaml
+from fogkeeper.safeload import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "demo" / "sewer-cleanings.yaml"
 

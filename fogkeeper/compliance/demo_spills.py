@@ -8,7 +8,7 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
-from fogkeeper.documents import load_yaml
+from fogkeeper.safeload import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "demo" / "spills.yaml"
 

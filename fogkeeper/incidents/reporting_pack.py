@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fogkeeper.documents import Refused
 from fogkeeper.rules.calendar import Duration, LegalCalendar
 from fogkeeper.rules.errors import PackError
 from fogkeeper.rules.packload import _load_holidays, _load_yaml
+from fogkeeper.safeload import Refused
 
 PACKS = Path(__file__).resolve().parent / "reporting_packs"
 DEFAULT = "wq-2022-0103-dwq.yaml"

@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from fogkeeper.documents import Refused, load_yaml
 from fogkeeper.rules.application import ALWAYS, DETAILS
 from fogkeeper.rules.errors import PackError
+from fogkeeper.safeload import Refused, load_yaml
 
 FILE = "application.yaml"
 

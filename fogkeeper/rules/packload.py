@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..documents import Refused, load_yaml
+from ..safeload import Refused, load_yaml
 from .calendar import WEEKDAYS, Duration, HolidayRule, LegalCalendar
 from .errors import PackError
 from .packmodel import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from ..documents import Refused, check_yaml
+from ..safeload import Refused, check_yaml
 
 
 def key_lines(path: Path) -> dict[str, int]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from ...documents import Refused
+from ...safeload import Refused
 from ..errors import PackError
 from ..packload import _load_yaml, load_pack
 from ..packs import PACKS_DIR

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from ...documents import Refused
+from ...safeload import Refused
 from ..packload import _load_yaml
 from ..yamllines import key_lines, line_of
 
@@ -126,6 +126,7 @@ class PackProblem:
     key: str  # "gcd.default_service_frequency.values.2024-01-01"
     message: str
     line: int | None = None  # of the key, or of the nearest key above it in the file
+    refused: bool = False  # the file was refused unread (fogkeeper.safeload): exit status 2
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
@@ -147,6 +148,10 @@ class PackCheck:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def refused(self) -> bool:
+        return any(p.refused for p in self.problems)
 
     def summary(self) -> str:
         return (
@@ -219,7 +224,9 @@ class _Pack:
         except yaml.YAMLError as e:
             self.add(name, "", f"not YAML: {' '.join(str(e).split())}")
         except Refused as e:
-            self.add(name, "", str(e))
+            self.problems.append(
+                PackProblem(f"{self.folder.name}/{name}", "", str(e), refused=True)
+            )
         except (OSError, UnicodeDecodeError) as e:
             self.add(name, "", f"cannot read: {e}")
         return None
