@@ -338,6 +338,12 @@ FOGKEEPER_MANIFEST_MAX_ROWS = env.int("FOGKEEPER_MANIFEST_MAX_ROWS", default=500
 # any decoding); a larger one is refused on the form.
 FOGKEEPER_PHOTO_MAX_BYTES = env.int("FOGKEEPER_PHOTO_MAX_BYTES", default=15 * 1024 * 1024)
 FOGKEEPER_PHOTO_MAX_PIXELS = env.int("FOGKEEPER_PHOTO_MAX_PIXELS", default=40_000_000)
+# An inspection's photos together (the staff form's and one field sync's): how many, and
+# their bytes; more is refused in words, naming the limit, and nothing is stored.
+FOGKEEPER_INSPECTION_MAX_PHOTOS = env.int("FOGKEEPER_INSPECTION_MAX_PHOTOS", default=20)
+FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES = env.int(
+    "FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES", default=100 * 1024 * 1024
+)
 # The PDF attached to a communication to many establishments (fogkeeper/communications/): a
 # larger one is refused on the form, naming the limit, and nothing is sent.
 FOGKEEPER_COMMUNICATION_MAX_ATTACHMENT_BYTES = env.int(

@@ -35,7 +35,7 @@ from fogkeeper.registry.services import Actor, lock
 
 from .models import Inspection
 from .services import Answer, Reading, inspection_photo_add, inspection_record
-from .snapshots import changes, establishment_seen, version_of
+from .snapshots import changes, establishment_seen, version_of, well_formed
 from .tasks import receipt_queue
 
 
@@ -92,7 +92,7 @@ def stored_inspection(establishment: FoodServiceEstablishment, client_id: UUID):
 
 
 def _check_seen(establishment: FoodServiceEstablishment, upload: Upload) -> None:
-    if version_of(upload.seen) != upload.version:
+    if not well_formed(upload.seen) or version_of(upload.seen) != upload.version:
         raise ValidationError(
             {
                 "version": [
