@@ -138,6 +138,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
+# Uploaded files are kept with the transaction that stores their record, or removed
+# (fogkeeper/uploads.py).
+STORAGES = {
+    "default": {"BACKEND": "fogkeeper.uploads.KeptStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"

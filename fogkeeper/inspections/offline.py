@@ -28,8 +28,9 @@ from uuid import UUID
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
+from fogkeeper import uploads
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, lock
 
@@ -117,7 +118,7 @@ def inspection_sync(
         return Synced(found, created=False)
     _check_seen(establishment, upload)
     try:
-        with transaction.atomic():
+        with uploads.atomic():  # its photos and signature are kept only if it is stored
             lock(establishment)  # a second send of this id waits here, then finds the first
             if found := stored_inspection(establishment, upload.client_id):
                 return Synced(found, created=False)
