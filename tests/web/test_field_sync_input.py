@@ -151,3 +151,8 @@ def test_photos_larger_together_than_an_inspection_keeps_are_refused(client, set
     settings.FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES = 2 * photos[0].size
     response = send(client, inspection_of(harbor(client)), photos=photos)
     refused(response, settings, "Photos: The photos are", "together; an inspection's photos may")
+
+
+def test_a_lone_surrogate_a_json_escape_makes_is_refused(client, settings):
+    data = inspection_of(harbor(client), notes="\ud800")  # json.dumps writes it as \ud800
+    refused(send(client, data), settings, "“Notes” is not valid UTF-8 text")
