@@ -1,6 +1,8 @@
 """What the API shows an outside role (operator, hauler, owner) of each record: exactly what the
 role's portal shows of it (ACCESS.md), field by field, and nothing else. Staff roles are shown
-every field. Decided here and only here; the serializers, the views and the schema ask.
+every field. Decided here and only here; the serializers, the views and the schema ask. What
+of an inspection the operator is shown is fogkeeper.inspections.shown's, which the receipt
+emailed to the operator follows too; the table takes its inspection entry from there.
 
 SHOWN names, for each outside role and endpoint (the router's basename), each JSON key the
 role gets ("status.as_of": a key of a nested object or of each item of a nested list) and the
@@ -15,6 +17,7 @@ import re
 
 from django.db.models import Q
 
+from fogkeeper.inspections.shown import OPERATOR as inspection_fields
 from fogkeeper.web.common import policy
 from fogkeeper.web.models import STAFF_ROLES
 
@@ -74,6 +77,13 @@ def _finding(page: str) -> dict[str, str]:
     }
 
 
+def _inspection(page: str) -> dict[str, str]:
+    """The results, as inspections.shown decides for every door (the receipt too): never the
+    inspectors' notes; a device by the API's id, on the page by its code."""
+    fields = {"id": HANDLE, "establishment": page}
+    return fields | {k: HANDLE if k.endswith(".device") else page for k in inspection_fields}
+
+
 SHOWN: dict[str, dict[str, dict[str, str]]] = {
     "operator": {
         "establishment": _establishment(_OP_HOME, _OP),
@@ -111,18 +121,7 @@ SHOWN: dict[str, dict[str, dict[str, str]]] = {
             "trainer": _OP,
             "attendees": _OP,  # each attendee by name, "(not signed)" if not
         },
-        "inspection": {  # the results: never the inspectors' notes
-            "id": HANDLE,
-            "establishment": _OP,
-            "code": _OP,
-            "date": _OP,
-            "answers.item": _OP,  # the items found not compliant, and how many were checked
-            "answers.device": HANDLE,
-            "answers.compliant": _OP,
-            "measurements.device": HANDLE,
-            "measurements.fog_inches": _OP,
-            "measurements.solids_inches": _OP,
-        },
+        "inspection": _inspection(_OP),
         "finding": _finding(_OP),
     },
     "owner": {

@@ -140,6 +140,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
+# Uploaded files are kept with the transaction that stores their record, or removed
+# (fogkeeper/uploads.py).
+STORAGES = {
+    "default": {"BACKEND": "fogkeeper.uploads.KeptStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -360,6 +366,12 @@ FOGKEEPER_MANIFEST_MAX_ROWS = env.int("FOGKEEPER_MANIFEST_MAX_ROWS", default=500
 # any decoding); a larger one is refused on the form.
 FOGKEEPER_PHOTO_MAX_BYTES = env.int("FOGKEEPER_PHOTO_MAX_BYTES", default=15 * 1024 * 1024)
 FOGKEEPER_PHOTO_MAX_PIXELS = env.int("FOGKEEPER_PHOTO_MAX_PIXELS", default=40_000_000)
+# An inspection's photos together (the staff form's and one field sync's): how many, and
+# their bytes; more is refused in words, naming the limit, and nothing is stored.
+FOGKEEPER_INSPECTION_MAX_PHOTOS = env.int("FOGKEEPER_INSPECTION_MAX_PHOTOS", default=20)
+FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES = env.int(
+    "FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES", default=100 * 1024 * 1024
+)
 # The PDF attached to a communication to many establishments (fogkeeper/communications/): a
 # larger one is refused on the form, naming the limit, and nothing is sent.
 FOGKEEPER_COMMUNICATION_MAX_ATTACHMENT_BYTES = env.int(

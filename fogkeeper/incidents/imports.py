@@ -17,6 +17,7 @@ from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
 
+from fogkeeper import uploads
 from fogkeeper.queue import enqueue, reevaluate
 from fogkeeper.registry.models import Agency
 
@@ -51,8 +52,9 @@ def start_import(
         agency=agency, filename=Path(upload.name).name, wdids=wdids, requested_by=user,
         rows_total=rows,
     )  # fmt: skip
-    run.file.save(run.filename, upload, save=False)
-    run.save()
+    with uploads.atomic():  # the file is kept only with its run
+        run.file.save(run.filename, upload, save=False)
+        run.save()
     queue(run)
     return run
 

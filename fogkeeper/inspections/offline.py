@@ -28,14 +28,15 @@ from uuid import UUID
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
+from fogkeeper import uploads
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, lock
 
 from .models import Inspection
 from .services import Answer, Reading, inspection_photo_add, inspection_record
-from .snapshots import changes, establishment_seen, version_of
+from .snapshots import changes, establishment_seen, version_of, well_formed
 from .tasks import receipt_queue
 
 
@@ -92,7 +93,7 @@ def stored_inspection(establishment: FoodServiceEstablishment, client_id: UUID):
 
 
 def _check_seen(establishment: FoodServiceEstablishment, upload: Upload) -> None:
-    if version_of(upload.seen) != upload.version:
+    if not well_formed(upload.seen) or version_of(upload.seen) != upload.version:
         raise ValidationError(
             {
                 "version": [
@@ -117,7 +118,7 @@ def inspection_sync(
         return Synced(found, created=False)
     _check_seen(establishment, upload)
     try:
-        with transaction.atomic():
+        with uploads.atomic():  # its photos and signature are kept only if it is stored
             lock(establishment)  # a second send of this id waits here, then finds the first
             if found := stored_inspection(establishment, upload.client_id):
                 return Synced(found, created=False)

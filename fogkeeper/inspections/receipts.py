@@ -2,7 +2,8 @@
 
 `receipt_pdf` renders an inspection (its checklist answers in the pack's words with their
 citations, the items found out of compliance, the depths measured against the pack's limit,
-the photos taken, and the signature of who signed for the establishment) with WeasyPrint; the
+the photos taken, and the signature of who signed for the establishment) with WeasyPrint,
+only what inspections.shown lets the operator see (never the inspectors' notes); the
 signature is embedded as a `data:` URL and nothing else is fetched. `receipt_send` emails it
 to the operator's address, when the operator has one, once: `receipt_sent_at` is stored in the
 transaction that sends it (with its audit row), so a task run twice sends once, and a failed
@@ -31,6 +32,7 @@ from fogkeeper.registry.services import audit
 
 from .models import Inspection
 from .selectors import accumulation_limit
+from .shown import of_record
 
 # the print style of the PDF (a file, not a <style> in the page: the CSP test reads every template)
 STYLE = Path(__file__).resolve().parent / "receipt.css"
@@ -59,28 +61,31 @@ def _signature_url(inspection: Inspection) -> str:
     return f"data:{kind};base64,{base64.b64encode(data).decode()}"
 
 
-def _answers(inspection: Inspection, checklist) -> list[dict[str, Any]]:
+def _answers(inspection: Inspection, checklist, *, staff: bool) -> list[dict[str, Any]]:
     rows = []
     for a in inspection.answers.select_related("device").order_by("item", "device__code"):
         item = checklist.get(a.item)
+        row = {"device": a.device.code if a.device else "", "compliant": a.compliant,
+               "note": a.note}  # fmt: skip
         rows.append(
             {
+                **(row if staff else of_record(row, "answers.")),
                 "question": item.question if item else a.item,
                 "citation": item.citation if item else "",
-                "device": a.device.code if a.device else "",
-                "compliant": a.compliant,
-                "note": a.note,
             }
         )
     return rows
 
 
-def _readings(inspection: Inspection, pack) -> list[dict[str, Any]]:
+def _readings(inspection: Inspection, pack, *, staff: bool) -> list[dict[str, Any]]:
     rows = []
     for m in inspection.measurements.select_related("device").order_by("device__code"):
         depth = m.device.design_depth_inches
         limit = accumulation_limit(pack, m.device.kind, max(inspection.date, pack.effective))
-        row: dict[str, Any] = {"m": m, "percent": None, "limit": None, "over": False}
+        values = {"device": m.device.code, "fog_inches": m.fog_inches,
+                  "solids_inches": m.solids_inches}  # fmt: skip
+        row = values if staff else of_record(values, "measurements.")
+        row.update({"percent": None, "limit": None, "over": False})
         if depth and m.fog_inches is not None and m.solids_inches is not None:
             share = (m.fog_inches + m.solids_inches) / depth
             row["percent"] = round(share * 100, 1)
@@ -92,19 +97,29 @@ def _readings(inspection: Inspection, pack) -> list[dict[str, Any]]:
     return rows
 
 
-def receipt_context(inspection: Inspection) -> dict[str, Any]:
+def _inspector(inspection: Inspection) -> str:
+    who = inspection.inspector
+    return (who.get_full_name() or who.get_username()) if who else ""
+
+
+def receipt_context(inspection: Inspection, *, staff: bool = False) -> dict[str, Any]:
+    """What the operator's receipt states: of the inspection, only what inspections.shown
+    lets the operator see (never the inspectors' notes). `staff` (the inspection's page in
+    the agency): every field, `inspection` the record itself."""
     fse = inspection.establishment
     pack = fse.agency.get_pack()
-    answers = _answers(inspection, pack.checklist)
+    answers = _answers(inspection, pack.checklist, staff=staff)
+    record = {"code": inspection.code, "date": inspection.date,
+              "inspector": _inspector(inspection), "signed_by": inspection.signed_by}  # fmt: skip
     return {
-        "inspection": inspection,
+        "inspection": inspection if staff else of_record(record),
         "agency": fse.agency,
         "titles": pack.titles,
         "establishment": fse,
         "operator": _operator(inspection),
         "answers": answers,
         "found": [a for a in answers if not a["compliant"]],
-        "readings": _readings(inspection, pack),
+        "readings": _readings(inspection, pack, staff=staff),
         "photos": inspection.photos.count(),
         "signature": _signature_url(inspection),
     }

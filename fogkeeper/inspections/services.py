@@ -15,6 +15,7 @@ from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
+from fogkeeper import uploads
 from fogkeeper.audit.services import snapshot
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.registry.services import (
@@ -194,7 +195,7 @@ def inspection_record(
     _check_answers(errors, answers, establishment, date)
     _check_readings(errors, measurements, establishment, date)
     refuse(errors)
-    with transaction.atomic():
+    with uploads.atomic():  # the signature is kept only with the inspection
         inspection.save()
         answer_rows, readings = _rows(inspection, answers, measurements)
         for row in [*answer_rows, *readings]:
@@ -223,7 +224,7 @@ def inspection_photo_add(
     else:
         check_model(photo, errors)
     refuse(errors)
-    with transaction.atomic():
+    with uploads.atomic():  # the photo's file is kept only with its row
         photo.save()
         after = {"inspection": inspection.pk, "image": photo.image.name, "caption": caption}
         audit("inspection.photo_add", photo, actor, after=after)

@@ -52,6 +52,18 @@ def establishment_seen(fse: FoodServiceEstablishment) -> dict[str, Any]:
     return seen
 
 
+def well_formed(seen: Any) -> bool:
+    """Whether `seen` has the shape establishment_seen gives (whatever its values say): the
+    conflict check reads it field by field, and a copy sent back may have been tampered with."""
+    if not isinstance(seen, dict) or not isinstance(seen.get("devices", {}), dict):
+        return False
+    devices = list(seen.get("devices", {}).values())
+    if not all(isinstance(d, dict) for d in devices):
+        return False
+    values = [seen.get(f) for f in PLACE] + [d.get(f) for d in devices for f in DEVICE]
+    return all(v is None or isinstance(v, str) for v in values)
+
+
 def version_of(seen: dict[str, Any]) -> str:
     """A short digest of `seen`: equal digests, equal establishments."""
     text = json.dumps(seen, sort_keys=True, separators=(",", ":"))

@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import connections
 from django.utils.timezone import now
 
+from fogkeeper import uploads
 from fogkeeper.queue import enqueue
 from fogkeeper.registry.models import Agency
 
@@ -32,8 +33,9 @@ def start_dry_run(*, agency: Agency, kind: str, upload: UploadedFile, user=None)
     run = Onboarding(
         agency=agency, kind=kind, filename=Path(upload.name or "file").name, requested_by=user
     )
-    run.file.save(run.filename, upload, save=False)
-    run.save()
+    with uploads.atomic():  # the file is kept only with its run
+        run.file.save(run.filename, upload, save=False)
+        run.save()
     queue(run)
     return run
 

@@ -50,6 +50,18 @@ def _check_value(name: str, value: str, control: re.Pattern, where: str) -> None
         )
 
 
+def check_text(name: str, value: str) -> None:
+    """Raise MalformedInput when `value`, the text at `name` inside a request's body that the
+    edge reads as one form field (a JSON document's), holds what check_request refuses in a
+    form field: a control character other than a tab or a line break, a date out of range,
+    or what is no UTF-8 text (a lone surrogate, which a JSON escape can make)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedInput(f"The field “{_shown(name)}” is not valid UTF-8 text.") from None
+    _check_value(name, value, _CONTROL_IN_TEXT, "field")
+
+
 def _shown(text: str) -> str:
     text = _CONTROL.sub("�", text)
     return text if len(text) <= 40 else text[:40] + "…"

@@ -146,3 +146,20 @@ def test_it_refuses_an_inspection_dated_in_the_future(client, agencies):
     assert response.status_code == 400
     assert response.context["form"].errors["date"] == ["2099-06-25 is in the future."]
     assert counts() == before
+
+
+def test_it_refuses_more_photos_together_than_an_inspection_keeps(client, agencies, settings):
+    """The staff form caps an inspection's photos together as the field sync does."""
+    size = photo().size
+    settings.FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES = 2 * size
+    client.force_login(make_user("alice", agencies[0]))
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    data = {"code": "I-79", "date": "2025-06-25", spill_kit: "no",
+            "photos": [photo(), photo(), photo()]}  # fmt: skip
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert response.context["form"].errors["photos"] == [
+        f"The photos are {3 * size}\xa0bytes together; an inspection's photos may be at most "
+        f"{2 * size}\xa0bytes. Take them at a lower resolution, or keep fewer, and send it again."
+    ]
+    assert not Inspection.objects.filter(code="I-79").exists()

@@ -5,7 +5,9 @@ put back on the fields it names; a text input with suggested values."""
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.template.defaultfilters import filesizeformat
 
 from fogkeeper.inspections.photos import photo_problem
 
@@ -24,7 +26,9 @@ class PhotosInput(forms.ClearableFileInput):
 
 class PhotosField(forms.ImageField):
     """Several photos, each checked to be an image no larger than a photo may be (its bytes,
-    and its pixels as its header declares them, before anything is decoded); none is fine."""
+    and its pixels as its header declares them, before anything is decoded); none is fine.
+    An inspection's photos are capped together too, in number and in bytes, before any is
+    opened: each photo within its limit, a request could still store hundreds of megabytes."""
 
     def __init__(self, **kwargs):
         attrs = {"accept": "image/*", "capture": "environment"}
@@ -39,10 +43,28 @@ class PhotosField(forms.ImageField):
         return super().to_python(data)
 
     def clean(self, data, initial=None):
+        files = [d for d in data if d] if isinstance(data, list | tuple) else [data] if data else []
+        _check_together(files)
         single = super().clean
-        if isinstance(data, list | tuple):
-            return [single(d, initial) for d in data if d]
-        return [single(data, initial)] if data else []
+        return [single(d, initial) for d in files]
+
+
+def _check_together(files) -> None:
+    most = settings.FOGKEEPER_INSPECTION_MAX_PHOTOS
+    if len(files) > most:
+        raise ValidationError(
+            f"{len(files)} photos came with it; an inspection keeps at most {most}. Keep the "
+            f"{most} that show most, and send it again.",
+            code="too_many",
+        )
+    total, largest = sum(f.size or 0 for f in files), settings.FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES
+    if total > largest:
+        raise ValidationError(
+            f"The photos are {filesizeformat(total)} together; an inspection's photos may be at "
+            f"most {filesizeformat(largest)}. Take them at a lower resolution, or keep fewer, "
+            "and send it again.",
+            code="too_large",
+        )
 
 
 def put_errors(form: forms.Form, error: ValidationError, fields: dict[str, str] | None = None):

@@ -28,7 +28,7 @@ def _inspection(request, pk: int) -> Inspection:
 @reads_only
 def inspection_page(request, pk: int):
     inspection = _inspection(request, pk)
-    context = receipt_context(inspection)
+    context = receipt_context(inspection, staff=True)
     context["photo_list"] = list(inspection.photos.all())
     return render(request, "web/field/inspection.html", context)
 

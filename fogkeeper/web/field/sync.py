@@ -11,7 +11,13 @@ image). It answers JSON, always with a `status`:
   never a second), with the inspection's page and receipt;
 - 409 `conflict`: the establishment changed after the route was downloaded; nothing stored;
   `changes` in words, and the `version` and `seen` to send it against the record as it is now;
-- 400 `refused`: what the inspection form would refuse, `messages` in words; nothing stored.
+- 400 `refused`: what the inspection form would refuse, `messages` in words naming the field;
+  nothing stored. The JSON goes through the checks the staff inspection form gets: each of its
+  names and texts those the edge gives every form field (no control character, no date out of
+  range: security.inputs), the inspection's fields the form's own fields (HeaderForm), and it
+  nests no deeper than an inspection does; its photos are capped in number and in bytes
+  together (PhotosField), and the route's copy of the establishment (`seen`) is refused
+  unless it has the shape the route gave it.
 
 The JSON: {client_id, agency, establishment, version, seen, code, date, notes, signed_by,
 answers: [{item, compliant, note, device}], measurements: [{device, fog_inches,
@@ -36,10 +42,12 @@ from fogkeeper.inspections.models import Inspection
 from fogkeeper.inspections.offline import Conflict, Upload, inspection_sync
 from fogkeeper.inspections.services import Answer, Reading
 from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.security.inputs import FIRST_YEAR, LAST_YEAR, MalformedInput, check_text
 
 from ..common import policy
 from ..common.forms import PhotosField
 from ..common.pages import agency_page, page_as_of
+from ..records.forms import InspectionForm
 
 # How the messages of a refusal name what they are about.
 LABELS = {
@@ -56,7 +64,14 @@ LABELS = {
     "answers": "Checklist",
     "measurements": "Measurements",
     "notes": "Notes",
+    "seen": "Route",
+    "agency": "Agency",
 }
+# How a place inside an answer or a measurement is said.
+INNER = {"note": "note", "item": "checklist item", "device": "device", "compliant": "answer",
+         "fog_inches": "FOG depth", "solids_inches": "solids depth"}  # fmt: skip
+# The deepest a value of an inspection's JSON lies: seen > devices > GI-1 > kind is 4.
+MAX_DEPTH = 5
 
 
 class SyncForm(forms.Form):
@@ -66,6 +81,93 @@ class SyncForm(forms.Form):
     inspection = forms.CharField()
     photos = PhotosField()
     signature = forms.ImageField(required=False)
+
+
+class HeaderForm(forms.Form):
+    """The inspection's own fields, checked by the staff inspection form's fields
+    (web/records/forms.py): what that form refuses, the sync refuses."""
+
+    code = InspectionForm.base_fields["code"]
+    date = InspectionForm.base_fields["date"]
+    notes = InspectionForm.base_fields["notes"]
+    signed_by = forms.CharField(required=False, max_length=200)  # the model's length
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        missing = "Give the date of the inspection."
+        self.fields["date"].error_messages.update(invalid=missing, required=missing)
+
+
+class AnswerForm(forms.Form):
+    """An answer's text, as the inspection form takes it (each item's note field)."""
+
+    item = forms.CharField(max_length=80)  # the model's length
+    note = forms.CharField(required=False, max_length=500)
+
+
+def _where(path: tuple) -> str:
+    """A place in the JSON, in words: ("answers", 0, "note") is "Checklist, answer 1, note"."""
+    words = [LABELS.get(str(path[0]), str(path[0]))] if path else ["Inspection"]
+    for step in path[1:]:
+        if isinstance(step, int):
+            kind = {"answers": "answer", "measurements": "measurement"}.get(path[0], "item")
+            words.append(f"{kind} {step + 1}")
+        else:
+            words.append(INNER.get(step, step))
+    return ", ".join(words)
+
+
+def _check_values(data: dict[str, Any]) -> None:
+    """Each name and text of the JSON checked as the edge checks a form field (control
+    characters, dates out of range: security.inputs), and nothing nested deeper than an
+    inspection is; a ValidationError naming the place."""
+    stack: list[tuple[tuple, Any]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise ValidationError(f"{_where(path[:1])} is nested deeper than an inspection is.")
+        try:
+            if isinstance(value, str):
+                check_text(_where(path), value)
+            elif isinstance(value, dict):
+                for key, inner in value.items():
+                    check_text(_where((*path, key)), key)
+                    stack.append(((*path, key), inner))
+            elif isinstance(value, list):
+                stack += [((*path, i), inner) for i, inner in enumerate(value)]
+        except MalformedInput as e:
+            raise ValidationError(str(e)) from None
+
+
+def _decoded(text: str) -> dict[str, Any]:
+    """The inspection's JSON, checked as any form field is; a ValidationError in words."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValidationError("The inspection is nested deeper than an inspection is.") from None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise ValidationError({"inspection": ["It is not an inspection (JSON)."]})
+    _check_values(data)
+    return data
+
+
+def _texts(values: dict[str, Any], path: tuple, names: tuple[str, ...]) -> dict[str, Any]:
+    """The `names` of `values` (at `path` in the JSON), each text or absent; a ValidationError
+    naming the first that is something else (a number, a list)."""
+    for name in names:
+        if values.get(name) is not None and not isinstance(values[name], str):
+            raise ValidationError(f"{_where((*path, name))}: give it as text.")
+    return {name: values.get(name) for name in names}
+
+
+def _checked(form: forms.Form, key: str | None = None) -> dict[str, Any]:
+    """The form's cleaned data; its errors under `key` (answers[0]) when given."""
+    if not form.is_valid():
+        errors = form.errors.as_data()
+        raise ValidationError({key: sum(errors.values(), [])} if key else errors)
+    return form.cleaned_data
 
 
 def _messages(error: ValidationError) -> list[str]:
@@ -89,7 +191,7 @@ def _decimal(value: Any, key: str, name: str) -> Decimal | None:
     except InvalidOperation:
         number = None
     if number is None or not number.is_finite():
-        raise ValidationError({key: [f"{name}: {value!r} is not a number."]})
+        raise ValidationError({key: [f"{name}: {str(value)[:40]!r} is not a number."]})
     return number
 
 
@@ -110,10 +212,11 @@ def _answers(fse, rows: Any) -> list[Answer]:
         key = f"answers[{i}]"
         if not isinstance(row, dict) or not isinstance(row.get("compliant"), bool):
             raise ValidationError({key: ["Each answer is compliant or not (true or false)."]})
-        device = _device(fse, row.get("device"), key)
-        note = str(row.get("note") or "")
-        out.append(Answer(item=str(row.get("item")), compliant=row["compliant"], device=device,
-                          note=note))  # fmt: skip
+        text = _texts(row, ("answers", i), ("item", "note", "device"))
+        data = _checked(AnswerForm(text), key)
+        device = _device(fse, text["device"], key)
+        out.append(Answer(item=data["item"], compliant=row["compliant"], device=device,
+                          note=data["note"]))  # fmt: skip
     return out
 
 
@@ -125,7 +228,8 @@ def _readings(fse, rows: Any) -> list[Reading]:
         key = f"measurements[{i}]"
         if not isinstance(row, dict):
             raise ValidationError({key: ["A measurement names its device and depths."]})
-        device = _device(fse, row.get("device"), key) or _missing(key)
+        code = _texts(row, ("measurements", i), ("device",))["device"]
+        device = _device(fse, code, key) or _missing(key)
         fog = _decimal(row.get("fog_inches"), key, f"FOG depth in {device.code}")
         solids = _decimal(row.get("solids_inches"), key, f"Solids depth in {device.code}")
         if fog is not None or solids is not None:
@@ -137,40 +241,46 @@ def _missing(key: str):
     raise ValidationError({key: ["A measurement names the device measured."]})
 
 
-def _header(data: dict[str, Any]) -> tuple[uuid.UUID, date]:
+def _header(data: dict[str, Any]) -> dict[str, Any]:
+    """The inspection's own fields, checked as the staff inspection form checks them."""
     try:
         client_id = uuid.UUID(str(data.get("client_id")))
     except ValueError:
         raise ValidationError({"client_id": ["The inspection has no id of its own."]}) from None
-    try:
-        day = date.fromisoformat(str(data.get("date")))
-    except ValueError:
-        raise ValidationError({"date": ["Give the date of the inspection."]}) from None
-    if not isinstance(data.get("seen"), dict) or not data.get("version"):
+    if not isinstance(data.get("seen"), dict) or not isinstance(data.get("version"), str):
         raise ValidationError({"version": ["Download the route again, then send it again."]})
-    return client_id, day
+    text = _texts(data, (), ("code", "date", "notes", "signed_by"))
+    header = _checked(HeaderForm({k: v for k, v in text.items() if v is not None}))
+    day: date = header["date"]
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise ValidationError(
+            {"date": [f"{day} is no date of an inspection: give a date between {FIRST_YEAR} "
+                      f"and {LAST_YEAR}."]}
+        )  # fmt: skip
+    return {**header, "client_id": client_id}
 
 
 def upload_of(fse: FoodServiceEstablishment, data: dict[str, Any], files) -> Upload:
     """The Upload the JSON `data` and the checked `files` (SyncForm's) describe; a
     ValidationError in words for what is malformed."""
-    client_id, day = _header(data)
+    header = _header(data)
     return Upload(
-        client_id=client_id,
-        version=str(data["version"]),
+        client_id=header["client_id"],
+        version=data["version"],
         seen=data["seen"],
-        code=str(data.get("code") or "").strip(),
-        date=day,
+        code=header["code"].strip(),
+        date=header["date"],
         answers=_answers(fse, data.get("answers", [])),
         measurements=_readings(fse, data.get("measurements", [])),
-        notes=str(data.get("notes") or ""),
+        notes=header["notes"],
         photos=files["photos"],
         signature=files.get("signature") or None,
-        signed_by=str(data.get("signed_by") or "").strip(),
+        signed_by=header["signed_by"].strip(),
     )
 
 
 def _establishment(request, data: dict[str, Any]) -> FoodServiceEstablishment:
+    _texts(data, (), ("agency", "establishment"))
     if data.get("agency") != request.agency.code:
         raise ValidationError(
             {"establishment": [f"this inspection was recorded for another agency than "
@@ -233,11 +343,9 @@ def _receive(request) -> JsonResponse:
     if not form.is_valid():
         return _refused(ValidationError(form.errors.as_data()))
     try:
-        data = json.loads(form.cleaned_data["inspection"])
-        if not isinstance(data, dict):
-            raise ValueError
-    except ValueError:
-        return _refused(ValidationError({"inspection": ["It is not an inspection (JSON)."]}))
+        data = _decoded(form.cleaned_data["inspection"])
+    except ValidationError as error:
+        return _refused(error)
     if found := _repeat(request, data):
         return _stored(found, created=False)
     try:

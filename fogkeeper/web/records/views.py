@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.shortcuts import render
 from django.utils import timezone
 
+from fogkeeper import uploads
 from fogkeeper.inspections.selectors import accumulation_limit
 from fogkeeper.inspections.services import (
     Answer,
@@ -72,7 +72,7 @@ def _inspection_save(request, fse, form) -> None:
     data = form.cleaned_data
     answers = [Answer(item=item, compliant=ok, note=note) for item, ok, note in form.answers()]
     readings = [Reading(device=d, fog_inches=f, solids_inches=s) for d, f, s in form.readings()]
-    with transaction.atomic():
+    with uploads.atomic():  # its photos are kept only if all of it is stored
         inspection = inspection_record(
             establishment=fse,
             code=data["code"],
