@@ -372,6 +372,11 @@ FOGKEEPER_INSPECTION_MAX_PHOTOS = env.int("FOGKEEPER_INSPECTION_MAX_PHOTOS", def
 FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES = env.int(
     "FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES", default=100 * 1024 * 1024
 )
+# the most a request's body may declare, refused before it is read (security/inputs.py): an
+# inspection's photos at their most, and the form around them
+FOGKEEPER_MAX_REQUEST_BYTES = env.int(
+    "FOGKEEPER_MAX_REQUEST_BYTES", default=FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES + 8 * 1024 * 1024
+)
 # The PDF attached to a communication to many establishments (fogkeeper/communications/): a
 # larger one is refused on the form, naming the limit, and nothing is sent.
 FOGKEEPER_COMMUNICATION_MAX_ATTACHMENT_BYTES = env.int(

@@ -4,15 +4,20 @@
 What is refused: a control character (NUL included: PostgreSQL cannot store one) in the path,
 in a query parameter's name or value, or in a form field (not in an uploaded file; a form field
 may hold tabs and line breaks); a percent-encoding that is not UTF-8; a path or a query longer
-than any link of ours; and a date (YYYY-MM-DD) in a query parameter or form field outside the
-years date arithmetic is safe in (`?as_of=9999-12-01` + one day overflowed)."""
+than any link of ours; a date (YYYY-MM-DD) in a query parameter or form field outside the
+years date arithmetic is safe in (`?as_of=9999-12-01` + one day overflowed); a form that cannot
+be read as one; and a body longer than FOGKEEPER_MAX_REQUEST_BYTES (413), by the length it
+declares, before any of it is read (a sync once stored 278 MB of photos: issue 37, item 4).
+A client that asks for JSON alone (the field app) is answered in JSON too."""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import unquote_to_bytes
 
+from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
 from fogkeeper.security import requests
@@ -27,7 +32,28 @@ _DATE = re.compile(r"\s*(\d{4,})-\d{1,2}-\d{1,2}(?:[T ].*)?\s*", re.DOTALL)
 
 
 class MalformedInput(Exception):
-    pass
+    status = 400
+
+
+class TooLarge(MalformedInput):
+    status = 413
+
+
+def _check_length(request) -> None:
+    most = settings.FOGKEEPER_MAX_REQUEST_BYTES
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise MalformedInput("The request's Content-Length is not a number.") from None
+    if length > most:
+        raise TooLarge(
+            f"The request is {_size(length)}; at most {_size(most)} are taken at once: send "
+            "fewer or smaller files at a time."
+        )
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:,.1f} MB" if n >= 2**20 else f"{n / 2**10:,.0f} KB"
 
 
 def _text(raw: str, what: str, *, unquote: bool = True) -> str:
@@ -84,24 +110,42 @@ def check_request(request) -> None:
         if _CONTROL.search(name):
             raise MalformedInput(f"The query parameter “{_shown(name)}” holds a control character.")
         _check_value(name, _text(value.replace("+", " "), "query"), _CONTROL, "query parameter")
+    _check_length(request)
     if request.method == "POST" and request.content_type in (
         "application/x-www-form-urlencoded",
         "multipart/form-data",
     ):
-        for name, values in request.POST.lists():
+        for name, values in _form(request).lists():
             if _CONTROL.search(name):
                 raise MalformedInput(f"The form field “{_shown(name)}” holds a control character.")
             for value in values:
                 _check_value(name, value, _CONTROL_IN_TEXT, "form field")
 
 
-def refusal(request, message: str) -> HttpResponse:
+def _form(request):
+    try:
+        return request.POST
+    except (MultiPartParserError, UnicodeDecodeError) as e:
+        raise MalformedInput(f"The form could not be read: {_shown(str(e))}") from None
+
+
+def _wants_json(request) -> bool:
+    accept = request.META.get("HTTP_ACCEPT", "")
+    return request.path_info.startswith("/api/") or (
+        "application/json" in accept and "text/html" not in accept
+    )
+
+
+def refusal(request, message: str, status: int = 400) -> HttpResponse:
     request_id = requests.request_id(request)
-    if request.path_info.startswith("/api/"):
-        return JsonResponse({"detail": message, "request_id": request_id}, status=400)
+    if _wants_json(request):
+        answer = {"detail": message, "request_id": request_id}
+        if not request.path_info.startswith("/api/"):  # the field app reads `messages`
+            answer.update(status="refused", messages=[message])
+        return JsonResponse(answer, status=status)
     context = {"message": message, "request_id": request_id}
     html = render_to_string("security/malformed.html", context)
-    return HttpResponse(html, status=400)
+    return HttpResponse(html, status=status)
 
 
 class MalformedInputMiddleware:
@@ -112,5 +156,5 @@ class MalformedInputMiddleware:
         try:
             check_request(request)
         except MalformedInput as e:
-            return refusal(request, str(e))
+            return refusal(request, str(e), e.status)
         return self.get_response(request)
