@@ -146,8 +146,10 @@ def _signed_in(base: str, username: str) -> tuple[str, str]:
 
 def test_the_field_sync_and_the_onboarding_upload_answer_random_posts_in_words(server):
     """Random posts to the two pages, as a signed-in manager: never a server error, only the
-    answers described, and the sync's JSON as its docstring describes it. (A body Django cannot
-    read at all is refused by its HTML 400 page before the view: no content type check.)"""
+    answers described, and the sync's JSON as its docstring describes it. (schemathesis asks
+    for no type, so a body refused before the view, as one that cannot be read, is answered as
+    a page: no content type check. The field app asks for JSON and gets it:
+    tests/web/test_field_sync_input.py.)"""
     base, _ = server
     cookie, csrf = _signed_in(base, "manager")
     run = subprocess.run(
