@@ -14,13 +14,14 @@ from tests.rules.builders import sc_case, town_case
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def fogkeeper(*args) -> subprocess.CompletedProcess:
+def fogkeeper(*args, timeout: int = 120, preexec_fn=None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "fogkeeper.cli", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=timeout,
+        preexec_fn=preexec_fn,
     )
 
 
@@ -272,14 +273,7 @@ def _capped() -> None:
 
 
 def capped_fogkeeper(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "fogkeeper.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=20,
-        preexec_fn=_capped,
-    )
+    return fogkeeper(*args, timeout=20, preexec_fn=_capped)
 
 
 def test_it_refuses_a_case_file_whose_aliases_would_expand_past_the_cap(tmp_path):
