@@ -48,6 +48,11 @@ def build_case_file(establishment: FoodServiceEstablishment, as_of: date) -> dic
     return build_case_files(establishment.agency, [establishment.pk], as_of)[establishment.pk]
 
 
+def history_of(agency: Agency) -> dict:
+    """The case file's `history`: the day the agency's pump-out records start, and its grace."""
+    return {"starts": agency.history_starts.isoformat(), "grace_days": agency.history_grace_days}
+
+
 def build_case_files(
     agency: Agency, establishment_ids: Iterable[int], as_of: date
 ) -> dict[int, dict]:
@@ -87,6 +92,8 @@ def build_case_files(
         if est_id in records["samples"]:
             case["samples"] = records["samples"][est_id]
         case["enforcement"] = records["enforcement"].get(est_id, [])
+        if agency.history_starts is not None:
+            case["history"] = history_of(agency)
         cases[est_id] = case
     return cases
 

@@ -57,6 +57,11 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
         return {}
     lists = _lists(agency, batch)
     registry = default_registry()
+    history = None
+    if agency.history_starts is not None:
+        history = records.History(
+            starts=agency.history_starts, grace_days=agency.history_grace_days
+        )
     cases: dict[int, CaseFile | dict] = {}
     for est_id, est in establishments.items():
         case = None
@@ -66,6 +71,7 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
                 as_of=as_of,
                 establishment=est,
                 permit=lists["permit"].get(est_id),
+                history=history,
                 **{name: lists[name].get(est_id, []) for name in _LISTS},
             )
             case = trusted.case_file(model, packs=registry)

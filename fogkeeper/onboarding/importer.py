@@ -36,7 +36,7 @@ from fogkeeper.statistics import analyze_tables
 from . import bulk
 from .catalog import KINDS
 from .kinds import Column, Kind
-from .rows import Context, Lookups, Row, RowProblem
+from .rows import Checked, Context, Lookups, Notes, Row, RowProblem
 from .sheets import Sheet, SheetError, read_sheet
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ class Outcome:
     rows: int = 0
     counts: dict[str, int] = field(default_factory=lambda: {CREATED: 0, UPDATED: 0, UNCHANGED: 0})
     problems: list[RowProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # read, and told: never a refusal
 
     @property
     def stored(self) -> bool:
@@ -148,7 +149,8 @@ def _check_rows(spec: Kind, sheet: Sheet, context: Context, outcome: Outcome, pr
     lookups = Lookups(context.agency, sheet)
     stored = _stored(spec, context.agency, lookups)
     read = _reader(spec, sheet, context)
-    plan, first_row, counts = _Plan(), {}, outcome.counts
+    plan, first_row, counts, notes = _Plan(), {}, outcome.counts, Notes()
+    checked: list[tuple[int, dict, dict]] = []  # (row, values, record) of the clean rows
     # the key's columns kept in the record's own fields (a code), which a new record needs
     plain = [(c, spec.column(c).source) for c in spec.key if "__" not in spec.column(c).source]
     total = len(sheet.rows)
@@ -164,10 +166,13 @@ def _check_rows(spec: Kind, sheet: Sheet, context: Context, outcome: Outcome, pr
             if first != number:
                 shown = "/".join(str(k) for k in key if k != "")
                 problems.append(RowProblem(number, spec.key[-1], f"{shown} is also in row {first}"))
-        record = None if problems else spec.build(Row(number, values, problems, lookups, context))
+        row = Row(number, values, problems, lookups, context, notes)
+        record = None if problems else spec.build(row)
         if problems or record is None:
             outcome.problems.extend(problems)
             continue
+        if spec.warn is not None:
+            checked.append((number, values, record))
         found = stored.get(key)
         if found is None:
             record.update((source, values.get(c, "")) for c, source in plain)
@@ -181,6 +186,8 @@ def _check_rows(spec: Kind, sheet: Sheet, context: Context, outcome: Outcome, pr
         counts[UPDATED if new else UNCHANGED] += 1
     if progress is not None:
         progress(total, total)
+    if spec.warn is not None:
+        outcome.warnings = spec.warn(Checked(context, lookups, notes, checked))
     return plan
 
 

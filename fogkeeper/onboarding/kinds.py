@@ -14,13 +14,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from fogkeeper.formats import live, restore
 from fogkeeper.registry.cells import read_date, read_decimal, read_yes_no
 from fogkeeper.registry.models import INTERCEPTOR_EXCEPTIONS, normalise_address
 
+from . import notices
+from .notices import PLACES, ROUNDED
 from .rows import Row
 
 EARLIEST = date(1900, 1, 1)
@@ -179,16 +181,31 @@ def checklist_item(value: str, context) -> tuple[Any, str]:
     return value, ""
 
 
-def coordinate(largest: int) -> Reader:
+def coordinate(largest: int, axis: str) -> Reader:
+    """Degrees, signed, as precise as the cell gives them: the establishment's row rounds
+    them to the PLACES the register keeps and says so (a GIS export writes 14 decimals)."""
+
     @numeric
     def read(value: str, context) -> tuple[Any, str]:
         negative = value.startswith("-")
-        found, problem = read_decimal(value.removeprefix("-"), 6, Decimal(largest))
-        if found is not None and negative:
-            found = -found
-        return found, problem
+        found, problem = read_decimal(value.removeprefix("-"), MANY_PLACES, Decimal(1000))
+        if problem:
+            return None, problem.replace(value.removeprefix("-"), value)
+        if found is None:
+            return None, ""
+        found = -found if negative else found
+        if abs(found) > largest:
+            return None, f"{value} is not a {axis}: it lies between -{largest} and {largest}"
+        return found, ""
 
     return read
+
+
+MANY_PLACES = 20  # within the 28 digits of a Decimal, with the degrees
+
+
+def rounded(value: Decimal) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-PLACES), rounding=ROUND_HALF_EVEN)
 
 
 def _not_in(value: str, what: str, pack, words) -> str:
@@ -207,6 +224,7 @@ class Kind:
     write: Callable | None = None  # how new records are stored, when not row for row
     export: Callable | None = None  # the rows of the export, when not read by Column.path
     fixed: dict[str, Any] = field(default_factory=dict)  # fields of every new record
+    warn: Callable | None = None  # the file's warnings, from its checked rows (warnings.py)
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -248,6 +266,10 @@ def _establishment(row: Row) -> dict | None:
     if ("latitude" in v) != ("longitude" in v):
         missing = "longitude" if "longitude" in v else "latitude"
         row.problem(missing, "give both the latitude and the longitude, or neither")
+    for axis in ("latitude", "longitude"):
+        if axis in v and rounded(v[axis]) != v[axis]:
+            record[axis] = rounded(v[axis])
+            row.note(ROUNDED, f"{axis} {v[axis]} kept as {record[axis]}")
     if "address" in v:
         record["normalised_address"] = normalise_address(v["address"])
     if stored is None:
@@ -332,13 +354,16 @@ ESTABLISHMENTS = Kind(
                "allows one: space or slope", one_of(INTERCEPTOR_EXCEPTIONS, "space or slope")),
         Column("interceptor_plans_submitted_on", False, "when plans of an interceptor were "
                "submitted", day),
-        Column("latitude", False, "degrees, six decimals at most", coordinate(90)),
-        Column("longitude", False, "degrees, six decimals at most", coordinate(180)),
+        Column("latitude", False, "degrees north, negative south; kept to six decimals",
+               coordinate(90, "latitude"), "33.4269"),
+        Column("longitude", False, "degrees east, negative west (all of the United States); "
+               "kept to six decimals", coordinate(180, "longitude"), "-117.6120"),
     ),
     model="registry.FoodServiceEstablishment",
     agency="agency",
     build=_establishment,
     write=_write_establishments,
+    warn=notices.establishments,
 )  # fmt: skip
 
 
@@ -406,4 +431,5 @@ DEVICES = Kind(
     model="registry.GreaseControlDevice",
     agency="establishment__agency",
     build=_device,
+    warn=notices.devices,
 )  # fmt: skip

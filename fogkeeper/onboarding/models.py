@@ -40,6 +40,9 @@ class Onboarding(Job):
     counts = models.JSONField(default=dict, blank=True)  # created, updated, unchanged
     problems = models.JSONField(default=list, blank=True)  # [row, column, reason], the first
     problem_count = models.PositiveIntegerField(default=0)
+    # what was read and is told, not refused: rounded coordinates, points out of the area,
+    # devices without pump-out history
+    warnings = models.JSONField(default=list, blank=True, db_default=[])
 
     def __str__(self) -> str:
         what = "dry run" if self.dry_run else "import"

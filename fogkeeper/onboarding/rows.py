@@ -163,14 +163,41 @@ class Lookups:
         return stored
 
 
+class Notes:
+    """What the rows of a file were read with that is no problem, to be told in the dry run
+    as a warning: how many rows each note is of, and the first of them as an example."""
+
+    def __init__(self):
+        self.rows: dict[str, int] = {}
+        self.first: dict[str, tuple[int, str]] = {}
+
+    def add(self, what: str, row: int, example: str) -> None:
+        self.rows[what] = self.rows.get(what, 0) + 1
+        self.first.setdefault(what, (row, example))
+
+
+@dataclass
+class Checked:
+    """A file's rows that passed their checks, as its kind's warnings read them."""
+
+    context: Context
+    lookups: Any
+    notes: Notes
+    rows: list[tuple[int, dict, dict]]  # (row number, values read, the record's fields)
+
+
 class Row:
     """One row: `values` holds the cells that are not blank, as read."""
 
-    __slots__ = ("number", "values", "problems", "lookups", "context")
+    __slots__ = ("number", "values", "problems", "lookups", "context", "notes")
 
-    def __init__(self, number: int, values: dict, problems: list, lookups, context):
+    def __init__(self, number: int, values: dict, problems: list, lookups, context, notes=None):
         self.number, self.values, self.problems = number, values, problems
         self.lookups, self.context = lookups, context
+        self.notes = notes if notes is not None else Notes()
+
+    def note(self, what: str, example: str) -> None:
+        self.notes.add(what, self.number, example)
 
     def problem(self, column: str, reason: str) -> None:
         self.problems.append(RowProblem(self.number, column, reason))

@@ -129,5 +129,6 @@ def carry_out(run_id: int) -> Onboarding | None:
     run.rows_read = run.rows_total = outcome.rows
     run.counts = outcome.counts
     run.problem_count = len(outcome.problems)
+    run.warnings = outcome.warnings
     run.problems = [[p.row, p.column, p.reason] for p in outcome.problems[:MAX_PROBLEMS_KEPT]]
     return run.finish(Onboarding.COMPLETE)

@@ -4,9 +4,10 @@ operators, parcels and owners, sewer laterals and segments, grease control devic
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
@@ -79,6 +80,29 @@ def city_line(city: str, state: str, zip_code: str) -> str:
     return " ".join(part for part in (place, zip_code) if part)
 
 
+def _check_area(south, west, north, east) -> None:
+    errors = {}
+    for name, value, largest in (("area_south", south, 90), ("area_north", north, 90),
+                                 ("area_west", west, 180), ("area_east", east, 180)):  # fmt: skip
+        if abs(value) > largest:
+            errors[name] = f"{value} is not between -{largest} and {largest}."
+    if not errors and south >= north:
+        errors["area_north"] = f"The north edge ({north}) must be north of the south ({south})."
+    if not errors and west >= east:
+        errors["area_east"] = (
+            f"The east edge ({east}) must be east of the west ({west}); in the United States "
+            "longitudes are negative, e.g. west -93.71, east -93.50."
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _degrees(help_text: str):
+    return models.DecimalField(
+        max_digits=9, decimal_places=6, null=True, blank=True, help_text=help_text
+    )
+
+
 class Agency(models.Model):
     """A sewer agency running a FOG program under one ordinance (one jurisdiction pack)."""
 
@@ -92,6 +116,23 @@ class Agency(models.Model):
         help_text="address block printed on letters under the agency's name and department "
         "(the office, street, and city, state and ZIP)",
     )
+    # Where the agency's establishments lie: a point outside is told at onboarding (blank:
+    # judged from the spread of its establishments).
+    area_south = _degrees("the southmost latitude of the agency's area")
+    area_north = _degrees("the northmost latitude of the agency's area")
+    area_west = _degrees("the westmost longitude of the agency's area (negative in the US)")
+    area_east = _degrees("the eastmost longitude of the agency's area (negative in the US)")
+    history_starts = models.DateField(
+        null=True, blank=True,
+        help_text="the day the agency's pump-out records start: a device in place before it "
+        "with no pump-out on record is not counted overdue until the grace period ends",
+    )  # fmt: skip
+    history_grace_days = models.PositiveIntegerField(
+        default=60, db_default=60,
+        validators=[MinValueValidator(1), MaxValueValidator(730)],
+        help_text="days after the history starts within which a device without a record is "
+        "not counted overdue",
+    )  # fmt: skip
 
     class Meta:
         verbose_name_plural = "agencies"
@@ -108,6 +149,28 @@ class Agency(models.Model):
     def today(self) -> date:
         """Today in the agency's time zone (its pack's calendar)."""
         return pack_today(self.pack)
+
+    @property
+    def area(self) -> tuple | None:
+        """(south, west, north, east) as the agency set them, or None."""
+        box = (self.area_south, self.area_west, self.area_north, self.area_east)
+        return None if None in box else box
+
+    @property
+    def history_grace_ends(self) -> date | None:
+        """The day a device with no pump-out on record from before the history starts is
+        counted overdue again, when it is due."""
+        if self.history_starts is None:
+            return None
+        return self.history_starts + timedelta(days=self.history_grace_days)
+
+    def clean(self) -> None:
+        super().clean()
+        box = (self.area_south, self.area_west, self.area_north, self.area_east)
+        if any(v is not None for v in box) and None in box:
+            raise ValidationError("Give the area's four edges, or none.")
+        if None not in box:
+            _check_area(*box)
 
 
 class PropertyOwner(models.Model):

@@ -205,6 +205,11 @@ class RawAction(msgspec.Struct, frozen=True, gc=False):
     model_extra: dict[str, Any]
 
 
+class History(_Record, kw_only=True, gc=False):
+    starts: Date
+    grace_days: Frequency
+
+
 class CaseFileModel(_Record, kw_only=True, gc=False):
     jurisdiction: str
     as_of: Date | None = None
@@ -220,13 +225,14 @@ class CaseFileModel(_Record, kw_only=True, gc=False):
     incidents: list[Incident] = []
     samples: list[Sample] = []
     enforcement: list[Any] = []  # dicts, read by `casefile._raw_actions`
+    history: History | None = None
 
 
 STRUCTS: dict[str, type] = {
     cls.__name__: cls
     for cls in (Operator, Change, Establishment, Limit, Permit, ApprovedException, Device,
                 Hauler, Reading, Service, Pickup, Employee, Attendee, Training, Measurement,
-                Answer, Inspection, Incident, Sample, CaseFileModel)
+                Answer, Inspection, Incident, Sample, History, CaseFileModel)
 }  # fmt: skip
 
 

@@ -244,6 +244,14 @@ class RawAction(BaseModel):
     type: Text
 
 
+class History(_Single):
+    """The day the agency's pump-out records start, and the days of grace after it: a device
+    in place before it with no full pump-out on record is not overdue until the grace ends."""
+
+    starts: Date
+    grace_days: Frequency
+
+
 class CaseFileModel(_Single):
     jurisdiction: Text
     as_of: Date | None = None
@@ -259,6 +267,7 @@ class CaseFileModel(_Single):
     incidents: Annotated[list[Incident], NULLS_IN_ITEMS] = []
     samples: Annotated[list[Sample], NULLS_IN_ITEMS] = []
     enforcement: Annotated[list[RawAction], NULLS_IN_ITEMS] = []
+    history: History | None = None
 
 
 def _path(loc: tuple) -> str:

@@ -139,7 +139,12 @@ def planted(kind_word):
             "closed_on",
             "before",
         ),
-        ("establishments", fse.replace("Bad Foods,,,", "Bad Foods,,91,"), "latitude", "too large"),
+        (
+            "establishments",
+            fse.replace("Bad Foods,,,", "Bad Foods,,91,"),
+            "latitude",
+            "91 is not a latitude",
+        ),
         (
             "establishments",
             fse.replace("Bad Foods,,,", "Bad Foods,,,abc"),

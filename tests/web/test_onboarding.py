@@ -6,7 +6,7 @@ downloads the program as the files that bring it back."""
 
 import io
 import zipfile
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import time_machine
@@ -52,7 +52,7 @@ def test_a_dry_run_names_each_bad_row_and_stores_nothing(client, sc):
 def test_a_clean_dry_run_is_confirmed_into_an_import_once(client, sc):
     client.force_login(make_user("mia", sc, role="manager"))
     html = upload(client, CLEAN).content.decode()
-    assert "Imported, 1 record would be created, 0 updated and 0 left as they are" in html
+    assert "If imported, 1 record would be created, 0 updated and 0 left as they are" in html
     assert not FoodServiceEstablishment.objects.exists()
     dry = Onboarding.objects.get()
     response = client.post(f"/onboarding/{dry.pk}/confirm/", follow=True)
@@ -166,7 +166,7 @@ def test_a_dry_run_whose_worker_died_is_seen_stopped_within_a_minute_and_runs_ag
         assert "Check program.csv again" in html
         assert "Stopped: its worker died" in client.get("/onboarding/").content.decode()
         html = client.post(f"/onboarding/{run.pk}/requeue/", follow=True).content.decode()
-    assert "Imported, 1 record would be created" in html
+    assert "If imported, 1 record would be created" in html
     assert Onboarding.objects.get().status == Onboarding.COMPLETE
 
 
@@ -193,3 +193,64 @@ def test_an_import_whose_worker_died_may_be_confirmed_again_from_its_dry_run(cli
     killed.refresh_from_db()
     assert killed.status == Onboarding.FAILED and "Its worker stopped" in killed.error
     assert FoodServiceEstablishment.objects.get().name == "Harbor Grill"
+
+
+REAL = "code,name,address,city,state,opened_on,operator_name,latitude,longitude\n" + "".join(
+    f"FSE-{i},Grill {i},{i} Grand Ave,Des Moines,IA,2015-03-01,Foods {i} LLC,"
+    f"41.58{i}81234567891,-93.62{i}01234567891\n"
+    for i in range(8)
+)
+
+
+def _devices(agency) -> str:
+    kind = next(iter(agency.get_pack().device_kinds))
+    rows = "".join(f"FSE-{i},GI-1,{kind},2016-01-01,90\n" for i in range(8))
+    return "establishment_code,code,kind,installed_on,service_frequency_days\n" + rows
+
+
+def _import(client, text, kind):
+    html = upload(client, text, kind=kind).content.decode()
+    client.post(f"/onboarding/{Onboarding.objects.filter(dry_run=True).first().pk}/confirm/")
+    return html
+
+
+def test_the_dry_run_warns_and_the_dashboard_explains_the_first_morning(client, sc):
+    """Issue 38: a program onboarded without its pump-out history was all overdue the next
+    morning, with no word at the import nor on the dashboard."""
+    from fogkeeper.compliance.runs import sweep_agency
+
+    client.force_login(make_user("mia", sc, role="manager"))
+    html = _import(client, REAL, "establishments")
+    assert "No problem in 8 rows (1 warning below). If imported, 8 records would be created" in (
+        html
+    )
+    assert "16 coordinates had more than 6 decimals and were rounded to 6" in html
+    assert html.count("8 records would be created") == 1 and "<dt>Status</dt>" not in html
+    html = _import(client, _devices(sc), "devices")
+    assert "8 devices have no pump-out on record: the first sweep would find them all overdue" in (
+        html
+    )
+    refused = client.post("/onboarding/settings/", {
+        "area_south": "41.7", "area_north": "41.4", "area_west": "-93.8", "area_east": "-93.45",
+        "history_starts": "2026-12-01", "history_grace_days": "60",
+    })  # fmt: skip
+    assert refused.status_code == 400
+    assert "The north edge (41.4) must be north of the south (41.7)." in refused.content.decode()
+    sc.refresh_from_db()
+    assert sc.history_starts is None and sc.area_north is None
+    saved = client.post("/onboarding/settings/", {
+        "history_starts": "2026-12-01", "history_grace_days": "60",
+    }, follow=True).content.decode()  # fmt: skip
+    assert "not counted overdue until 2027-01-30" in saved
+    assert AuditEvent.objects.filter(action="onboarding.settings").count() == 1
+    sc.refresh_from_db()
+    for day, overdue, words in (
+        (date(2027, 1, 30), 0, "they are not counted overdue until the grace ends on 2027-01-30"),
+        (date(2027, 1, 31), 8, "the grace ended on 2027-01-30, and they are counted"),
+    ):
+        sweep_agency(sc, as_of=day)
+        board = client.get(f"/dashboard/?as_of={day}").content.decode()
+        assert "Pump-out history starts 2026-12-01: 8 devices have no record yet; " + words in (
+            board
+        )
+        assert f'<span class="n" id="overdue-pump-outs">{overdue}</span>' in board

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from datetime import date
+from datetime import date, timedelta
 from operator import itemgetter
 
 from ..context import ONE_DAY, Context
@@ -136,8 +136,11 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
     # or after the cutoff, measured from the one before it.
     start = bisect_left(full_dates, ctx.cutoff)
     previous = full_dates[start - 1] if start else device.installed_on
+    grace = _history_grace(ctx, device, full_dates)
     for served in full_dates[start:]:
         due = due_after[previous if previous >= effective else effective]
+        if previous is device.installed_on and grace is not None and due < grace:
+            due = grace
         if served > due:
             ctx.finding(
                 "gcd.service_overdue",
@@ -152,6 +155,8 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
             )
         previous = served
     due = due_after[ctx.clamp(previous)]
+    if not full_dates and grace is not None and due < grace:
+        due = grace  # no record yet: not overdue before the grace ends
     ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
     if ctx.as_of > due:
         ctx.finding(
@@ -162,6 +167,18 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
             due=due,
             evidence={**_gap_evidence(freq), "last_full_service": previous.isoformat()},
         )
+
+
+def _history_grace(ctx: Context, device, full_dates: list) -> date | None:
+    """The day a device's first pump-out is due at the latest when the agency's pump-out
+    history starts after it was installed and holds no full pump-out of it from before that
+    day (CASEFILE.md `history`): its record is not yet kept, so it is not overdue before."""
+    history = ctx.case.history
+    if history is None or device.installed_on >= history.starts:
+        return None
+    if full_dates and full_dates[0] < history.starts:
+        return None
+    return history.starts + timedelta(days=history.grace_days)
 
 
 def _gap_evidence(freq) -> dict:

@@ -9,6 +9,7 @@ urlpatterns: list = [
     path("onboarding/<int:pk>/", views.onboarding, name="onboarding"),
     path("onboarding/<int:pk>/confirm/", views.onboarding_confirm, name="onboarding_confirm"),
     path("onboarding/<int:pk>/requeue/", views.onboarding_requeue, name="onboarding_requeue"),
+    path("onboarding/settings/", views.onboarding_settings, name="onboarding_settings"),
     path("onboarding/export.zip", views.onboarding_export, name="onboarding_export"),
     path(
         "onboarding/blank/<str:kind>.<str:file_format>",

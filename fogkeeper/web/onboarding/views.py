@@ -15,6 +15,7 @@ from fogkeeper.onboarding.catalog import KINDS
 from fogkeeper.onboarding.export import zip_chunks
 from fogkeeper.onboarding.models import Onboarding
 from fogkeeper.onboarding.runs import again, confirm, start_dry_run
+from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import default_registry
 
 from ..common import jobs, policy
@@ -51,6 +52,30 @@ class UploadForm(forms.Form):
         return upload
 
 
+class SettingsForm(forms.ModelForm):
+    """What the agency tells its onboarding: where its establishments lie, and the day its
+    pump-out history starts with the grace that follows it."""
+
+    class Meta:
+        model = Agency
+        fields = ("area_south", "area_north", "area_west", "area_east", "history_starts",
+                  "history_grace_days")  # fmt: skip
+        labels = {
+            "area_south": "Area: south edge (latitude)",
+            "area_north": "Area: north edge (latitude)",
+            "area_west": "Area: west edge (longitude, negative in the US)",
+            "area_east": "Area: east edge (longitude, negative in the US)",
+            "history_starts": "Pump-out history starts (YYYY-MM-DD)",
+            "history_grace_days": "Grace after it starts (days)",
+        }
+        help_texts = {
+            "area_south": "Blank: a point is judged by the spread of the establishments.",
+            "history_starts": "A device in place before this day with no pump-out on record "
+            'is "no record yet", not overdue, until the grace ends. Blank: every device is '
+            "due within its frequency of its installation.",
+        }
+
+
 def _status(run: Onboarding) -> str:
     if run.died():
         return "Stopped: its worker died"
@@ -61,10 +86,13 @@ def _status(run: Onboarding) -> str:
     return run.get_status_display()
 
 
-def _list(request, form, status=200):
+def _list(request, form, status=200, settings_form=None):
     runs = Onboarding.objects.filter(agency=request.agency).select_related("requested_by")
     page = jobs.runs_page(request, runs, _status)
-    context = {"page": page, "form": form, "kinds": KINDS.values()}
+    if settings_form is None and policy.may_write(request.user, request.agency, KIND):
+        settings_form = SettingsForm(instance=request.agency)
+    context = {"page": page, "form": form, "kinds": KINDS.values(), "agency": request.agency,
+               "settings_form": settings_form}  # fmt: skip
     return render(request, "web/onboarding/onboardings.html", context, status=status)
 
 
@@ -109,6 +137,26 @@ def onboarding(request, pk: int):
         may_confirm=run.may_confirm and policy.may_write(request.user, request.agency, KIND),
         kind_title=KINDS[run.kind].title, confirmed=run.imports.first(), died=run.died(),
     )  # fmt: skip
+
+
+@agency_page
+def onboarding_settings(request):
+    """The agency's area and the start of its pump-out history, set by its manager."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    policy.require_write(request.user, request.agency, KIND)
+    agency = Agency.objects.get(pk=request.agency.pk)
+    before = {f: str(getattr(agency, f)) for f in SettingsForm.Meta.fields}
+    form = SettingsForm(request.POST, instance=agency)
+    if not form.is_valid():
+        return _list(request, _form(request), status=400, settings_form=form)
+    form.save()
+    audit_record(
+        action="onboarding.settings", obj=agency, actor=request.user, agency=agency,
+        before=before, after={f: str(getattr(agency, f)) for f in SettingsForm.Meta.fields},
+    )  # fmt: skip
+    messages.success(request, "The agency's onboarding settings were saved.")
+    return redirect("web:onboardings")
 
 
 @agency_page

@@ -50,6 +50,39 @@ from ..templatetags.words import identifier_words, pack_title
 RECENT_OVERFLOW_DAYS = 30  # the dashboard's recent overflows
 
 
+@dataclass(frozen=True)
+class PumpOutHistory:
+    """The day the agency's pump-out records start, and the devices in place before it with
+    no full pump-out on record yet: not overdue until `grace_ends` (the first morning after
+    a program was onboarded without its history)."""
+
+    starts: date
+    grace_ends: date
+    waiting: int
+    in_grace: bool
+
+
+def pump_out_history(*, agency: Agency, as_of: date) -> PumpOutHistory | None:
+    if agency.history_starts is None:
+        return None
+    from fogkeeper.maintenance.models import Service
+    from fogkeeper.registry.models import GreaseControlDevice
+
+    served = Service.objects.filter(device=OuterRef("pk"), full_pump_out=True, date__lte=as_of)
+    waiting = (
+        GreaseControlDevice.objects.filter(
+            establishment__agency=agency, installed_on__lt=agency.history_starts,
+            installed_on__lte=as_of, establishment__opened_on__lte=as_of,
+        )
+        .exclude(removed_on__lte=as_of)
+        .exclude(establishment__closed_on__lte=as_of)
+        .exclude(Exists(served))
+        .count()
+    )  # fmt: skip
+    ends = agency.history_grace_ends
+    return PumpOutHistory(agency.history_starts, ends, waiting, as_of <= ends)
+
+
 @dataclass
 class Dashboard:
     as_of: date
@@ -69,6 +102,7 @@ class Dashboard:
     spill_reports: list = field(default_factory=list)  # incidents.spills.SpillReport
     cleanings_overdue: list = field(default_factory=list)  # sewers.selectors.SegmentState
     cleaning_citation: str = ""
+    history: PumpOutHistory | None = None
 
     @property
     def spill_reports_late(self) -> int:
@@ -118,6 +152,7 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
         ),
         cleanings_overdue=cleanings_overdue(agency=agency, as_of=as_of),
         cleaning_citation=CITATION,
+        history=pump_out_history(agency=agency, as_of=as_of),
     )
 
 

@@ -93,6 +93,8 @@ class Command(BaseCommand):
             self.stderr.write(str(problem))
         seconds = time.perf_counter() - started
         self.stdout.write(f"{outcome.summary()} ({seconds:.1f} s)")
+        for warning in outcome.warnings:
+            self.stdout.write(f"warning: {warning}")
         if outcome.problems:
             count = len(outcome.problems)
             raise CommandError(
