@@ -241,14 +241,20 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         return []
     limit = ctx.p["gcd.accumulation_limit"]
     allowed = limit * depth
+    # "exceeding" the limit (over) or "reaching" it (at_or_over): the ordinance's own word.
+    reaching = ctx.p.get("gcd.accumulation_comparator", "over") == "at_or_over"
+    words = "at or over" if reaching else "over"
 
-    # Over by more than 1e-6 either way is clear: rounding cannot change the sign.
+    # Off by more than 1e-6 either way is clear: rounding cannot change the sign.
     over = [
         t
         for t in readings
         if (fog := t[2].fog_inches) is not None
         and (solids := t[2].solids_inches) is not None
-        and ((d := fog + solids - allowed) > 1e-6 or (d >= -1e-6 and round(d, 9) > 0))
+        and (
+            (d := fog + solids - allowed) > 1e-6
+            or (d >= -1e-6 and (round(d, 9) >= 0 if reaching else round(d, 9) > 0))
+        )
     ]
     episodes = _episodes(over, full_dates)
     _report_episodes(
@@ -258,7 +264,7 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         episodes,
         lambda since, r: (
             f"{device.id} held FOG and solids at {_ratio(r, depth):.1%} of its depth on "
-            f"{since}, over the {limit:.0%} limit."
+            f"{since}, {words} the {limit:.0%} limit."
         ),
         lambda r: {
             "fog_inches": r.fog_inches,

@@ -52,6 +52,7 @@ PARAMETERS: dict[str, Param] = {
     "gcd.accumulation_limit": Param(
         fraction, ("gcd.accumulation_over_limit", "gcd.frequency_review")
     ),
+    "gcd.accumulation_comparator": Param(one_of("over", "at_or_over")),
     "gcd.accumulation_device_kinds": Param(device_kind_list, ("gcd.accumulation_over_limit",)),
     "gcd.outlet_min_clearance_inches": Param(amount, ("gcd.outlet_clearance",)),
     "gcd.outlet_device_kinds": Param(device_kind_list, ("gcd.outlet_clearance",)),
