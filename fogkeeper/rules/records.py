@@ -98,6 +98,7 @@ class Device(_Record, kw_only=True, gc=False):
     manhole_diameter_inches: Depth | None = None
     service_frequency_days: Frequency | None = None
     approved_exceptions: list[ApprovedException] = []
+    sizing_inputs: dict[Id, Depth] = {}  # what a pack's sizing formula reads (gcd.sizing)
 
 
 class Hauler(_Record, kw_only=True, gc=False):

@@ -136,6 +136,7 @@ class Device(_Model):
     manhole_diameter_inches: Depth | None = None
     service_frequency_days: Frequency | None = None
     approved_exceptions: Annotated[list[ApprovedException], NULLS_IN_ITEMS] = []
+    sizing_inputs: dict[Id, Depth] = {}  # what a pack's sizing formula reads (gcd.sizing)
 
 
 class Hauler(_Model):

@@ -7,6 +7,7 @@ from datetime import date
 from operator import itemgetter
 
 from ..context import ONE_DAY, Context
+from ..formula import FormulaError, required_size
 
 
 def check(ctx: Context) -> None:
@@ -26,6 +27,7 @@ def check(ctx: Context) -> None:
                 f"changed operator or was remodeled after {ctx.effective}; an interceptor is.",
             )
         _design(ctx, device, triggers)
+        _sizing(ctx, device)
         _service_gaps(ctx, device, freq, full_dates)
         readings = _readings(ctx, device, services, _reported_after(ctx, full_dates))
         over_limit = _accumulation(ctx, device, readings, full_dates)
@@ -112,6 +114,53 @@ def _design(ctx: Context, device, triggers: list) -> None:
             "limits": {f: limits[f] for f in shown},
             "approved_exceptions": {f: d.isoformat() for f, d in approved.items()},
         },
+    )
+
+
+def _sizing(ctx: Context, device) -> None:
+    """A device smaller than the pack's sizing formula requires of it (`gcd.sizing`), from
+    its installation or the chapter's effective date; exactly the size required is enough,
+    and an approved exception on the field resolves it, as for the design limits."""
+    rule = "gcd.undersized"
+    spec = (ctx.p.get("gcd.sizing") or {}).get(device.kind) if rule in ctx.rules else None
+    if spec is None:
+        return
+    field = spec.get("field", "capacity_gallons")
+    size = getattr(device, field)
+    try:
+        required = required_size(spec, device.sizing_inputs)
+    except FormulaError:
+        return  # a division by zero with these inputs: no size can be required
+    if size is None or required is None or size >= round(required, 6) - 1e-9:
+        return
+    approved = min(
+        (
+            on
+            for e in device.approved_exceptions
+            if e.field == field and (on := ctx.act(e.approved_on))
+        ),
+        default=None,
+    )
+    since = max(device.installed_on, ctx.effective)
+    if approved is not None and approved <= since:
+        return
+    title = ctx.pack.kind_title(device.kind)
+    ctx.finding(
+        rule,
+        device.id,
+        since,
+        f"{title} {device.id} has {field.replace('_', ' ')} {size:g}; the sizing rule "
+        f"({spec['formula']}) requires {required:,.1f}."
+        + ("" if approved is None else f" An exception was approved on {approved}."),
+        open=approved is None,
+        resolved_on=approved,
+        evidence={
+            "field": field,
+            "size": size,
+            "required": round(required, 4),
+            "formula": spec["formula"],
+            "inputs": dict(device.sizing_inputs),
+        },  # fmt: skip
     )
 
 

@@ -39,6 +39,7 @@ ENGINE_RULES = frozenset(
         "gcd.missing",
         "gcd.trap_prohibited",
         "gcd.design_nonconforming",
+        "gcd.undersized",
         "gcd.service_overdue",
         "gcd.accumulation_over_limit",
         "gcd.outlet_clearance",

@@ -24,6 +24,7 @@ from .shapes import (
     kind_frequencies,
     one_of,
     penalty_cap,
+    sizing_rules,
     whole_days,
 )
 
@@ -48,6 +49,7 @@ PARAMETERS: dict[str, Param] = {
     "gcd.exceptions_allowed": Param(flag),
     "gcd.missing_scope": Param(one_of("every_fse", "new_or_changed"), ("gcd.missing",)),
     "gcd.design_limits": Param(design_limits),
+    "gcd.sizing": Param(sizing_rules, ("gcd.undersized",)),
     "gcd.design_limits_scope": Param(one_of("installed_under_chapter", "all")),
     "gcd.accumulation_limit": Param(
         fraction, ("gcd.accumulation_over_limit", "gcd.frequency_review")
