@@ -158,6 +158,7 @@ def _devices(batch: _Batch) -> dict[int, list]:
         compartments,
         manhole,
         frequency,
+        sizing,
     ) in (
         GreaseControlDevice.objects.filter(**batch.of_batch)
         .order_by("code", "pk")
@@ -173,6 +174,7 @@ def _devices(batch: _Batch) -> dict[int, list]:
             "compartments",
             _Float("manhole_diameter_inches"),
             "service_frequency_days",
+            "sizing_inputs",
         )
     ):
         if removed_on is not None and removed_on <= batch.as_of:
@@ -185,6 +187,8 @@ def _devices(batch: _Batch) -> dict[int, list]:
         _put(device, "compartments", compartments)
         _put(device, "manhole_diameter_inches", manhole)
         _put(device, "service_frequency_days", frequency)
+        if sizing:
+            device["sizing_inputs"] = {k: float(v) for k, v in sizing.items()}
         devices[est_id].append(device)
         by_pk[pk] = device
     for device_id, name, approved_on, by, reference in (

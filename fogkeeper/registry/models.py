@@ -388,6 +388,9 @@ class GreaseControlDevice(models.Model):
     service_frequency_days = models.PositiveIntegerField(
         null=True, blank=True, help_text="overrides the permit's frequency"
     )
+    sizing_inputs = models.JSONField(
+        default=dict, blank=True, help_text="the inputs of the pack's sizing formula, by name"
+    )
 
     class Meta:
         verbose_name = "grease control device"
