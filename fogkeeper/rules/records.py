@@ -109,6 +109,13 @@ class Hauler(_Record, kw_only=True, gc=False):
     name: str | None = None
     licensed: bool = True
     licence_expires_on: Date | None = None
+    # a certification the pack may require beside the licence (hauler.certification)
+    certified: bool = True
+    certification_expires_on: Date | None = None
+
+    def certified_on(self, day: Date) -> bool:
+        expired = self.certification_expires_on is not None and day > self.certification_expires_on
+        return self.certified and not expired
 
     def licensed_on(self, day: Date) -> bool:
         expired = self.licence_expires_on is not None and day > self.licence_expires_on

@@ -111,7 +111,7 @@ def test_check_names_a_formula_that_is_not_arithmetic_and_a_name_not_defined(tmp
 def test_check_wants_the_sizing_rule_when_the_pack_lists_gcd_undersized(tmp_path):
     pack = copy(tmp_path)
     text = (pack / "parameters.yaml").read_text()
-    start, end = text.index("gcd.sizing:"), text.index("gcd.accumulation_limit:")
+    start, end = text.index("gcd.sizing:"), text.index("hauler.certification:")
     (pack / "parameters.yaml").write_text(text[:start] + text[end:])
     assert [p.split(": ", 1)[1] for p in lines(pack)] == [
         "gcd.sizing: missing: rule gcd.undersized reads it"
@@ -136,3 +136,29 @@ def test_the_new_packs_sizing_example_passes_once_uncommented(tmp_path):
     fill(folder)
     assert lines(folder) == []
     assert "gcd.undersized" in load_pack(folder).rules
+
+
+def test_check_wants_the_certifications_name_when_the_ordinance_requires_one(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "parameters.yaml", "{required: true, name: FOG hauler certification}",
+         "{required: yes please}")  # fmt: skip
+    line = line_of(pack / "parameters.yaml", "hauler.certification:")
+    assert lines(pack) == [
+        f"reach-town/parameters.yaml:{line}: hauler.certification: "
+        "required: 'yes please' is not true or false"
+    ]
+    edit(pack, "parameters.yaml", "{required: yes please}", "{required: true}")
+    assert lines(pack) == [
+        f"reach-town/parameters.yaml:{line}: hauler.certification: "
+        "name: required: the certification's name in the ordinance's words"
+    ]
+
+
+def test_the_new_packs_certification_example_passes_once_uncommented(tmp_path):
+    folder = tmp_path / "example-city"
+    new_pack(folder)
+    uncomment(folder / "parameters.yaml", "# hauler.certification:", "reference:")
+    uncomment(folder / "pack.yaml", "# gcd.uncertified_hauler:", "gcd.uncertified_hauler")
+    fill(folder)
+    assert lines(folder) == []
+    assert "gcd.uncertified_hauler" in load_pack(folder).rules

@@ -363,7 +363,8 @@ def _service_defects(ctx: Context, device, services) -> None:
         "gcd.partial_pump_out_device_kinds", ()
     )
     unlicensed = "gcd.unlicensed_hauler" in ctx.rules and ctx.lapsing_haulers
-    if not (partial or unlicensed):
+    certification = _certification(ctx)
+    if not (partial or unlicensed or certification):
         return
     # Both findings are resolved on the service's day: none before the look-back is reported.
     for s in services[bisect_left(services, ctx.cutoff, key=_service_date) :]:
@@ -389,6 +390,37 @@ def _service_defects(ctx: Context, device, services) -> None:
                 resolved_on=s.date,
                 evidence={"service": s.id, "hauler": hauler.id},
             )
+        if certification:
+            _uncertified(ctx, device, s, certification)
+
+
+def _certification(ctx: Context) -> str | None:
+    """The name of the certification the ordinance requires of haulers beside their licence
+    (hauler.certification), or None when it requires none or the pack does not check it."""
+    if "gcd.uncertified_hauler" not in ctx.rules:
+        return None
+    spec = ctx.p.get("hauler.certification") or {}
+    return spec.get("name") if spec.get("required") else None
+
+
+def _uncertified(ctx: Context, device, s, name: str) -> None:
+    """A service done by a hauler whose certification was not current on its day: none on
+    record, or expired (the day of expiry is still certified), as for the licence."""
+    hauler = ctx.haulers.get(s.hauler) if s.hauler is not None else None
+    if hauler is None or hauler.certified_on(s.date):
+        return
+    expired = hauler.certified and hauler.certification_expires_on is not None
+    ctx.finding(
+        "gcd.uncertified_hauler",
+        device.id,
+        s.date,
+        f"Service {s.id} of {device.id} on {s.date} was done by {hauler.name or hauler.id} "
+        f"without a current {name}"
+        + (f" (it expired on {hauler.certification_expires_on})." if expired else "."),
+        open=False,
+        resolved_on=s.date,
+        evidence={"service": s.id, "hauler": hauler.id, "certification": name},
+    )
 
 
 def _service_date(s) -> date:

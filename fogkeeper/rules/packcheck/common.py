@@ -45,6 +45,7 @@ ENGINE_RULES = frozenset(
         "gcd.outlet_clearance",
         "gcd.partial_pump_out",
         "gcd.unlicensed_hauler",
+        "gcd.uncertified_hauler",
         "gcd.trap_needs_interceptor",
         "gcd.frequency_review",
         "gcd.frequency_invalid",

@@ -21,6 +21,7 @@ from .shapes import (
     duration,
     flag,
     fraction,
+    hauler_certification,
     kind_frequencies,
     one_of,
     penalty_cap,
@@ -59,6 +60,7 @@ PARAMETERS: dict[str, Param] = {
     "gcd.outlet_min_clearance_inches": Param(amount, ("gcd.outlet_clearance",)),
     "gcd.outlet_device_kinds": Param(device_kind_list, ("gcd.outlet_clearance",)),
     "gcd.partial_pump_out_device_kinds": Param(device_kind_list),
+    "hauler.certification": Param(hauler_certification, ("gcd.uncertified_hauler",)),
     "gcd.trap_needs_interceptor_device_kinds": Param(
         device_kind_list, ("gcd.trap_needs_interceptor",)
     ),

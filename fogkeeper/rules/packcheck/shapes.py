@@ -240,3 +240,19 @@ def _sizing_spec(kind: str, spec: dict) -> list[str]:
     for name in sorted(formula.names - set(inputs) - set(constants)):
         out.append(f"{kind}.formula: {name!r} is neither one of its inputs nor a constant")
     return out
+
+
+def hauler_certification(v: Any, pack: _Pack) -> list[str]:
+    """`hauler.certification`: {required, name}: whether the ordinance requires haulers to
+    hold a certification beside their licence, and its name in the ordinance's words."""
+    if not isinstance(v, dict):
+        return [f"{v!r} is not {{required, name}}"]
+    out = [f"{k}: unknown key" for k in v if k not in ("required", "name")]
+    if not isinstance(v.get("required"), bool):
+        out.append(f"required: {v.get('required')!r} is not true or false")
+    name = v.get("name")
+    if v.get("required") is True and (not isinstance(name, str) or not name.strip()):
+        out.append("name: required: the certification's name in the ordinance's words")
+    elif name is not None and not isinstance(name, str):
+        out.append(f"name: {name!r} is not text")
+    return out
