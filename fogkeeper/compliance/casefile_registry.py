@@ -210,12 +210,17 @@ def _haulers(batch: _Batch, *records: dict[int, list]) -> dict[int, dict]:
     every_hauler = set().union(*batch.hauler_ids.values())
     if every_hauler:
         rows = Hauler.objects.filter(pk__in=every_hauler).values_list(
-            "pk", "code", "name", "licensed", "licence_expires_on"
-        )
-        for pk, code, name, licensed, expires in rows:
+            "pk", "code", "name", "licensed", "licence_expires_on", "certified",
+            "certification_expires_on",
+        )  # fmt: skip
+        for pk, code, name, licensed, expires, certified, cert_expires in rows:
             haulers[pk] = {"id": code, "name": name, "licensed": licensed}
             if expires is not None:
                 haulers[pk]["licence_expires_on"] = expires
+            if not certified:
+                haulers[pk]["certified"] = False
+            if cert_expires is not None:
+                haulers[pk]["certification_expires_on"] = cert_expires
     for record in records:
         for items in record.values():
             for item in items:

@@ -367,12 +367,13 @@ def _haulers(batch: _Batch, named: dict[int, set]) -> dict[int, list]:
     """The haulers each establishment's pump-outs and pickups name, by code."""
     every = sorted(set().union(*named.values()))
     known: dict[int, dict] = {}
-    for pk, code, name, licensed, expires in _rows(
-        "SELECT id, code, name, licensed, licence_expires_on FROM registry_hauler"
-        " WHERE id = ANY(%s::bigint[])",
+    for pk, code, name, licensed, expires, certified, cert_expires in _rows(
+        "SELECT id, code, name, licensed, licence_expires_on, certified,"
+        " certification_expires_on FROM registry_hauler WHERE id = ANY(%s::bigint[])",
         [_array(every)],
     ):
-        known[pk] = {"id": code, "name": name, "licensed": licensed, "licence_expires_on": expires}
+        known[pk] = {"id": code, "name": name, "licensed": licensed, "licence_expires_on": expires,
+                     "certified": certified, "certification_expires_on": cert_expires}  # fmt: skip
     haulers: dict[int, list] = {}
     for est_id, pks in named.items():
         items = sorted((known[pk] for pk in pks), key=lambda h: h["id"])

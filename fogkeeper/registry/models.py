@@ -326,6 +326,10 @@ class Hauler(models.Model):
     licence_number = models.CharField(max_length=60, blank=True)
     licence_expires_on = models.DateField(null=True, blank=True)
     licensed = models.BooleanField(default=True)
+    # the certification a pack may require beside the licence (hauler.certification)
+    certification_number = models.CharField(max_length=60, blank=True)
+    certification_expires_on = models.DateField(null=True, blank=True)
+    certified = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["name"]
