@@ -158,6 +158,7 @@ def _devices(batch: _Batch) -> dict[int, list]:
         compartments,
         manhole,
         frequency,
+        sizing,
     ) in (
         GreaseControlDevice.objects.filter(**batch.of_batch)
         .order_by("code", "pk")
@@ -173,6 +174,7 @@ def _devices(batch: _Batch) -> dict[int, list]:
             "compartments",
             _Float("manhole_diameter_inches"),
             "service_frequency_days",
+            "sizing_inputs",
         )
     ):
         if removed_on is not None and removed_on <= batch.as_of:
@@ -185,6 +187,8 @@ def _devices(batch: _Batch) -> dict[int, list]:
         _put(device, "compartments", compartments)
         _put(device, "manhole_diameter_inches", manhole)
         _put(device, "service_frequency_days", frequency)
+        if sizing:
+            device["sizing_inputs"] = {k: float(v) for k, v in sizing.items()}
         devices[est_id].append(device)
         by_pk[pk] = device
     for device_id, name, approved_on, by, reference in (
@@ -206,12 +210,17 @@ def _haulers(batch: _Batch, *records: dict[int, list]) -> dict[int, dict]:
     every_hauler = set().union(*batch.hauler_ids.values())
     if every_hauler:
         rows = Hauler.objects.filter(pk__in=every_hauler).values_list(
-            "pk", "code", "name", "licensed", "licence_expires_on"
-        )
-        for pk, code, name, licensed, expires in rows:
+            "pk", "code", "name", "licensed", "licence_expires_on", "certified",
+            "certification_expires_on",
+        )  # fmt: skip
+        for pk, code, name, licensed, expires, certified, cert_expires in rows:
             haulers[pk] = {"id": code, "name": name, "licensed": licensed}
             if expires is not None:
                 haulers[pk]["licence_expires_on"] = expires
+            if not certified:
+                haulers[pk]["certified"] = False
+            if cert_expires is not None:
+                haulers[pk]["certification_expires_on"] = cert_expires
     for record in records:
         for items in record.values():
             for item in items:

@@ -256,10 +256,10 @@ def _devices(batch: _Batch) -> dict[int, list]:
     exceptions = _approved_exceptions(batch)
     devices: dict[int, list] = defaultdict(list)
     for (pk, est_id, code, kind, installed_on, removed_on, capacity, depth, compartments,
-         manhole, frequency) in _rows(
+         manhole, frequency, sizing) in _rows(
         "SELECT id, establishment_id, code, kind, installed_on, removed_on,"
         " capacity_gallons::float8, design_depth_inches::float8, compartments,"
-        " manhole_diameter_inches::float8, service_frequency_days"
+        " manhole_diameter_inches::float8, service_frequency_days, sizing_inputs"
         " FROM registry_greasecontroldevice WHERE establishment_id = ANY(%s::bigint[])"
         " ORDER BY code, id",
         [_array(batch.ids)],
@@ -278,9 +278,17 @@ def _devices(batch: _Batch) -> dict[int, list]:
             "manhole_diameter_inches": manhole,
             "service_frequency_days": frequency,
             "approved_exceptions": exceptions.get(pk, []),
+            "sizing_inputs": _sizing(sizing),
         }
         devices[est_id].append(_convert(batch, est_id, data, records.Device))
     return devices
+
+
+def _sizing(value) -> dict:
+    """A device's sizing inputs as the case file holds them (jsonb, or its text)."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    return {k: float(v) for k, v in (value or {}).items()}
 
 
 def _approved_exceptions(batch: _Batch) -> dict[int, list]:
@@ -365,12 +373,13 @@ def _haulers(batch: _Batch, named: dict[int, set]) -> dict[int, list]:
     """The haulers each establishment's pump-outs and pickups name, by code."""
     every = sorted(set().union(*named.values()))
     known: dict[int, dict] = {}
-    for pk, code, name, licensed, expires in _rows(
-        "SELECT id, code, name, licensed, licence_expires_on FROM registry_hauler"
-        " WHERE id = ANY(%s::bigint[])",
+    for pk, code, name, licensed, expires, certified, cert_expires in _rows(
+        "SELECT id, code, name, licensed, licence_expires_on, certified,"
+        " certification_expires_on FROM registry_hauler WHERE id = ANY(%s::bigint[])",
         [_array(every)],
     ):
-        known[pk] = {"id": code, "name": name, "licensed": licensed, "licence_expires_on": expires}
+        known[pk] = {"id": code, "name": name, "licensed": licensed, "licence_expires_on": expires,
+                     "certified": certified, "certification_expires_on": cert_expires}  # fmt: skip
     haulers: dict[int, list] = {}
     for est_id, pks in named.items():
         items = sorted((known[pk] for pk in pks), key=lambda h: h["id"])

@@ -19,6 +19,7 @@ from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
 from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.formula import FormulaError, required_size
 
 from .models import FoodServiceEstablishment, GreaseControlDevice
 from .services import (
@@ -285,3 +286,58 @@ def food_grinder_remove(
         audit("food_grinder.remove", establishment, actor, before=before,
               reason=f"removed on {removed_on.isoformat()}")  # fmt: skip
     return establishment
+
+
+def sizing_rule(device: GreaseControlDevice, on: date) -> dict | None:
+    """The pack's sizing rule of the device's kind in force on `on` (gcd.sizing), if any."""
+    pack = device.establishment.agency.get_pack()
+    if "gcd.undersized" not in pack.rules:
+        return None
+    try:
+        rules = pack.param("gcd.sizing", on) or {}
+    except ParameterNotInForce:
+        return None
+    return rules.get(device.kind)
+
+
+def sizing_required(device: GreaseControlDevice, on: date) -> float | None:
+    """The size the pack's formula requires of the device with its inputs (None: no rule,
+    or an input not recorded yet)."""
+    spec = sizing_rule(device, on)
+    if spec is None:
+        return None
+    try:
+        return required_size(spec, device.sizing_inputs or {})
+    except FormulaError:
+        return None
+
+
+def device_sizing_set(
+    *, device: GreaseControlDevice, inputs: dict[str, float | None], on: date,
+    actor: Actor = None,
+) -> GreaseControlDevice:  # fmt: skip
+    """Record the inputs of the pack's sizing formula for the device (seats, hours, flow):
+    only the inputs the rule names, each a number of zero or more; None clears one."""
+    spec = sizing_rule(device, on)
+    errors: Errors = {}
+    if spec is None:
+        add_error(errors, "__all__", "The ordinance sizes no device of this kind by a formula.")
+        refuse(errors)
+    named = spec.get("inputs") or {}
+    for name, value in inputs.items():
+        if name not in named:
+            add_error(errors, name, f"{name} is not an input of the ordinance's sizing rule.")
+        elif value is not None and value < 0:
+            add_error(errors, name, f"{named[name]} must be zero or more.")
+    refuse(errors)
+    before = snapshot(device)
+    kept = {k: v for k, v in (device.sizing_inputs or {}).items() if k in named}
+    kept.update({k: float(v) for k, v in inputs.items() if v is not None})
+    for name in [k for k, v in inputs.items() if v is None]:
+        kept.pop(name, None)
+    with transaction.atomic():
+        device.sizing_inputs = kept
+        device.full_clean()
+        device.save()
+        audit("device.sizing_set", device, actor, before=before)
+    return device

@@ -389,6 +389,10 @@ class Hauler(models.Model):
     licence_number = models.CharField(max_length=60, blank=True)
     licence_expires_on = models.DateField(null=True, blank=True)
     licensed = models.BooleanField(default=True)
+    # the certification a pack may require beside the licence (hauler.certification)
+    certification_number = models.CharField(max_length=60, blank=True)
+    certification_expires_on = models.DateField(null=True, blank=True)
+    certified = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["name"]
@@ -450,6 +454,9 @@ class GreaseControlDevice(models.Model):
     )
     service_frequency_days = models.PositiveIntegerField(
         null=True, blank=True, help_text="overrides the permit's frequency"
+    )
+    sizing_inputs = models.JSONField(
+        default=dict, blank=True, help_text="the inputs of the pack's sizing formula, by name"
     )
 
     class Meta:

@@ -98,6 +98,7 @@ class Device(_Record, kw_only=True, gc=False):
     manhole_diameter_inches: Depth | None = None
     service_frequency_days: Frequency | None = None
     approved_exceptions: list[ApprovedException] = []
+    sizing_inputs: dict[Id, Depth] = {}  # what a pack's sizing formula reads (gcd.sizing)
 
 
 class Hauler(_Record, kw_only=True, gc=False):
@@ -108,6 +109,13 @@ class Hauler(_Record, kw_only=True, gc=False):
     name: str | None = None
     licensed: bool = True
     licence_expires_on: Date | None = None
+    # a certification the pack may require beside the licence (hauler.certification)
+    certified: bool = True
+    certification_expires_on: Date | None = None
+
+    def certified_on(self, day: Date) -> bool:
+        expired = self.certification_expires_on is not None and day > self.certification_expires_on
+        return self.certified and not expired
 
     def licensed_on(self, day: Date) -> bool:
         expired = self.licence_expires_on is not None and day > self.licence_expires_on

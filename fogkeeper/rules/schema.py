@@ -136,6 +136,7 @@ class Device(_Model):
     manhole_diameter_inches: Depth | None = None
     service_frequency_days: Frequency | None = None
     approved_exceptions: Annotated[list[ApprovedException], NULLS_IN_ITEMS] = []
+    sizing_inputs: dict[Id, Depth] = {}  # what a pack's sizing formula reads (gcd.sizing)
 
 
 class Hauler(_Model):
@@ -146,6 +147,13 @@ class Hauler(_Model):
     name: Text | None = None
     licensed: Flag = True
     licence_expires_on: Date | None = None
+    # a certification the pack may require beside the licence (hauler.certification)
+    certified: Flag = True
+    certification_expires_on: Date | None = None
+
+    def certified_on(self, day: date) -> bool:
+        expired = self.certification_expires_on is not None and day > self.certification_expires_on
+        return self.certified and not expired
 
     def licensed_on(self, day: date) -> bool:
         expired = self.licence_expires_on is not None and day > self.licence_expires_on

@@ -20,7 +20,7 @@ from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Measurement, Sample
 from fogkeeper.maintenance.models import ServiceDispute
-from fogkeeper.registry.models import ApprovedException, OperatorTenure
+from fogkeeper.registry.models import ApprovedException, GreaseControlDevice, OperatorTenure
 from fogkeeper.rules import CaseFile, CaseFileError, evaluate, parse_case
 from fogkeeper.training.models import Attendance
 from tests.records import (
@@ -82,7 +82,8 @@ def _out_of_the_ordinary(agency, fses) -> None:
     # a permit with its own limits, a device with an approved exception
     make_permit(fifth, f"{agency.code}-P", discharge_limits={"oil_and_grease": {"max": 90,
                 "unit": "mg/L"}})  # fmt: skip
-    excepted = make_device(fifth, "GI-E", capacity_gallons=Decimal(300))
+    excepted = make_device(fifth, "GI-E", capacity_gallons=Decimal(300),
+                           sizing_inputs={"seats": 40, "hours_open": 7.5})  # fmt: skip
     ApprovedException.objects.create(
         device=excepted, field="capacity_gallons", approved_on=date(2024, 6, 1)
     )
@@ -187,3 +188,17 @@ def test_it_reads_a_batch_in_the_same_number_of_queries_whatever_its_size(agenci
         assert all(isinstance(case, CaseFile) for case in cases.values())
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_both_readings_carry_a_devices_sizing_inputs(agencies):
+    agency = agencies[0]
+    device = GreaseControlDevice.objects.get(code="GI-E", establishment__agency=agency)
+    pk = device.establishment_id
+    with transaction.atomic():
+        fast = load_case_files(agency, [pk], AS_OF)[pk]
+    built = build_case_files(agency, [pk], AS_OF)[pk]
+    devices = fast.model.devices if isinstance(fast, CaseFile) else fast["devices"]
+    [fast_device] = [d for d in devices if msgspec.to_builtins(d)["id"] == "GI-E"]
+    [built_device] = [d for d in built["devices"] if d["id"] == "GI-E"]
+    assert msgspec.to_builtins(fast_device)["sizing_inputs"] == {"seats": 40.0, "hours_open": 7.5}
+    assert built_device["sizing_inputs"] == {"seats": 40.0, "hours_open": 7.5}

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from operator import itemgetter
 
 from ..context import ONE_DAY, Context
+from ..formula import FormulaError, required_size
 
 
 def check(ctx: Context) -> None:
@@ -26,6 +27,7 @@ def check(ctx: Context) -> None:
                 f"changed operator or was remodeled after {ctx.effective}; an interceptor is.",
             )
         _design(ctx, device, triggers)
+        _sizing(ctx, device)
         _service_gaps(ctx, device, freq, full_dates)
         readings = _readings(ctx, device, services, _reported_after(ctx, full_dates))
         over_limit = _accumulation(ctx, device, readings, full_dates)
@@ -112,6 +114,53 @@ def _design(ctx: Context, device, triggers: list) -> None:
             "limits": {f: limits[f] for f in shown},
             "approved_exceptions": {f: d.isoformat() for f, d in approved.items()},
         },
+    )
+
+
+def _sizing(ctx: Context, device) -> None:
+    """A device smaller than the pack's sizing formula requires of it (`gcd.sizing`), from
+    its installation or the chapter's effective date; exactly the size required is enough,
+    and an approved exception on the field resolves it, as for the design limits."""
+    rule = "gcd.undersized"
+    spec = (ctx.p.get("gcd.sizing") or {}).get(device.kind) if rule in ctx.rules else None
+    if spec is None:
+        return
+    field = spec.get("field", "capacity_gallons")
+    size = getattr(device, field)
+    try:
+        required = required_size(spec, device.sizing_inputs)
+    except FormulaError:
+        return  # a division by zero with these inputs: no size can be required
+    if size is None or required is None or size >= round(required, 6) - 1e-9:
+        return
+    approved = min(
+        (
+            on
+            for e in device.approved_exceptions
+            if e.field == field and (on := ctx.act(e.approved_on))
+        ),
+        default=None,
+    )
+    since = max(device.installed_on, ctx.effective)
+    if approved is not None and approved <= since:
+        return
+    title = ctx.pack.kind_title(device.kind)
+    ctx.finding(
+        rule,
+        device.id,
+        since,
+        f"{title} {device.id} has {field.replace('_', ' ')} {size:g}; the sizing rule "
+        f"({spec['formula']}) requires {required:,.1f}."
+        + ("" if approved is None else f" An exception was approved on {approved}."),
+        open=approved is None,
+        resolved_on=approved,
+        evidence={
+            "field": field,
+            "size": size,
+            "required": round(required, 4),
+            "formula": spec["formula"],
+            "inputs": dict(device.sizing_inputs),
+        },  # fmt: skip
     )
 
 
@@ -258,14 +307,20 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         return []
     limit = ctx.p["gcd.accumulation_limit"]
     allowed = limit * depth
+    # "exceeding" the limit (over) or "reaching" it (at_or_over): the ordinance's own word.
+    reaching = ctx.p.get("gcd.accumulation_comparator", "over") == "at_or_over"
+    words = "at or over" if reaching else "over"
 
-    # Over by more than 1e-6 either way is clear: rounding cannot change the sign.
+    # Off by more than 1e-6 either way is clear: rounding cannot change the sign.
     over = [
         t
         for t in readings
         if (fog := t[2].fog_inches) is not None
         and (solids := t[2].solids_inches) is not None
-        and ((d := fog + solids - allowed) > 1e-6 or (d >= -1e-6 and round(d, 9) > 0))
+        and (
+            (d := fog + solids - allowed) > 1e-6
+            or (d >= -1e-6 and (round(d, 9) >= 0 if reaching else round(d, 9) > 0))
+        )
     ]
     episodes = _episodes(over, full_dates)
     _report_episodes(
@@ -275,7 +330,7 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
         episodes,
         lambda since, r: (
             f"{device.id} held FOG and solids at {_ratio(r, depth):.1%} of its depth on "
-            f"{since}, over the {limit:.0%} limit."
+            f"{since}, {words} the {limit:.0%} limit."
         ),
         lambda r: {
             "fog_inches": r.fog_inches,
@@ -325,7 +380,8 @@ def _service_defects(ctx: Context, device, services) -> None:
         "gcd.partial_pump_out_device_kinds", ()
     )
     unlicensed = "gcd.unlicensed_hauler" in ctx.rules and ctx.lapsing_haulers
-    if not (partial or unlicensed):
+    certification = _certification(ctx)
+    if not (partial or unlicensed or certification):
         return
     # Both findings are resolved on the service's day: none before the look-back is reported.
     for s in services[bisect_left(services, ctx.cutoff, key=_service_date) :]:
@@ -351,6 +407,37 @@ def _service_defects(ctx: Context, device, services) -> None:
                 resolved_on=s.date,
                 evidence={"service": s.id, "hauler": hauler.id},
             )
+        if certification:
+            _uncertified(ctx, device, s, certification)
+
+
+def _certification(ctx: Context) -> str | None:
+    """The name of the certification the ordinance requires of haulers beside their licence
+    (hauler.certification), or None when it requires none or the pack does not check it."""
+    if "gcd.uncertified_hauler" not in ctx.rules:
+        return None
+    spec = ctx.p.get("hauler.certification") or {}
+    return spec.get("name") if spec.get("required") else None
+
+
+def _uncertified(ctx: Context, device, s, name: str) -> None:
+    """A service done by a hauler whose certification was not current on its day: none on
+    record, or expired (the day of expiry is still certified), as for the licence."""
+    hauler = ctx.haulers.get(s.hauler) if s.hauler is not None else None
+    if hauler is None or hauler.certified_on(s.date):
+        return
+    expired = hauler.certified and hauler.certification_expires_on is not None
+    ctx.finding(
+        "gcd.uncertified_hauler",
+        device.id,
+        s.date,
+        f"Service {s.id} of {device.id} on {s.date} was done by {hauler.name or hauler.id} "
+        f"without a current {name}"
+        + (f" (it expired on {hauler.certification_expires_on})." if expired else "."),
+        open=False,
+        resolved_on=s.date,
+        evidence={"service": s.id, "hauler": hauler.id, "certification": name},
+    )
 
 
 def _service_date(s) -> date:

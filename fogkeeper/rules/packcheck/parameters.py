@@ -21,9 +21,11 @@ from .shapes import (
     duration,
     flag,
     fraction,
+    hauler_certification,
     kind_frequencies,
     one_of,
     penalty_cap,
+    sizing_rules,
     whole_days,
 )
 
@@ -48,14 +50,17 @@ PARAMETERS: dict[str, Param] = {
     "gcd.exceptions_allowed": Param(flag),
     "gcd.missing_scope": Param(one_of("every_fse", "new_or_changed"), ("gcd.missing",)),
     "gcd.design_limits": Param(design_limits),
+    "gcd.sizing": Param(sizing_rules, ("gcd.undersized",)),
     "gcd.design_limits_scope": Param(one_of("installed_under_chapter", "all")),
     "gcd.accumulation_limit": Param(
         fraction, ("gcd.accumulation_over_limit", "gcd.frequency_review")
     ),
+    "gcd.accumulation_comparator": Param(one_of("over", "at_or_over")),
     "gcd.accumulation_device_kinds": Param(device_kind_list, ("gcd.accumulation_over_limit",)),
     "gcd.outlet_min_clearance_inches": Param(amount, ("gcd.outlet_clearance",)),
     "gcd.outlet_device_kinds": Param(device_kind_list, ("gcd.outlet_clearance",)),
     "gcd.partial_pump_out_device_kinds": Param(device_kind_list),
+    "hauler.certification": Param(hauler_certification, ("gcd.uncertified_hauler",)),
     "gcd.trap_needs_interceptor_device_kinds": Param(
         device_kind_list, ("gcd.trap_needs_interceptor",)
     ),

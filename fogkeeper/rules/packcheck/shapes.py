@@ -8,6 +8,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ..calendar import Duration
+from ..formula import FormulaError, parse
 from ..packmodel import IMPOSED_BY, PENALTY_UNITS
 from ..records import DESIGN_FIELDS
 from .common import CALENDAR_UNITS, Checker, _Pack
@@ -194,3 +195,64 @@ class Param:
     needed_by: tuple[str, ...] = ()  # rules that read it when the pack lists them
     always: bool = False  # read on every evaluation
     when: tuple[str, Any] | None = None  # needed only while that parameter has that value
+
+
+SIZING_KEYS = ("formula", "field", "inputs", "constants")
+
+
+def sizing_rules(v: Any, pack: _Pack) -> list[str]:
+    """`gcd.sizing`: device kind -> {formula, field?, inputs, constants?}; each name the
+    formula reads is an input the device records or a constant of the pack."""
+    if not isinstance(v, dict):
+        return [f"{v!r} is not a mapping of device kinds to {{formula, inputs, constants}}"]
+    out = []
+    for kind, spec in v.items():
+        out += pack.unknown_kind(kind)
+        if not isinstance(spec, dict) or "formula" not in spec:
+            out.append(f"{kind}: expected {{formula, field, inputs, constants}}")
+            continue
+        out += [f"{kind}.{k}: unknown key" for k in spec if k not in SIZING_KEYS]
+        out += _sizing_spec(kind, spec)
+    return out
+
+
+def _sizing_spec(kind: str, spec: dict) -> list[str]:
+    out = []
+    field = spec.get("field", "capacity_gallons")
+    if field not in DESIGN_FIELDS:
+        out.append(f"{kind}.field: {field!r} is not a design field ({', '.join(DESIGN_FIELDS)})")
+    inputs, constants = spec.get("inputs") or {}, spec.get("constants") or {}
+    if not isinstance(inputs, dict) or not all(isinstance(t, str) for t in inputs.values()):
+        out.append(f"{kind}.inputs: expected input names with their labels ({{seats: Seats}})")
+        inputs = {}
+    if not isinstance(constants, dict):
+        out.append(f"{kind}.constants: expected names with numbers ({{gallons_per_meal: 5}})")
+        constants = {}
+    for name, x in constants.items():
+        if not _is_number(x):
+            out.append(f"{kind}.constants.{name}: {x!r} is not a number")
+        if name in inputs:
+            out.append(f"{kind}.constants.{name}: also an input: name it once")
+    try:
+        formula = parse(spec["formula"])
+    except FormulaError as e:
+        return [*out, f"{kind}.formula: {e}"]
+    for name in sorted(formula.names - set(inputs) - set(constants)):
+        out.append(f"{kind}.formula: {name!r} is neither one of its inputs nor a constant")
+    return out
+
+
+def hauler_certification(v: Any, pack: _Pack) -> list[str]:
+    """`hauler.certification`: {required, name}: whether the ordinance requires haulers to
+    hold a certification beside their licence, and its name in the ordinance's words."""
+    if not isinstance(v, dict):
+        return [f"{v!r} is not {{required, name}}"]
+    out = [f"{k}: unknown key" for k in v if k not in ("required", "name")]
+    if not isinstance(v.get("required"), bool):
+        out.append(f"required: {v.get('required')!r} is not true or false")
+    name = v.get("name")
+    if v.get("required") is True and (not isinstance(name, str) or not name.strip()):
+        out.append("name: required: the certification's name in the ordinance's words")
+    elif name is not None and not isinstance(name, str):
+        out.append(f"name: {name!r} is not text")
+    return out

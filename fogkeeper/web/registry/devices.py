@@ -17,10 +17,13 @@ from fogkeeper.registry.devices import (
     device_add,
     device_frequency_set,
     device_replace,
+    device_sizing_set,
     device_take_out,
     device_update,
     food_grinder_install,
     food_grinder_remove,
+    sizing_required,
+    sizing_rule,
 )
 from fogkeeper.registry.models import GreaseControlDevice
 from fogkeeper.registry.services import device_exception_approve
@@ -37,6 +40,7 @@ from .equipment_forms import (
     FrequencyForm,
     GrinderInstallForm,
     GrinderRemoveForm,
+    SizingForm,
 )
 
 device_page = child_page(GreaseControlDevice, "device", None)
@@ -109,8 +113,51 @@ def device_detail(request, fse, device):
         "queries": section_queries(request.GET, ("services", "measurements")),
         "exceptions": device.approved_exceptions.order_by("approved_on"),
         "may": may(request, "device", "frequency", "permit"),
+        "sizing": _sizing(device, page_as_of(request)),
     }  # fmt: skip
     return render(request, "web/registry/device_detail.html", context)
+
+
+def _sizing(device, on) -> dict | None:
+    """What the page shows of the ordinance's sizing rule: the formula, each input with its
+    value, and the size required beside the device's own (None: no rule for its kind)."""
+    spec = sizing_rule(device, max(on, device.establishment.agency.get_pack().effective))
+    if spec is None:
+        return None
+    field = spec.get("field", "capacity_gallons")
+    size = getattr(device, field)
+    required = sizing_required(device, max(on, device.establishment.agency.get_pack().effective))
+    given = device.sizing_inputs or {}
+    return {
+        "formula": spec["formula"],
+        "constants": spec.get("constants") or {},
+        "inputs": [(label, given.get(name)) for name, label in (spec.get("inputs") or {}).items()],
+        "field": field.replace("_", " "),
+        "required": required,
+        "undersized": required is not None and size is not None
+        and float(size) < round(required, 6) - 1e-9,
+    }  # fmt: skip
+
+
+@child_page(GreaseControlDevice, "device", "device")
+def device_sizing(request, fse, device):
+    on = max(page_as_of(request), fse.agency.get_pack().effective)
+    spec = sizing_rule(device, on)
+    inputs = (spec or {}).get("inputs") or {}
+    initial = dict(device.sizing_inputs or {})
+    form = SizingForm(request.POST or None, inputs=inputs, initial=initial)
+    if spec is not None and form.is_valid():
+        try:
+            device_sizing_set(device=device, inputs=form.cleaned_data, on=on, actor=request.user)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            return _to_device(request, device, f"The sizing inputs of {device.code} were saved.")
+    intro = (
+        f"The ordinance requires {spec['formula']}." if spec is not None
+        else "The ordinance sizes no device of this kind by a formula."
+    )  # fmt: skip
+    return _device_form(request, fse, form, f"Sizing inputs of {device.code}", intro, device)
 
 
 @child_page(GreaseControlDevice, "device", "device")

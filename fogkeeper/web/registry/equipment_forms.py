@@ -161,3 +161,15 @@ class EmployeeHireForm(EmployeeEditForm):
 class EmployeeLeaveForm(forms.Form):
     left_on = _date("Left on", help_text="The first day no longer employed.")
     reason = _reason()
+
+
+class SizingForm(forms.Form):
+    """The inputs of the ordinance's sizing formula, one number each, labelled in the pack's
+    words (empty: not known yet)."""
+
+    def __init__(self, *args, inputs: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, label in inputs.items():
+            self.fields[name] = forms.DecimalField(
+                label=label, required=False, min_value=0, max_digits=12, decimal_places=3
+            )

@@ -59,6 +59,7 @@ urlpatterns: list = [
     path(f"{DEVICE}replace/", devices.device_replace_page, name="device_replace"),
     path(f"{DEVICE}remove/", devices.device_remove, name="device_remove"),
     path(f"{DEVICE}frequency/", devices.device_frequency, name="device_frequency"),
+    path(f"{DEVICE}sizing/", devices.device_sizing, name="device_sizing"),
     path(f"{DEVICE}exception/", devices.device_exception, name="device_exception"),
     path("establishments/<str:code>/food-grinder/", devices.food_grinder, name="food_grinder"),
     path("registry/haulers/", haulers.hauler_list, name="haulers"),
