@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("registry", "0007_establishment_state"),
+        ("registry", "0008_agency_onboarding_settings"),
     ]
 
     operations = [

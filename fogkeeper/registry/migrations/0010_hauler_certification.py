@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0008_device_sizing_inputs'),
+        ('registry', '0009_device_sizing_inputs'),
     ]
 
     operations = [
