@@ -4,11 +4,12 @@ path `packs check` names it with (`rules.gcd.missing`, `holidays.list[2].month`,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 
-from ..safeload import Refused, check_yaml
+from ..safeload import Refused, _Loader, check_yaml
 
 
 def key_lines(path: Path) -> dict[str, int]:
@@ -17,7 +18,8 @@ def key_lines(path: Path) -> dict[str, int]:
     try:
         text = path.read_text(encoding="utf-8")
         check_yaml(text)  # the walk below follows every alias, as deep as the file goes
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        # the loader the pack is read with: libyaml reads `{when: date?}`, PyYAML's own does not
+        root = yaml.compose(text, Loader=_Loader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError, Refused):
         return {}
     lines: dict[str, int] = {}
@@ -41,6 +43,10 @@ def _walk(node: yaml.Node | None, prefix: str, lines: dict[str, int]) -> None:
 def line_of(lines: dict[str, int], key: str) -> int | None:
     """The line of `key`, or of the nearest key above it that the file has (a problem may
     name a key that is missing, under one that is there)."""
+    if key not in lines and " " in key:  # a deadline named after its index: `deadlines[0] appeal`
+        named = re.sub(r" [^.\[ ]+", "", key)
+        if named in lines:
+            return lines[named]
     while key:
         if key in lines:
             return lines[key]

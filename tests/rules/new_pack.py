@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import yaml
+
+PLACEHOLDER = re.compile(r'"TODO: ([^"]*)"')
 
 
 def fill(folder: Path) -> None:
-    """The placeholders replaced as an author would: the example section kept as the citation."""
+    """Each placeholder "TODO: what to decide, as an example" replaced by its example, as an
+    author whose ordinance says just that would: a number, date, list or map written bare, a
+    text kept in its quotes."""
     for path in folder.glob("*.yaml"):
-        text = path.read_text(encoding="utf-8")
-        for placeholder in ("TODO: the section, as ", "TODO: the chapter, as ",
-                            "TODO: where the effective date is stated, as "):  # fmt: skip
-            text = text.replace(placeholder, "")
-        text = text.replace("TODO: the department that runs the program", "Public Works")
-        text = text.replace("code: TODO", "code: EXC")
+        text = PLACEHOLDER.sub(_example, path.read_text(encoding="utf-8"))
         path.write_text(text, encoding="utf-8")
+
+
+def _example(m: re.Match) -> str:
+    example = m[1].rpartition(", as ")[2]
+    try:
+        bare = not isinstance(yaml.safe_load(example), str)
+    except yaml.YAMLError:
+        bare = False
+    return example if bare else f'"{example}"'

@@ -118,7 +118,13 @@ def test_it_lists_the_pack_with_packs_dir():
     proc = fogkeeper("packs", "--packs", str(PACKS))
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line for line in proc.stdout.splitlines()[1:]}
-    assert set(rows) == {"imaginary-town", "san-clemente", "town-10-02", "us-oh-aurora"}
+    assert set(rows) == {
+        "imaginary-town",
+        "san-clemente",
+        "town-10-02",
+        "us-oh-aurora",
+        "us-tx-cleburne",
+    }
     assert "2024-01-01" in rows["imaginary-town"]
     assert "Imaginary Town Code ch. 7.40" in rows["imaginary-town"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
-from .names import FIRST, FOOD, LAST, STREETS
+from .names import FIRST, FOOD, LAST
 from .ordinance import YEAR
 from .tables import Table
 
@@ -50,7 +50,7 @@ class Establishments:
                 "id", "agency_id", "code", "name", "address", "normalised_address", "parcel_id",
                 "category", "on_public_sewer", "opened_on", "closed_on", "remodeled_on",
                 "food_grinder", "food_grinder_installed_on", "variance_granted",
-                "interceptor_exception", "interceptor_plans_submitted_on",
+                "interceptor_exception", "interceptor_plans_submitted_on", "latitude", "longitude",
             ],
         )  # fmt: skip
         self.t_tenure = Table(OperatorTenure, ["establishment_id", "operator_id", "since", "until"])
@@ -74,7 +74,7 @@ class Establishments:
         if rnd() < 0.03 and max(opened + 180, S) < A - 5:
             closed = ri(max(opened + 180, S), A - 5)
         end = closed or A
-        parcel_id, address = self._parcel(f"{ri(100, 39999)} {choice(STREETS)}")
+        parcel_id, address = self._parcel(f"{ri(100, 39999)} {choice(g.places.streets)}")
 
         fid = g.new_id(self.t_fse.model)
         name = f"{choice(LAST)}'s {choice(FOOD)}"
@@ -96,7 +96,7 @@ class Establishments:
                 rnd() > 0.015, d(opened), d(closed) if closed else None,
                 d(remodeled) if remodeled else None, grinder,
                 d(ri(opened, end)) if grinder and rnd() < 0.5 else None,
-                rnd() < 0.02, exception, None,
+                rnd() < 0.02, exception, None, *g.places.point(),
             )
         )  # fmt: skip
         self._operators(fid, operator, previous, opened, op_since)

@@ -10,10 +10,11 @@ from .devices import Devices
 from .establishments import Establishments
 from .incidents import Incidents
 from .inspections import Inspections
-from .names import LAST, STREETS
+from .names import LAST
 from .ordinance import YEAR, Ordinance
 from .people import People
 from .permits import Permits
+from .places import Places
 from .pumpouts import Pumpouts
 from .tables import Table, Writer
 
@@ -50,6 +51,7 @@ class _Generator:
         agency.save()
         self.agency = agency
         self.ordinance = Ordinance(agency.get_pack(), as_of)
+        self.places = Places(agency.get_pack(), seed)
         # the models whose ids are assigned here, after the largest one already in the table
         self.models = (
             PropertyOwner,
@@ -85,8 +87,9 @@ class _Generator:
             SewerSegment(
                 agency=agency,
                 code=f"S-{k:05d}",
-                description=f"{rng.choice(STREETS)}, block {k}",
+                description=f"{rng.choice(self.places.streets)}, block {k}",
                 prone_to_blockage=rng.random() < 0.05,
+                path=self.places.reach(),
             )
             for k in range(1, max(10, establishments // 15) + 1)
         ]

@@ -14,6 +14,7 @@ so whatever the loader refuses is reported too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -82,25 +83,44 @@ def check_pack(folder: Path | str) -> PackCheck:
 
 
 def _check_placeholders(pk: _Pack) -> None:
-    """A "TODO" left by `fogkeeper packs new` is a value the ordinance has not filled in."""
+    """A "TODO" left by `fogkeeper packs new` is a value the agency has not decided: each is
+    named with its line, its key and what to decide (the placeholder's own words)."""
     for file, lines in pk.lines.items():
         path = pk.folder / file
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        at = {line: key for key, line in sorted(lines.items(), key=lambda kv: len(kv[0]))}
+        at: dict[int, list[str]] = {}
+        for key, line in lines.items():
+            at.setdefault(line, []).append(key)
         for n, line in enumerate(text.splitlines(), start=1):
-            value = line.split("#", 1)[0]
-            if "TODO" in value:
+            if "TODO" not in line.split("#", 1)[0]:  # a comment's "TODO" is no placeholder
+                continue
+            for m in _PLACEHOLDER.finditer(line):
+                rest = line[m.end() :]
+                quote = m["quote"]
+                what = rest.split(quote, 1)[0] if quote else re.split(r"\s#|[,}\]]", rest)[0]
                 pk.problems.append(
                     PackProblem(
                         f"{pk.folder.name}/{file}",
-                        at.get(n, ""),
-                        "a placeholder of the new pack: put the ordinance's words here",
+                        _key_at(at.get(n, []), m["key"]),
+                        f"to decide: {what.strip()}" if what.strip() else PLACEHOLDER_MESSAGE,
                         n,
                     )
                 )
+
+
+def _key_at(keys: list[str], name: str | None) -> str:
+    """The key a placeholder is the value of, among those on its line (a flow mapping has
+    several): the one named just before it, else the deepest."""
+    named = [k for k in keys if name and (k == name or k.endswith(f".{name}"))]
+    return max(named or keys, key=len, default="")
+
+
+# `key: "TODO: what to decide, as an example"`, quoted or not (`code: TODO`).
+_PLACEHOLDER = re.compile(r"""(?:(?P<key>[\w.-]+):\s*)?(?P<quote>["']?)TODO\b:?""")
+PLACEHOLDER_MESSAGE = "a placeholder of the new pack: put the ordinance's words here"
 
 
 def _check_rules_raised(pk: _Pack, enforcement: Any) -> None:

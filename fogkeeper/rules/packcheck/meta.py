@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..area import area_problems
 from ..calendar import WEEKDAYS
 from ..packmodel import SEVERITIES
 from .common import (
@@ -21,6 +22,7 @@ from .common import (
     _Pack,
     _text,
     _unknown_keys,
+    placeholder,
 )
 
 # pack.yaml
@@ -40,14 +42,14 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
             pk.add(f, key, f"expected text, not {meta[key]!r}")
     if isinstance(meta.get("id"), str) and not re.fullmatch(r"[a-z0-9][a-z0-9-]*", meta["id"]):
         pk.add(f, "id", f"{meta['id']!r}: lower-case letters, digits and hyphens only")
-    if meta.get("effective") is not None:
+    if meta.get("effective") is not None and not placeholder(meta["effective"]):
         pk.effective = _date(meta["effective"])
         if pk.effective is None:
             pk.add(f, "effective", f"not a date: {meta['effective']!r}")
     if meta.get("effective_reference") is not None and not _text(meta["effective_reference"]):
         pk.add(f, "effective_reference", "no reference (say where the effective date comes from)")
     tz = meta.get("timezone")
-    if tz is not None:
+    if tz is not None and not placeholder(tz):
         try:
             ZoneInfo(str(tz))
         except (ZoneInfoNotFoundError, ValueError):
@@ -55,6 +57,9 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
     for key, title in _mapping(pk, f, "titles", meta.get("titles"), "names to titles").items():
         if not _text(title):
             pk.add(f, f"titles.{key}", f"expected a title, not {title!r}")
+    if meta.get("area") is not None and not placeholder(meta["area"]):
+        for key, message in area_problems(meta["area"]):
+            pk.add(f, f"area.{key}" if key else "area", message)
     if "holidays" in meta and meta["holidays"] is not None:
         _check_holidays(pk, meta["holidays"])
     pk.kinds = _check_vocab(pk, "device_kinds", meta.get("device_kinds"))

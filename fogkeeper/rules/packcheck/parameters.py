@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import PENALTY_CAP, Checker, _date, _listed, _Pack, _unknown_keys
+from .common import PENALTY_CAP, Checker, _date, _listed, _Pack, _unknown_keys, placeholder
 from .shapes import (
     Param,
     amount,
@@ -155,6 +155,8 @@ def _check_values(pk: _Pack) -> None:
         shapes += pk.uses.get(name, [])
         seen: set[str] = set()
         for _on, eff, value in values:
+            if placeholder(value):
+                continue
             key = name if len(values) == 1 else f"{name}.values.{eff}"
             for _file, _key, shape in shapes:
                 for message in shape(value, pk):
