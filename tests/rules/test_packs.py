@@ -14,7 +14,7 @@ from fogkeeper.rules import PackError, ParameterNotInForce
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry, load_pack
 
-PACKS = ["san-clemente", "town-10-02", "us-oh-aurora", "us-tx-cleburne"]
+PACKS = ["san-clemente", "town-10-02", "us-oh-aurora"]
 RULES_DIR = Path(__file__).resolve().parents[2] / "fogkeeper" / "rules"
 ORDINANCE_NUMBERS = re.compile(
     r"(?<![\w.])(0\.25|600|750|365|180|140|2000|3000|5000|10000|25000)(?![\w.])"
@@ -313,7 +313,7 @@ def test_it_rejects_a_procedure_level_outside_the_sequence(tmp_path):
 
 
 def test_it_lists_each_packs_device_kinds_and_categories(pack):
-    assert pack.device_kinds  # the ordinance's own (Cleburne's only device is a grease trap)
+    assert pack.device_kinds  # the ordinance's own
     assert all(v.citation for v in pack.device_kinds.values())
     assert pack.default_category in pack.categories
 
