@@ -25,6 +25,12 @@ from tests.inspections.test_offline_sync import DAY, fse, upload  # noqa: F401 (
 from tests.web.people import make_user
 
 
+@pytest.fixture(autouse=True)
+def _media_root_of_its_own(settings, tmp_path):
+    """The worker's MEDIA_ROOT holds the files of the tests before: each test starts empty."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
 def files(settings) -> list[str]:
     root = Path(settings.MEDIA_ROOT)
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
