@@ -13,6 +13,7 @@ from fogkeeper.registry.models import (
     FoodServiceEstablishment,
     GreaseControlDevice,
     Hauler,
+    IntervalApproval,
     OperationChange,
     OperatorTenure,
 )
@@ -201,7 +202,23 @@ def _devices(batch: _Batch) -> dict[int, list]:
             _put(exception, "by", by or None)
             _put(exception, "reference", reference or None)
             by_pk[device_id].setdefault("approved_exceptions", []).append(exception)
+    _approvals(batch, by_pk)
     return devices
+
+
+def _approvals(batch: _Batch, by_pk: dict[int, dict]) -> None:
+    """The longer pump-out intervals approved for the devices (`devices[].approvals`)."""
+    for device_id, days, approved_on, by, reference, ends_on in (
+        IntervalApproval.objects.filter(device__establishment_id__in=batch.ids)
+        .order_by("device_id", "approved_on", "pk")
+        .values_list("device_id", "days", "approved_on", "approved_by", "reference", "ends_on")
+    ):
+        if device_id in by_pk:
+            approval = {"field": "service_frequency_days", "value": days,
+                        "approved_on": approved_on.isoformat(), "approved_by": by,
+                        "reference": reference}  # fmt: skip
+            _put(approval, "ends_on", ends_on.isoformat() if ends_on else None)
+            by_pk[device_id].setdefault("approvals", []).append(approval)
 
 
 def _haulers(batch: _Batch, *records: dict[int, list]) -> dict[int, dict]:

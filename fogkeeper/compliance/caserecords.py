@@ -254,6 +254,7 @@ def _devices(batch: _Batch) -> dict[int, list]:
     """The devices not removed by as_of, with their approved exceptions; every device of
     the batch is remembered, for the records that name one."""
     exceptions = _approved_exceptions(batch)
+    approvals = _interval_approvals(batch)
     devices: dict[int, list] = defaultdict(list)
     for (pk, est_id, code, kind, installed_on, removed_on, capacity, depth, compartments,
          manhole, frequency, sizing) in _rows(
@@ -279,6 +280,7 @@ def _devices(batch: _Batch) -> dict[int, list]:
             "service_frequency_days": frequency,
             "approved_exceptions": exceptions.get(pk, []),
             "sizing_inputs": _sizing(sizing),
+            "approvals": approvals.get(pk, []),
         }
         devices[est_id].append(_convert(batch, est_id, data, records.Device))
     return devices
@@ -305,6 +307,25 @@ def _approved_exceptions(batch: _Batch) -> dict[int, list]:
              "reference": reference or None}
         )  # fmt: skip
     return exceptions
+
+
+def _interval_approvals(batch: _Batch) -> dict[int, list]:
+    """The longer pump-out intervals approved for the batch's devices, as the case file
+    holds them (`devices[].approvals`)."""
+    approvals: dict[int, list] = defaultdict(list)
+    for device_id, days, approved_on, by, reference, ends_on in _rows(
+        "SELECT a.device_id, a.days, a.approved_on, a.approved_by, a.reference, a.ends_on"
+        " FROM registry_intervalapproval a"
+        " JOIN registry_greasecontroldevice d ON d.id = a.device_id"
+        " WHERE d.establishment_id = ANY(%s::bigint[])"
+        " ORDER BY a.device_id, a.approved_on, a.id",
+        [_array(batch.ids)],
+    ):
+        approvals[device_id].append(
+            {"field": "service_frequency_days", "value": days, "approved_on": approved_on,
+             "approved_by": by, "reference": reference, "ends_on": ends_on}
+        )  # fmt: skip
+    return approvals
 
 
 def _device_code(batch: _Batch, est_id: int, device_id: int | None) -> str | None:

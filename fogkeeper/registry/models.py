@@ -548,3 +548,41 @@ class ApprovedException(models.Model):
             raise ValidationError(
                 {"field": f"{cited}: {pack.name} allows no exceptions to its design limits."}
             )
+
+
+class IntervalApproval(models.Model):
+    """A longer pump-out interval the ordinance allows "unless approved", approved for a
+    device by a named official under a letter or resolution number, in force from the day
+    approved through its last day, if it has one. The engine uses it for a pump-out falling
+    due in that time, and the overdue finding names it."""
+
+    device = models.ForeignKey(
+        GreaseControlDevice, on_delete=models.PROTECT, related_name="interval_approvals"
+    )
+    days = models.PositiveIntegerField(help_text="the interval approved, in days")
+    approved_on = models.DateField()
+    approved_by = models.CharField(max_length=200, help_text="the official who approved it")
+    reference = models.CharField(max_length=80, help_text="the letter or resolution number")
+    ends_on = models.DateField(null=True, blank=True, help_text="its last day, if it ends")
+
+    class Meta:
+        ordering = ["device", "approved_on", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.device.code}: every {self.days} days approved on {self.approved_on}"
+
+    def clean(self) -> None:
+        errors = {}
+        if not (self.approved_by or "").strip():
+            errors["approved_by"] = "Name the official who approved the interval."
+        if not (self.reference or "").strip():
+            errors["reference"] = "Give the approval's letter or resolution number."
+        if self.days is not None and self.days < 1:
+            errors["days"] = "The interval approved is at least one day."
+        if self.ends_on and self.approved_on and self.ends_on < self.approved_on:
+            errors["ends_on"] = (
+                f"The approval cannot end on {self.ends_on}, before it was given on "
+                f"{self.approved_on}."
+            )
+        if errors:
+            raise ValidationError(errors)

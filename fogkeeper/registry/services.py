@@ -28,6 +28,7 @@ from .models import (
     FoodServiceEstablishment,
     GreaseControlDevice,
     Hauler,
+    IntervalApproval,
     OperationChange,
     Operator,
     OperatorTenure,
@@ -327,6 +328,32 @@ def device_exception_approve(
         exception.save()
         audit("device.exception_approve", exception, actor)
     return exception
+
+
+def device_interval_approve(
+    *,
+    device: GreaseControlDevice,
+    days: int,
+    approved_on: date,
+    approved_by: str,
+    reference: str,
+    ends_on: date | None = None,
+    actor: Actor = None,
+) -> IntervalApproval:
+    """A longer pump-out interval approved for the device by a named official, on record
+    with its reference; the engine uses it for a pump-out falling due from `approved_on`
+    through `ends_on`. Audited as every device write."""
+    errors: Errors = {}
+    approval = IntervalApproval(
+        device=device, days=days, approved_on=approved_on, approved_by=approved_by.strip(),
+        reference=reference.strip(), ends_on=ends_on,
+    )  # fmt: skip
+    check_model(approval, errors)
+    refuse(errors)
+    with transaction.atomic():
+        approval.save()
+        audit("device.interval_approve", approval, actor)
+    return approval
 
 
 def record_end(

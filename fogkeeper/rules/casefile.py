@@ -75,6 +75,7 @@ def parse_case(
         )
     elif effective_as_of is not None:
         _check_design_exceptions(model, pack, effective_as_of, problems)
+        _check_approvals(model, problems)
         _check_sample_units(model, pack, effective_as_of, problems)
     if problems:
         raise CaseFileError(problems)
@@ -324,6 +325,19 @@ def _check_vocabulary(m: records.CaseFileModel, pack: Any, problems: list[Proble
                     f"{device.kind!r} is not a device kind of {pack.id} ({known})",
                 )
             )
+
+
+def _check_approvals(m: records.CaseFileModel, problems: list) -> None:
+    """An approval ends on or after the day it was given."""
+    for i, device in enumerate(m.devices):
+        for j, a in enumerate(device.approvals):
+            if a.ends_on is not None and a.ends_on < a.approved_on:
+                problems.append(
+                    Problem(
+                        f"devices[{i}].approvals[{j}].ends_on",
+                        f"ends on {a.ends_on}, before it was approved on {a.approved_on}",
+                    )
+                )
 
 
 def _check_design_exceptions(

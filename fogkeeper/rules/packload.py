@@ -59,6 +59,19 @@ def _as_date(where: str, value: Any) -> date:
         raise PackError(f"{where}: not a date: {value!r}") from None
 
 
+def _dated_value(here: str, eff: Any, v: dict) -> ParameterValue:
+    """A dated value; one set by a council resolution is cited as that resolution adopted
+    under the section that lets the council set it."""
+    reference = _cited(here, v)
+    resolution = v.get("resolution")
+    if resolution is None:
+        return ParameterValue(_as_date(here, eff), v["value"], reference)
+    if not isinstance(resolution, str) or not resolution.strip():
+        raise PackError(f"{here}: resolution: expected its number, as 'Resolution 2024-17'")
+    cited = f"{resolution.strip()}, adopted under {reference}"
+    return ParameterValue(_as_date(here, eff), v["value"], cited, resolution.strip())
+
+
 def _load_parameters(where: str, data: Any) -> dict[str, Parameter]:
     if not isinstance(data, dict):
         raise PackError(f"{where}: expected a mapping of parameters")
@@ -71,7 +84,7 @@ def _load_parameters(where: str, data: Any) -> dict[str, Parameter]:
             here = f"{where}: {name} ({eff})"
             if not isinstance(v, dict) or "value" not in v:
                 raise PackError(f"{here}: expected {{value, reference}}")
-            values.append(ParameterValue(_as_date(here, eff), v["value"], _cited(here, v)))
+            values.append(_dated_value(here, eff, v))
         if not values:
             raise PackError(f"{where}: {name}: no values")
         values.sort(key=lambda pv: pv.effective)

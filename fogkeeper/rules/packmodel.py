@@ -38,9 +38,14 @@ def level_title(titles: Mapping[str, str], level: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ParameterValue:
+    """One dated value. A value set by a council resolution under a section of the ordinance
+    (penalties "as established by resolution") names it: its reference then reads
+    "Resolution 2024-17, adopted under 13.30.120", wherever the value is cited."""
+
     effective: date
     value: Any
     reference: str
+    resolution: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,11 @@ class ParamSet(dict):
     def reference(self, name: str) -> str:
         self[name]
         return self._values[name].reference
+
+    def resolution(self, name: str) -> str | None:
+        """The council resolution that set the value in force, if one did."""
+        self[name]
+        return self._values[name].resolution
 
     def in_force(self):
         """(name, value, reference, in force since) of each parameter, by name."""

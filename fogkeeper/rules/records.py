@@ -88,6 +88,22 @@ class ApprovedException(_Record, kw_only=True, gc=False):
     reference: str | None = None
 
 
+class Approval(_Record, kw_only=True, gc=False):
+    """A value the ordinance allows "unless approved" (a longer pump-out interval), approved
+    for a device by a named official under a reference (a letter or resolution number); in
+    force from `approved_on` through `ends_on` (its last day), when it has one."""
+
+    field: Literal["service_frequency_days"]
+    value: Frequency
+    approved_on: Date
+    approved_by: str
+    reference: str
+    ends_on: Date | None = None
+
+    def in_force_on(self, day: Date) -> bool:
+        return self.approved_on <= day and (self.ends_on is None or day <= self.ends_on)
+
+
 class Device(_Record, kw_only=True, gc=False):
     id: Id
     kind: Id
@@ -99,6 +115,7 @@ class Device(_Record, kw_only=True, gc=False):
     service_frequency_days: Frequency | None = None
     approved_exceptions: list[ApprovedException] = []
     sizing_inputs: dict[Id, Depth] = {}  # what a pack's sizing formula reads (gcd.sizing)
+    approvals: list[Approval] = []  # approved longer intervals, by whom, when, until
 
 
 class Hauler(_Record, kw_only=True, gc=False):

@@ -126,6 +126,18 @@ class ApprovedException(_Model):
     reference: Text | None = None
 
 
+class Approval(_Model):
+    """A value allowed "unless approved" (a longer pump-out interval), approved for a device
+    by a named official under a reference; in force from approved_on through ends_on."""
+
+    field: Literal["service_frequency_days"]
+    value: Frequency
+    approved_on: Date
+    approved_by: Text
+    reference: Text
+    ends_on: Date | None = None
+
+
 class Device(_Model):
     id: Id
     kind: Id  # one of the pack's device kinds
@@ -137,6 +149,7 @@ class Device(_Model):
     service_frequency_days: Frequency | None = None
     approved_exceptions: Annotated[list[ApprovedException], NULLS_IN_ITEMS] = []
     sizing_inputs: dict[Id, Depth] = {}  # what a pack's sizing formula reads (gcd.sizing)
+    approvals: Annotated[list[Approval], NULLS_IN_ITEMS] = []
 
 
 class Hauler(_Model):

@@ -162,3 +162,47 @@ def test_the_new_packs_certification_example_passes_once_uncommented(tmp_path):
     fill(folder)
     assert lines(folder) == []
     assert "gcd.uncertified_hauler" in load_pack(folder).rules
+
+
+# Penalties set by council resolution, dated like any value
+
+
+def test_check_names_a_resolution_that_is_not_a_number_on_its_line(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "parameters.yaml", 'resolution: "Resolution 2025-17"', 'resolution: ""')
+    line = line_of(pack / "parameters.yaml", 'resolution: ""')
+    assert lines(pack) == [
+        f"reach-town/parameters.yaml:{line}: enforcement.daily_fine.values.2025-07-01."
+        "resolution: '' is not a resolution's number, as 'Resolution 2024-17'"
+    ]
+
+
+def test_a_value_set_by_resolution_is_cited_as_that_resolution_in_the_letters(tmp_path):
+    from datetime import date
+
+    from fogkeeper.enforcement.letters import _law, _penalty
+
+    pack = load_pack(REACH)
+    before = _penalty(pack, {"class": "maintenance", "days": 1}, date(2025, 6, 30))
+    after = _penalty(pack, {"class": "maintenance", "days": 1}, date(2025, 7, 1))
+    assert (before["cap"], before["reference"]) == (
+        2500, "Resolution 2023-41, adopted under 7.40.110(C)(2)")  # fmt: skip
+    assert (after["cap"], after["reference"]) == (
+        3000, "Resolution 2025-17, adopted under 7.40.110(C)(2)")  # fmt: skip
+    fine = _law(pack, date(2025, 7, 1))["enforcement_daily_fine"]
+    assert fine == {"value": 400, "reference": "Resolution 2025-17, adopted under 7.40.110(B)"}
+
+
+def test_the_new_packs_resolution_example_passes_once_filled(tmp_path):
+    folder = tmp_path / "example-city"
+    new_pack(folder)
+    fill(folder)
+    text = (folder / "parameters.yaml").read_text()
+    start = text.index("enforcement.daily_fine:")
+    line = text.index("reference:", start)
+    text = text[:line] + 'resolution: "Resolution 2023-41", ' + text[line:]
+    (folder / "parameters.yaml").write_text(text)
+    assert lines(folder) == []
+    fine = load_pack(folder).parameters["enforcement.daily_fine"].values[0]
+    assert fine.resolution == "Resolution 2023-41"
+    assert fine.reference.startswith("Resolution 2023-41, adopted under ")

@@ -6,6 +6,7 @@ from bisect import bisect_left, bisect_right
 from datetime import date, timedelta
 from operator import itemgetter
 
+from ..calendar import Duration
 from ..context import ONE_DAY, Context
 from ..formula import FormulaError, required_size
 
@@ -190,32 +191,64 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
         due = due_after[previous if previous >= effective else effective]
         if previous is device.installed_on and grace is not None and due < grace:
             due = grace
+        due, approval = _approved_due(ctx, device, ctx.clamp(previous), due)
         if served > due:
             ctx.finding(
                 "gcd.service_overdue",
                 device.id,
                 due + ONE_DAY,
-                f"{device.id} was due for a full pump-out on {due} (every {freq}); "
-                f"it was serviced on {served}.",
+                f"{device.id} was due for a full pump-out on {due} "
+                f"({_every(freq, approval)}); it was serviced on {served}.",
                 open=False,
                 due=due,
                 resolved_on=served,
-                evidence=_gap_evidence(freq),
+                evidence=_gap_evidence(freq, approval),
             )
         previous = served
     due = due_after[ctx.clamp(previous)]
     if not full_dates and grace is not None and due < grace:
         due = grace  # no record yet: not overdue before the grace ends
+    due, approval = _approved_due(ctx, device, ctx.clamp(previous), due)
     ctx.plan("gcd.service", device.id, due, "gcd.service_overdue")
     if ctx.as_of > due:
         ctx.finding(
             "gcd.service_overdue",
             device.id,
             due + ONE_DAY,
-            f"{device.id} was due for a full pump-out on {due} (every {freq}).",
+            f"{device.id} was due for a full pump-out on {due} ({_every(freq, approval)}).",
             due=due,
-            evidence={**_gap_evidence(freq), "last_full_service": previous.isoformat()},
+            evidence={
+                **_gap_evidence(freq, approval),
+                "last_full_service": previous.isoformat(),
+            },
         )
+
+
+def _approved_due(ctx: Context, device, previous: date, due: date):
+    """The due date under an approved longer interval, and the approval. An approval counts
+    for a pump-out falling due on or after the day it was given and not after its end: the
+    interval it approves then runs from the last pump-out, but no later than its last day.
+    An approval given after the device fell due cures nothing before it."""
+    for approval in reversed(device.approvals):
+        if approval.field != "service_frequency_days" or not approval.in_force_on(due):
+            continue
+        longer = ctx.cal.add(previous, Duration(approval.value, "days"))
+        if approval.ends_on is not None and longer > approval.ends_on:
+            longer = approval.ends_on
+        if longer > due:
+            return longer, approval
+    return due, None
+
+
+def _every(freq, approval) -> str:
+    """How often the device is due, and, under an approval, who approved it."""
+    if approval is None:
+        return f"every {freq}"
+    until = f", until {approval.ends_on}" if approval.ends_on is not None else ""
+    return (
+        f"every {approval.value} days as approved by {approval.approved_by} on "
+        f"{approval.approved_on}, {approval.reference}{until}"
+    )
 
 
 def _history_grace(ctx: Context, device, full_dates: list) -> date | None:
@@ -230,8 +263,16 @@ def _history_grace(ctx: Context, device, full_dates: list) -> date | None:
     return history.starts + timedelta(days=history.grace_days)
 
 
-def _gap_evidence(freq) -> dict:
-    return {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
+def _gap_evidence(freq, approval=None) -> dict:
+    if approval is None:
+        return {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
+    return {
+        "frequency": f"{approval.value} days",
+        "frequency_days": approval.value,
+        "approved_by": approval.approved_by,
+        "approved_on": approval.approved_on.isoformat(),
+        "approval_reference": approval.reference,
+    }
 
 
 def _reported_after(ctx: Context, full_dates: list) -> date | None:

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..context import ONE_DAY, Context
+from ..errors import ParameterNotInForce
 from ..report import Accrual, Deadline
 
 
@@ -29,9 +30,7 @@ def check(ctx: Context, with_findings: bool) -> tuple[list[Deadline], list[Accru
         values = _deadlines(ctx, spec, action, fields, deadlines, action.id in replaced)
         checks = spec.checks
         if "daily_fine" in checks and action.id not in replaced:
-            accrual = _daily_fine(ctx, action, fields, checks["daily_fine"])
-            if accrual is not None:
-                accruals.append(accrual)
+            accruals.extend(_daily_fine(ctx, action, fields, checks["daily_fine"]))
         if not with_findings:
             continue
         since = _day(fields[spec.date_field])
@@ -133,18 +132,54 @@ def _extended(ctx: Context, ext: dict, fields: dict, start, when):
     return max(when, later)
 
 
-def _daily_fine(ctx: Context, action, fields: dict, cfg: dict) -> Accrual | None:
+def _daily_fine(ctx: Context, action, fields: dict, cfg: dict) -> list[Accrual]:
+    """The fine for each day after the correction date until corrected, at the rate in force
+    on each day: a new council resolution changes the rate from the day it takes effect, so
+    the days on each side of it are an accrual of their own, citing their resolution."""
     after = fields.get(cfg["after"])
     if after is None:
-        return None
+        return []
     start = after + ONE_DAY
     until = fields.get(cfg["until"])
     through = min(until - ONE_DAY, ctx.as_of) if until is not None else ctx.as_of
-    days = (through - start).days + 1
-    if days <= 0:
-        return None
-    rate = Decimal(str(ctx.p[cfg["rate"]]))
-    return Accrual(action.id, cfg["rule"], days, rate, rate * days, cfg["citation"], start, through)
+    if through < start:
+        return []
+    out = []
+    for first, last, value in _periods(ctx, cfg["rate"], start, through):
+        rate = Decimal(str(value.value))
+        days = (last - first).days + 1
+        citation = _with_resolution(cfg["citation"], value.resolution)
+        out.append(Accrual(action.id, cfg["rule"], days, rate, rate * days, citation, first, last))
+    return out
+
+
+def _periods(ctx: Context, name: str, start: date, through: date):
+    """(first day, last day, value) of each stretch of start..through over which one dated
+    value of the parameter is in force; before its first value, the first one."""
+    values = ctx.pack.parameters[name].values
+    changes = [v for v in values[1:] if start < v.effective <= through]
+    current = _value_on(ctx, name, start)
+    first = start
+    for v in changes:
+        yield first, v.effective - ONE_DAY, current
+        first, current = v.effective, v
+    yield first, through, current
+
+
+def _value_on(ctx: Context, name: str, day: date):
+    """The dated value in force on `day`, or the first one for a day before it."""
+    param = ctx.pack.parameters[name]
+    try:
+        return param.value_on(day)
+    except ParameterNotInForce:
+        return param.values[0]
+
+
+def _with_resolution(citation: str | None, resolution: str | None) -> str | None:
+    """A section and, when a council resolution set the amount, the resolution beside it."""
+    if resolution is None:
+        return citation
+    return f"{citation}; {resolution}" if citation else resolution
 
 
 def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
@@ -195,28 +230,33 @@ def _money(amount) -> str:
 
 
 def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
+    """The amount against the class cap in force on the order's date: a cap set by council
+    resolution is the one adopted by then, and the finding cites it."""
     cls = fields["class"]
-    cap_param = ctx.p[f"enforcement.penalty_cap.{cls}"]
+    name = f"enforcement.penalty_cap.{cls}"
+    cap_value = _value_on(ctx, name, since)
+    cap_param = cap_value.value
     per = cap_param["per"]
     quantity = Decimal(fields[per])
     cap = Decimal(str(cap_param["amount"])) * quantity
     amount = fields["amount"]
     if amount > cap:
+        under = f" ({cap_value.resolution})" if cap_value.resolution else ""
         ctx.finding(
             cfg["rule"],
             action.id,
             since,
             f"The penalty of {_money(amount)} exceeds the {cls} cap of "
-            f"{_money(cap_param['amount'])} a {per[:-1]} × {quantity} = {_money(cap)}.",
+            f"{_money(cap_param['amount'])} a {per[:-1]}{under} × {quantity} = {_money(cap)}.",
             evidence={
                 "cap": cap,
                 "amount": amount,
                 "class": cls,
                 "per": per,
                 "quantity": quantity,
-                "cap_reference": ctx.p.reference(f"enforcement.penalty_cap.{cls}"),
+                "cap_reference": cap_value.reference,
             },
-            citation=cfg.get("citation"),
+            citation=_with_resolution(cfg.get("citation"), cap_value.resolution),
         )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .common import PENALTY_CAP, Checker, _date, _listed, _Pack, _unknown_keys, placeholder
+from .common import PENALTY_CAP, Checker, _date, _listed, _Pack, _text, _unknown_keys, placeholder
 from .shapes import (
     Param,
     amount,
@@ -130,10 +130,21 @@ def _check_parameters(pk: _Pack, data: Any) -> None:
             if not isinstance(v, dict) or "value" not in v:
                 pk.add(f, here, "expected {value, reference}")
                 continue
-            _unknown_keys(pk, f, here, v, ("value", "reference"))
+            _unknown_keys(pk, f, here, v, ("value", "reference", "resolution"))
             pk.cited(f, here, v, "reference")
+            _resolution(pk, f, here, v)
             values.append((on, eff, v["value"]))
         pk.parameters[name] = values
+
+
+def _resolution(pk: _Pack, f: str, here: str, v: dict) -> None:
+    """A value set by council resolution names the resolution as it is cited."""
+    if "resolution" in v and not _text(v["resolution"]):
+        pk.add(
+            f,
+            f"{here}.resolution",
+            f"{v['resolution']!r} is not a resolution's number, as 'Resolution 2024-17'",
+        )
 
 
 def _shape_of(name: str) -> Checker | None:

@@ -26,7 +26,7 @@ from fogkeeper.registry.devices import (
     sizing_rule,
 )
 from fogkeeper.registry.models import GreaseControlDevice
-from fogkeeper.registry.services import device_exception_approve
+from fogkeeper.registry.services import device_exception_approve, device_interval_approve
 
 from ..common.forms import put_errors
 from ..common.pages import page_as_of, reads_only, record_page
@@ -40,6 +40,7 @@ from .equipment_forms import (
     FrequencyForm,
     GrinderInstallForm,
     GrinderRemoveForm,
+    IntervalApprovalForm,
     SizingForm,
 )
 
@@ -112,6 +113,7 @@ def device_detail(request, fse, device):
                                 request.GET.get("measurements_page")),
         "queries": section_queries(request.GET, ("services", "measurements")),
         "exceptions": device.approved_exceptions.order_by("approved_on"),
+        "approvals": device.interval_approvals.order_by("approved_on", "pk"),
         "may": may(request, "device", "frequency", "permit"),
         "sizing": _sizing(device, page_as_of(request)),
     }  # fmt: skip
@@ -263,6 +265,27 @@ def device_exception(request, fse, device):
             return _to_device(request, device, message)
     intro = "From the day approved, the engine no longer checks that design limit."
     return _device_form(request, fse, form, f"Approve a design exception for {device.code}",
+                        intro, device)  # fmt: skip
+
+
+@child_page(GreaseControlDevice, "device", "frequency")
+def device_interval_approval(request, fse, device):
+    """Record a longer pump-out interval approved for the device, by whom, when, under what
+    letter or resolution, and until when."""
+    form = IntervalApprovalForm(request.POST or None)
+    if form.is_valid():
+        try:
+            device_interval_approve(device=device, **form.cleaned_data, actor=request.user)
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            message = f"The approved interval of {device.code} was recorded."
+            return _to_device(request, device, message)
+    intro = (
+        "A pump-out falling due from the day approved through its last day is due after the "
+        "interval approved; the overdue finding names this approval."
+    )
+    return _device_form(request, fse, form, f"Approve a longer interval for {device.code}",
                         intro, device)  # fmt: skip
 
 

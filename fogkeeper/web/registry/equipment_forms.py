@@ -173,3 +173,14 @@ class SizingForm(forms.Form):
             self.fields[name] = forms.DecimalField(
                 label=label, required=False, min_value=0, max_digits=12, decimal_places=3
             )
+
+
+class IntervalApprovalForm(forms.Form):
+    """A longer pump-out interval approved by a named official ("unless approved")."""
+
+    days = forms.IntegerField(label="Interval approved (days)", min_value=1, max_value=3650)
+    approved_by = forms.CharField(label="Approved by", max_length=200,
+                                  help_text="The official's name and title.")  # fmt: skip
+    approved_on = _date("Approved on", help_text="The approval counts from this day.")
+    reference = forms.CharField(label="Letter or resolution number", max_length=80)
+    ends_on = _date("Ends on", required=False, help_text="Its last day; empty if it does not end.")

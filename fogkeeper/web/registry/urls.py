@@ -61,6 +61,11 @@ urlpatterns: list = [
     path(f"{DEVICE}frequency/", devices.device_frequency, name="device_frequency"),
     path(f"{DEVICE}sizing/", devices.device_sizing, name="device_sizing"),
     path(f"{DEVICE}exception/", devices.device_exception, name="device_exception"),
+    path(
+        f"{DEVICE}interval-approval/",
+        devices.device_interval_approval,
+        name="device_interval_approval",
+    ),  # fmt: skip
     path("establishments/<str:code>/food-grinder/", devices.food_grinder, name="food_grinder"),
     path("registry/haulers/", haulers.hauler_list, name="haulers"),
     path("registry/haulers/new/", haulers.hauler_register, name="hauler_register"),
