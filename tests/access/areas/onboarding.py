@@ -20,6 +20,8 @@ web:onboarding_export               GET   ok    ok    ok    ok    404   404   40
 web:onboarding_export               POST  405   405   405   405   404   404   404   own   login
 web:onboarding_blank                GET   ok    ok    ok    ok    404   404   404   own   login
 web:onboarding_blank                POST  405   405   405   405   404   404   404   own   login
+web:onboarding_settings             GET   405   405   405   405   404   404   404   own   login
+web:onboarding_settings             POST  ok    403   403   403   404   404   404   own   login
 """
 
 

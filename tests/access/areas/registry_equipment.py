@@ -1,9 +1,9 @@
-"""The equipment registry pages: devices and food grinders ("device": manager and inspector;
-a device's frequency and approved longer intervals the manager's, "frequency"; design
-exceptions the manager's, "permit"),
-haulers and service contracts ("hauler": the manager's), employees ("employee": manager and
-inspector among staff). Every staff role reads them; nobody outside the agency's staff
-reaches them, and another agency's record is not there (404)."""
+"""The equipment registry pages: devices, their sizing inputs and food grinders ("device":
+manager and inspector; a device's frequency and approved longer intervals the manager's,
+"frequency"; design exceptions the manager's, "permit"), haulers and service contracts
+("hauler": the manager's), employees ("employee": manager and inspector among staff). Every
+staff role reads them; nobody outside the agency's staff reaches them, and another agency's
+record is not there (404)."""
 
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, ServiceContract
 from fogkeeper.training.models import Employee
@@ -25,6 +25,8 @@ web:device_exception                GET   ok    403   403   403   404   404   40
 web:device_exception                POST  ok    403   403   403   404   404   404   404   login
 web:device_interval_approval        GET   ok    403   403   403   404   404   404   404   login
 web:device_interval_approval        POST  ok    403   403   403   404   404   404   404   login
+web:device_sizing                   GET   ok    ok    403   403   404   404   404   404   login
+web:device_sizing                   POST  ok    ok    403   403   404   404   404   404   login
 web:food_grinder                    GET   ok    ok    403   403   404   404   404   404   login
 web:food_grinder                    POST  ok    ok    403   403   404   404   404   404   login
 web:haulers                         GET   ok    ok    ok    ok    404   404   404   own   login
@@ -89,6 +91,7 @@ RECORDS = {
     "web:device": _device, "web:device_edit": _device, "web:device_replace": _device,
     "web:device_remove": _device, "web:device_frequency": _device,
     "web:device_exception": _device, "web:device_interval_approval": _device,
+    "web:device_sizing": _device,
     "web:hauler": _hauler, "web:hauler_edit": _hauler,
     "web:hauler_contract_start": _hauler, "web:contract_end": _contract,
     "web:employee_edit": _employee, "web:employee_leave": _employee,
