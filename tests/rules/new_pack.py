@@ -14,4 +14,6 @@ def fill(folder: Path) -> None:
             text = text.replace(placeholder, "")
         text = text.replace("TODO: the department that runs the program", "Public Works")
         text = text.replace("code: TODO", "code: EXC")
+        text = text.replace('"TODO: wq-2022-0103-dwq or none"', "none")
+        text = text.replace("TODO: the court an appeal or a civil penalty goes to, as ", "")
         path.write_text(text, encoding="utf-8")

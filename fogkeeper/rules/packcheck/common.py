@@ -85,6 +85,7 @@ PACK_KEYS = {
     "titles": False,
     "obligations": False,
     "rules": False,
+    "state_reporting": False,
 }
 HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
 ACTION_KEYS = (
