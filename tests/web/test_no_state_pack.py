@@ -213,6 +213,16 @@ def test_the_import_pages_say_why_they_are_not_offered(program):
     assert reverse("web:incident_imports") not in incidents
 
 
+def test_the_ordinance_calendar_and_dashboard_say_no_state_report_is_owed(program):
+    client = signed_in(program)
+    ordinance = client.get(reverse("web:ordinance")).content.decode()
+    assert "the ordinance pack names no State spill reporting" in ordinance
+    calendar = client.get(reverse("web:calendar")).content.decode()
+    assert "spill reports due to the State" not in calendar
+    dashboard = client.get(reverse("web:dashboard")).content.decode()
+    assert "spill-reports-heading" not in dashboard and "spill-reports-late" not in dashboard
+
+
 def test_an_overflow_keeps_its_facts_and_the_ordinances_findings(program):
     client = signed_in(program)
     incident = Incident.objects.get(agency=program.demo, code="SSO-NS-1")

@@ -37,6 +37,7 @@ from fogkeeper.enforcement.models import (
     EnforcementAction,
     closure_on,
 )
+from fogkeeper.incidents.reporting_pack import of_agency
 from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack
@@ -411,6 +412,7 @@ def calendar_page(request):
         "cal": cal, "form": form, "page": page, "days": days, "query": query.urlencode(),
         "kinds": KINDS, "as_of": request.GET.get("as_of", ""),
         "weeks": request.GET.get("weeks", "") or DEFAULT_WEEKS,
+        "reports_to_state": of_agency(request.agency) is not None,
     }  # fmt: skip
     return render(
         request, "web/enforcement/calendar.html", context, status=400 if form.errors else 200
