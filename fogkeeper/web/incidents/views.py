@@ -129,31 +129,32 @@ def _row(incident, as_of, state) -> dict:
     return {"incident": incident, "reports": summary(found), "late": any(d.late for d in found)}
 
 
-def _export_rows(rows, as_of, state):
+def _export_rows(rows, as_of, state, tz):
     """Each incident as the list shows it, with its volumes, and its category and State
     reports where the agency has a State pack."""
     for i in rows:
-        row = _export_row(i, as_of, state)
+        row = _export_row(i, as_of, state, tz)
         yield row if state is not None else [v for c, v in zip(EXPORT_COLUMNS, row, strict=True)
                                              if c not in STATE_COLUMNS]  # fmt: skip
 
 
-def _export_row(i, as_of, state) -> list:
+def _export_row(i, as_of, state, tz) -> list:
     fse = i.establishment
     found = deadlines(i, as_of, state) if state is not None else []
     return [
             i.code, i.date, i.kind, fse.code if fse else "", fse.name if fse else "", i.address,
         i.get_source_display(), i.gallons, i.gallons_recovered, i.gallons_to_surface_water,
         i.category, i.get_category_source_display() if i.category_source else "",
-        summary(found), _local(i.started_at), _local(i.ended_at),
-        _local(i.known_at), i.draft_report_on, i.certified_report_on, i.amended_report_on,
+        summary(found), _local(i.started_at, tz), _local(i.ended_at, tz),
+        _local(i.known_at, tz), i.draft_report_on, i.certified_report_on, i.amended_report_on,
         i.written_report_on, i.clearance_inspection_on, i.cause,
     ]  # fmt: skip
 
 
-def _local(moment):
-    """A stored (UTC) time as the agency's local wall-clock time, for a spreadsheet."""
-    return timezone.localtime(moment).replace(tzinfo=None) if moment else None
+def _local(moment, tz):
+    """A stored (UTC) time as the agency's local wall-clock time, for a spreadsheet (the rows
+    are streamed after the page's time zone is let go: `tz` is the agency's)."""
+    return timezone.localtime(moment, tz).replace(tzinfo=None) if moment else None
 
 
 def _export(fmt: str, agency, rows, as_of, state):
@@ -166,7 +167,9 @@ def _export(fmt: str, agency, rows, as_of, state):
         filename=f"{agency.code}-incidents-{as_of.isoformat()}",
         sheet="Incidents",
         columns=columns,
-        rows=_export_rows(rows.iterator(chunk_size=2000), as_of, state),
+        rows=_export_rows(
+            rows.iterator(chunk_size=2000), as_of, state, agency.get_pack().calendar.tz
+        ),
     )
 
 
