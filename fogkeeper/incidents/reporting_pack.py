@@ -1,7 +1,11 @@
-"""The reporting pack: what the State's Statewide Sanitary Sewer Systems General Order asks of
-a spill (its categories, thresholds and notification and report deadlines, each with its
-citation), read once from packs/ and checked as it is read. A pack that does not hold
-together fails loudly, naming the key, never with a default.
+"""The State pack: what a State's spill reporting asks of a spill (its categories, thresholds
+and notification and report deadlines, each with its citation), read once from
+reporting_packs/ and checked as it is read. A pack that does not hold together fails loudly,
+naming the key, never with a default. California's Statewide Sanitary Sewer Systems General
+Order is the one bundled.
+
+Each jurisdiction pack names its State pack (`state_reporting`) or none: an agency whose pack
+names none owes no State report fogkeeper keeps, and `of_agency` gives None.
 
 The business days are the State's, over the pack's own holiday list, read by the agency packs'
 loader (fogkeeper.rules.packs) into the same `LegalCalendar`."""
@@ -18,10 +22,13 @@ from zoneinfo import ZoneInfo
 from fogkeeper.rules.calendar import Duration, LegalCalendar
 from fogkeeper.rules.errors import PackError
 from fogkeeper.rules.packload import _load_holidays, _load_yaml
+from fogkeeper.rules.packmodel import STATE_PACKS
 from fogkeeper.safeload import Refused
 
-PACKS = Path(__file__).resolve().parent / "reporting_packs"
+PACKS = STATE_PACKS
 DEFAULT = "wq-2022-0103-dwq.yaml"
+# The State's online reporting systems whose exports fogkeeper imports (incidents/ciwqs.py).
+SYSTEMS = ("CIWQS",)
 CATEGORY_NUMBERS = (1, 2, 3, 4)
 THRESHOLDS = ("category_2_gallons", "category_3_gallons")
 # What a deadline is counted from, as the incident page says it.
@@ -84,6 +91,9 @@ class ReportingPack:
     title: str
     program: str
     source: str
+    board: str  # who the reports go to, as pages say it: "the State Water Board"
+    system: str  # the online system the reports are made in, one of SYSTEMS, or ""
+    sewer_cleaning: str  # the citation of the sewer cleaning schedule it asks for, or ""
     tz: ZoneInfo
     calendar: LegalCalendar
     categories: dict[int, Category]
@@ -100,8 +110,20 @@ class ReportingPack:
 
 @lru_cache(maxsize=4)
 def reporting_pack(name: str = DEFAULT) -> ReportingPack:
-    """The pack named (by default the Order's), read and checked once per process."""
+    """The pack named (a file of reporting_packs/; by default the Order's), read and checked
+    once per process."""
     return load(PACKS / name)
+
+
+def state_pack(name: str | None) -> ReportingPack | None:
+    """The State pack a jurisdiction pack names (`state_reporting`, without .yaml), or None
+    where it names none."""
+    return reporting_pack(f"{name}.yaml") if name else None
+
+
+def of_agency(agency) -> ReportingPack | None:
+    """The State pack of the agency's jurisdiction pack, or None where it names none."""
+    return state_pack(agency.get_pack().state_reporting)
 
 
 def load(path: Path) -> ReportingPack:
@@ -130,6 +152,9 @@ def load(path: Path) -> ReportingPack:
         title=_text(where, data, "title"),
         program=_text(where, data, "program"),
         source=_text(where, data, "source"),
+        board=_text(where, data, "board"),
+        system=_system(where, data.get("system")),
+        sewer_cleaning=str(data.get("sewer_cleaning") or "").strip(),
         tz=calendar.tz,
         calendar=calendar,
         categories=categories,
@@ -147,6 +172,17 @@ def _text(where: str, entry: Any, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ReportingPackError(f"{where}: {key}: missing or empty")
     return value.strip()
+
+
+def _system(where: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if value not in SYSTEMS:
+        raise ReportingPackError(
+            f"{where}: system: {value!r} is no system fogkeeper imports from "
+            f"({', '.join(SYSTEMS)}); leave it out"
+        )
+    return value
 
 
 def _list(where: str, data: dict, key: str) -> list:

@@ -26,10 +26,13 @@ from fogkeeper.registry.services import (
 )
 
 from .models import Incident
+from .reporting_pack import of_agency
 from .spills import derive_category
 
-# What the State's General Order asks of a spill (reporting pack), kept as given; the category
-# is derived from them where they decide it (fogkeeper.incidents.spills).
+# What a spill was (its times, volumes and what it reached: its facts, kept for every agency)
+# and what the State pack asks of it (the notification and the reports: only where the
+# agency's pack names one), kept as given; the category is derived from them where they
+# decide it (fogkeeper.incidents.spills).
 SPILL_TIMES = ("started_at", "ended_at", "known_at", "oes_notified_at", "notification_certified_at")
 SPILL_VOLUMES = ("gallons_recovered", "gallons_to_surface_water")
 SPILL_FLAGS = ("reached_surface_water", "reached_storm_drain", "storm_drain_fully_captured")
@@ -37,6 +40,13 @@ SPILL_REPORTS = (
     "draft_report_on", "certified_report_on", "amended_report_on", "technical_report_on",
 )  # fmt: skip
 SPILL_FIELDS = (*SPILL_TIMES, *SPILL_VOLUMES, *SPILL_FLAGS, *SPILL_REPORTS, "oes_control_number")
+# The State's records of a spill, as a refusal names them.
+STATE_FIELDS = {
+    "oes_notified_at": "The State's notification", "oes_control_number": "Its control number",
+    "notification_certified_at": "The notification's certification",
+    "draft_report_on": "The draft spill report", "certified_report_on": "The certified report",
+    "amended_report_on": "The amended report", "technical_report_on": "The technical report",
+}  # fmt: skip
 
 
 def incident_report(
@@ -157,7 +167,11 @@ def _check_spill(
 def _categorise(errors: Errors, incident: Incident, category: int | None) -> None:
     """The category the spill's data gives (source "derived"); where the data does not decide
     it, the one staff set (source "staff"). A staff category the data contradicts is refused
-    with the rule cited."""
+    with the rule cited. An agency whose pack names no State pack keeps no State category nor
+    State report."""
+    if of_agency(incident.agency) is None:
+        _no_state(errors, incident, category)
+        return
     derived, reason = derive_category(incident)
     if derived is not None:
         if category is not None and category != derived:
@@ -167,6 +181,18 @@ def _categorise(errors: Errors, incident: Incident, category: int | None) -> Non
         incident.category, incident.category_source = category, "staff"
     else:
         incident.category, incident.category_source = None, ""
+
+
+def _no_state(errors: Errors, incident: Incident, category: int | None) -> None:
+    """A category or a State report given where the agency's pack names no State pack is
+    refused in words: it would be a State's record the agency does not keep."""
+    why = f"{incident.agency.name}'s ordinance pack names no State spill reporting"
+    if category is not None:
+        add_error(errors, "category", f"A spill has no State category here: {why}.")
+    for name, label in STATE_FIELDS.items():
+        if getattr(incident, name) not in (None, ""):
+            add_error(errors, name, f"{label} is a State record, not kept here: {why}.")
+    incident.category, incident.category_source = None, ""
 
 
 def _reswept(incident: Incident, earlier: FoodServiceEstablishment | None, as_of: date) -> None:

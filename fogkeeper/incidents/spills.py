@@ -1,6 +1,9 @@
-"""Spills as the State counts them: the category of an incident (General Order WQ
-2022-0103-DWQ §5.13.1) and the notification and report deadlines of Attachment E1 it owes,
-each with its citation and its state, computed on the State's legal calendar (reporting pack).
+"""Spills as the State counts them: the category of an incident and the notification and
+report deadlines it owes, each with its citation and its state, computed on the State's legal
+calendar, all from the State pack the agency's jurisdiction pack names (reporting_pack.py:
+California's General Order is the one bundled). An agency whose pack names none owes the
+State nothing here: no category, no deadline; its incidents keep their facts and the
+ordinance's own deadlines (the engine's incident rules).
 
 Datetimes are stored in UTC; a deadline counted in days starts on the local date (the pack's
 time zone) of the moment it counts from, so a spill ending at 23:30 local time counts from
@@ -16,8 +19,9 @@ from decimal import Decimal
 from django.db.models import Q
 
 from fogkeeper.incidents.models import Incident
+from fogkeeper.registry.models import Agency
 
-from .reporting_pack import COUNTED_FROM, Obligation, ReportingPack, reporting_pack
+from .reporting_pack import COUNTED_FROM, Obligation, ReportingPack, of_agency
 
 STATES = {
     "done": "Done",
@@ -27,7 +31,7 @@ STATES = {
     "open": "Open for amendment",
     "closed": "Window closed",
     "unknown": "Cannot be computed",
-    "in_ciwqs": "In CIWQS (imported from the State's export)",
+    "in_ciwqs": "In the State's system (imported from its export)",
 }
 LATE = ("late", "done_late")
 
@@ -62,6 +66,11 @@ class Deadline:
         return self.due.isoformat() if self.due else "—"
 
 
+def _pack(incident: Incident, pack: ReportingPack | None) -> ReportingPack | None:
+    """The State pack given, else the one of the incident's agency (None: it names none)."""
+    return pack if pack is not None else of_agency(incident.agency)
+
+
 # -- the category ----------------------------------------------------------------------------
 
 
@@ -69,8 +78,11 @@ def derive_category(
     incident: Incident, pack: ReportingPack | None = None
 ) -> tuple[int | None, str]:
     """The category the incident's own data gives, with the reason and its citation; None
-    (and what is missing) when the data does not decide it."""
-    pack = pack or reporting_pack()
+    (and what is missing) when the data does not decide it, or (and an empty reason) when the
+    agency's State pack is none."""
+    pack = _pack(incident, pack)
+    if pack is None:
+        return None, ""
     one = pack.categories[1].citation
     surface = incident.gallons_to_surface_water
     if incident.reached_surface_water is False and surface is not None and surface > 0:
@@ -139,9 +151,10 @@ def contradiction(
 def deadlines(incident: Incident, as_of: date, pack: ReportingPack | None = None) -> list[Deadline]:
     """What Attachment E1 asks of the incident's category, in the pack's order: when each is
     due, counted from what, its citation, when it was done, and its state on `as_of`. An
-    incident without a category owes nothing the pack can compute."""
-    pack = pack or reporting_pack()
-    if incident.category is None:
+    incident without a category, or of an agency whose State pack is none, owes nothing the
+    pack can compute."""
+    pack = _pack(incident, pack)
+    if pack is None or incident.category is None:
         return []
     out: list[Deadline] = []
     due_of: dict[str, date | datetime | None] = {}
@@ -234,9 +247,16 @@ def reports_due(
 ) -> list[SpillReport]:
     """The spill reports of every agency (or of `agency`) due from `start` to the day before
     `end`, and every one late on `as_of` whatever its date, by due date (a window for an
-    amendment is no report due). Spills imported from
-    the State's own export are in CIWQS already and owe nothing here."""
-    pack = pack or reporting_pack()
+    amendment is no report due), each agency's under its own State pack (none: nothing owed).
+    Spills imported from the State's own export are in its system already and owe nothing
+    here."""
+    if agency is None:
+        every = [reports_due(as_of=as_of, start=start, end=end, agency=a, pack=pack)
+                 for a in Agency.objects.order_by("code")]  # fmt: skip
+        return sorted((r for found in every for r in found), key=_report_order)
+    pack = pack if pack is not None else of_agency(agency)
+    if pack is None:
+        return []
     undone = Q()
     for ob in pack.obligations:
         undone |= Q(**{f"{ob.done}__isnull": True})
@@ -246,16 +266,19 @@ def reports_due(
         .filter(undone)
         .select_related("establishment", "agency")
         .order_by("date", "code")
+        .filter(agency=agency)
     )
-    if agency is not None:
-        qs = qs.filter(agency=agency)
     out = []
     for incident in qs.iterator(chunk_size=500):
         for d in deadlines(incident, as_of, pack):
             if d.state == "late" or (d.state == "due" and start <= d.day < end):
                 out.append(SpillReport(incident=incident, deadline=d))
-    out.sort(key=lambda r: (r.deadline.day, r.incident.code, r.deadline.key))
+    out.sort(key=_report_order)
     return out
+
+
+def _report_order(r: SpillReport) -> tuple:
+    return (r.deadline.day, r.incident.code, r.deadline.key)
 
 
 def summary(found: list[Deadline]) -> str:

@@ -1,6 +1,8 @@
 """The annual report of an agency's FOG program: the figures of one calendar year, each with the
 agency's words for it and a plain statement of how it was computed (the records counted, the
-dates used), as the State's annual report and the auditor ask for them.
+dates used), as the State's annual report (where the agency's pack names a State pack) and
+the auditor ask for them. Spills are counted by the State pack's categories only where there
+is one; an agency whose pack names none has its spills counted, and says so.
 
 Every figure is counted in the database, a fixed number of queries whatever the size of the
 program. A year not over yet is reported up to the day it is asked on: what is "at year end"
@@ -23,6 +25,7 @@ from fogkeeper.compliance.models import ComplianceRate
 from fogkeeper.compliance.rates import rate_counts
 from fogkeeper.enforcement.models import EnforcementAction
 from fogkeeper.incidents.models import CATEGORIES, Incident
+from fogkeeper.incidents.reporting_pack import ReportingPack, of_agency
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import Service
 from fogkeeper.permits.models import Permit
@@ -65,6 +68,7 @@ class AnnualReport:
     end: date  # 31 December, or the day the report was made on while the year runs
     made_on: date
     figures: list[Figure] = field(default_factory=list)
+    state: ReportingPack | None = None  # the agency's State pack; None: its pack names none
 
     @property
     def complete(self) -> bool:
@@ -116,6 +120,7 @@ def annual_report(*, agency: Agency, year: int, today: date | None = None) -> An
         start=date(year, 1, 1),
         end=min(date(year, 12, 31), today),
         made_on=today,
+        state=of_agency(agency),
     )
     pack = agency.get_pack()
     for build in BUILDERS:
@@ -465,21 +470,10 @@ def _spills(r: AnnualReport, agency, pack) -> list[Figure]:
     )
     total = sum(by_category.values())
     when = f"dated from {r.start:%-d %B} to {r.end:%-d %B %Y}"
-    categories = [(title, by_category.get(n, 0)) for n, title in CATEGORIES]
-    categories.append(("Not categorised", by_category.get(None, 0)))
     causes = [(cause.strip() or "Cause not recorded", n) for cause, n in by_cause]
     fse_rows = [(f["establishment__name"], f["establishment__code"], f["n"]) for f in fog]
     return [
-        Figure(
-            "spills_by_category",
-            f"Spills in {r.year} by category",
-            total,
-            f"Incidents recorded as an overflow or a spill (not a blockage that spilled "
-            f"nothing) {when}, by the category of General Order WQ 2022-0103-DWQ recorded on "
-            "each (derived from its volumes or set by staff); those without one are counted "
-            "apart as not categorised.",
-            Table(("Category", "Spills"), categories),
-        ),
+        _by_category(r, agency, by_category, total, when),
         Figure(
             "spills_by_cause",
             f"Spills in {r.year} by cause",
@@ -496,6 +490,32 @@ def _spills(r: AnnualReport, agency, pack) -> list[Figure]:
             Table(("Establishment", "Code", "Spills"), fse_rows),
         ),
     ]
+
+
+def _by_category(r: AnnualReport, agency, by_category: dict, total: int, when: str) -> Figure:
+    """The year's spills by the category of the agency's State pack; where its pack names
+    none, their number, saying why they are not categorised."""
+    spills = (
+        f"Incidents recorded as an overflow or a spill (not a blockage that spilled nothing) {when}"
+    )
+    if r.state is None:
+        return Figure(
+            "spills",
+            f"Spills in {r.year}",
+            total,
+            f"{spills}. {agency.name}'s ordinance pack names no State spill reporting, so they "
+            "are counted without a State's categories.",
+        )
+    categories = [(title, by_category.get(n, 0)) for n, title in CATEGORIES]
+    categories.append(("Not categorised", by_category.get(None, 0)))
+    return Figure(
+        "spills_by_category",
+        f"Spills in {r.year} by category",
+        total,
+        f"{spills}, by the category of {r.state.order} recorded on each (derived from its "
+        "volumes or set by staff); those without one are counted apart as not categorised.",
+        Table(("Category", "Spills"), categories),
+    )
 
 
 def _segments(r: AnnualReport, agency, pack) -> list[Figure]:

@@ -22,6 +22,7 @@ from .packmodel import (
     APPEAL_LEVELS,
     DEADLINE_KINDS,
     IMPOSED_BY,
+    NO_STATE_PACK,
     PENALTY_UNITS,
     SEVERITIES,
     ActionSpec,
@@ -34,6 +35,7 @@ from .packmodel import (
     Requirement,
     RuleSpec,
     Vocab,
+    state_pack_names,
 )
 
 
@@ -120,6 +122,20 @@ def _load_holidays(where: str, data: Any, tz: str) -> LegalCalendar:
         )
     except (ValueError, KeyError) as e:  # ZoneInfoNotFoundError is a KeyError
         raise PackError(f"{where}: timezone {tz!r} is not a time zone ({e})") from None
+
+
+def _load_state_reporting(where: str, value: Any) -> str | None:
+    """The State pack whose spill reporting the agency's incidents owe (its name), or None
+    where the pack names none (`none`, or no key): no State body, order or system is shown."""
+    if value is None or value == NO_STATE_PACK:
+        return None
+    known = state_pack_names()
+    if value not in known:
+        raise PackError(
+            f"{where}: state_reporting: {value!r} is no State pack "
+            f"(one of {', '.join(known)}, or {NO_STATE_PACK})"
+        )
+    return value
 
 
 def _load_rules(where: str, data: Any) -> dict[str, RuleSpec]:
@@ -474,6 +490,7 @@ def load_pack(folder: Path | str) -> Pack:
         device_kinds=_load_vocab(f"{where}/pack.yaml", "device_kinds", meta.get("device_kinds")),
         categories=categories,
         default_category=default_category,
+        state_reporting=_load_state_reporting(f"{where}/pack.yaml", meta.get("state_reporting")),
     )
     _check_parameters(where, pack)
     _check_check_rules(where, pack)

@@ -25,13 +25,24 @@ APPEAL_LEVELS = ("court", "city_manager")
 # The key of `titles` naming who acts at a level, where it is not the level's own name.
 LEVEL_TITLE_KEYS = {"hearing_officer": "hearing_body", "council": "appeal_body",
                     "city_manager": "emergency_appeal"}  # fmt: skip
-COURT = "Superior Court"
+# The court, where a pack's titles name none: the word, not a State's court.
+COURT = "court"
+# The State packs (fogkeeper/incidents/reporting_packs/), one YAML file each, named in a
+# jurisdiction pack's `state_reporting` by the file's name without .yaml; `none` names none.
+STATE_PACKS = Path(__file__).resolve().parent.parent / "incidents" / "reporting_packs"
+NO_STATE_PACK = "none"
+
+
+def state_pack_names() -> list[str]:
+    """The State packs a jurisdiction pack may name, as it names them."""
+    return sorted(p.stem for p in STATE_PACKS.glob("*.yaml"))
 
 
 def level_title(titles: Mapping[str, str], level: str) -> str:
-    """Who acts at `level`, in a pack's `titles`: `council` -> "City Council"."""
+    """Who acts at `level`, in a pack's `titles`: `council` -> "City Council"; the court is
+    the one the pack names (`titles.court`: "Superior Court"), else "court"."""
     if level == "court":
-        return COURT
+        return titles.get("court") or COURT
     title = titles.get(level) or titles.get(LEVEL_TITLE_KEYS.get(level, ""))
     return title or level.replace("_", " ").capitalize()
 
@@ -224,6 +235,7 @@ class Pack:
     device_kinds: dict[str, Vocab] = field(default_factory=dict)
     categories: dict[str, Vocab] = field(default_factory=dict)
     default_category: str = ""
+    state_reporting: str | None = None  # the State pack's name; None: the pack names none
     _durations: dict[str, Duration] = field(default_factory=dict)
     _paramsets: dict[date, ParamSet] = field(default_factory=dict)
     _in_force: dict[int, dict[str, ParameterValue]] = field(default_factory=dict)

@@ -14,13 +14,21 @@ from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from fogkeeper.incidents.models import Incident
+from fogkeeper.incidents.reporting_pack import of_agency
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, SewerSegment
 
 from .models import SegmentCleaning
 
-# The Order asks the Sewer System Management Plan to name the sections prone to blockages and
-# set a cleaning schedule for each; the frequency of each is the agency's, on the segment.
-CITATION = "General Order WQ 2022-0103-DWQ, Attachment D, section 7 (sewer pipe blockage control)"
+
+def cleaning_citation(agency: Agency) -> str:
+    """What asks for the cleaning schedule, as the agency's State pack cites it (California's
+    Order asks the Sewer System Management Plan to name the sections prone to blockages and
+    set a schedule for each), or "" where its pack names none: the frequency of each is the
+    agency's own, on the segment."""
+    state = of_agency(agency)
+    return state.sewer_cleaning if state is not None else ""
+
+
 DUE_SOON_DAYS = 30  # how far ahead the pages warn of a cleaning falling due (not a rule)
 STATES = {
     "overdue": "Cleaning overdue",

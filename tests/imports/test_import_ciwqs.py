@@ -167,6 +167,17 @@ def test_it_refuses_a_file_that_is_not_latin_1_text(agency):
     assert not Incident.objects.exists()
 
 
+def test_it_refuses_an_agency_whose_pack_names_no_state_pack_and_imports_nothing():
+    aurora = make_agency("us-oh-aurora", name="City of Aurora")
+    with pytest.raises(CommandError) as e:
+        run(aurora, SAMPLE)
+    assert str(e.value) == (
+        "City of Aurora does not report spills in CIWQS: its ordinance pack names no State "
+        "spill reporting; nothing was imported"
+    )
+    assert not Incident.objects.exists()
+
+
 def test_it_refuses_a_file_without_the_ciwqs_header(agency):
     with pytest.raises(CommandError, match="missing columns SPILL_ID, START_DT"):
         run(agency, DATA / "ciwqs-no-header.csv")

@@ -4,8 +4,19 @@ from decimal import Decimal
 
 import pytest
 
+from fogkeeper.incidents import spills
 from fogkeeper.incidents.models import Incident
-from fogkeeper.incidents.spills import contradiction, derive_category
+from fogkeeper.incidents.reporting_pack import reporting_pack
+
+ORDER = reporting_pack()  # California's General Order: the State pack these cases are of
+
+
+def derive_category(incident):
+    return spills.derive_category(incident, ORDER)
+
+
+def contradiction(incident, category):
+    return spills.contradiction(incident, category, ORDER)
 
 
 def spill(gallons, **kw):

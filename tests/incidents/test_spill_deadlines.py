@@ -7,8 +7,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from fogkeeper.incidents import spills
 from fogkeeper.incidents.models import Incident
-from fogkeeper.incidents.spills import deadlines
+from fogkeeper.incidents.reporting_pack import reporting_pack
+
+ORDER = reporting_pack()  # California's General Order: the State pack these cases are of
+
+
+def deadlines(incident, as_of):
+    return spills.deadlines(incident, as_of, ORDER)
+
 
 LA = ZoneInfo("America/Los_Angeles")
 

@@ -15,7 +15,8 @@ def fill(folder: Path) -> None:
     author whose ordinance says just that would: a number, date, list or map written bare, a
     text kept in its quotes."""
     for path in folder.glob("*.yaml"):
-        text = PLACEHOLDER.sub(_example, path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8").replace('"TODO: wq-2022-0103-dwq or none"', "none")
+        text = PLACEHOLDER.sub(_example, text)
         path.write_text(text, encoding="utf-8")
 
 

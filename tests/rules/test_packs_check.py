@@ -197,6 +197,33 @@ def test_it_names_missing_pack_keys_and_a_default_category_not_among_the_categor
     )
 
 
+def test_it_names_a_state_pack_fogkeeper_does_not_have_with_its_line(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "pack.yaml", "timezone:", "state_reporting: wq-2023-ohio\ntimezone:")
+    (problem,) = check_pack(pack).problems
+    assert str(replace(problem, line=None)) == (
+        "imaginary-town/pack.yaml: state_reporting: 'wq-2023-ohio' is no State pack fogkeeper "
+        "has: name one of wq-2022-0103-dwq, or none where the agency owes no State spill "
+        "reports fogkeeper keeps"
+    )
+    assert problem.line == line_of(pack / "pack.yaml", "state_reporting:")
+
+
+@pytest.mark.parametrize("value", ["none", "wq-2022-0103-dwq"])
+def test_a_pack_names_the_state_pack_it_reports_to_or_none(tmp_path, value):
+    pack = copy(tmp_path)
+    edit(pack, "pack.yaml", "timezone:", f"state_reporting: {value}\ntimezone:")
+    assert problems(pack) == []
+    assert load_pack(pack).state_reporting == (None if value == "none" else value)
+
+
+def test_the_loader_refuses_a_state_pack_fogkeeper_does_not_have(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "pack.yaml", "timezone:", "state_reporting: ohio\ntimezone:")
+    with pytest.raises(PackError, match="state_reporting: 'ohio' is no State pack"):
+        load_pack(pack)
+
+
 def test_it_names_a_device_kind_without_a_citation(tmp_path):
     pack = copy(tmp_path)
     edit(

@@ -24,7 +24,8 @@ def test_it_writes_a_commented_pack_and_says_what_comes_next(tmp_path, capsys):
     pack_yaml = (folder / "pack.yaml").read_text(encoding="utf-8")
     assert "\nid: example-city\n" in pack_yaml and "\nname: City of Example\n" in pack_yaml
     for key in ("id", "name", "ordinance", "effective", "effective_reference", "timezone",
-                "titles", "device_kinds", "categories", "holidays", "rules"):  # fmt: skip
+                "titles", "device_kinds", "categories", "holidays", "rules",
+                "state_reporting"):  # fmt: skip
         assert f"\n# {key}" in pack_yaml, f"{key} is not explained"
 
 

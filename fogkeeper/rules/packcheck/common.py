@@ -88,6 +88,7 @@ PACK_KEYS = {
     "obligations": False,
     "rules": False,
     "area": False,
+    "state_reporting": False,
 }
 HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
 ACTION_KEYS = (

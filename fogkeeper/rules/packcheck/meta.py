@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..area import area_problems
 from ..calendar import WEEKDAYS
-from ..packmodel import SEVERITIES
+from ..packmodel import NO_STATE_PACK, SEVERITIES, state_pack_names
 from .common import (
     HOLIDAY_KEYS,
     OBLIGATIONS,
@@ -54,6 +54,7 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
             ZoneInfo(str(tz))
         except (ZoneInfoNotFoundError, ValueError):
             pk.add(f, "timezone", f"unknown time zone {tz!r} (e.g. America/Los_Angeles)")
+    _check_state_reporting(pk, meta.get("state_reporting"))
     for key, title in _mapping(pk, f, "titles", meta.get("titles"), "names to titles").items():
         if not _text(title):
             pk.add(f, f"titles.{key}", f"expected a title, not {title!r}")
@@ -94,6 +95,20 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
             )
         if "title" in entry and not _text(entry["title"]):
             pk.add(f, f"{here}.title", "expected a title")
+
+
+def _check_state_reporting(pk: _Pack, value: Any) -> None:
+    """The State pack named is one fogkeeper has, or `none`."""
+    known = state_pack_names()
+    if value is None or value == NO_STATE_PACK or "TODO" in str(value):
+        return  # none, or a placeholder the placeholders' check names
+    if value not in known:
+        pk.add(
+            "pack.yaml",
+            "state_reporting",
+            f"{value!r} is no State pack fogkeeper has: name one of {', '.join(known)}, or "
+            f"{NO_STATE_PACK} where the agency owes no State spill reports fogkeeper keeps",
+        )
 
 
 def _check_holidays(pk: _Pack, data: Any) -> None:

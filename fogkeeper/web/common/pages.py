@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.registry.models import FoodServiceEstablishment
@@ -40,8 +41,9 @@ def reads_only(view):
 def acting_page(admits, refusal: str):
     """A page for signed-in people acting for one of their agencies: sets request.agencies,
     request.agency (the one chosen, policy.current_agency) and request.membership, then lets
-    the view run only when `admits(membership)`; anyone else is answered as if the page did
-    not exist (404, with `refusal` as the reason)."""
+    the view run only when `admits(membership)`, in the agency's time zone (its pack's: an
+    Ohio city's times are Eastern, not the server's Pacific default); anyone else is answered
+    as if the page did not exist (404, with `refusal` as the reason)."""
 
     def decorate(view):
         @login_required
@@ -54,7 +56,8 @@ def acting_page(admits, refusal: str):
             request.membership = policy.request_membership(request, request.agency)
             if request.membership is None or not admits(request.membership):
                 raise Http404(refusal)
-            return view(request, *args, **kwargs)
+            with timezone.override(request.agency.get_pack().calendar.tz):
+                return view(request, *args, **kwargs)
 
         return wrapper
 

@@ -37,11 +37,11 @@ from fogkeeper.enforcement.models import (
     EnforcementAction,
     closure_on,
 )
+from fogkeeper.incidents.reporting_pack import of_agency
 from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack
-from fogkeeper.sewers.selectors import CITATION as CLEANING_CITATION
-from fogkeeper.sewers.selectors import SegmentState, cleanings_overdue
+from fogkeeper.sewers.selectors import SegmentState, cleaning_citation, cleanings_overdue
 
 from ..common import policy
 from ..common.exports import neutralise
@@ -178,7 +178,9 @@ def legal_calendar(
             entries += [e for e in found if e.overdue or start <= e.day < end]
     entries += [_spill_entry(r) for r in reports_due(agency=agency, as_of=as_of, start=start,
                                                       end=end)]  # fmt: skip
-    entries += [_cleaning_entry(s, as_of) for s in cleanings_overdue(agency=agency, as_of=as_of)]
+    cites = cleaning_citation(agency)
+    entries += [_cleaning_entry(s, as_of, cites)
+                for s in cleanings_overdue(agency=agency, as_of=as_of)]  # fmt: skip
     entries.sort(key=_order)
     if kinds:
         entries = [e for e in entries if e.kinds & set(kinds)]
@@ -329,8 +331,9 @@ def _spill_entry(report: SpillReport) -> Entry:
     )  # fmt: skip
 
 
-def _cleaning_entry(state: SegmentState, as_of: date) -> Entry:
-    """A sewer segment whose scheduled cleaning has fallen due undone."""
+def _cleaning_entry(state: SegmentState, as_of: date, cites: str) -> Entry:
+    """A sewer segment whose scheduled cleaning has fallen due undone (`cites`: what asks
+    for the schedule, where the agency's State pack says)."""
     seg = state.segment
     last = state.last
     why = (
@@ -343,7 +346,7 @@ def _cleaning_entry(state: SegmentState, as_of: date) -> Entry:
         day=state.due_on or as_of, at=None, kind="cleaning", name="cleaning",
         engine_kind="cleaning", what=state.state_word, action=seg.code, action_title="Segment",
         establishment="", establishment_name=f"Sewer segment {seg.code}", case="",
-        citation=CLEANING_CITATION, overdue=True, why=why,
+        citation=cites, overdue=True, why=why,
         href=reverse("web:segment", kwargs={"segment": seg.pk}),
     )  # fmt: skip
 
@@ -409,6 +412,7 @@ def calendar_page(request):
         "cal": cal, "form": form, "page": page, "days": days, "query": query.urlencode(),
         "kinds": KINDS, "as_of": request.GET.get("as_of", ""),
         "weeks": request.GET.get("weeks", "") or DEFAULT_WEEKS,
+        "reports_to_state": of_agency(request.agency) is not None,
     }  # fmt: skip
     return render(
         request, "web/enforcement/calendar.html", context, status=400 if form.errors else 200

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
+from fogkeeper.incidents.services import STATE_FIELDS
 from fogkeeper.registry.models import FoodServiceEstablishment
 
 from ..common.forms import DateInput, DateTimeInput
@@ -33,8 +34,16 @@ CATEGORY_CHOICES = [
 
 
 class SpillForm(forms.Form):
-    """What the State's General Order WQ 2022-0103-DWQ asks of a spill (its category is
-    derived from these where they decide it; staff set it otherwise)."""
+    """What a spill was, and what the agency's State pack asks of it (California's General
+    Order: its category is derived from these where they decide it; staff set it otherwise).
+    `state` is that State pack; without one (the agency's pack names none) the form asks
+    only the spill's facts."""
+
+    def __init__(self, *args, state=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if state is None:
+            for name in ("category", *STATE_FIELDS):
+                del self.fields[name]
 
     started_at = _moment("Spill started (local time)")
     ended_at = _moment("Spill ended (local time)")
@@ -111,7 +120,15 @@ SOURCE_CHOICES = [("", "Any"), ("staff", "Entered by staff"), ("ciwqs", "CIWQS e
 
 
 class IncidentFilterForm(forms.Form):
-    """The incident list's filters; every one may be left empty."""
+    """The incident list's filters; every one may be left empty. The State's (the category,
+    reports late, its export as a source) only where the agency has a State pack (`state`)."""
+
+    def __init__(self, *args, state=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if state is None:
+            del self.fields["category"], self.fields["reports_late"]
+        if state is None or state.system != "CIWQS":
+            self.fields["source"].choices = SOURCE_CHOICES[:2]
 
     q = forms.CharField(
         required=False, label="Search number, address, cause or establishment", max_length=100

@@ -1,21 +1,25 @@
 """The CIWQS import page: the manager or the inspector uploads the State Water Board's
 private lateral sewage discharge export (Latin-1 CSV, as published); a file that is not one
-is refused at once, naming what is wrong, and nothing is kept. The import runs on a worker
-(incidents/imports.py; here and now when no broker is set) and its page follows it: rows
-read, then incidents created, already present, matched and skipped, and the establishments
-evaluated again."""
+is refused at once, naming what is wrong, and nothing is kept. Offered only to an agency
+whose State pack's system is CIWQS (any other agency's pages answer 404, saying why). The
+import runs on a worker (incidents/imports.py; here and now when no broker is set) and its
+page follows it: rows read, then incidents created, already present, matched and skipped,
+and the establishments evaluated again."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django import forms
 from django.contrib import messages
-from django.http import HttpResponseNotAllowed
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 
 from fogkeeper.audit.services import audit_record
 from fogkeeper.incidents.ciwqs import CiwqsFileError
 from fogkeeper.incidents.imports import check_upload, queue, start_import
 from fogkeeper.incidents.models import IncidentImport
+from fogkeeper.incidents.reporting_pack import of_agency
 
 from ..common import jobs, policy
 from ..common.pages import agency_page, reads_only
@@ -63,6 +67,22 @@ class CiwqsUploadForm(forms.Form):
         return wdids
 
 
+def offered(view):
+    """The page only for an agency whose State pack reports in CIWQS; 404 for another."""
+
+    @wraps(view)
+    def page(request, *args, **kwargs):
+        state = of_agency(request.agency)
+        if state is None or state.system != "CIWQS":
+            raise Http404(
+                f"{request.agency.name} imports no State spill export: its ordinance pack "
+                "names no State reporting system to import from."
+            )
+        return view(request, *args, **kwargs)
+
+    return page
+
+
 def _form(request, data=None, files=None) -> CiwqsUploadForm | None:
     if not policy.may_write(request.user, request.agency, KIND):
         return None
@@ -83,6 +103,7 @@ def _list(request, form, status=200):
 
 
 @agency_page
+@offered
 def import_list(request):
     """The agency's CIWQS imports, newest first, and the form to upload one (POST here)."""
     if request.method not in ("GET", "HEAD", "POST"):
@@ -103,6 +124,7 @@ def import_list(request):
 
 
 @agency_page
+@offered
 @reads_only
 def import_detail(request, pk: int):
     """One import: rows read while it runs (htmx polls the fragment), then what it did."""
@@ -116,6 +138,7 @@ def import_detail(request, pk: int):
 
 
 @agency_page
+@offered
 def import_requeue(request, pk: int):
     """Queue a stalled import again (its message lost, or its worker gone)."""
     run = get_object_or_404(IncidentImport, pk=pk, agency=request.agency)

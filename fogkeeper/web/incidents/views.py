@@ -1,6 +1,7 @@
 """Incident pages: enter an overflow, find the agency's incidents, keep one current after the
-investigation (written report, clearance inspection), and match the spills the CIWQS import
-could not place, by hand."""
+investigation (written report, clearance inspection), and match the spills the import of the
+State's export could not place, by hand. What the State asks of a spill is shown only where
+the agency's pack names a State pack (`state`: reporting_pack.of_agency)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from fogkeeper.compliance import selectors as stored
 from fogkeeper.incidents import selectors
-from fogkeeper.incidents.reporting_pack import reporting_pack
+from fogkeeper.incidents.reporting_pack import of_agency
 from fogkeeper.incidents.services import (
     SPILL_FIELDS,
     incident_match,
@@ -49,11 +50,14 @@ EXPORT_COLUMNS = [
     "Draft report", "Certified report", "Amended report", "Written report",
     "Clearance inspection", "Cause",
 ]  # fmt: skip
+# The columns of the State's reporting, left out where the agency's pack names no State pack.
+STATE_COLUMNS = ("Category", "Category set", "State reports", "Draft report",
+                 "Certified report", "Amended report")  # fmt: skip
 
 
 @record_page("incident")
 def record_incident(request, fse):
-    form = IncidentForm(request.POST or None)
+    form = IncidentForm(request.POST or None, state=of_agency(request.agency))
     if form.is_valid():
         try:
             incident_report(
@@ -101,55 +105,71 @@ def _paged(request, rows):
 @reads_only
 def incident_list(request):
     """The agency's incidents, filtered and searched, newest first."""
-    form = IncidentFilterForm(request.GET)
+    state = of_agency(request.agency)
+    form = IncidentFilterForm(request.GET, state=state)
     filters = form.cleaned_data if form.is_valid() else {}
     as_of = page_as_of(request)
     rows = selectors.incidents(agency=request.agency, **filters, as_of=as_of)
     if "export" in request.GET:
-        return _export(request.GET["export"], request.agency, rows, as_of)
+        return _export(request.GET["export"], request.agency, rows, as_of, state)
     page, query = _paged(request, rows)
-    page.object_list = [_row(i, as_of) for i in page.object_list]
+    page.object_list = [_row(i, as_of, state) for i in page.object_list]
     context = {
         "form": form,
         "page": page,
         "query": query,
+        "state": state,
         "to_review": selectors.to_review(agency=request.agency).count(),
     }
     return render(request, "web/incidents/list.html", context)
 
 
-def _row(incident, as_of) -> dict:
-    found = deadlines(incident, as_of)
+def _row(incident, as_of, state) -> dict:
+    found = deadlines(incident, as_of, state) if state is not None else []
     return {"incident": incident, "reports": summary(found), "late": any(d.late for d in found)}
 
 
-def _export_rows(rows, as_of):
-    """Each incident as the list shows it, with its volumes, category and State reports."""
+def _export_rows(rows, as_of, state, tz):
+    """Each incident as the list shows it, with its volumes, and its category and State
+    reports where the agency has a State pack."""
     for i in rows:
-        fse = i.establishment
-        yield [
+        row = _export_row(i, as_of, state, tz)
+        yield row if state is not None else [v for c, v in zip(EXPORT_COLUMNS, row, strict=True)
+                                             if c not in STATE_COLUMNS]  # fmt: skip
+
+
+def _export_row(i, as_of, state, tz) -> list:
+    fse = i.establishment
+    found = deadlines(i, as_of, state) if state is not None else []
+    return [
             i.code, i.date, i.kind, fse.code if fse else "", fse.name if fse else "", i.address,
-            i.get_source_display(), i.gallons, i.gallons_recovered, i.gallons_to_surface_water,
-            i.category, i.get_category_source_display() if i.category_source else "",
-            summary(deadlines(i, as_of)), _local(i.started_at), _local(i.ended_at),
-            _local(i.known_at), i.draft_report_on, i.certified_report_on, i.amended_report_on,
-            i.written_report_on, i.clearance_inspection_on, i.cause,
-        ]  # fmt: skip
+        i.get_source_display(), i.gallons, i.gallons_recovered, i.gallons_to_surface_water,
+        i.category, i.get_category_source_display() if i.category_source else "",
+        summary(found), _local(i.started_at, tz), _local(i.ended_at, tz),
+        _local(i.known_at, tz), i.draft_report_on, i.certified_report_on, i.amended_report_on,
+        i.written_report_on, i.clearance_inspection_on, i.cause,
+    ]  # fmt: skip
 
 
-def _local(moment):
-    """A stored (UTC) time as the agency's local wall-clock time, for a spreadsheet."""
-    return timezone.localtime(moment).replace(tzinfo=None) if moment else None
+def _local(moment, tz):
+    """A stored (UTC) time as the agency's local wall-clock time, for a spreadsheet (the rows
+    are streamed after the page's time zone is let go: `tz` is the agency's)."""
+    return timezone.localtime(moment, tz).replace(tzinfo=None) if moment else None
 
 
-def _export(fmt: str, agency, rows, as_of):
+def _export(fmt: str, agency, rows, as_of, state):
     """The incidents listed, as `fmt` (csv or xlsx), streamed (common/exports.py)."""
+    columns = EXPORT_COLUMNS if state is not None else [
+        c for c in EXPORT_COLUMNS if c not in STATE_COLUMNS
+    ]  # fmt: skip
     return export_response(
         fmt,
         filename=f"{agency.code}-incidents-{as_of.isoformat()}",
         sheet="Incidents",
-        columns=EXPORT_COLUMNS,
-        rows=_export_rows(rows.iterator(chunk_size=2000), as_of),
+        columns=columns,
+        rows=_export_rows(
+            rows.iterator(chunk_size=2000), as_of, state, agency.get_pack().calendar.tz
+        ),
     )
 
 
@@ -188,9 +208,11 @@ def incident_detail(request, incident):
 
 
 def _state_reporting(incident, as_of) -> dict:
-    """The category with how it was decided, and the deadlines of the State's General Order
-    with their citations and states (the reporting pack)."""
-    pack = reporting_pack()
+    """The category with how it was decided, and the deadlines of the agency's State pack
+    with their citations and states; nothing (`pack` None) where its pack names none."""
+    pack = of_agency(incident.agency)
+    if pack is None:
+        return {"pack": None, "as_of": as_of}
     _, reason = derive_category(incident, pack)
     category = pack.categories.get(incident.category) if incident.category else None
     return {
@@ -209,7 +231,9 @@ def incident_edit(request, incident):
     initial = {name: getattr(incident, name) for name in UPDATED}
     if incident.category_source == "staff":
         initial["category"] = incident.category
-    form = IncidentUpdateForm(request.POST or None, initial=initial)
+    form = IncidentUpdateForm(
+        request.POST or None, initial=initial, state=of_agency(request.agency)
+    )
     if form.is_valid():
         try:
             incident_update(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
+from fogkeeper.incidents.reporting_pack import of_agency
+
 from ..common.pages import agency_page, page_as_of, reads_only
 from .selectors import ordinance
 
@@ -23,5 +25,9 @@ def ordinance_page(request):
         }
         return render(request, "web/ordinance/ordinance.html", context, status=400)
     on = page_as_of(request)
-    context = {"ordinance": ordinance(request.agency, on=on, query=query), "on": on}
+    context = {
+        "ordinance": ordinance(request.agency, on=on, query=query),
+        "on": on,
+        "state": of_agency(request.agency),  # the State pack its spills are reported under
+    }
     return render(request, "web/ordinance/ordinance.html", context)

@@ -73,7 +73,7 @@ def segment_detail(request, segment):
         "segment": segment,
         "state": state,
         "as_of": as_of,
-        "citation": selectors.CITATION,
+        "citation": selectors.cleaning_citation(request.agency),
         "review_words": selectors.REVIEW_WORDS,
         "establishments": selectors.feeding_establishments(segment),
         "spills": spills,

@@ -103,6 +103,7 @@ class Dashboard:
     cleanings_overdue: list = field(default_factory=list)  # sewers.selectors.SegmentState
     cleaning_citation: str = ""
     history: PumpOutHistory | None = None
+    reports_to_state: bool = True  # the agency's pack names a State pack (spill reports owed)
 
     @property
     def spill_reports_late(self) -> int:
@@ -111,8 +112,9 @@ class Dashboard:
 
 def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
     from fogkeeper.compliance.reports import agency_calendar
+    from fogkeeper.incidents.reporting_pack import of_agency
     from fogkeeper.incidents.spills import reports_due
-    from fogkeeper.sewers.selectors import CITATION, cleanings_overdue
+    from fogkeeper.sewers.selectors import cleaning_citation, cleanings_overdue
 
     pack = agency.get_pack()
     by_rule = violations_by_rule(agency=agency, on=as_of)
@@ -151,8 +153,9 @@ def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
             agency=agency, as_of=as_of, start=as_of, end=as_of + timedelta(days=7)
         ),
         cleanings_overdue=cleanings_overdue(agency=agency, as_of=as_of),
-        cleaning_citation=CITATION,
         history=pump_out_history(agency=agency, as_of=as_of),
+        cleaning_citation=cleaning_citation(agency),
+        reports_to_state=of_agency(agency) is not None,
     )
 
 

@@ -1,10 +1,12 @@
 """`manage.py import_ciwqs FILE --agency ID`: spills from the State Water Board's CIWQS
-private lateral sewage discharge export become incidents of the agency."""
+private lateral sewage discharge export become incidents of the agency, one whose pack's State
+pack reports in CIWQS (California's General Order); any other agency's is refused."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.incidents.ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import
+from fogkeeper.incidents.reporting_pack import of_agency
 from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import Agency
 
@@ -37,6 +39,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         agency = find_agency(options["agency"])
+        state = of_agency(agency)
+        if state is None or state.system != "CIWQS":
+            raise CommandError(
+                f"{agency.name} does not report spills in CIWQS: its ordinance pack names "
+                f"{'no State spill reporting' if state is None else state.order}; "
+                "nothing was imported"
+            )
         try:
             result = ciwqs_import(
                 agency=agency,
