@@ -148,7 +148,7 @@ def _daily_fine(ctx: Context, action, fields: dict, cfg: dict) -> list[Accrual]:
     for first, last, value in _periods(ctx, cfg["rate"], start, through):
         rate = Decimal(str(value.value))
         days = (last - first).days + 1
-        citation = _with_resolution(cfg["citation"], value.resolution)
+        citation = _with_resolution(cfg["citation"], value.resolution) or ""
         out.append(Accrual(action.id, cfg["rule"], days, rate, rate * days, citation, first, last))
     return out
 
