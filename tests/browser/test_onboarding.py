@@ -63,7 +63,7 @@ def test_the_manager_onboards_establishments_from_a_spreadsheet(
     )
     page.get_by_role("button", name="Upload and check").click()
     expect(page.locator("#onboarding-state")).to_contain_text(
-        "No problem in 2 rows. Imported, 2 records would be created"
+        "No problem in 2 rows. If imported, 2 records would be created"
     )
     check_page(page, screenshot, "onboarding-dry-run")
 
@@ -74,3 +74,41 @@ def test_the_manager_onboards_establishments_from_a_spreadsheet(
 
     page.get_by_role("link", name="See the establishments").click()
     expect(page.get_by_role("link", name=re.compile("Taco Stand"))).to_be_visible()
+
+
+def test_the_manager_sets_the_agencys_area_and_the_start_of_its_pump_out_history(
+    page, live_server, screenshot
+):
+    """A box whose north edge lies south of its south edge is refused in words, nothing saved;
+    the corrected box and a history start are saved and said back."""
+    sc, _ = two_agencies()
+    make_user("mia", sc, role="manager")
+    page.set_viewport_size(DESKTOP)
+    sign_in(page, live_server, "mia")
+    page.goto(f"{live_server.url}/onboarding/")
+    form = page.locator("#onboarding-settings")
+    form.get_by_label("Area: south edge (latitude)").fill("33.50")
+    form.get_by_label("Area: north edge (latitude)").fill("33.38")
+    form.get_by_label("Area: west edge (longitude, negative in the US)").fill("-117.68")
+    form.get_by_label("Area: east edge (longitude, negative in the US)").fill("-117.55")
+    form.get_by_label("Pump-out history starts (YYYY-MM-DD)").fill("2026-12-01")
+    form.get_by_label("Grace after it starts (days)").fill("60")
+    form.get_by_role("button", name="Save the settings").click()
+    expect(page.locator("#onboarding-settings")).to_contain_text(
+        "The north edge (33.38) must be north of the south (33.50)."
+    )
+    check_page(page, screenshot, "onboarding-settings-refused")
+    sc.refresh_from_db()
+    assert sc.area_south is None and sc.history_starts is None
+
+    form = page.locator("#onboarding-settings")
+    form.get_by_label("Area: north edge (latitude)").fill("33.50")
+    form.get_by_label("Area: south edge (latitude)").fill("33.38")
+    form.get_by_role("button", name="Save the settings").click()
+    expect(page.locator("#history-starts-now")).to_have_text(
+        "Pump-out history starts 2026-12-01; a device without a record is not counted overdue "
+        "until 2027-01-30."
+    )
+    check_page(page, screenshot, "onboarding-settings")
+    sc.refresh_from_db()
+    assert (float(sc.area_south), float(sc.area_north)) == (33.38, 33.5)
