@@ -14,7 +14,7 @@ from fogkeeper.rules import PackError, ParameterNotInForce
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry, load_pack
 
-PACKS = ["san-clemente", "town-10-02", "us-oh-aurora"]
+PACKS = ["san-clemente", "town-10-02", "us-oh-aurora", "us-tx-cleburne"]
 RULES_DIR = Path(__file__).resolve().parents[2] / "fogkeeper" / "rules"
 ORDINANCE_NUMBERS = re.compile(
     r"(?<![\w.])(0\.25|600|750|365|180|140|2000|3000|5000|10000|25000)(?![\w.])"
