@@ -502,5 +502,9 @@ def test_a_pack_without_permits_shows_no_permit_menu_column_or_word(program):
     pages = ["/dashboard/", "/establishments/", reverse("web:establishment", args=[fse.code])]
     texts = [client.get(url).content.decode() for url in pages]
     texts.append(body(client.get("/establishments/", {"export": "csv"})).decode())
-    for url, text in zip([*pages, "export"], texts, strict=True):
+    operator = signed_in(program, "operator")
+    mine = program.side.mine("operator").code
+    portal = [reverse("portal:operator"), reverse("portal:operator_establishment", args=[mine])]
+    texts += [operator.get(url).content.decode() for url in portal]
+    for url, text in zip([*pages, "export", *portal], texts, strict=True):
         assert ("permit" in text.lower()) == program.pack.has_permits, url
