@@ -312,6 +312,22 @@ def test_it_rejects_a_procedure_level_outside_the_sequence(tmp_path):
 # Revision 2: device kinds, categories, penalty classes and appeal routes are pack data
 
 
+@pytest.mark.parametrize(
+    ("pack_id", "permits", "actions"),
+    [
+        ("san-clemente", True, True),
+        ("town-10-02", True, True),
+        ("us-oh-aurora", True, True),  # a permit only as needed: its title, no permit rule
+        ("us-tx-cleburne", False, False),  # the plumbing permit is no FOG permit; no enforcement
+    ],
+)
+def test_a_pack_says_whether_it_has_permits_and_enforcement_actions(pack_id, permits, actions):
+    """One decision, read by every page, report and export that would speak of permits or
+    take an enforcement step (issue 38)."""
+    pack = default_registry().get(pack_id)
+    assert (pack.has_permits, pack.has_actions) == (permits, actions)
+
+
 def test_it_lists_each_packs_device_kinds_and_categories(pack):
     assert pack.device_kinds  # the ordinance's own
     assert all(v.citation for v in pack.device_kinds.values())
