@@ -158,6 +158,8 @@ def _permit_current_on(day: date) -> Q:
 
 
 def _establishments(r: AnnualReport, agency, pack) -> list[Figure]:
+    """The establishments of the year and at its end, and of those the ones with a permit in
+    force (no such line for a pack without permits)."""
     permit = pack.titles.get("permit", "Permit")
     current = Permit.objects.filter(_permit_current_on(r.end), establishment=OuterRef("pk"))
     counts = FoodServiceEstablishment.objects.filter(agency=agency).aggregate(
@@ -168,7 +170,7 @@ def _establishments(r: AnnualReport, agency, pack) -> list[Figure]:
     opened = (
         "opened on or before that day and not closed by it (a closing date is the first day closed)"
     )
-    return [
+    figures = [
         Figure(
             "fses_in_year",
             f"Food service establishments in the program during {r.year}",
@@ -192,6 +194,7 @@ def _establishments(r: AnnualReport, agency, pack) -> list[Figure]:
             "or been suspended on it.",
         ),
     ]
+    return figures if pack.has_permits else figures[:-1]
 
 
 def _devices(r: AnnualReport, agency, pack) -> list[Figure]:
@@ -299,11 +302,12 @@ def _inspections_due(r: AnnualReport, agency, pack) -> list[Figure]:
     )
     scope = "device" if per_device else "establishment"
     cited = params.reference("inspection.annual_interval")
+    permit = pack.titles.get("permit", "permit")
+    issued = f"after its last {permit} issued before the year, or else " if pack.has_permits else ""
     how = (
         f"Each {scope} in the program during {r.year} (not exempt) whose {title} fell due on "
         f"or before 31 December {r.year} ({cited}: {interval} after its last inspection before "
-        f"the year, or, if none, after its last {pack.titles.get('permit', 'permit')} issued "
-        f"before the year, or else its opening"
+        f"the year, or, if none, {issued}its opening"
         f"{' or installation' if per_device else ''}, as the engine's schedule counts it; "
         "one already overdue on 1 January is due in the year too), counted once. "
         f"An inspection at which access was refused does not count."

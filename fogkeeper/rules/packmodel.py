@@ -291,6 +291,19 @@ class Pack:
     def has(self, rule: str) -> bool:
         return rule in self.rules
 
+    @property
+    def has_permits(self) -> bool:
+        """Whether the ordinance puts a permit on establishments: a `permit.*` rule, or a
+        permit it names (`titles.permit`) issued only as needed. Without one, no page, menu,
+        report or export speaks of permits (issue 38)."""
+        return "permit" in self.titles or any(r.startswith("permit.") for r in self.rules)
+
+    @property
+    def has_actions(self) -> bool:
+        """Whether the pack defines enforcement actions (a pack of an ordinance whose
+        enforcement sections were not read has none: its cases take no step, send no letter)."""
+        return bool(self.actions)
+
     def penalty_classes(self) -> dict[str, str]:
         """Penalty class -> the unit its cap is counted in (every class, court ones too)."""
         return {cls: cap["per"] for cls, cap in self._penalty_caps().items()}

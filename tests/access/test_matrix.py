@@ -216,9 +216,10 @@ def _service(fse) -> int:
 
 
 def _letter(fse) -> int:
-    """A letter sent to `fse`, else one of its agency's (which `fse`'s URL must refuse)."""
+    """A letter sent to `fse`, else one of its agency's (which `fse`'s URL must refuse);
+    Letter.DoesNotExist where the agency has none (a pack with no enforcement action)."""
     letters = Letter.objects.filter(action__establishment__agency=fse.agency).order_by("pk")
-    return (letters.filter(action__establishment=fse).first() or letters.first()).pk
+    return (letters.filter(action__establishment=fse).first() or letters.earliest("pk")).pk
 
 
 def _action(fse) -> str:
@@ -226,7 +227,7 @@ def _action(fse) -> str:
     actions = EnforcementAction.objects.filter(
         establishment__agency=fse.agency, letters__isnull=False
     ).order_by("pk")
-    return (actions.filter(establishment=fse).first() or actions.first()).code
+    return (actions.filter(establishment=fse).first() or actions.earliest("pk")).code
 
 
 KWARGS = {

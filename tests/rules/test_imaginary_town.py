@@ -123,6 +123,7 @@ def test_it_lists_the_pack_with_packs_dir():
         "san-clemente",
         "town-10-02",
         "us-oh-aurora",
+        "us-tx-cleburne",
     }
     assert "2024-01-01" in rows["imaginary-town"]
     assert "Imaginary Town Code ch. 7.40" in rows["imaginary-town"]

@@ -295,7 +295,7 @@ def words(item):
     return f"{item.question} {item.finding}".lower()
 
 
-@pytest.mark.parametrize("pack_id", ["town-10-02", "us-oh-aurora"])
+@pytest.mark.parametrize("pack_id", ["town-10-02", "us-oh-aurora", "us-tx-cleburne"])
 def test_no_item_of_another_pack_speaks_of_110_percent_containment_or_a_rooftop_grease_guard(
     pack_id,
 ):

@@ -14,7 +14,7 @@ from fogkeeper.rules import PackError, ParameterNotInForce
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.packs import PACKS_DIR, PackRegistry, default_registry, load_pack
 
-PACKS = ["san-clemente", "town-10-02", "us-oh-aurora"]
+PACKS = ["san-clemente", "town-10-02", "us-oh-aurora", "us-tx-cleburne"]
 RULES_DIR = Path(__file__).resolve().parents[2] / "fogkeeper" / "rules"
 ORDINANCE_NUMBERS = re.compile(
     r"(?<![\w.])(0\.25|600|750|365|180|140|2000|3000|5000|10000|25000)(?![\w.])"
@@ -310,6 +310,22 @@ def test_it_rejects_a_procedure_level_outside_the_sequence(tmp_path):
 
 
 # Revision 2: device kinds, categories, penalty classes and appeal routes are pack data
+
+
+@pytest.mark.parametrize(
+    ("pack_id", "permits", "actions"),
+    [
+        ("san-clemente", True, True),
+        ("town-10-02", True, True),
+        ("us-oh-aurora", True, True),  # a permit only as needed: its title, no permit rule
+        ("us-tx-cleburne", False, False),  # the plumbing permit is no FOG permit; no enforcement
+    ],
+)
+def test_a_pack_says_whether_it_has_permits_and_enforcement_actions(pack_id, permits, actions):
+    """One decision, read by every page, report and export that would speak of permits or
+    take an enforcement step (issue 38)."""
+    pack = default_registry().get(pack_id)
+    assert (pack.has_permits, pack.has_actions) == (permits, actions)
 
 
 def test_it_lists_each_packs_device_kinds_and_categories(pack):

@@ -33,7 +33,9 @@ from django.urls import resolve, reverse
 from django.utils.html import escape
 from openpyxl import load_workbook
 
+from fogkeeper.billing.models import Invoice
 from fogkeeper.compliance.demo_enforcement import _filled
+from fogkeeper.compliance.demo_programs import section
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.enforcement.letters import render_action_letter
@@ -88,8 +90,9 @@ def _side(agency: Agency) -> Side:
 
 def _a_permit(agency: Agency) -> None:
     """A permit, through the service its staff record one with, where the demo issued none
-    (a pack whose ordinance puts a permit on an establishment only as needed)."""
-    if not Permit.objects.filter(agency=agency).exists():
+    (a pack whose ordinance puts a permit on an establishment only as needed; none for a pack
+    with no permit)."""
+    if agency.get_pack().has_permits and not Permit.objects.filter(agency=agency).exists():
         fse = agency.establishments.filter(closed_on=None).order_by("code").first()
         permit_issue(establishment=fse, number="P-1", issued_on=date(AS_OF.year, 1, 2),
                      expires_on=date(AS_OF.year + 1, 1, 1))  # fmt: skip
@@ -151,8 +154,39 @@ def agency_pages(program: Program) -> list[str]:
     """The manager's pages of the whole agency that only read (no record in their URL, no
     form: POST is not offered), the ones whose work grows with the program."""
     read_only = {r["name"] for r in rows() if r["method"] == "POST" and r["manager"] == "405"}
-    urls = [build(name, program.side, "manager")[0] for name in page_names("manager")]
+    absent: dict[str, list[str]] = {}
+    urls = [url_of(program, name, "manager", absent) for name in page_names("manager")]
+    assert_absent_only_as_the_pack_says(program.pack, absent)
+    urls = [url for url in urls if url is not None]
     return [url for url in urls if resolve(url).view_name in read_only and not resolve(url).kwargs]
+
+
+def url_of(program: Program, name: str, role: str, absent: dict[str, list[str]]) -> str | None:
+    """The URL of `name` on the demo for `role`, or None where it names a record of what the
+    pack does not have (a letter or an action of a pack with no enforcement action, a permit
+    of a pack with no permit): the name goes into `absent` under what it lacks."""
+    try:
+        return build(name, program.side, role)[0]
+    except (Letter.DoesNotExist, EnforcementAction.DoesNotExist):
+        absent.setdefault("actions", []).append(name)
+    except Permit.DoesNotExist:
+        absent.setdefault("permits", []).append(name)
+    except Invoice.DoesNotExist:
+        absent.setdefault("invoices", []).append(name)
+    return None
+
+
+def assert_absent_only_as_the_pack_says(pack: Pack, absent: dict[str, list[str]]) -> None:
+    """A page goes without its record only for what the pack does not define."""
+    if pack.has_actions:
+        assert "actions" not in absent, absent
+    if pack.has_permits:
+        assert "permits" not in absent, absent
+    if section(pack.id, "enforcement").get("fees"):  # the demo invoices the fees it lists
+        assert "invoices" not in absent, absent
+
+
+NO_ACTIONS = "defines no enforcement actions"
 
 
 def body(response) -> bytes:
@@ -219,23 +253,29 @@ def offered(name: str, pack: Pack) -> bool:
 
 
 def test_every_staff_page_answers_200_with_the_agencys_name(program):
-    client, wrong, asked = signed_in(program, "manager"), [], set()
+    client, wrong, asked, absent = signed_in(program, "manager"), [], set(), {}
     for name in page_names("manager"):
         if not offered(name, program.pack):
             continue
-        url, _ = build(name, program.side, "manager")
+        url = url_of(program, name, "manager", absent)
+        if url is None:
+            continue  # no such record: what the pack lacks, asserted below
         response = client.get(url)
         if unnamed(response):
             continue  # a step of the case: as the case page links it, the next test
         asked.add(name)
         wrong += not_in_words(response, url, program.demo)
     assert wrong == [], "\n".join(wrong)
-    assert {"web:establishment", "web:case", "web:permit", "web:letter"} <= asked
+    assert_absent_only_as_the_pack_says(program.pack, absent)
+    assert {"web:establishment", "web:case"} <= asked
+    assert ("web:permit" in asked) == program.pack.has_permits
+    assert ("web:letter" in asked) == program.pack.has_actions
 
 
 def test_every_step_the_case_page_offers_answers_200_citing_the_pack(program):
     client, wrong = signed_in(program, "manager"), []
-    links = case_links(client, demo_case(program))
+    case = demo_case(program)
+    links = case_links(client, case)
     for url in links:
         response = client.get(url)
         wrong += not_in_words(response, url, program.demo)
@@ -243,6 +283,10 @@ def test_every_step_the_case_page_offers_answers_200_citing_the_pack(program):
         if spec is not None and escape(spec.citation) not in (html_of(response) or ""):
             wrong.append(f"{url}: no {spec.citation!r}")
     assert wrong == [], "\n".join(wrong)
+    if not program.pack.has_actions:  # the page says so in words, and offers no step
+        assert NO_ACTIONS in client.get(case_page(case)).content.decode()
+        assert not any("/act/" in url for url in links), links
+        return
     assert any("/act/" in url for url in links), "the case page offers the pack's actions"
 
 
@@ -262,17 +306,24 @@ def test_the_pages_about_the_law_cite_the_packs_sections(program):
 
 @pytest.mark.parametrize("role", OUTSIDE)
 def test_every_portal_page_answers_200_with_the_agencys_name(program, role):
-    client, wrong = signed_in(program, role), []
+    client, wrong, absent = signed_in(program, role), [], {}
     for name in page_names(role):
-        url, _ = build(name, program.side, role)
-        wrong += not_in_words(client.get(url), url, program.demo)
+        url = url_of(program, name, role, absent)
+        if url is not None:
+            wrong += not_in_words(client.get(url), url, program.demo)
     assert wrong == [], "\n".join(wrong)
+    assert_absent_only_as_the_pack_says(program.pack, absent)
 
 
 def test_the_operator_reads_the_notice_sent_with_the_packs_citation(program):
     client, case = signed_in(program, "operator"), demo_case(program)
-    action = case.actions.earliest("pk")
     code = case.establishment.code
+    if not program.pack.has_actions:  # no notice was sent: the page says it plainly
+        assert not case.actions.exists()
+        url = reverse("portal:operator_enforcement", kwargs={"code": code})
+        assert NO_ACTIONS in client.get(url).content.decode()
+        return
+    action = case.actions.earliest("pk")
     for url in (
         reverse("portal:operator_enforcement", kwargs={"code": code}),
         reverse("portal:operator_notice_answer", kwargs={"code": code, "action": action.code}),
@@ -330,7 +381,7 @@ def test_every_letter_of_the_pack_is_a_pdf_citing_its_section(program):
         if action.cites not in text or action.establishment.name not in text:
             wrong.append(f"{type_}: no {action.cites!r} or establishment in {text[:300]!r}")
     assert wrong == [], "\n".join(wrong)
-    assert letter_types(program.pack)
+    assert bool(letter_types(program.pack)) == program.pack.has_actions
 
 
 def test_the_notice_of_a_hearing_cites_the_notice_heard(program):
@@ -345,6 +396,10 @@ def test_the_notice_of_a_hearing_cites_the_notice_heard(program):
 
 
 def test_the_permit_and_the_notice_of_its_change_are_pdfs_in_the_packs_words(program):
+    if not program.pack.has_permits:  # neither the demo nor the generator issues one
+        agencies = (program.demo, program.generated)
+        assert not Permit.objects.filter(agency__in=agencies).exists()
+        return
     permit = Permit.objects.filter(agency=program.demo).earliest("pk")
     change = PermitModification(
         permit=permit, noticed_on=AS_OF, effective_on=AS_OF + timedelta(days=30),
@@ -363,7 +418,11 @@ def test_the_permit_and_the_notice_of_its_change_are_pdfs_in_the_packs_words(pro
 
 def test_the_letter_the_demo_sent_is_stored_and_served_as_sent(program):
     client = signed_in(program, "manager")
-    letter = Letter.objects.filter(action__establishment__agency=program.demo).earliest("pk")
+    letters = Letter.objects.filter(action__establishment__agency=program.demo)
+    if not program.pack.has_actions:
+        assert not letters.exists()
+        return
+    letter = letters.earliest("pk")
     response = client.get(f"/letters/{letter.pk}.pdf")
     text = text_of(body(response))
     assert program.pack.actions[letter.action.type].citation in text
@@ -394,6 +453,13 @@ def calendar_files(client: Client, agency: Agency, query: dict) -> tuple[list[di
 
 def test_the_calendar_and_its_files_give_the_deadlines_the_pack_sets(program):
     query = {"weeks": 26}
+    if not program.pack.has_actions:  # no action, no deadline of one: the page says why
+        client = signed_in(program, "manager")
+        html = client.get("/calendar/", query).content.decode()
+        table, events = calendar_files(client, program.demo, query)
+        assert NO_ACTIONS in html and not [row for row in table if row["action"]]
+        assert len(events) == len(table)
+        return
     with transaction.atomic():  # the notice taken here goes when the test ends
         action = first_notice(program)
         client = signed_in(program, "manager")
@@ -429,4 +495,24 @@ def test_the_annual_report_of_5000_establishments_is_a_page_a_pdf_and_a_workbook
     xlsx = body(client.get("/reports/annual/", {**query, "format": "xlsx"}))
     cells = [str(c) for row in load_workbook(io.BytesIO(xlsx)).active.values for c in row]
     assert cells[0].startswith(program.generated.name)
-    assert any(program.pack.titles.get("permit", "permit") in c for c in cells)
+    if program.pack.has_permits:
+        assert any(program.pack.titles.get("permit", "permit") in c for c in cells)
+    else:  # no permit line, and no permit word in the page, the PDF or the workbook
+        for text in (page.content.decode(), pdf, " ".join(cells)):
+            assert "permit" not in text.lower()
+
+
+def test_a_pack_without_permits_shows_no_permit_menu_column_or_word(program):
+    """Issue 38: "permit words appear although the Iowa chapter has no permit". The pages an
+    agency works from every day, and the establishments' export, speak of a permit only where
+    the pack has one."""
+    client, fse = signed_in(program, "manager"), demo_case(program).establishment
+    pages = ["/dashboard/", "/establishments/", reverse("web:establishment", args=[fse.code])]
+    texts = [client.get(url).content.decode() for url in pages]
+    texts.append(body(client.get("/establishments/", {"export": "csv"})).decode())
+    operator = signed_in(program, "operator")
+    mine = program.side.mine("operator").code
+    portal = [reverse("portal:operator"), reverse("portal:operator_establishment", args=[mine])]
+    texts += [operator.get(url).content.decode() for url in portal]
+    for url, text in zip([*pages, "export", *portal], texts, strict=True):
+        assert ("permit" in text.lower()) == program.pack.has_permits, url

@@ -89,7 +89,7 @@ def bulk_notice(request):
     pack = request.agency.get_pack()
     first = pack.procedure.get("first_notice")
     if not first:
-        return render(request, "web/enforcement/bulk_notice.html", {"none": True}, status=404)
+        return render(request, "web/enforcement/bulk_notice.html", {"none": True})
     policy.require_write(request.user, request.agency, policy.action_kind(first))
     as_of = page_as_of(request)
     counts = (

@@ -69,12 +69,14 @@ def establishment_list(request):
 
 def _export_columns(agency) -> list[str]:
     """The export's column headings, as the list page shows them (the permit in the pack's
-    words)."""
-    permit = agency.get_pack().titles.get("permit", "Permit")
-    return [*CSV_COLUMNS, f"{permit} number"]
+    words, and none for a pack without permits)."""
+    pack = agency.get_pack()
+    if not pack.has_permits:
+        return list(CSV_COLUMNS)
+    return [*CSV_COLUMNS, f"{pack.titles.get('permit', 'Permit')} number"]
 
 
-def _export_rows(rows):
+def _export_rows(rows, permits: bool = True):
     """Each establishment as the list page shows it: the status in plain words."""
     for fse in rows:
         status = getattr(fse, "compliance", None)
@@ -86,7 +88,7 @@ def _export_rows(rows):
             status_word(status.status) if status else "",
             status.open_violations if status else "",
             status.next_due if status and status.next_due else "",
-            fse.permit_number or "",
+            *([fse.permit_number or ""] if permits else []),
         ]
 
 
@@ -97,7 +99,7 @@ def _export(fmt: str, agency, rows):
         filename=f"{agency.code}-establishments",
         sheet="Establishments",
         columns=_export_columns(agency),
-        rows=_export_rows(rows.iterator(chunk_size=2000)),
+        rows=_export_rows(rows.iterator(chunk_size=2000), agency.get_pack().has_permits),
     )
 
 

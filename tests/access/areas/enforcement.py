@@ -38,13 +38,22 @@ def _case(side) -> dict:
     return {"code": case.establishment.code, "case": case.code}
 
 
+def _first(side) -> str:
+    """The pack's first notice; EnforcementAction.DoesNotExist for a pack with none (one that
+    defines no enforcement action)."""
+    first = side.agency.get_pack().procedure.get("first_notice")
+    if not first:
+        raise EnforcementAction.DoesNotExist("the pack names no first notice")
+    return first
+
+
 def _first_notice(side) -> dict:
-    return {**_case(side), "type": side.agency.get_pack().procedure["first_notice"]}
+    return {**_case(side), "type": _first(side)}
 
 
 def _run(side) -> dict:
     run = BulkNotice.objects.filter(agency=side.agency).first() or BulkNotice.objects.create(
-        agency=side.agency, action_type=side.agency.get_pack().procedure["first_notice"],
+        agency=side.agency, action_type=_first(side),
         rule="gcd.service_overdue", codes=[], as_of="2025-06-06", total=0,
     )  # fmt: skip
     return {"pk": run.pk}
@@ -64,6 +73,8 @@ def _document(side) -> dict:
 
     case = EnforcementCase.objects.filter(establishment__agency=side.agency).earliest("pk")
     appeal = case.actions.filter(code="AP-DOC").first()
+    if appeal is None and not side.agency.get_pack().has_actions:
+        raise EnforcementAction.DoesNotExist("the pack defines no enforcement action")
     if appeal is None:
         appeal = EnforcementAction(
             case=case, establishment=case.establishment, code="AP-DOC", type="appeal",
