@@ -40,20 +40,42 @@ def hauler_add(
     licence_expires_on: date | None = None,
     licensed: bool = True,
     actor: Actor = None,
+    **certification,
 ) -> Hauler:
     """A new hauler of the agency (its code unique in the agency); a licensed hauler names
-    its licence number."""
+    its licence number, a certified one (where the pack requires a certification) its own."""
     errors: Errors = {}
     if licensed and not licence_number.strip():
         add_error(errors, "licence_number", "A licensed hauler needs its licence number.")
+    _check_certification(errors, **certification)
     (hauler,) = together(
         errors,
         lambda: hauler_register(
             agency=agency, code=code, name=name, licence_number=licence_number.strip(),
             licence_expires_on=licence_expires_on, licensed=licensed, actor=actor,
+            **_certification(**certification),
         ),
     )  # fmt: skip
     return hauler
+
+
+CERTIFICATION = ("certification_number", "certification_expires_on", "certified")
+
+
+def _check_certification(errors: Errors, **certification) -> None:
+    unknown = set(certification) - set(CERTIFICATION)
+    if unknown:
+        raise TypeError(f"unknown hauler fields: {sorted(unknown)}")
+    if certification.get("certified") and not certification.get("certification_number", "").strip():
+        add_error(
+            errors, "certification_number", "A certified hauler needs its certification number."
+        )
+
+
+def _certification(**certification) -> dict:
+    if "certification_number" in certification:
+        certification["certification_number"] = certification["certification_number"].strip()
+    return certification
 
 
 def hauler_update(
@@ -65,15 +87,20 @@ def hauler_update(
     licensed: bool,
     actor: Actor = None,
     reason: str = "",
+    **certification,
 ) -> Hauler:
-    """The hauler's name and licence as they are now; the audit row keeps what they were (a
-    service is judged by the licence on its date: RULES.md 5, `gcd.unlicensed_hauler`)."""
+    """The hauler's name, licence and certification as they are now; the audit row keeps
+    what they were (a service is judged by the licence and the certification on its date:
+    RULES.md 5, `gcd.unlicensed_hauler`, `gcd.uncertified_hauler`)."""
     errors: Errors = {}
     if licensed and not licence_number.strip():
         add_error(errors, "licence_number", "A licensed hauler needs its licence number.")
+    _check_certification(errors, **certification)
     before = snapshot(hauler)
     hauler.name, hauler.licence_number = name.strip(), licence_number.strip()
     hauler.licence_expires_on, hauler.licensed = licence_expires_on, licensed
+    for field, value in _certification(**certification).items():
+        setattr(hauler, field, value)
     check_model(hauler, errors)
     if errors:
         hauler.refresh_from_db()

@@ -404,6 +404,7 @@ def hauler_register(
     licence_expires_on: date | None = None,
     licensed: bool = True,
     actor: Actor = None,
+    **certification,
 ) -> Hauler:
     hauler = Hauler(
         agency=agency,
@@ -412,6 +413,7 @@ def hauler_register(
         licence_number=licence_number,
         licence_expires_on=licence_expires_on,
         licensed=licensed,
+        **certification,
     )
     errors: Errors = {}
     check_model(hauler, errors)

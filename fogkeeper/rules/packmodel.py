@@ -298,6 +298,15 @@ class Pack:
         report or export speaks of permits (issue 38)."""
         return "permit" in self.titles or any(r.startswith("permit.") for r in self.rules)
 
+    def hauler_certification(self, on: date) -> str | None:
+        """The name of the certification the ordinance requires of haulers beside their
+        licence on `on` (`hauler.certification`, checked by gcd.uncertified_hauler), or None."""
+        param = self.parameters.get("hauler.certification")
+        if param is None or "gcd.uncertified_hauler" not in self.rules:
+            return None
+        spec = param.value_on(max(on, self.effective)).value or {}
+        return spec.get("name") if spec.get("required") else None
+
     @property
     def has_actions(self) -> bool:
         """Whether the pack defines enforcement actions (a pack of an ordinance whose

@@ -119,3 +119,48 @@ def test_a_contract_is_ended_from_the_establishment_page(client, manager):
     assert refused.status_code == 400 and "in the future" in refused.content.decode()
     assert client.post(end, {"until": "2026-11-30"}).status_code == 302
     assert ServiceContract.objects.get().until == date(2026, 11, 30)
+
+
+@pytest.fixture
+def reach_town_manager(client, monkeypatch):
+    """The manager of a pack that requires a FOG hauler certification beside the licence."""
+    from pathlib import Path
+
+    from tests.records import make_agency
+
+    packs = Path(__file__).resolve().parent.parent / "rules" / "format_packs"
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(packs))
+    agency = make_agency("reach-town")
+    client.force_login(make_user("rita", agency, role="manager"))
+    return agency
+
+
+def test_a_haulers_certification_is_recorded_where_the_pack_requires_one(
+    client, reach_town_manager
+):
+    form = client.get("/registry/haulers/new/").content.decode()
+    assert "FOG hauler certification number" in form
+    data = {"code": "H-9", "name": "Orange Pumping", "licence_number": "L-9", "licensed": "on",
+            "certified": "on", "certification_number": " "}  # fmt: skip
+    response = client.post("/registry/haulers/new/", data)
+    assert response.status_code == 400
+    assert "A certified hauler needs its certification number." in response.content.decode()
+    assert not Hauler.objects.filter(code="H-9").exists()
+    data |= {"certification_number": "FOG-118", "certification_expires_on": "2026-03-31"}
+    html = client.post("/registry/haulers/new/", data, follow=True).content.decode()
+    hauler = Hauler.objects.get(code="H-9")
+    assert (hauler.certification_number, str(hauler.certification_expires_on)) == (
+        "FOG-118", "2026-03-31"
+    )  # fmt: skip
+    assert "<dt>FOG hauler certification</dt>" in html and "FOG-118" in html
+    data |= {"certification_expires_on": "2027-03-31", "reason": "renewed"}
+    client.post("/registry/haulers/H-9/edit/", data)
+    hauler.refresh_from_db()
+    assert str(hauler.certification_expires_on) == "2027-03-31"
+    audit = AuditEvent.objects.get(action="hauler.update")
+    assert audit.before["certification_expires_on"] == "2026-03-31"
+
+
+def test_no_certification_is_asked_where_the_pack_requires_none(client, manager):
+    assert "certification" not in client.get("/registry/haulers/new/").content.decode()
+    assert "certification" not in client.get(H1).content.decode().lower()

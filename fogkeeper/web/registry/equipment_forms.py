@@ -104,11 +104,27 @@ class GrinderRemoveForm(forms.Form):
 
 
 class HaulerEditForm(forms.Form):
+    """The hauler's name and licence, and the certification the ordinance requires beside it
+    (`certification`: its name in the pack) where it requires one."""
+
     name = forms.CharField(label="Name", max_length=200)
     licence_number = forms.CharField(label="Licence number", max_length=60, required=False)
     licence_expires_on = _date("Licence expires on", required=False)
     licensed = forms.BooleanField(label="Licensed", required=False, initial=True)
     reason = _reason()
+
+    def __init__(self, *args, certification: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if certification:
+            self.fields["certification_number"] = forms.CharField(
+                label=f"{certification} number", max_length=60, required=False
+            )
+            self.fields["certification_expires_on"] = _date(
+                f"{certification} expires on", required=False
+            )
+            self.fields["certified"] = forms.BooleanField(
+                label=f"Holds the {certification}", required=False, initial=True
+            )
 
 
 class HaulerRegisterForm(HaulerEditForm):

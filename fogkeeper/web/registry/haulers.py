@@ -14,7 +14,13 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 
 from fogkeeper.maintenance.models import Service
-from fogkeeper.registry.haulers import contract_end, contract_start, hauler_add, hauler_update
+from fogkeeper.registry.haulers import (
+    CERTIFICATION,
+    contract_end,
+    contract_start,
+    hauler_add,
+    hauler_update,
+)
 from fogkeeper.registry.models import FoodServiceEstablishment, Hauler, ServiceContract
 
 from ..common import policy
@@ -81,15 +87,23 @@ def hauler_detail(request, hauler):
         .order_by("-date", "-pk")[:RECENT]
     )
     expired = hauler.licence_expires_on is not None and hauler.licence_expires_on < on
+    certification = _certification(request)
+    lapsed = hauler.certification_expires_on is not None and hauler.certification_expires_on < on
     context = {"hauler": hauler, "contracts": contracts, "services": services, "on": on,
-               "expired": expired, "may": may(request, "hauler")}  # fmt: skip
+               "expired": expired, "may": may(request, "hauler"),
+               "certification": certification, "lapsed": lapsed}  # fmt: skip
     return render(request, "web/registry/hauler_detail.html", context)
+
+
+def _certification(request) -> str | None:
+    """The certification the agency's ordinance requires of haulers today, by its name."""
+    return request.agency.get_pack().hauler_certification(page_as_of(request))
 
 
 @agency_page
 def hauler_register(request):
     policy.require_write(request.user, request.agency, "hauler")
-    form = HaulerRegisterForm(request.POST or None)
+    form = HaulerRegisterForm(request.POST or None, certification=_certification(request))
     if form.is_valid():
         try:
             hauler = hauler_add(agency=request.agency, **form.cleaned_data, actor=request.user)
@@ -97,7 +111,7 @@ def hauler_register(request):
             put_errors(form, e)
         else:
             return _to_hauler(request, hauler, f"{hauler.name} was registered.", [])
-    context = {"form": form, "title": "Register a hauler"}
+    context = {"form": form, "title": "Register a hauler", "certification": _certification(request)}
     return form_page(request, "hauler_form.html", context)
 
 
@@ -121,8 +135,11 @@ def _to_hauler(request, hauler, message: str, establishments):
 def hauler_edit(request, hauler):
     """Keep the hauler's name and licence current; its customers are evaluated again, since
     a pump-out is judged by the licence on its date."""
+    certification = _certification(request)
     fields = ("name", "licence_number", "licence_expires_on", "licensed")
-    form = HaulerEditForm(request.POST or None, initial={f: getattr(hauler, f) for f in fields})
+    fields += CERTIFICATION if certification else ()
+    initial = {f: getattr(hauler, f) for f in fields}
+    form = HaulerEditForm(request.POST or None, initial=initial, certification=certification)
     if form.is_valid():
         try:
             hauler_update(hauler=hauler, **form.cleaned_data, actor=request.user)
@@ -131,7 +148,8 @@ def hauler_edit(request, hauler):
         else:
             message = f"The licence of {hauler.name} was saved."
             return _to_hauler(request, hauler, message, _customers(hauler, page_as_of(request)))
-    context = {"form": form, "title": f"Edit {hauler.name}", "hauler": hauler}
+    context = {"form": form, "title": f"Edit {hauler.name}", "hauler": hauler,
+               "certification": certification}  # fmt: skip
     return form_page(request, "hauler_form.html", context)
 
 
