@@ -2,7 +2,6 @@
 (tests/rules/format_packs/) uses each new key, and its cases (format_cases/) are decided
 through the real CLI at each key's boundaries."""
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,8 @@ from fogkeeper.rules.packcheck import check_pack
 from fogkeeper.rules.packs import load_pack
 from fogkeeper.rules.scaffold import new_pack
 from tests.rules.new_pack import fill
+from tests.rules.test_packs_check import copy as copy_pack
+from tests.rules.test_packs_check import edit
 
 from .conformance import check_case_with_cli
 
@@ -31,16 +32,7 @@ REACH = PACKS / "reach-town"
 
 
 def copy(tmp_path: Path) -> Path:
-    folder = tmp_path / REACH.name
-    shutil.copytree(REACH, folder)
-    return folder
-
-
-def edit(folder: Path, file: str, old: str, new: str) -> None:
-    path = folder / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return copy_pack(tmp_path, REACH)
 
 
 def lines(folder: Path) -> list[str]:
