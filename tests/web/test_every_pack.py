@@ -47,6 +47,7 @@ from fogkeeper.permits.services import permit_issue
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack, default_registry
 from fogkeeper.web.common import policy
+from fogkeeper.web.permits import urls as permit_urls
 from tests.access.test_matrix import add_photos, build, rows
 from tests.access.world import ROLES, Side
 from tests.letters.test_letters import text_of
@@ -152,10 +153,12 @@ def page_names(role: str) -> list[str]:
 
 def agency_pages(program: Program) -> list[str]:
     """The manager's pages of the whole agency that only read (no record in their URL, no
-    form: POST is not offered), the ones whose work grows with the program."""
+    form: POST is not offered), the ones whose work grows with the program; no permit page
+    where the ordinance has no permit (they answer 404, as the staff page test reads)."""
     read_only = {r["name"] for r in rows() if r["method"] == "POST" and r["manager"] == "405"}
     absent: dict[str, list[str]] = {}
-    urls = [url_of(program, name, "manager", absent) for name in page_names("manager")]
+    names = [n for n in page_names("manager") if program.pack.has_permits or n not in PERMIT_PAGES]
+    urls = [url_of(program, name, "manager", absent) for name in names]
     assert_absent_only_as_the_pack_says(program.pack, absent)
     urls = [url for url in urls if url is not None]
     return [url for url in urls if resolve(url).view_name in read_only and not resolve(url).kwargs]
@@ -187,6 +190,9 @@ def assert_absent_only_as_the_pack_says(pack: Pack, absent: dict[str, list[str]]
 
 
 NO_ACTIONS = "defines no enforcement actions"
+PERMIT_PAGES = {f"web:{p.name}" for p in permit_urls.urlpatterns} - {
+    "web:plan_review_new", "web:plan_review_decide", "web:plan_review_document",
+}  # fmt: skip
 
 
 def body(response) -> bytes:
@@ -261,6 +267,9 @@ def test_every_staff_page_answers_200_with_the_agencys_name(program):
         if url is None:
             continue  # no such record: what the pack lacks, asserted below
         response = client.get(url)
+        if name in PERMIT_PAGES and not program.pack.has_permits:
+            wrong += [f"{url}: {response.status_code}"] * (response.status_code != 404)
+            continue  # the ordinance puts no permit on establishments
         if unnamed(response):
             continue  # a step of the case: as the case page links it, the next test
         asked.add(name)
@@ -516,3 +525,5 @@ def test_a_pack_without_permits_shows_no_permit_menu_column_or_word(program):
     texts += [operator.get(url).content.decode() for url in portal]
     for url, text in zip([*pages, "export", *portal], texts, strict=True):
         assert ("permit" in text.lower()) == program.pack.has_permits, url
+    listed = client.get("/permits/")
+    assert listed.status_code == (200 if program.pack.has_permits else 404)
