@@ -21,6 +21,7 @@ from .models import (
     FoodServiceEstablishment,
     GreaseControlDevice,
     Hauler,
+    IntervalApproval,
     Lateral,
     OperationChange,
     Operator,
@@ -292,5 +293,14 @@ class ApprovedExceptionAdmin(RecordAdmin):
     list_display = ["device", "field", "approved_on", "approved_by", "reference"]
     list_filter = ["device__establishment__agency", "field"]
     search_fields = ["device__code", "device__establishment__name", "reference"]
+    list_select_related = ["device__establishment"]
+    autocomplete_fields = ["device"]
+
+
+@admin.register(IntervalApproval)
+class IntervalApprovalAdmin(RecordAdmin):
+    list_display = ["device", "days", "approved_on", "approved_by", "reference", "ends_on"]
+    list_filter = ["device__establishment__agency"]
+    search_fields = ["device__code", "device__establishment__name", "reference", "approved_by"]
     list_select_related = ["device__establishment"]
     autocomplete_fields = ["device"]

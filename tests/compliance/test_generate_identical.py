@@ -33,19 +33,19 @@ TEST_PACKS = Path(__file__).resolve().parent.parent / "rules" / "packs"
 # without establishments, and of the case files built from them on AS_OF
 GENERATED = {
     "imaginary-town": (
-        "8f2798b8b32f316122fcd21e9eb8c84e43ca6d81f59722ec30005509a6ee9101",
+        "959e7a929d018489300f478820dd8f0c149f9b9bdcad39e4c54a6c19e2ec12b7",
         "18afce9b7726bf3e6de27a396c1fd6e2360abc4ca27223eed6faebdb963a79c6",
     ),
     "san-clemente": (
-        "6cfc72e38632192eaf8a4650035dab19eab3ea110483eac211313c07fe541fee",
+        "0cfe1e7031f8a25f76e8a1d1370152bf68fbd7a4343e08ef07d3527f31122d92",
         "22d29bc58d11d464411f6ce98ccf32c308ca63dd240a54cdc4f5e3afc7b84eb8",
     ),
     "town-10-02": (
-        "872000aa9afe3678742750190c9f6f065ef7d52f50ceaf62ca0d49885be0082a",
+        "bf5420f7306d4ffd997b512fcecdda12564507cdf1c684c99c669d96dbd6dee3",
         "401ff1cd942f2592a64b094ecbf4b2cecb0a375afd0886c859e6a9ef67811bca",
     ),
     "us-oh-aurora": (
-        "efe290444a275ecb974bb84d668807f872309e7a7cfbc1f1af1f9e7445578c64",
+        "e9ed6fc0ffb12bba8a0c3db3664d24e4967d35dad484df22e4e589e43c0bd109",
         "901475dec29622b52a4742a6a53533ad9bdf6ddddd4873bc64227288f29e6d6b",
     ),
 }

@@ -41,7 +41,12 @@ def test_it_shows_an_establishment_with_its_inlines(admin_client, records):
 
 def test_it_audits_a_save_in_the_admin(admin_client, admin_user):
     url = reverse("admin:registry_agency_add")
-    data = {"code": "sc", "name": "City of San Clemente", "pack": "san-clemente"}
+    data = {
+        "code": "sc",
+        "name": "City of San Clemente",
+        "pack": "san-clemente",
+        "history_grace_days": "60",
+    }  # the form shows its default
     admin_client.post(url, data)
     (event,) = AuditEvent.objects.exclude(object_type="auth.user")
     assert (event.action, event.actor, event.reason) == ("agency.add", admin_user, "admin")
