@@ -65,8 +65,11 @@ def test_an_exported_program_imported_into_an_empty_agency_gives_the_same_findin
     assert FoodServiceEstablishment.objects.filter(agency=copy).count() == 150
     sweep_agency(copy, as_of=AS_OF)
     original, copied = findings(program), findings(copy)
-    assert sum(len(f) for f in original.values()) > 300  # findings of many kinds to compare
-    assert len({f[0] for rows in original.values() for f in rows}) > 5
+    kinds = {f[0] for rows in original.values() for f in rows}
+    # findings of many kinds to compare: more than one an establishment (Cleburne's pack, of
+    # one rule and four questions, gives 181; the others over 300)
+    assert sum(len(f) for f in original.values()) > 150
+    assert len(kinds) > 5
     assert copied == original
 
 
