@@ -26,6 +26,7 @@ from fogkeeper.registry.services import (
     check_model,
     check_not_future,
     check_not_negative,
+    check_within_depth,
     refuse,
 )
 
@@ -141,6 +142,7 @@ def _check_readings(errors: Errors, measurements, establishment, on: date) -> No
                 add_error(errors, key, f"{field}: {m}")
         if (r.fog_inches is None) != (r.solids_inches is None):
             add_error(errors, key, _both_depths(r, establishment))
+        check_within_depth(errors, key, r.device, r.fog_inches, r.solids_inches)
 
 
 def _rows(inspection: Inspection, answers, measurements) -> tuple[list, list]:

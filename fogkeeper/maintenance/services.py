@@ -28,6 +28,7 @@ from fogkeeper.registry.services import (
     check_not_negative,
     check_order,
     check_same_agency,
+    check_within_depth,
     refuse,
 )
 
@@ -88,6 +89,7 @@ def service_record(
         solids_inches=solids_inches,
         sludge_to_outlet_inches=sludge_to_outlet_inches,
     )
+    check_within_depth(errors, "solids_inches", device, fog_inches, solids_inches)
     if source == "staff" and hauler is None:
         add_error(errors, "hauler", "A pump-out names the hauler that did it (its manifest).")
     if date > (today or timezone.localdate()):

@@ -98,6 +98,27 @@ def check_not_negative(errors: Errors, **values: Decimal | int | None) -> None:
             add_error(errors, field, f"Cannot be negative (got {value}).")
 
 
+def check_within_depth(
+    errors: Errors, field: str, device: Any, fog: Decimal | None, solids: Decimal | None
+) -> None:
+    """FOG and solids measured in `device` fill at most its design depth: 60 in of solids in a
+    48-in interceptor is a misreading, and stored it opened a violation at 129% (issue 39)."""
+    depth = getattr(device, "design_depth_inches", None)
+    total = (fog or 0) + (solids or 0)
+    if depth is None or total <= depth or (fog is not None and fog < 0) or (solids or 0) < 0:
+        return
+    add_error(
+        errors,
+        field,
+        f"{device.code}: FOG ({_in(fog)} in) and solids ({_in(solids)} in) come to "
+        f"{_in(total)} in, more than its design depth of {_in(depth)} in; check the readings.",
+    )
+
+
+def _in(inches: Decimal | int | None) -> str:
+    return f"{float(inches or 0):g}"  # 48.00 as 48, 12.50 as 12.5
+
+
 def check_order(errors: Errors, field: str, later: date | None, earlier: date, what: str) -> None:
     """`later` (the value of `field`) may not come before `earlier` (the date of `what`)."""
     if later is not None and later < earlier:

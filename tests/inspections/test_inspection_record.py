@@ -128,3 +128,19 @@ def test_it_refuses_a_date_after_today(fse):
         record(fse, answers=[Answer("bmp.spill_kit", True)], today=date(2025, 2, 2))
     assert e.value.message_dict == {"date": ["2025-02-03 is in the future."]}
     assert events() == []
+
+
+def test_it_refuses_fog_and_solids_deeper_than_the_device(fse):
+    """Issue 39: 60 in of solids in a 48-in interceptor opened a violation at 129%."""
+    gi = make_device(fse, design_depth_inches=Decimal("48"))
+    with pytest.raises(ValidationError) as e:
+        record(
+            fse, measurements=[Reading(gi, fog_inches=Decimal("2"), solids_inches=Decimal("60"))]
+        )
+    assert e.value.message_dict == {"measurements[0]": [
+        "GI-1: FOG (2 in) and solids (60 in) come to 62 in, more than its design depth of "
+        "48 in; check the readings."
+    ]}  # fmt: skip
+    assert not Inspection.objects.exists() and not Measurement.objects.exists()
+    record(fse, measurements=[Reading(gi, fog_inches=Decimal("8"), solids_inches=Decimal("40"))])
+    assert Measurement.objects.get().solids_inches == 40  # exactly full is a reading
