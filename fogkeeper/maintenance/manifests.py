@@ -38,6 +38,7 @@ from fogkeeper.registry.cells import read_date as _date
 from fogkeeper.registry.cells import read_decimal as _decimal
 from fogkeeper.registry.cells import read_yes_no as _yes_no
 from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler, ServiceContract
+from fogkeeper.registry.services import check_within_depth
 
 from .models import MANIFEST_CONTENT, Service
 from .services import lock_manifests
@@ -493,6 +494,12 @@ def _check(
             bad(column, reason)
         fields[column] = value
     fields["notes"] = v.get("notes", "")
+    if device is not None:
+        deeper: dict = {}
+        check_within_depth(deeper, "solids_inches", device, fields.get("fog_inches"),
+                           fields.get("solids_inches"))  # fmt: skip
+        for reason in deeper.get("solids_inches", []):
+            bad("solids_inches", reason)
 
     if not errors:
         row.hauler = hauler

@@ -13,6 +13,7 @@ from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.maintenance.manifests import ManifestImportError, manifests_import
 from fogkeeper.maintenance.models import Service
+from fogkeeper.registry.models import GreaseControlDevice
 from tests.records import make_agency, make_device, make_establishment, make_hauler, make_service
 
 pytestmark = pytest.mark.django_db
@@ -279,3 +280,13 @@ def test_it_still_reads_plain_numbers_with_thousands_separators(agency):
     text = HEADER + ROW.format(n=1, gallons='"1,200.5"', notes="")
     manifests_import(agency=agency, data=text.encode(), name="june.csv", today=date(2025, 6, 1))
     assert str(Service.objects.get().gallons_removed) == "1200.5"
+
+
+def test_it_refuses_fog_and_solids_deeper_than_the_device(agency):
+    """Issue 39: a misread depth opened a violation at 129% of the device."""
+    GreaseControlDevice.objects.filter(code="GI-1").update(design_depth_inches=48)
+    text = HEADER + "H-1,M-100,FSE-1,GI-1,2025-01-15,yes,750,2,60,no,,\n"
+    assert refused(agency, text) == [
+        "row 2, column solids_inches: GI-1: FOG (2 in) and solids (60 in) come to 62 in, more "
+        "than its design depth of 48 in; check the readings."
+    ]
