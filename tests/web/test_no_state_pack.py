@@ -17,7 +17,6 @@ from datetime import date, datetime, time
 from pathlib import Path
 
 import pytest
-import time_machine
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.management import call_command
@@ -44,10 +43,11 @@ from tests.web.test_every_pack import (
     letter_text,
     letter_types,
     page_names,
+    today,  # noqa: F401 (autouse: noon of AS_OF where the agency is)
     unsaved,
 )
 
-AS_OF = date(2026, 6, 30)
+AS_OF = date(2026, 6, 30)  # test_every_pack's, whose `today` this module's pages run on
 GENERATED = 60
 # Words of California's spill reporting and courts: none may reach an agency outside it.
 CALIFORNIA = re.compile(
@@ -127,13 +127,6 @@ def _an_overflow(agency: Agency) -> None:
         agency=agency, code="SSO-NS-2", date=date(2026, 6, 21), kind="spill", gallons=40,
         address="Main St at 3rd Ave",
     )  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def today(program):
-    noon = datetime.combine(AS_OF, time(12), tzinfo=program.pack.calendar.tz)
-    with time_machine.travel(noon, tick=False):
-        yield
 
 
 def signed_in(program: Program) -> Client:
