@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import ReminderSent
+from .models import OverdueReminder, ReminderSent
 
 
 @admin.register(ReminderSent)
@@ -10,6 +10,20 @@ class ReminderSentAdmin(admin.ModelAdmin):
     search_fields = ("establishment__code", "establishment__name", "email")
     list_select_related = ("establishment",)
     date_hierarchy = "sent_on"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(OverdueReminder)
+class OverdueReminderAdmin(admin.ModelAdmin):
+    list_display = ("establishment", "obligation", "subject", "due", "last_sent_on", "times")
+    list_filter = ("obligation", "establishment__agency")
+    search_fields = ("establishment__code", "establishment__name", "email")
+    list_select_related = ("establishment",)
 
     def has_add_permission(self, request):
         return False

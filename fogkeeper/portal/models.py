@@ -29,6 +29,36 @@ class ReminderSent(models.Model):
         return f"{self.obligation} {self.subject} due {self.due}, sent {self.sent_on}"
 
 
+class OverdueReminder(models.Model):
+    """The last reminder emailed to an establishment's operator that `obligation` (for
+    `subject`), due on `due`, is overdue: it is sent again a week later at the soonest, and no
+    more once the obligation is done (its due date leaves the overdue schedule)."""
+
+    establishment = models.ForeignKey(
+        "registry.FoodServiceEstablishment",
+        on_delete=models.PROTECT,
+        related_name="overdue_reminders",
+    )
+    obligation = models.CharField(max_length=60)
+    subject = models.CharField(max_length=80)
+    due = models.DateField()
+    last_sent_on = models.DateField()
+    times = models.PositiveIntegerField(default=1, help_text="how many times it was sent")
+    email = models.EmailField(help_text="the address it was last sent to")
+
+    class Meta:
+        ordering = ["-last_sent_on", "establishment", "due"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment", "obligation", "subject", "due"],
+                name="overdue_reminder_per_item",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.obligation} {self.subject} due {self.due}, sent {self.last_sent_on}"
+
+
 ENROLMENT_KINDS = [("operator", "FSE operator"), ("hauler", "Grease hauler")]
 ENROLMENT_STATUSES = [("waiting", "Waiting"), ("approved", "Approved"), ("rejected", "Rejected")]
 

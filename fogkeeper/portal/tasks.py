@@ -14,8 +14,9 @@ REMINDER_DAYS = 14  # what falls due within two weeks, as `manage.py send_remind
 
 @shared_task(name="fogkeeper.reminders.agency")
 def send_agency_reminders(daily_id: int) -> str | None:
-    """Email the agency's operators what falls due soon. A reminder is sent once, however
-    often this runs (reminders.py)."""
+    """Email the agency's operators what falls due soon and what is overdue. A reminder of
+    what falls due is sent once, however often this runs; one of an overdue item at most once
+    a week until it is done (reminders.py)."""
     daily = DailyJob.objects.select_related("agency").filter(pk=daily_id).first()
     if daily is None or daily.done_at is not None:
         return None

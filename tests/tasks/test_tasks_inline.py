@@ -133,8 +133,8 @@ def test_the_reminders_task_sends_once_when_run_twice(mailoutbox):
     third = send_agency_reminders(daily.pk)
 
     assert len(mailoutbox) == 1 and mailoutbox[0].to == ["deli@example.org"]
-    assert "1 in 1 email(s); 0 sent before" in outcome
-    assert "0 in 0 email(s); 1 sent before" in again
+    assert "1 reminder in 1 email; 0 sent before" in outcome
+    assert "0 reminders in 0 emails; 1 sent before" in again
     assert third is None  # done
     assert ReminderSent.objects.filter(establishment=fse).count() == 1
     assert DailyJob.objects.get(pk=daily.pk).outcome == again

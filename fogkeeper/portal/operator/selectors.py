@@ -15,7 +15,7 @@ from django.db.models import Prefetch
 from fogkeeper.billing.models import ZERO, Invoice
 from fogkeeper.billing.selectors import invoice_due_on
 from fogkeeper.compliance.models import ComplianceStatus, Finding
-from fogkeeper.enforcement.models import Letter
+from fogkeeper.enforcement.models import EnforcementAction, Letter
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Measurement
 from fogkeeper.maintenance.models import Service, YellowGreasePickup
 from fogkeeper.permits.models import Permit
@@ -92,6 +92,57 @@ def schedule_rows(
             }
         )
     return sorted(rows, key=lambda r: (r["due"], r["text"]))
+
+
+# What the operator itself must do; an overdue one is named in reminders and first in "What
+# to do next". The annual inspection is the agency's to do.
+OPERATORS_OWN = tuple(o for o in OBLIGATIONS if o != "inspection.annual")
+
+
+def overdue_rows(
+    pack, schedule: list[dict[str, Any]], names: dict[str, str], fines: dict, as_of: date
+) -> list[dict]:
+    """The operator's obligations of the schedule already overdue on `as_of`, longest overdue
+    first, each as schedule_rows says it with how many days overdue and the fine accrued on
+    it to date (`fines`, item_fines), if any."""
+    rows = [
+        {**row, "days": (as_of - row["due"]).days, "fine": fines.get(_item_rule(row))}
+        for row in schedule_rows(pack, schedule, names, as_of)
+        if row["overdue"] and row["obligation"] in OPERATORS_OWN
+    ]
+    return sorted(rows, key=lambda r: (r["due"], r["text"]))
+
+
+def _item_rule(row: dict) -> tuple[str, str]:
+    return OBLIGATIONS[row["obligation"]][1], row["subject"]
+
+
+def item_fines(establishment, accruals: list[dict[str, Any]]) -> dict[tuple[str, str], dict]:
+    """The engine's daily fines (`accruals`, as Accrual.to_dict gives them) by the violation
+    they are for, (rule, subject): an action's own violation, else its case's. A fine of an
+    action whose case names no violation is for no one item and is left out."""
+    codes = {a["action"] for a in accruals}
+    if not codes:
+        return {}
+    actions = EnforcementAction.objects.filter(establishment=establishment, code__in=codes)
+    violations: dict[str, set[tuple[str, str]]] = {}
+    for action in actions.select_related("violation").prefetch_related("case__violations"):
+        own = [action.violation] if action.violation else list(action.case.violations.all())
+        violations[action.code] = {(v.rule, v.subject) for v in own}
+    fines: dict[tuple[str, str], dict] = {}
+    for accrual in accruals:
+        for key in violations.get(accrual["action"], ()):
+            _add_fine(fines.setdefault(key, {}), accrual)
+    return fines
+
+
+def _add_fine(fine: dict, accrual: dict) -> None:
+    start, through = date.fromisoformat(accrual["from"]), date.fromisoformat(accrual["through"])
+    fine["amount"] = fine.get("amount", Decimal(0)) + Decimal(str(accrual["amount"]))
+    fine["rate"] = Decimal(str(accrual["rate"]))
+    fine["start"] = min(fine.get("start", start), start)
+    fine["through"] = max(fine.get("through", through), through)
+    fine["citation"] = accrual["citation"]
 
 
 def subject_names(establishment: FoodServiceEstablishment) -> dict[str, str]:

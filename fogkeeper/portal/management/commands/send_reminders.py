@@ -1,5 +1,6 @@
 """`manage.py send_reminders [--as-of DATE] [--days N] [--agency CODE]`: email operators
-what falls due soon (fogkeeper/portal/reminders.py). Run it daily, after the sweep."""
+what falls due soon and what is overdue (fogkeeper/portal/reminders.py). Run it daily,
+after the sweep."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
@@ -14,7 +15,9 @@ class Command(BaseCommand):
     help = (
         "Email each operator (Operator.email) the pump-outs, BMP trainings and permit "
         "renewals of its establishments that fall due within --days of --as-of, from the "
-        "schedule of the last sweep, citing the law. Each reminder is sent once."
+        "schedule of the last sweep, citing the law, and what of theirs is overdue, with its "
+        "fine to date. Each reminder of what falls due is sent once; one of what is overdue "
+        "at most once a week until it is done."
     )
 
     def add_arguments(self, parser):
