@@ -12,7 +12,7 @@ from fogkeeper.audit.models import AuditEvent
 from fogkeeper.billing.services import invoice_issue, payment_record
 from fogkeeper.enforcement.models import EnforcementCase, NoticeAnswer
 from fogkeeper.enforcement.selectors import answers_by_action
-from fogkeeper.enforcement.services import action_take, case_open, notice_answer
+from fogkeeper.enforcement.services import action_take, case_open, notice_answer, violation_add
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import Operator
 from tests.records import d
@@ -230,3 +230,32 @@ def test_it_offers_the_appeal_while_open_and_shows_the_appeal_once_filed(as_oliv
     html = html_of(as_olive)
     assert offer not in html
     assert "You appealed to the Utilities Manager on 2025-06-28." in html
+
+
+def late_pump_out_notice(fse):
+    """GT-2, to be pumped out every 30 days from its installation on 2020-05-01, has had no
+    full pump-out by a licensed hauler since (make_pier_taqueria): due 2020-05-31. A notice for
+    it asked for it by 2025-06-16, and $600 a day accrues from 2025-06-17."""
+    case = case_open(establishment=fse, code="EC-GT", opened_on=d("2025-06-01"))
+    violation_add(case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2",
+                  since=d("2025-05-02"))  # fmt: skip
+    return action_take(
+        case=case, type="notice_of_noncompliance", code="NNC-GT",
+        fields={"delivered_on": d("2025-06-02"), "correct_by": d("2025-06-16")},
+    )  # fmt: skip
+
+
+def test_what_to_do_next_lists_what_is_overdue_first_with_its_fine_and_citation(
+    as_olive, world, letters
+):
+    late_pump_out_notice(world.pier)
+    html = html_of(as_olive)
+    steps = html[html.index('id="next"') : html.index('id="actions"')]
+    first = steps[steps.index("<li") : steps.index("</li>")]
+    assert "Overdue" in first
+    assert "Pump-out of GT-2: due by 2020-05-31, 1856 days overdue." in first
+    assert "A fine of $8,400.00 has accrued on it to date ($600.00 a day from 2025-06-17 " in first
+    assert "through 2025-06-30, 13.30.080(E)(3))." in first
+    assert "(§ 13.30.050(H)(1)(b))" in first
+    assert steps.index("Pump-out of GT-2") < steps.index("Correct the violation of")
+    assert "gcd." not in steps

@@ -1,7 +1,7 @@
 """What the operator is told of the enforcement against one of its establishments: each action
 sent to it (one with a letter) in the pack's words, with its correct-by date, the fine the
 engine finds accruing, hearings, decisions, appeal deadlines and the operator's answers; its
-invoices and what it owes; and what it should do next.
+invoices and what it owes; and what it should do next, what is already overdue first.
 
 Every date and amount comes from the engine (`establishment_report`) and from billing; none
 is computed here. Staff-only records (inspections' internals, the audit, who on the staff
@@ -29,9 +29,9 @@ from fogkeeper.enforcement.selectors import establishment_answers_by_action
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
-from fogkeeper.rules.report import Accrual, Deadline
+from fogkeeper.rules.report import Accrual, Deadline, Report
 
-from .selectors import invoice_rows
+from .selectors import invoice_rows, item_fines, overdue_rows, subject_names
 
 # How a field of an action is said to the operator; any other is its name in words.
 FIELD_WORDS = {
@@ -84,6 +84,7 @@ class EnforcementPage:
     establishment: FoodServiceEstablishment
     as_of: date
     actions: list[SentAction] = field(default_factory=list)
+    overdue: list[dict[str, Any]] = field(default_factory=list)
     next_steps: list[dict[str, Any]] = field(default_factory=list)
     invoices: list[dict[str, Any]] = field(default_factory=list)
     balance: Decimal = Decimal(0)
@@ -100,8 +101,10 @@ def enforcement_page(
     fse = establishment
     page = EnforcementPage(establishment=fse, as_of=as_of)
     if letters:
-        deadlines, accruals, page.problem = _engine(fse, as_of)
-        page.actions = sent_actions(fse, deadlines, accruals, as_of)
+        report, page.problem = _engine(fse, as_of)
+        if report is not None:
+            page.actions = sent_actions(fse, report.deadlines, report.accruals, as_of)
+            page.overdue = _overdue(fse, report, as_of)
     if invoices:
         page.invoices = invoice_rows(fse, as_of)
         page.balance = account_balance(fse, as_of)
@@ -111,14 +114,21 @@ def enforcement_page(
     return page
 
 
-def _engine(fse, as_of: date) -> tuple[list[Deadline], list[Accrual], bool]:
-    """The engine's deadlines and accruals; none, and a problem, if the records of the
-    establishment do not make a valid case file (the agency has to correct them)."""
+def _engine(fse, as_of: date) -> tuple[Report | None, bool]:
+    """The engine's report; none, and a problem, if the records of the establishment do not
+    make a valid case file (the agency has to correct them)."""
     try:
-        report = establishment_report(establishment=fse, as_of=as_of)
+        return establishment_report(establishment=fse, as_of=as_of), False
     except CaseFileError:
-        return [], [], True
-    return report.deadlines, report.accruals, False
+        return None, True
+
+
+def _overdue(fse, report: Report, as_of: date) -> list[dict[str, Any]]:
+    """The operator's obligations overdue on `as_of`, each with the fine accrued on it, as
+    the reminders name them (portal.reminders)."""
+    schedule = [item.to_dict() for item in report.schedule]
+    fines = item_fines(fse, [a.to_dict() for a in report.accruals])
+    return overdue_rows(fse.agency.get_pack(), schedule, subject_names(fse), fines, as_of)
 
 
 def sent_actions(
@@ -247,8 +257,10 @@ def _deadline_text(pack: Pack, deadline: Deadline, to: str | None) -> str:
 
 
 def next_steps(pack: Pack, page: EnforcementPage) -> list[dict[str, Any]]:
-    """What the operator should do, soonest first: correct what a notice asks, attend a
-    hearing, appeal while it may, pay what it owes."""
+    """What the operator should do: first what is already overdue, longest overdue first;
+    then, soonest first, correct what a notice asks, attend a hearing, appeal while it may,
+    pay what it owes."""
+    overdue = [_overdue_step(pack, row) for row in page.overdue]
     steps = []
     for sent in page.actions:
         steps += _action_steps(sent, page.as_of)
@@ -263,7 +275,30 @@ def next_steps(pack: Pack, page: EnforcementPage) -> list[dict[str, Any]]:
                 "citation": "",
             })  # fmt: skip
     unique = {(s["day"], s["text"]): s for s in steps}
-    return sorted(unique.values(), key=lambda s: s["day"])
+    return overdue + sorted(unique.values(), key=lambda s: s["day"])
+
+
+def _overdue_step(pack: Pack, row: dict[str, Any]) -> dict[str, Any]:
+    """An overdue obligation: what, due when, how many days overdue, the fine to date."""
+    days = row["days"]
+    text = (
+        f"{row['text']}: due by {row['due'].isoformat()}, "
+        f"{days} day{'' if days == 1 else 's'} overdue."
+    )
+    fine = row["fine"]
+    if fine:
+        text += (
+            f" A fine of ${fine['amount']:,.2f} has accrued on it to date "
+            f"(${fine['rate']:,.2f} a day from {fine['start'].isoformat()} through "
+            f"{fine['through'].isoformat()}, {fine['citation']})."
+        )
+    section = pack.titles.get("code", "§")
+    return {
+        "day": row["due"],
+        "text": text,
+        "citation": f"{section} {row['citation']}" if row["citation"] else "",
+        "overdue": True,
+    }
 
 
 def _action_steps(sent: SentAction, as_of: date) -> list[dict[str, Any]]:
