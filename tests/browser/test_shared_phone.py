@@ -146,3 +146,28 @@ def test_unsent_inspections_are_deleted_on_their_inspectors_say(
     context.set_offline(False)
     page.wait_for_url(f"{live_server.url}/accounts/login/")
     assert stored() == []
+
+
+def test_the_field_app_opened_by_another_person_keeps_nothing_of_the_last_readable(
+    page, live_server, sign_in, screenshot, sc
+):
+    context = page.context
+    make_user("omar", sc)
+    with_route_offline(page, context, live_server, sign_in, screenshot)
+    inspect_harbor(page)
+    context.set_offline(False)
+    context.route("**/inspections/field/sync/", lambda route: route.abort("connectionrefused"))
+    context.clear_cookies()  # her sign-in ends without the sign-out form (it expired)
+
+    sign_in(page, "omar")
+    page.goto(f"{live_server.url}/inspections/field/offline/?as_of={DAY}")
+    expect(page.locator("#field-app[data-ready]")).to_be_attached()
+    expect(page.locator("#route-status")).to_contain_text("No route on this device yet")
+    expect(page.locator("#queue-count")).to_contain_text(
+        "1 inspection kept here by another person, locked: only they can send them."
+    )
+    expect(page.locator("main")).not_to_contain_text("Harbor Grill")
+    now = held(page)
+    assert (now["route"], now["sent"], now["queue"], now["keys"], now["locked"]) == (0, 0, 0, 0, 1)
+    assert now["pages"] == ["/inspections/field/offline/"]  # his own, just opened
+    screenshot(page, "shared-phone-next-inspector")
