@@ -17,9 +17,21 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 sc, phone = test_offline.sc, test_offline.phone  # the fixtures: Harbor Grill and Quiet Cafe due
 
-# What the field app holds in this browser: the rows of each store, and the pages (not the
-# static files) its service worker keeps.
-HELD = """async () => {
+# The pages (not the static files) the field app's service worker keeps in this browser.
+PAGES = """async () => {
+  const pages = [];
+  for (const key of await caches.keys()) {
+    const cache = await caches.open(key);
+    for (const request of await cache.keys()) {
+      const path = new URL(request.url).pathname;
+      if (!path.startsWith("/static/")) pages.push(path);
+    }
+  }
+  return pages;
+}"""
+# What the field app holds in this browser: the rows of each store, and its pages.
+HELD = (
+    """async () => {
   const db = await new Promise((resolve, reject) => {
     const req = indexedDB.open("fogkeeper-field");
     req.onsuccess = () => resolve(req.result);
@@ -33,16 +45,12 @@ HELD = """async () => {
     });
   }
   db.close();
-  held.pages = [];
-  for (const key of await caches.keys()) {
-    const cache = await caches.open(key);
-    for (const request of await cache.keys()) {
-      const path = new URL(request.url).pathname;
-      if (!path.startsWith("/static/")) held.pages.push(path);
-    }
-  }
+  held.pages = await ("""
+    + PAGES
+    + """)();
   return held;
 }"""
+)
 
 
 def held(page) -> dict:
@@ -171,3 +179,22 @@ def test_the_field_app_opened_by_another_person_keeps_nothing_of_the_last_readab
     assert (now["route"], now["sent"], now["queue"], now["keys"], now["locked"]) == (0, 0, 0, 0, 1)
     assert now["pages"] == ["/inspections/field/offline/"]  # his own, just opened
     screenshot(page, "shared-phone-next-inspector")
+
+
+def test_signed_out_the_field_list_kept_for_offline_shows_no_stop(
+    page, live_server, sign_in, screenshot, sc
+):
+    sign_in(page, "ines")
+    page.goto(f"{live_server.url}/inspections/field/")  # installs the app: its pages are kept
+    expect(page.locator("main")).to_contain_text("Harbor Grill")
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    assert "/inspections/field/" in page.evaluate(PAGES)  # kept, for the inspector offline
+    page.reload()
+    sign_out(page)
+    page.wait_for_url(f"{live_server.url}/accounts/login/")
+    assert page.evaluate(PAGES) == []
+
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/inspections/field/")
+    expect(page.locator("body")).to_contain_text("This page was not kept on this device")
+    expect(page.locator("body")).not_to_contain_text("Harbor Grill")

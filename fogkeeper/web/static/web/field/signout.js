@@ -95,16 +95,22 @@ async function ask(unsent) {
   if (!box.open) box.showModal();
 }
 
-async function onSubmit(event) {
-  if (form.dataset.cleared) return;
-  event.preventDefault();
+// Whether the field app's store or the pages its service worker keeps were in this browser
+// when the page opened: where neither is (and this page made none), the sign-out goes as any
+// form does, at once.
+let held = false;
+
+async function holding() {
+  if (await store.exists()) return true;
+  return !!self.caches && (await caches.keys()).some((name) => name.startsWith("fogkeeper-field-"));
+}
+
+if (form) holding().then((yes) => { held = yes; });
+
+async function clearThenSignOut() {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    if (!(await store.exists())) {
-      finish(null, 0);
-      return;
-    }
     await sendFirst({ user, agency: form.dataset.fieldAgency, syncUrl: form.dataset.fieldSync });
     const unsent = await lock.unsentOf(user);
     if (unsent.length) await ask(unsent);
@@ -112,6 +118,12 @@ async function onSubmit(event) {
   } finally {
     button.disabled = false;
   }
+}
+
+function onSubmit(event) {
+  if (form.dataset.cleared || !(held || store.isOpen())) return;
+  event.preventDefault();
+  clearThenSignOut();
 }
 
 if (form) form.addEventListener("submit", onSubmit);

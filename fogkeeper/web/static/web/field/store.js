@@ -52,6 +52,9 @@ export const put = (store, value) => run(store, "readwrite", (s) => s.put(value)
 export const remove = (store, key) => run(store, "readwrite", (s) => s.delete(key));
 export const clear = (store) => run(store, "readwrite", (s) => s.clear());
 
+// Whether this page opened the store (the field app, by now, holds something in it).
+export const isOpen = () => opened !== null;
+
 // Whether this browser holds the field app's store at all (without making an empty one where
 // the browser can say; where it cannot, the store is opened, which makes it).
 export async function exists() {
