@@ -36,18 +36,29 @@ function choice(label, action, kind = "usa-button") {
   return line;
 }
 
-// Send what waits of this person for the agency they act for, while online; then their key is
-// kept, for locking what could not be sent.
+// Send what waits of this person for the agency they act for, while online; their key is kept
+// first, for locking what could not be sent. Returns why sending stopped: "offline",
+// "server", "signin" or null (what is left needs the person's decision).
 async function sendFirst(app) {
-  if (!navigator.onLine || !app.syncUrl) return;
+  if (!navigator.onLine) return "offline";
+  if (!app.syncUrl) return null;
   try {
     const answer = await session(app.syncUrl);
     if (answer.user === user && answer.key) await lock.keepKey(user, answer.key);
-    await sendAll(app, () => {});
+    return (await sendAll(app, () => {})).stopped;
   } catch (error) {
-    // not an inspector, or the server cannot be reached: what is not sent is counted below
+    return navigator.onLine ? "server" : "offline";
   }
 }
+
+// Why what stays was not sent, said of one inspection or of several.
+const WHY = {
+  offline: ["you are offline", "you are offline"],
+  server: ["the server could not take it just now", "the server could not take them just now"],
+  signin: ["your sign-in had ended", "your sign-in had ended"],
+  null: ["it needs your decision in the field app before it can be sent",
+    "they need your decision in the field app before they can be sent"],
+};
 
 // The device holds nothing of this person's now but, on their say, their locked inspections.
 async function signOut(box, locked) {
@@ -76,14 +87,13 @@ function finish(box, locked) {
   window.addEventListener("online", () => form.submit(), { once: true });
 }
 
-async function ask(unsent) {
+async function ask(unsent, stopped) {
   const box = document.getElementById("signout-dialog") || dialog();
   const n = unsent.length;
   const canLock = await lock.hasKey(user);
-  const why = navigator.onLine ? "it needs your decision in the field app before it can be sent" : "you are offline";
-  box.querySelector("#signout-count").textContent = n === 1
-    ? `1 unsent inspection stays on this device: ${why}.`
-    : `${n} unsent inspections stay on this device: ${navigator.onLine ? "they need your decision in the field app before they can be sent" : why}.`;
+  const why = WHY[stopped][n === 1 ? 0 : 1];
+  box.querySelector("#signout-count").textContent =
+    `${plural(n, "unsent inspection")} ${n === 1 ? "stays" : "stay"} on this device: ${why}.`;
   box.querySelector("#signout-keep").textContent = canLock
     ? `Kept, ${n === 1 ? "it is" : "they are"} locked for you: only you, signed in again in this browser, can open and send ${n === 1 ? "it" : "them"}. Nobody else who signs in here sees ${n === 1 ? "it" : "them"}.`
     : `${n === 1 ? "It" : "They"} cannot be locked for you on this device: delete ${n === 1 ? "it" : "them"}, or stay signed in and send ${n === 1 ? "it" : "them"} when you are back online.`;
@@ -111,9 +121,9 @@ async function clearThenSignOut() {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    await sendFirst({ user, agency: form.dataset.fieldAgency, syncUrl: form.dataset.fieldSync });
+    const stopped = await sendFirst({ user, agency: form.dataset.fieldAgency, syncUrl: form.dataset.fieldSync });
     const unsent = await lock.unsentOf(user);
-    if (unsent.length) await ask(unsent);
+    if (unsent.length) await ask(unsent, stopped);
     else await signOut(null, 0);
   } finally {
     button.disabled = false;
