@@ -217,3 +217,28 @@ def test_an_establishment_changed_meanwhile_is_shown_and_sent_only_when_asked(
     page.get_by_role("button", name=resend).click()
     expect(page.locator("#queue-count")).to_have_text("No inspection waiting to be sent.")
     assert stored() == [("FSE-Z", code)]
+
+
+def test_a_stop_inspected_is_shown_done_and_not_offered_again(
+    phone, live_server, sign_in, screenshot, sc
+):
+    context, page = phone
+    with_route_offline(page, context, live_server, sign_in, screenshot)
+    inspect_harbor(page)
+    harbor = page.locator("#stop-FSE-Z")
+    code = f"FSE-Z-{DAY.replace('-', '')}"
+    expect(harbor).to_contain_text("Done today")
+    expect(harbor).to_contain_text(f"Inspected today: inspection {code}, waiting to be sent.")
+    expect(page.get_by_role("button", name="Inspect Harbor Grill")).to_have_count(0)
+    expect(page.get_by_role("button", name="Inspect Quiet Cafe")).to_be_visible()
+    expect(page.locator("#route-status")).to_contain_text("2 establishments, 1 done today.")
+    check(page, screenshot, "offline-route-done")
+
+    context.set_offline(False)
+    expect(page.locator("#send-status")).to_have_text("1 inspection sent.")
+    expect(harbor).to_contain_text(f"Inspected today: inspection {code}, sent.")
+    page.goto(f"{live_server.url}/inspections/field/offline/?as_of={DAY}")
+    page.get_by_role("button", name="Download the day's route").click()  # the server's route
+    expect(page.locator("#route-status")).to_contain_text(f"Route of {DAY} downloaded")
+    expect(page.get_by_role("button", name="Inspect Quiet Cafe")).to_be_visible()
+    expect(page.get_by_role("button", name="Inspect Harbor Grill")).to_have_count(0)

@@ -2,6 +2,7 @@
 that stores each inspection once and answers a conflict or a refusal in words, its manifest
 and service worker, and an inspection's page with the operator's receipt."""
 
+import base64
 import io
 import json
 import uuid
@@ -176,6 +177,23 @@ def test_a_photo_that_is_no_image_is_refused(client, ines):
 def test_the_sync_gives_the_page_a_fresh_token(client, ines):
     answer = client.get(SYNC).json()
     assert answer["user"] == "ines" and answer["agency"] == "san-clemente" and answer["csrf"]
+
+
+def test_the_sync_gives_each_person_a_key_of_their_own_the_same_at_each_sign_in(client, ines, sc):
+    key = base64.b64decode(client.get(SYNC).json()["key"])
+    assert len(key) == 32  # AES-256, what locks the inspections left on a shared phone
+    client.logout()
+    client.force_login(ines)
+    assert base64.b64decode(client.get(SYNC).json()["key"]) == key
+    client.force_login(make_user("omar", sc))
+    assert base64.b64decode(client.get(SYNC).json()["key"]) != key
+
+
+def test_the_route_marks_a_stop_inspected_on_its_day_done(client, ines):
+    make_inspection(FoodServiceEstablishment.objects.get(code="FSE-Z"), "I-9", "2025-06-30")
+    route = client.get(ROUTE).json()
+    done = {f["code"]: f["done_today"] for f in route["establishments"]}
+    assert done == {"FSE-Z": "I-9", "FSE-Q": None}
 
 
 def test_an_auditor_may_not_send_inspections(client, sc):

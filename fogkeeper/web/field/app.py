@@ -8,6 +8,9 @@ load (SHELL_STATIC) in the browser's cache: a page is asked of the network first
 from the cache when there is none, a static file from the cache first. The route and the
 inspections waiting to be sent are the page's own, in IndexedDB (static/web/field/). The
 worker's cache is named by a digest of the files it keeps, so a new release replaces it.
+On a shared phone, signing out (signout.js, on every page's sign-out form) deletes the route,
+the inspections sent and the pages kept, and locks what is not sent for its inspector alone
+(lock.js, with the key the sync gives each person).
 The manifest and the worker are public files, like the static files: they hold no record."""
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from ..common.pages import agency_page, page_as_of, reads_only
 from .route import route
 
 APP_SCRIPTS = ("web/field/store.js", "web/field/form.js", "web/field/send.js",
-               "web/field/offline.js", "web/field/register.js")  # fmt: skip
+               "web/field/lock.js", "web/field/signout.js", "web/field/offline.js",
+               "web/field/register.js")  # fmt: skip
 ICONS = {"192x192": "web/field/icon-192.png", "512x512": "web/field/icon-512.png"}
 FONTS = "web/vendor/uswds/fonts/"
 SHELL_STATIC = (

@@ -1,9 +1,11 @@
 """The day's route, downloaded while online for the field app to work offline: the first page of
 the field list's "today (and overdue)" section (views.field_list, riskiest first), each
 establishment with its devices in service and the pack's accumulation limit for them, its open
-findings, its last inspection's items found out of compliance, and what it is on record as now
-(`seen`, with its `version`: the conflict check of inspections.offline); and the pack's
-checklist. A fixed number of queries whatever the route's length."""
+findings, its last inspection's items found out of compliance, the inspection of the route's
+day if it was inspected already (`done_today`: the app shows it done, not to be inspected
+again), and what it is on record as now (`seen`, with its `version`: the conflict check of
+inspections.offline); and the pack's checklist. A fixed number of queries whatever the
+route's length."""
 
 from __future__ import annotations
 
@@ -68,6 +70,13 @@ def _last_inspection(fse: FoodServiceEstablishment, pack: Pack) -> dict[str, Any
     return {"code": last.code, "date": last.date.isoformat(), "failed": failed}
 
 
+def _done_today(fse: FoodServiceEstablishment, as_of: date) -> str | None:
+    """The number of the inspection of `fse` on the route's day, if there is one: the stop is
+    done (until the sweep moves its next inspection out of today's list)."""
+    last = fse.route_inspections[0] if fse.route_inspections else None
+    return last.code if last is not None and last.date == as_of else None
+
+
 def _findings(fse: FoodServiceEstablishment, pack: Pack) -> list[dict[str, Any]]:
     return [
         {
@@ -125,6 +134,7 @@ def route(*, agency: Agency, as_of: date, user) -> dict[str, Any]:
                 "devices": _devices(fse, pack, as_of),
                 "findings": _findings(fse, pack),
                 "last_inspection": _last_inspection(fse, pack),
+                "done_today": _done_today(fse, as_of),
             }
         )
     return {

@@ -3,9 +3,11 @@ once back online (inspections.offline.inspection_sync stores it once, by the id 
 made for it).
 
 GET gives the page a fresh CSRF token (the page may have been kept offline since before its
-person last signed in) and says whose session it is. POST takes one inspection as
-multipart/form-data: `inspection`, its JSON (below), `photos` (files) and `signature` (an
-image). It answers JSON, always with a `status`:
+person last signed in), says whose session it is, and gives that person's key (`field_key`):
+what of theirs is not sent when they sign out of a shared phone is locked with it
+(static/web/field/lock.js), for them alone to unlock when they sign in again. POST takes
+one inspection as multipart/form-data: `inspection`, its JSON (below), `photos` (files) and
+`signature` (an image). It answers JSON, always with a `status`:
 
 - 201 `stored`, or 200 `already stored` (that id was stored before: the same inspection,
   never a second), with the inspection's page and receipt;
@@ -25,6 +27,7 @@ solids_inches}]}."""
 
 from __future__ import annotations
 
+import base64
 import json
 import uuid
 from datetime import date
@@ -36,6 +39,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.inspections.models import Inspection
@@ -363,6 +367,14 @@ def _receive(request) -> JsonResponse:
     return _stored(synced.inspection, synced.created)
 
 
+def field_key(user) -> str:
+    """The AES key (base64) locking `user`'s inspections left unsent on a shared phone: the
+    same at each of their sign-ins, made from the site's secret, so it is never stored and no
+    other person's key opens them."""
+    digest = salted_hmac("fogkeeper.field.lock", str(user.pk), algorithm="sha256").digest()
+    return base64.b64encode(digest).decode("ascii")
+
+
 @agency_page
 def sync(request):
     policy.require_write(request.user, request.agency, "inspection")
@@ -370,7 +382,7 @@ def sync(request):
         return _receive(request)
     if request.method in ("GET", "HEAD"):
         answer = {"csrf": get_token(request), "user": request.user.get_username(),
-                  "agency": request.agency.code}  # fmt: skip
+                  "agency": request.agency.code, "key": field_key(request.user)}  # fmt: skip
         response = JsonResponse(answer)
         response["Cache-Control"] = "no-store"
         return response

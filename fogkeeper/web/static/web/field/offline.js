@@ -4,8 +4,9 @@
 // soon as the browser is back online. A conflict or a refusal is shown for the inspector to
 // decide; nothing is sent again silently against a record that changed.
 import * as store from "./store.js";
+import * as lock from "./lock.js";
 import { el, setup, openForm, closeForm } from "./form.js";
-import { sendAll } from "./send.js";
+import { session, sendAll } from "./send.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("field-app");
@@ -35,6 +36,26 @@ function connection() {
 
 // -- the route ---------------------------------------------------------------------------
 
+// Whether `fse` was inspected on the route's day: by the server (route.py), or here, kept to
+// send or sent. In words, or null.
+function doneToday(fse, kept, sent) {
+  const day = route.as_of;
+  const mine = (i) => i.establishment === fse.code && i.date === day && i.user === app.user;
+  const waiting = kept.find(mine);
+  if (waiting) return `Inspected today: inspection ${waiting.code}, waiting to be sent.`;
+  const out = sent.find(mine);
+  if (out) return `Inspected today: inspection ${out.code}, sent.`;
+  return fse.done_today ? `Inspected today: inspection ${fse.done_today}, stored.` : null;
+}
+
+function doneStop(fse, done) {
+  return el("li", { class: "stop done", id: `stop-${fse.code}` },
+    el("h3", {}, fse.name, " ", el("span", { class: "muted" }, `(${fse.code})`), " ",
+      el("span", { class: "usa-tag bg-green" }, "Done today")),
+    el("p", {}, [fse.address, fse.city].filter(Boolean).join(", ")),
+    el("p", {}, done));
+}
+
 function stop(fse) {
   const last = fse.last_inspection;
   const failed = last && last.failed.map((f) => f.question + (f.device ? ` (${f.device})` : ""));
@@ -56,22 +77,45 @@ function stop(fse) {
       : null);
 }
 
-function renderRoute() {
+async function renderRoute() {
   if (!route) {
     $("route-status").textContent = "No route on this device yet: download it while you have a connection.";
     $("route-stops").replaceChildren();
     return;
   }
+  const [kept, sent] = await Promise.all([store.all("queue"), store.all("sent")]);
+  const stops = route.establishments.map((fse) => {
+    const done = doneToday(fse, kept, sent);
+    return done ? doneStop(fse, done) : stop(fse);
+  });
   const n = route.establishments.length;
+  const done = stops.filter((li) => li.classList.contains("done")).length;
   $("route-status").textContent = `Route of ${route.as_of} downloaded ${when(route.downloaded_at)}: ` +
-    plural(n, "establishment") + (route.due > n ? ` (the riskiest ${n} of ${route.due} due)` : "") + ".";
-  $("route-stops").replaceChildren(...route.establishments.map(stop));
+    plural(n, "establishment") + (route.due > n ? ` (the riskiest ${n} of ${route.due} due)` : "") +
+    (done ? `, ${done} done today` : "") + ".";
+  $("route-stops").replaceChildren(...stops);
 }
 
 async function loadRoute() {
   const kept = await store.get("route", app.agency);
   route = kept && kept.route.user === app.user ? kept.route : null;
-  renderRoute();
+  await renderRoute();
+}
+
+// A shared phone (lock.js): what another person left here is neither shown nor kept readable;
+// online, this person's key is kept and what they left locked here is unlocked, to be sent.
+async function ownData() {
+  await lock.lockOthers(app.user);
+  await lock.forget({ user: app.user, staticPrefix: root.dataset.static, keepPath: location.pathname });
+  if (!navigator.onLine || !app.mayInspect) return;
+  try {
+    const answer = await session(app.syncUrl);
+    if (answer.user !== app.user || !answer.key) return;
+    await lock.keepKey(app.user, answer.key);
+    await lock.unlockOwn(app.user);
+  } catch (error) {
+    // signed out meanwhile, or no connection after all: what is locked stays locked
+  }
 }
 
 async function downloadRoute() {
@@ -82,7 +126,7 @@ async function downloadRoute() {
     const fresh = await response.json();
     await store.put("route", { agency: fresh.agency.code, route: fresh });
     route = fresh;
-    renderRoute();
+    await renderRoute();
   } catch (error) {
     $("route-status").textContent = navigator.onLine
       ? "The route could not be downloaded: sign in again if asked, then download it again."
@@ -133,17 +177,21 @@ async function renderQueue() {
   const items = (await store.all("queue")).filter((i) => i.agency === app.agency)
     .sort((a, b) => a.kept_at.localeCompare(b.kept_at));
   const mine = items.filter((i) => i.user === app.user);
-  const others = items.length - mine.length;
+  const locked = (await store.all("locked")).filter((i) => i.agency === app.agency);
+  const others = items.length - mine.length + locked.filter((i) => i.user !== app.user).length;
+  const lockedMine = locked.length - locked.filter((i) => i.user !== app.user).length;
   const attention = mine.filter((i) => i.state !== "waiting").length;
   $("queue-count").textContent = (mine.length
     ? `${plural(mine.length, "inspection")} waiting to be sent` +
       (attention ? `, ${attention} of them needing your decision` : "") + "."
     : "No inspection waiting to be sent.") +
-    (others ? ` ${plural(others, "inspection")} kept here by another person: sign in as them to send.` : "");
+    (lockedMine ? ` ${plural(lockedMine, "inspection")} of yours locked on this device: open this page online to unlock and send.` : "") +
+    (others ? ` ${plural(others, "inspection")} kept here by another person, locked: only they can send them.` : "");
   $("queue").replaceChildren(...mine.map(queued));
   const sent = (await store.all("sent")).filter((s) => s.agency === app.agency && s.user === app.user)
     .sort((a, b) => b.sent_at.localeCompare(a.sent_at)).slice(0, 20);
   $("sent").replaceChildren(...(sent.length ? sent.map(sentRow) : [el("li", {}, "None yet.")]));
+  await renderRoute();
 }
 
 const STOPPED = {
@@ -239,7 +287,7 @@ function start() {
   });
   if (app.mayInspect) setup({ onKeep: keep, onCancel: closeForm });
   workerReady();
-  Promise.all([loadRoute(), renderQueue()]).then(() => {
+  ownData().then(loadRoute).then(renderQueue).then(() => {
     root.dataset.ready = "true";
     if (navigator.onLine) send();
   });

@@ -1,8 +1,10 @@
 // The field app's store in the browser (IndexedDB): the day's route of each agency ("route",
 // by agency code), the inspections kept to be sent ("queue", by the id made for each), and
-// those sent from this device ("sent"). Photos and signatures are kept as Blobs.
-const NAME = "fogkeeper-field";
-const STORES = { route: "agency", queue: "client_id", sent: "client_id" };
+// those sent from this device ("sent"). Photos and signatures are kept as Blobs. A shared
+// phone: the key the server gives each person ("keys", by user) and the inspections of a
+// person signed out before they could be sent, locked with that key ("locked", lock.js).
+export const NAME = "fogkeeper-field";
+const STORES = { route: "agency", queue: "client_id", sent: "client_id", keys: "user", locked: "client_id" };
 let opened = null;
 
 function request(req) {
@@ -14,7 +16,7 @@ function request(req) {
 
 function database() {
   if (!opened) {
-    const req = indexedDB.open(NAME, 1);
+    const req = indexedDB.open(NAME, 2);
     req.onupgradeneeded = () => {
       for (const [store, keyPath] of Object.entries(STORES)) {
         if (!req.result.objectStoreNames.contains(store)) {
@@ -48,6 +50,17 @@ export const get = (store, key) => run(store, "readonly", (s) => s.get(key));
 export const all = (store) => run(store, "readonly", (s) => s.getAll());
 export const put = (store, value) => run(store, "readwrite", (s) => s.put(value));
 export const remove = (store, key) => run(store, "readwrite", (s) => s.delete(key));
+export const clear = (store) => run(store, "readwrite", (s) => s.clear());
+
+// Whether this page opened the store (the field app, by now, holds something in it).
+export const isOpen = () => opened !== null;
+
+// Whether this browser holds the field app's store at all (without making an empty one where
+// the browser can say; where it cannot, the store is opened, which makes it).
+export async function exists() {
+  if (!indexedDB.databases) return true;
+  return (await indexedDB.databases()).some((db) => db.name === NAME);
+}
 
 // An inspection sent: out of the queue and into the list of those sent, in one transaction.
 export async function markSent(clientId, sent) {
