@@ -50,16 +50,27 @@ CHECK_CHOICES = [("yes", "Compliant"), ("no", "Not compliant")]
 
 
 class InspectionForm(forms.Form):
-    """An inspection: the pack's checklist (each item answered with one tap, or left
-    unanswered), the accumulation measured in each device, and photos."""
+    """An inspection: the pack's checklist in the pack's order (each item answered with one
+    tap, or left unanswered), the accumulation measured in each device, photos, and the
+    signature of who signed for the establishment (drawn in the page's signature box,
+    signature.js, and sent as the image the field app sends). Its number and date come filled
+    in (`code`, `day`: the next free number of the day, the agency's today)."""
 
-    code = forms.CharField(max_length=40, label="Inspection number")
+    code = forms.CharField(
+        max_length=40,
+        label="Inspection number",
+        help_text="Made for you from the establishment and the day; change it if you must.",
+    )
     date = forms.DateField(label="Date of the inspection", widget=DateInput)
     notes = forms.CharField(required=False, label="Notes", widget=forms.Textarea(attrs={"rows": 3}))
     photos = PhotosField(label="Photos")
+    signed_by = forms.CharField(required=False, max_length=200, label="Name of who signs")
+    signature = forms.ImageField(required=False, label="Signature", widget=forms.FileInput)
 
-    def __init__(self, *args, establishment: FoodServiceEstablishment, checklist, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, *args, establishment: FoodServiceEstablishment, checklist, code="", day=None, **kwargs
+    ):
+        super().__init__(*args, initial={"code": code, "date": day}, **kwargs)
         self.items = []
         for i, item in enumerate(checklist.values()):
             name = f"item_{i}"
