@@ -219,3 +219,13 @@ def png_bytes(size) -> bytes:
     buf = io.BytesIO()
     Image.new("RGB", size, "white").save(buf, "PNG")
     return buf.getvalue()
+
+
+def test_it_refuses_a_negative_depth_in_words_and_stores_nothing(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    gi = GreaseControlDevice.objects.get(code="GI-1")
+    data = {"code": "I-80", "date": "2025-06-25", f"fog_{gi.pk}": "-2", f"solids_{gi.pk}": "3"}
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert "FOG depth in GI-1 cannot be negative: give 0 or more." in response.content.decode()
+    assert not Inspection.objects.filter(code="I-80").exists()

@@ -97,6 +97,10 @@ class InspectionForm(forms.Form):
                     required=False,
                     min_value=0,
                     label=f"{what} depth in {device.code} (in)",
+                    error_messages={
+                        "min_value": f"{what} depth in {device.code} cannot be "
+                        "negative: give 0 or more."
+                    },  # fmt: skip
                     widget=forms.NumberInput(
                         attrs={"step": "0.01", "inputmode": "decimal", f"data-{part}": "", **depth}
                     ),
