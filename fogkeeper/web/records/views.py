@@ -73,7 +73,7 @@ def record_inspection(request, fse):
             messages.success(
                 request,
                 f"Inspection {inspection.code} of {fse.name} recorded; the establishment was "
-                "evaluated again. Its receipt for the operator is below.",
+                "evaluated again. The operator's receipt is linked below.",
             )
             return redirect("web:inspection", pk=inspection.pk)
     for row in form.devices:
