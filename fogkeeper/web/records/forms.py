@@ -13,6 +13,17 @@ from fogkeeper.training.models import Employee
 from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField
 
 
+def _not_negative(label: str) -> forms.DecimalField:
+    """A reading that may be left blank, refused in words when negative."""
+    what = label.split(" (")[0]
+    return forms.DecimalField(
+        required=False,
+        min_value=0,
+        label=label,
+        error_messages={"min_value": f"{what} cannot be negative: give 0 or more."},
+    )
+
+
 class ServiceForm(forms.Form):
     """A pump-out of one of the establishment's devices, with its manifest."""
 
@@ -21,19 +32,15 @@ class ServiceForm(forms.Form):
     manifest_number = forms.CharField(max_length=60, label="Manifest number")
     date = forms.DateField(label="Date of the pump-out", widget=DateInput)
     full_pump_out = forms.BooleanField(required=False, initial=True, label="Full pump-out")
-    gallons_removed = forms.DecimalField(required=False, min_value=0, label="Gallons removed")
-    fog_inches = forms.DecimalField(required=False, min_value=0, label="FOG depth before (in)")
-    solids_inches = forms.DecimalField(
-        required=False, min_value=0, label="Solids depth before (in)"
-    )
+    gallons_removed = _not_negative("Gallons removed")
+    fog_inches = _not_negative("FOG depth before (in)")
+    solids_inches = _not_negative("Solids depth before (in)")
     final_chamber_floating_oil = forms.NullBooleanField(
         required=False,
         label="Floating oil in the final chamber",
         widget=forms.Select(choices=YES_NO_UNKNOWN),
     )
-    sludge_to_outlet_inches = forms.DecimalField(
-        required=False, min_value=0, label="Sludge to outlet elbow (in)"
-    )
+    sludge_to_outlet_inches = _not_negative("Sludge to outlet elbow (in)")
     notes = forms.CharField(required=False, label="Notes", widget=forms.Textarea(attrs={"rows": 3}))
 
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
