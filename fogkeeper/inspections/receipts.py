@@ -109,14 +109,20 @@ def _photo_urls(inspection: Inspection) -> list[str]:
     not yet made it), embedded as a `data:` URL; one that cannot be read is left out."""
     urls = []
     for photo in inspection.photos.all():
-        if photo.thumbnail:
-            with photo.thumbnail.open("rb") as stream:
-                data = stream.read()
-        else:
-            data = thumbnail_bytes(photo)
+        data = _stored_thumbnail(photo) or thumbnail_bytes(photo)
         if data:
             urls.append(f"data:image/jpeg;base64,{base64.b64encode(data).decode()}")
     return urls
+
+
+def _stored_thumbnail(photo) -> bytes | None:
+    if not photo.thumbnail:
+        return None
+    try:
+        with photo.thumbnail.open("rb") as stream:
+            return stream.read()
+    except OSError:  # its file lost: made again from the photo
+        return None
 
 
 def _inspector(inspection: Inspection) -> str:

@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.inspections.offline import Upload, inspection_sync
+from fogkeeper.inspections.photos import thumbnail_make
 from fogkeeper.inspections.receipts import receipt_pdf, receipt_send
 from fogkeeper.inspections.services import Answer, Reading, inspection_photo_add
 from fogkeeper.inspections.snapshots import establishment_seen, version_of
@@ -206,8 +207,11 @@ def test_the_receipt_shows_the_photos_taken_not_a_count_of_them(fse):
     for n, colour in enumerate(("red", "green", "blue")):  # three photos, not one thrice
         inspection_photo_add(inspection=inspection, image=photo(f"trap-{n}.jpg", colour))
     pdf = receipt_pdf(inspection)
-    assert images_in(pdf) == 1 + 3  # the signature and each photo
+    assert images_in(pdf) == 1 + 3  # the signature and each photo, its thumbnail made now
     assert "Photo 3" in text_of(pdf)
+    for stored in inspection.photos.all():
+        assert thumbnail_make(stored.pk)
+    assert images_in(receipt_pdf(inspection)) == 1 + 3  # the thumbnails the worker made
 
 
 def _content_bottom(page) -> float:
