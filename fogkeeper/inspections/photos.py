@@ -98,6 +98,20 @@ def thumbnail_make(photo_id: int) -> bool:
     photo = InspectionPhoto.objects.filter(pk=photo_id).first()
     if photo is None or photo.thumbnail:
         return False
+    small = thumbnail_bytes(photo)
+    if small is None:
+        return False
+    photo.thumbnail.save("thumbnail.jpg", ContentFile(small), save=False)
+    stored = InspectionPhoto.objects.filter(pk=photo_id, thumbnail="").update(
+        thumbnail=photo.thumbnail.name
+    )
+    if not stored:  # another run stored one meanwhile: keep that one
+        photo.thumbnail.storage.delete(photo.thumbnail.name)
+    return bool(stored)
+
+
+def thumbnail_bytes(photo: InspectionPhoto) -> bytes | None:
+    """The photo as a small upright JPEG (THUMBNAIL), or None when it cannot be read."""
     try:
         with photo.image.open("rb") as stream, Image.open(stream, formats=PHOTO_FORMATS) as image:
             image.draft("RGB", THUMBNAIL)  # a JPEG decodes at a fraction of its size
@@ -106,12 +120,6 @@ def thumbnail_make(photo_id: int) -> bool:
             out = io.BytesIO()
             small.save(out, "JPEG", quality=80)
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as exc:
-        log.warning("inspection photo %s: no thumbnail made: %s", photo_id, exc)
-        return False
-    photo.thumbnail.save("thumbnail.jpg", ContentFile(out.getvalue()), save=False)
-    stored = InspectionPhoto.objects.filter(pk=photo_id, thumbnail="").update(
-        thumbnail=photo.thumbnail.name
-    )
-    if not stored:  # another run stored one meanwhile: keep that one
-        photo.thumbnail.storage.delete(photo.thumbnail.name)
-    return bool(stored)
+        log.warning("inspection photo %s: no thumbnail made: %s", photo.pk, exc)
+        return None
+    return out.getvalue()

@@ -1,10 +1,12 @@
 """The operator's receipt of an inspection: what the inspector found, as a PDF, and emailed.
 
 `receipt_pdf` renders an inspection (its checklist answers in the pack's words with their
-citations, the items found out of compliance, the depths measured against the pack's limit,
-the photos taken, and the signature of who signed for the establishment) with WeasyPrint,
-only what inspections.shown lets the operator see (never the inspectors' notes); the
-signature is embedded as a `data:` URL and nothing else is fetched. `receipt_send` emails it
+citations, in the order the pack asks them, the items found out of compliance, the depths
+measured against the pack's limit, the photos taken as thumbnails, and the signature of who
+signed for the establishment) with WeasyPrint, only what inspections.shown lets the operator
+see (never the inspectors' notes); the signature and the thumbnails are embedded as `data:`
+URLs and nothing else is fetched. Its sections are kept whole where they fit, so that no
+last page holds a line or two. `receipt_send` emails it
 to the operator's address, when the operator has one, once: `receipt_sent_at` is stored in the
 transaction that sends it (with its audit row), so a task run twice sends once, and a failed
 send is not marked.
@@ -31,6 +33,7 @@ from weasyprint.urls import URLFetcher
 from fogkeeper.registry.services import audit
 
 from .models import Inspection
+from .photos import thumbnail_bytes
 from .selectors import accumulation_limit
 from .shown import of_record
 
@@ -63,7 +66,11 @@ def _signature_url(inspection: Inspection) -> str:
 
 def _answers(inspection: Inspection, checklist, *, staff: bool) -> list[dict[str, Any]]:
     rows = []
-    for a in inspection.answers.select_related("device").order_by("item", "device__code"):
+    place = {item: i for i, item in enumerate(checklist)}  # the order the pack asks them in
+    found = inspection.answers.select_related("device")
+    in_order = sorted(found, key=lambda a: (place.get(a.item, len(place)), a.item,
+                                            a.device.code if a.device else ""))  # fmt: skip
+    for a in in_order:
         item = checklist.get(a.item)
         row = {"device": a.device.code if a.device else "", "compliant": a.compliant,
                "note": a.note}  # fmt: skip
@@ -97,6 +104,27 @@ def _readings(inspection: Inspection, pack, *, staff: bool) -> list[dict[str, An
     return rows
 
 
+def _photo_urls(inspection: Inspection) -> list[str]:
+    """Each photo taken as a thumbnail (its stored one, or one made now while the worker has
+    not yet made it), embedded as a `data:` URL; one that cannot be read is left out."""
+    urls = []
+    for photo in inspection.photos.all():
+        data = _stored_thumbnail(photo) or thumbnail_bytes(photo)
+        if data:
+            urls.append(f"data:image/jpeg;base64,{base64.b64encode(data).decode()}")
+    return urls
+
+
+def _stored_thumbnail(photo) -> bytes | None:
+    if not photo.thumbnail:
+        return None
+    try:
+        with photo.thumbnail.open("rb") as stream:
+            return stream.read()
+    except OSError:  # its file lost: made again from the photo
+        return None
+
+
 def _inspector(inspection: Inspection) -> str:
     who = inspection.inspector
     return (who.get_full_name() or who.get_username()) if who else ""
@@ -120,7 +148,7 @@ def receipt_context(inspection: Inspection, *, staff: bool = False) -> dict[str,
         "answers": answers,
         "found": [a for a in answers if not a["compliant"]],
         "readings": _readings(inspection, pack, staff=staff),
-        "photos": inspection.photos.count(),
+        "photos": [] if staff else _photo_urls(inspection),  # the staff page links its own
         "signature": _signature_url(inspection),
     }
 

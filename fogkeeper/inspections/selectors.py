@@ -11,6 +11,8 @@ from typing import Any
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import Pack
 
+from .models import Inspection
+
 DISCHARGE_LIMITS = "discharge.limits"
 ACCUMULATION_RULE = "gcd.accumulation_over_limit"
 ACCUMULATION_LIMIT = "gcd.accumulation_limit"
@@ -58,3 +60,21 @@ def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str,
     for limit in limits.values():
         limit["max"] = Decimal(str(limit["max"]))
     return limits
+
+
+def inspection_code(establishment, day: date) -> str:
+    """The number an inspection of `establishment` on `day` is given when the inspector types
+    none: the establishment's code and the day (`FSE-0042-20250630`, the field app's rule,
+    web/static/web/field/form.js), then `-2`, `-3` while the agency has used it (inspection
+    numbers are the agency's, one each)."""
+    base = f"{establishment.code}-{day:%Y%m%d}"
+    taken = set(
+        Inspection.objects.filter(
+            establishment__agency_id=establishment.agency_id, code__startswith=base
+        ).values_list("code", flat=True)
+    )
+    n, code = 1, base
+    while code in taken:
+        n += 1
+        code = f"{base}-{n}"
+    return code

@@ -56,6 +56,11 @@ class Reading:
     sludge_to_outlet_inches: Decimal | None = None
 
 
+# How a reading's depths are named to a person.
+DEPTHS = {"fog_inches": "FOG depth", "solids_inches": "Solids depth",
+          "sludge_to_outlet_inches": "Sludge to the outlet"}  # fmt: skip
+
+
 def _check_device(
     errors: Errors, key: str, device: GreaseControlDevice | None, fse, on: date
 ) -> None:
@@ -139,7 +144,7 @@ def _check_readings(errors: Errors, measurements, establishment, on: date) -> No
         )
         for field, messages in field_errors.items():
             for m in messages:
-                add_error(errors, key, f"{field}: {m}")
+                add_error(errors, key, f"{DEPTHS[field]} in {r.device.code}: {m}")
         if (r.fog_inches is None) != (r.solids_inches is None):
             add_error(errors, key, _both_depths(r, establishment))
         check_within_depth(errors, key, r.device, r.fog_inches, r.solids_inches)

@@ -25,7 +25,7 @@ OPERATOR: tuple[str, ...] = (
     "measurements.solids_inches",
 )
 # What the receipt also states, of what happened in front of the operator at the inspection:
-# who inspected, how many photos were taken, who signed for the establishment and the
+# who inspected, the photos taken (as thumbnails), who signed for the establishment and the
 # signature given. The API serializes none of them for anyone.
 ON_SITE: tuple[str, ...] = ("inspector", "photos", "signed_by", "signature")
 # Never shown outside the agency, whatever the door.

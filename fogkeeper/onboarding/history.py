@@ -12,9 +12,11 @@ training and employee."""
 from __future__ import annotations
 
 from decimal import Decimal
+from types import SimpleNamespace
 
 from fogkeeper.permits.models import PERMIT_STATUSES, discharge_limit_problems
 from fogkeeper.registry.models import CHANGE_KINDS, DESIGN_FIELDS, normalise_address
+from fogkeeper.registry.services import check_within_depth
 from fogkeeper.rules.errors import ParameterNotInForce
 
 from .kinds import (
@@ -184,6 +186,7 @@ def _pumpout(row: Row) -> dict | None:
         if device.removed_on is not None and served > device.removed_on:
             row.problem("service_date", f"{served} is after the device was removed "
                         f"({device.removed_on})")  # fmt: skip
+    check_readings_fit(row, device)
     if hauler is None or device is None or row.problems:
         return None
     _one_visit(row, hauler, device, served)
@@ -216,6 +219,19 @@ _SERVICE_FIELDS = (
     "manifest_number", "full_pump_out", "gallons_removed", "fog_inches", "solids_inches",
     "final_chamber_floating_oil", "sludge_to_outlet_inches", "notes",
 )  # fmt: skip
+
+
+def check_readings_fit(row: Row, device) -> None:
+    """FOG and solids together fill at most the device's design depth, as the services refuse
+    it (registry.services.check_within_depth), named on the solids' column."""
+    if device is None or device.depth is None:
+        return
+    named = SimpleNamespace(code=row.values.get("device_code"), design_depth_inches=device.depth)
+    errors: dict[str, list[str]] = {}
+    v = row.values
+    check_within_depth(errors, "solids_inches", named, v.get("fog_inches"), v.get("solids_inches"))
+    for message in errors.get("solids_inches", []):
+        row.problem("solids_inches", message)
 
 
 def readings() -> tuple[Column, ...]:

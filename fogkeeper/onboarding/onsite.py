@@ -5,7 +5,7 @@ attendance, a measurement and an answer by the codes of what they belong to."""
 
 from __future__ import annotations
 
-from .history import readings
+from .history import check_readings_fit, readings
 from .kinds import (
     Column,
     Kind,
@@ -127,6 +127,8 @@ INSPECTIONS = Kind(
 def _of_inspection(row: Row, names: tuple[str, ...], device_required: bool) -> dict | None:
     inspection, device = row.inspection(), row.device()
     row.establishment()
+    if device_required:  # a measurement
+        check_readings_fit(row, device)
     if inspection is None or row.problems or (device_required and device is None):
         return None
     return _fields(row, names, inspection_id=inspection.pk,

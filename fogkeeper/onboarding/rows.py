@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -47,6 +48,7 @@ class Device(NamedTuple):
     installed_on: date
     removed_on: date | None
     frequency: int | None
+    depth: Decimal | None = None  # its design depth, inches
 
 
 class Dated(NamedTuple):
@@ -106,7 +108,7 @@ class Lookups:
 
         rows = self._of(GreaseControlDevice).values_list(
             "establishment__code", "code", "pk", "establishment_id", "installed_on",
-            "removed_on", "service_frequency_days",
+            "removed_on", "service_frequency_days", "design_depth_inches",
         )  # fmt: skip
         return {(fse, code): Device(*rest) for fse, code, *rest in rows}
 

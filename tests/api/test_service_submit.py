@@ -98,10 +98,27 @@ def test_it_refuses_a_date_in_the_future(people, world):
     assert response.json() == {"date": ["2026-03-03 is in the future."]}
 
 
-def test_it_refuses_a_negative_depth_by_field(people, world):
+def test_it_refuses_a_negative_depth_by_field_in_words(people, world):
     response = api(people["hauler"]).post(URL, pump_out(world, fog_inches="-1"), format="json")
     assert response.status_code == 400
-    assert list(response.json()) == ["fog_inches"]
+    assert response.json() == {"fog_inches": ["Cannot be negative: send 0 or more."]}
+
+
+def test_it_refuses_fog_and_solids_deeper_than_the_device_naming_its_depth(people, world):
+    """60 in of solids in a 48-in interceptor is a misreading: refused, and nothing stored."""
+    device = world.device(world.pier)
+    device.design_depth_inches = 48
+    device.save()
+    data = pump_out(world, fog_inches="10", solids_inches="60")
+    response = api(people["hauler"]).post(URL, data, format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "solids_inches": [
+            f"{device.code}: FOG (10 in) and solids (60 in) come to 70 in, more than its "
+            "design depth of 48 in; check the readings."
+        ]
+    }
+    assert not Service.objects.filter(manifest_number="C-2").exists()
 
 
 def test_it_refuses_a_submission_without_a_manifest(people, world):

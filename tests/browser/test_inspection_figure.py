@@ -1,5 +1,6 @@
-"""The inspection form in a phone's browser: the 25% figure computed as the inspector types,
-and one tap to mark an item."""
+"""The inspection form in a phone's browser: the accumulation limit in words as the inspector
+types (the share of the depth against the pack's limit, a depth the device cannot hold, a
+negative one), and one tap to mark an item."""
 
 import pytest
 from playwright.sync_api import expect
@@ -25,7 +26,17 @@ def test_the_inspector_sees_the_accumulation_figure_as_they_type(
         page.get_by_label("FOG depth in GI-1 (in)").fill("6")
         page.get_by_label("Solids depth in GI-1 (in)").fill("7")
         figure = page.locator("fieldset.measure .figure")
-        expect(figure).to_have_text("(fog+solids)/design depth = 27.1% (limit 25%): over the limit")
+        expect(figure).to_have_text("13 of 48 inches: 27.1%, over the 25% limit")
+        page.get_by_label("FOG depth in GI-1 (in)").fill("3")
+        page.get_by_label("Solids depth in GI-1 (in)").fill("5")
+        expect(figure).to_have_text("8 of 48 inches: 16.7%, within the 25% limit")
+        page.get_by_label("FOG depth in GI-1 (in)").fill("10")
+        page.get_by_label("Solids depth in GI-1 (in)").fill("60")
+        expect(figure).to_have_text(
+            "70 inches is more than the 48-inch depth of GI-1: check the readings."
+        )
+        page.get_by_label("FOG depth in GI-1 (in)").fill("-2")
+        expect(figure).to_have_text("FOG depth in GI-1 cannot be negative: give 0 or more.")
         page.locator("#check-bmp\\.spill_kit").get_by_text("Not compliant").tap()
         expect(page.locator("#check-bmp\\.spill_kit input[value=no]")).to_be_checked()
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

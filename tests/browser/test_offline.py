@@ -105,7 +105,7 @@ def inspect_harbor(page, screenshot=None) -> None:
     page.get_by_label("FOG depth in GI-1 (in)").fill("6")
     page.get_by_label("Solids depth in GI-1 (in)").fill("7")
     expect(page.locator("fieldset.measure .figure")).to_have_text(
-        "(fog+solids)/design depth = 27.1% (limit 25%): over the limit"
+        "13 of 48 inches: 27.1%, over the 25% limit"
     )
     page.get_by_label("Photos").set_input_files([photo()])
     expect(page.locator("#f-photo-list")).to_contain_text("trap.png")

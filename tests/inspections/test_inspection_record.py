@@ -67,7 +67,9 @@ def test_it_refuses_a_negative_depth(fse):
     with pytest.raises(ValidationError) as e:
         reading = Reading(make_device(fse), fog_inches=Decimal("-1"), solids_inches=Decimal("1"))
         record(fse, measurements=[reading])
-    assert e.value.message_dict == {"measurements[0]": ["fog_inches: Cannot be negative (got -1)."]}
+    assert e.value.message_dict == {
+        "measurements[0]": ["FOG depth in GI-1: Cannot be negative (got -1)."]
+    }
 
 
 def test_it_refuses_a_device_measured_twice(fse):

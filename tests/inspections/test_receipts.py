@@ -8,14 +8,17 @@ from decimal import Decimal
 
 import pytest
 from django.core import mail
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import TestCase
+from PIL import Image
 from pypdf import PdfReader
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.inspections.offline import Upload, inspection_sync
+from fogkeeper.inspections.photos import thumbnail_make
 from fogkeeper.inspections.receipts import receipt_pdf, receipt_send
-from fogkeeper.inspections.services import Answer, Reading
+from fogkeeper.inspections.services import Answer, Reading, inspection_photo_add
 from fogkeeper.inspections.snapshots import establishment_seen, version_of
 from fogkeeper.registry.models import GreaseControlDevice, Operator
 from fogkeeper.web.models import Membership
@@ -163,3 +166,76 @@ def test_every_field_of_the_receipt_is_one_the_operator_is_shown(fse):
     api = SHOWN["operator"]["inspection"]
     assert set(api) == {"id", "establishment", *OPERATOR}
     assert not set(api) & set(AGENCY_ONLY)
+
+
+def photo(name: str, colour: str) -> SimpleUploadedFile:
+    """A photo of one colour, as a phone's camera sends it (a JPEG)."""
+    out = io.BytesIO()
+    Image.new("RGB", (640, 480), colour).save(out, "JPEG")
+    return SimpleUploadedFile(name, out.getvalue(), content_type="image/jpeg")
+
+
+def images_in(pdf: bytes) -> int:
+    """The images the PDF draws, page by page (the signature, the photos)."""
+    count = 0
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        found = page["/Resources"].get("/XObject") or {}
+        count += sum(1 for x in found.values() if x.get_object()["/Subtype"] == "/Image")
+    return count
+
+
+def whole_checklist(fse) -> list[Answer]:
+    """Every item of the pack's checklist answered, the first in three not compliant."""
+    items = list(fse.agency.get_pack().checklist)
+    return [Answer(item, n % 3 != 0) for n, item in enumerate(items)]
+
+
+def test_the_receipt_lists_the_checklist_in_the_order_the_pack_asks_it(fse):
+    """Not alphabetically: the pack asks of food waste first and of signage after spill kits."""
+    answers = whole_checklist(fse)
+    pdf = receipt_pdf(synced(fse, answers=list(reversed(answers))))
+    checklist = text_of(pdf).split("\nChecklist", 1)[1].replace("\n", " ")
+    pack = fse.agency.get_pack().checklist
+    questions = [pack[a.item].question for a in answers]
+    at = [checklist.find(" ".join(q.split()[:6])) for q in questions]
+    assert -1 not in at
+    assert at == sorted(at), "the receipt's checklist is not in the pack's order"
+
+
+def test_the_receipt_shows_the_photos_taken_not_a_count_of_them(fse):
+    inspection = synced(fse)
+    for n, colour in enumerate(("red", "green", "blue")):  # three photos, not one thrice
+        inspection_photo_add(inspection=inspection, image=photo(f"trap-{n}.jpg", colour))
+    pdf = receipt_pdf(inspection)
+    assert images_in(pdf) == 1 + 3  # the signature and each photo, its thumbnail made now
+    assert "Photo 3" in text_of(pdf)
+    for stored in inspection.photos.all():
+        assert thumbnail_make(stored.pk)
+    assert images_in(receipt_pdf(inspection)) == 1 + 3  # the thumbnails the worker made
+
+
+def _content_bottom(page) -> float:
+    """How far down the page its lowest line of text lies, as a share of its height (the page
+    number in the margin aside)."""
+    lows = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() and not text.strip().startswith("Page "):
+            lows.append(tm[5])
+
+    page.extract_text(visitor_text=visit)
+    height = float(page.mediabox.height)
+    return 1 - min(lows) / height
+
+
+def test_a_receipt_of_the_whole_checklist_ends_on_a_page_well_filled(fse):
+    """The last rows of the checklist, the signature and the closing words are kept together:
+    the last page is never a line or two alone, and the receipt is short."""
+    pdf = receipt_pdf(synced(fse, answers=whole_checklist(fse)))
+    pages = PdfReader(io.BytesIO(pdf)).pages
+    assert len(pages) <= 2
+    assert _content_bottom(pages[-1]) > 0.4, "the receipt's last page is nearly empty"
+
+
+def test_a_receipt_of_a_short_inspection_is_one_page(fse):
+    assert len(PdfReader(io.BytesIO(receipt_pdf(synced(fse)))).pages) == 1

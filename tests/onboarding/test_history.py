@@ -15,6 +15,7 @@ import tablib
 from django.core.management import CommandError, call_command
 
 from fogkeeper.audit.models import AuditEvent
+from fogkeeper.inspections.models import Measurement
 from fogkeeper.maintenance.models import Service
 from fogkeeper.onboarding.blank import blank
 from fogkeeper.onboarding.export import kind_of
@@ -168,3 +169,33 @@ def test_the_command_imports_several_files_in_order_telling_their_kind_by_name(t
     with pytest.raises(CommandError, match="its name does not say which kind"):
         call_command("onboard", str(tmp_path / "program.csv"), "--agency", agency.code)
     assert kind_of("07-pumpouts-12.xlsx") == "pumpouts" and kind_of("notes.xlsx") is None
+
+
+MEASURED = "establishment_code,inspection_code,device_code,fog_inches,solids_inches\n"
+
+
+def test_readings_deeper_than_the_device_or_negative_are_refused_in_words(agency):
+    """60 in of solids in a 48-in interceptor is refused as the forms refuse it, naming the
+    device and its depth; a negative depth is refused too; nothing is stored."""
+    kind = next(iter(default_registry().get(agency.pack).device_kinds))
+    run(agency, "devices", "establishment_code,code,kind,installed_on,design_depth_inches\n"
+        f"FSE-1,GI-3,{kind},2015-03-01,48\n")  # fmt: skip
+    run(agency, "inspections", "establishment_code,code,date\nFSE-1,I-1,2024-02-01\n")
+    header = PUMPOUTS.strip() + ",fog_inches,solids_inches\n"
+    for kind, text in (
+        ("pumpouts", header + "FSE-1,GI-3,H-1,M-9,2025-05-01,750,10,60\n"),
+        ("measurements", MEASURED + "FSE-1,I-1,GI-3,10,60\n"),
+    ):
+        outcome = run(agency, kind, text)
+        assert not outcome.stored
+        (problem,) = outcome.problems
+        assert problem.column == "solids_inches"
+        assert problem.reason.startswith(
+            "GI-3: FOG (10 in) and solids (60 in) come to 70 in, more than its design depth of "
+            "48 in"
+        ), problem.reason
+    negative = run(agency, "measurements", MEASURED + "FSE-1,I-1,GI-3,-2,6\n")
+    assert [(p.column, p.reason) for p in negative.problems] == [
+        ("fog_inches", "must not be negative: -2")
+    ]
+    assert not Service.objects.exists() and not Measurement.objects.exists()

@@ -76,10 +76,12 @@ def test_it_refuses_the_same_manifest_with_other_readings(client, world):
 
 def test_it_explains_what_is_missing_or_wrong(client, world):
     client.force_login(world.hank)
-    data = pump_out(world.trap, manifest_number="", gallons_removed="-3", fog_inches="1.234")
+    data = pump_out(world.trap, manifest_number="", gallons_removed="-3", fog_inches="1.234",
+                    solids_inches="-1")  # fmt: skip
     html = client.post(SUBMIT, data).content.decode()
     assert "This field is required." in html
-    assert "Ensure this value is greater than or equal to 0." in html
+    assert "Gallons removed cannot be negative: give 0 or more." in html
+    assert "Solids depth before pumping cannot be negative: give 0 or more." in html
     assert "Ensure that there are no more than 2 decimal places." in html
     assert not Service.objects.filter(manifest_number="CP-900").exists()
 

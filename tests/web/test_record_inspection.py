@@ -57,13 +57,14 @@ def test_it_records_a_failed_item_and_the_page_shows_the_violation_with_its_cita
     gi = GreaseControlDevice.objects.get(code="GI-1")
     data = {"code": "I-77", "date": "2025-06-25", spill_kit: "no",
             f"fog_{gi.pk}": "2", f"solids_{gi.pk}": "3", "photos": [photo()]}  # fmt: skip
-    response = client.post(URL, data, follow=True)
+    client.post(URL, data)
     inspection = Inspection.objects.get(code="I-77")
     assert inspection.answers.get().item == "bmp.spill_kit"
     assert inspection.measurements.get().fog_inches == 2
     assert InspectionPhoto.objects.filter(inspection=inspection).count() == 1
     assert AuditEvent.objects.filter(action="inspection.record", actor=alice).exists()
-    findings = response.content.decode().split('id="findings"', 1)[1].split("</table>", 1)[0]
+    page = client.get("/establishments/FSE-0042/?as_of=2025-06-30").content.decode()
+    findings = page.split('id="findings"', 1)[1].split("</table>", 1)[0]
     assert "<td>2025-06-25</td><td>13.30.050(H)(4)(i)</td>" in findings
 
 
@@ -163,3 +164,68 @@ def test_it_refuses_more_photos_together_than_an_inspection_keeps(client, agenci
         f"{2 * size}\xa0bytes. Take them at a lower resolution, or keep fewer, and send it again."
     ]
     assert not Inspection.objects.filter(code="I-79").exists()
+
+
+def test_the_form_comes_with_the_days_number_todays_date_and_the_checklist_in_the_packs_order(
+    client, agencies
+):
+    """The number is made by the field app's rule (the establishment and the day), the next
+    free one when the agency used it; the date is the agency's today."""
+    sc = agencies[0]
+    client.force_login(make_user("alice", sc))
+    today = sc.today()
+    form = client.get(URL).context["form"]
+    assert form["code"].value() == f"FSE-0042-{today:%Y%m%d}"
+    assert form["date"].value() == today
+    assert [row["item"].item for row in form.items] == list(sc.get_pack().checklist)
+    fse = Inspection.objects.get(code="I-55").establishment
+    Inspection.objects.create(establishment=fse, code=f"FSE-0042-{today:%Y%m%d}", date=today)
+    assert client.get(URL).context["form"]["code"].value() == f"FSE-0042-{today:%Y%m%d}-2"
+
+
+def test_it_stores_the_signature_drawn_as_the_field_app_stores_it_and_lands_on_the_inspection(
+    client, agencies
+):
+    client.force_login(make_user("alice", agencies[0]))
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    signature = SimpleUploadedFile("signature.png", png_bytes((600, 200)), "image/png")
+    data = {"code": "I-78", "date": "2025-06-25", spill_kit: "yes", "signed_by": "Ana Ruiz",
+            "signature": signature}  # fmt: skip
+    response = client.post(URL, data)
+    inspection = Inspection.objects.get(code="I-78")
+    assert response.status_code == 302
+    assert response["Location"] == f"/inspections/{inspection.pk}/"
+    assert inspection.signed_by == "Ana Ruiz"
+    assert inspection.signature.name.startswith("inspections/signatures/")
+    page = client.get(response["Location"])
+    html = page.content.decode()
+    assert "Inspection I-78 of Pier Taqueria recorded" in html
+    assert f'href="/inspections/{inspection.pk}/receipt.pdf"' in html
+    assert 'href="/establishments/FSE-0042/"' in html
+    assert 'alt="Signature of Ana Ruiz"' in html
+
+
+def test_it_refuses_a_name_signing_without_a_signature_and_stores_nothing(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    spill_kit = item_field(client.get(URL), "bmp.spill_kit")
+    data = {"code": "I-79", "date": "2025-06-25", spill_kit: "yes", "signed_by": "Ana Ruiz"}
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert "Ana Ruiz is named as signing, but no signature came." in response.content.decode()
+    assert not Inspection.objects.filter(code="I-79").exists()
+
+
+def png_bytes(size) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", size, "white").save(buf, "PNG")
+    return buf.getvalue()
+
+
+def test_it_refuses_a_negative_depth_in_words_and_stores_nothing(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    gi = GreaseControlDevice.objects.get(code="GI-1")
+    data = {"code": "I-80", "date": "2025-06-25", f"fog_{gi.pk}": "-2", f"solids_{gi.pk}": "3"}
+    response = client.post(URL, data)
+    assert response.status_code == 400
+    assert "FOG depth in GI-1 cannot be negative: give 0 or more." in response.content.decode()
+    assert not Inspection.objects.filter(code="I-80").exists()

@@ -135,3 +135,11 @@ def test_it_refuses_a_pump_out_dated_in_the_future_on_the_date_field(client, age
     assert response.context["form"].errors["date"] == ["2099-01-01 is in the future."]
     assert 'value="2099-01-01"' in response.content.decode()
     assert counts() == before
+
+
+def test_it_refuses_a_negative_depth_in_words_and_records_nothing(client, agencies):
+    client.force_login(make_user("alice", agencies[0]))
+    response = client.post(URL, pump_out(solids_inches="-3"))
+    assert response.status_code == 400
+    assert "Solids depth before cannot be negative: give 0 or more." in response.content.decode()
+    assert not Service.objects.filter(manifest_number="M-900").exists()

@@ -20,10 +20,16 @@ class DeviceChoice(forms.ModelChoiceField):
         return f"{device.code}: {device.kind_title()}{size}"
 
 
+def _negative(label: str) -> dict[str, str]:
+    """A reading refused in words when negative, naming it."""
+    return {"min_value": f"{label.split(' (')[0]} cannot be negative: give 0 or more."}
+
+
 def _depth(label: str) -> forms.DecimalField:
     return forms.DecimalField(
-        required=False, min_value=0, max_digits=6, decimal_places=2, label=label
-    )
+        required=False, min_value=0, max_digits=6, decimal_places=2, label=label,
+        error_messages=_negative(label),
+    )  # fmt: skip
 
 
 class PumpOutForm(forms.Form):
@@ -36,8 +42,9 @@ class PumpOutForm(forms.Form):
         required=False, initial=True, label="Full pump-out (every chamber emptied)"
     )
     gallons_removed = forms.DecimalField(
-        required=False, min_value=0, max_digits=9, decimal_places=1, label="Gallons removed"
-    )
+        required=False, min_value=0, max_digits=9, decimal_places=1, label="Gallons removed",
+        error_messages=_negative("Gallons removed"),
+    )  # fmt: skip
     fog_inches = _depth("FOG depth before pumping (in)")
     solids_inches = _depth("Solids depth before pumping (in)")
     final_chamber_floating_oil = forms.NullBooleanField(

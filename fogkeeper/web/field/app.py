@@ -44,6 +44,7 @@ SHELL_STATIC = (
     "web/vendor/htmx.min.js",
     "web/fogkeeper.css",
     "web/inspection.js",
+    "web/signature.js",
     "web/field/field.css",
     *APP_SCRIPTS,
     *ICONS.values(),

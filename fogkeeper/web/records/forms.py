@@ -13,6 +13,17 @@ from fogkeeper.training.models import Employee
 from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField
 
 
+def _not_negative(label: str) -> forms.DecimalField:
+    """A reading that may be left blank, refused in words when negative."""
+    what = label.split(" (")[0]
+    return forms.DecimalField(
+        required=False,
+        min_value=0,
+        label=label,
+        error_messages={"min_value": f"{what} cannot be negative: give 0 or more."},
+    )
+
+
 class ServiceForm(forms.Form):
     """A pump-out of one of the establishment's devices, with its manifest."""
 
@@ -21,19 +32,15 @@ class ServiceForm(forms.Form):
     manifest_number = forms.CharField(max_length=60, label="Manifest number")
     date = forms.DateField(label="Date of the pump-out", widget=DateInput)
     full_pump_out = forms.BooleanField(required=False, initial=True, label="Full pump-out")
-    gallons_removed = forms.DecimalField(required=False, min_value=0, label="Gallons removed")
-    fog_inches = forms.DecimalField(required=False, min_value=0, label="FOG depth before (in)")
-    solids_inches = forms.DecimalField(
-        required=False, min_value=0, label="Solids depth before (in)"
-    )
+    gallons_removed = _not_negative("Gallons removed")
+    fog_inches = _not_negative("FOG depth before (in)")
+    solids_inches = _not_negative("Solids depth before (in)")
     final_chamber_floating_oil = forms.NullBooleanField(
         required=False,
         label="Floating oil in the final chamber",
         widget=forms.Select(choices=YES_NO_UNKNOWN),
     )
-    sludge_to_outlet_inches = forms.DecimalField(
-        required=False, min_value=0, label="Sludge to outlet elbow (in)"
-    )
+    sludge_to_outlet_inches = _not_negative("Sludge to outlet elbow (in)")
     notes = forms.CharField(required=False, label="Notes", widget=forms.Textarea(attrs={"rows": 3}))
 
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
@@ -50,16 +57,27 @@ CHECK_CHOICES = [("yes", "Compliant"), ("no", "Not compliant")]
 
 
 class InspectionForm(forms.Form):
-    """An inspection: the pack's checklist (each item answered with one tap, or left
-    unanswered), the accumulation measured in each device, and photos."""
+    """An inspection: the pack's checklist in the pack's order (each item answered with one
+    tap, or left unanswered), the accumulation measured in each device, photos, and the
+    signature of who signed for the establishment (drawn in the page's signature box,
+    signature.js, and sent as the image the field app sends). Its number and date come filled
+    in (`code`, `day`: the next free number of the day, the agency's today)."""
 
-    code = forms.CharField(max_length=40, label="Inspection number")
+    code = forms.CharField(
+        max_length=40,
+        label="Inspection number",
+        help_text="Made for you from the establishment and the day; change it if you must.",
+    )
     date = forms.DateField(label="Date of the inspection", widget=DateInput)
     notes = forms.CharField(required=False, label="Notes", widget=forms.Textarea(attrs={"rows": 3}))
     photos = PhotosField(label="Photos")
+    signed_by = forms.CharField(required=False, max_length=200, label="Name of who signs")
+    signature = forms.ImageField(required=False, label="Signature", widget=forms.FileInput)
 
-    def __init__(self, *args, establishment: FoodServiceEstablishment, checklist, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, *args, establishment: FoodServiceEstablishment, checklist, code="", day=None, **kwargs
+    ):
+        super().__init__(*args, initial={"code": code, "date": day}, **kwargs)
         self.items = []
         for i, item in enumerate(checklist.values()):
             name = f"item_{i}"
@@ -86,6 +104,10 @@ class InspectionForm(forms.Form):
                     required=False,
                     min_value=0,
                     label=f"{what} depth in {device.code} (in)",
+                    error_messages={
+                        "min_value": f"{what} depth in {device.code} cannot be "
+                        "negative: give 0 or more."
+                    },  # fmt: skip
                     widget=forms.NumberInput(
                         attrs={"step": "0.01", "inputmode": "decimal", f"data-{part}": "", **depth}
                     ),

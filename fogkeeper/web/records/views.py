@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from fogkeeper import uploads
-from fogkeeper.inspections.selectors import accumulation_limit
+from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.inspections.selectors import accumulation_limit, inspection_code
 from fogkeeper.inspections.services import (
     Answer,
     Reading,
     inspection_photo_add,
     inspection_record,
 )
+from fogkeeper.inspections.tasks import receipt_queue
 from fogkeeper.maintenance.services import service_record
 from fogkeeper.permits import operators as operator_changes
 from fogkeeper.registry.models import Operator
@@ -49,17 +51,31 @@ def record_service(request, fse):
 
 @record_page("inspection")
 def record_inspection(request, fse):
+    """The inspection form, its number and today's date filled in; once stored, the
+    inspection's own page (with its receipt), not the establishment's long page."""
     pack = request.agency.get_pack()
+    today = request.agency.today()
     form = InspectionForm(
-        request.POST or None, request.FILES or None, establishment=fse, checklist=pack.checklist
+        request.POST or None,
+        request.FILES or None,
+        establishment=fse,
+        checklist=pack.checklist,
+        code=inspection_code(fse, today),
+        day=today,
     )
     if form.is_valid():
         try:
-            _inspection_save(request, fse, form)
+            inspection = _inspection_save(request, fse, form)
         except ValidationError as e:
             put_errors(form, e, _inspection_error_fields(form))
         else:
-            return recorded(request, fse)
+            sweep_establishment(fse, as_of=page_as_of(request))
+            messages.success(
+                request,
+                f"Inspection {inspection.code} of {fse.name} recorded; the establishment was "
+                "evaluated again. The operator's receipt is linked below.",
+            )
+            return redirect("web:inspection", pk=inspection.pk)
     for row in form.devices:
         limit = accumulation_limit(pack, row["device"].kind, page_as_of(request))
         row["limit"] = limit.value if limit is not None else None
@@ -68,14 +84,16 @@ def record_inspection(request, fse):
     return render(request, "web/records/inspection.html", context, status=status)
 
 
-def _inspection_save(request, fse, form) -> None:
+def _inspection_save(request, fse, form):
+    """The inspection with its photos and signature, through the service the field app's
+    sync stores with (inspections.services.inspection_record): all of it, or nothing."""
     data = form.cleaned_data
     answers = [Answer(item=item, compliant=ok, note=note) for item, ok, note in form.answers()]
     readings = [Reading(device=d, fog_inches=f, solids_inches=s) for d, f, s in form.readings()]
     with uploads.atomic():  # its photos are kept only if all of it is stored
         inspection = inspection_record(
             establishment=fse,
-            code=data["code"],
+            code=data["code"].strip(),
             date=data["date"],
             answers=answers,
             measurements=readings,
@@ -83,9 +101,13 @@ def _inspection_save(request, fse, form) -> None:
             notes=data["notes"],
             today=timezone.localdate(),
             actor=request.user,
+            signature=data["signature"] or None,
+            signed_by=data["signed_by"].strip(),
         )
         for photo in data["photos"]:
             inspection_photo_add(inspection=inspection, image=photo, actor=request.user)
+        receipt_queue(inspection)
+    return inspection
 
 
 def _inspection_error_fields(form) -> dict[str, str]:

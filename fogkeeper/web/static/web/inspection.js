@@ -1,7 +1,32 @@
-// The 25% rule as the inspector types: (fog + solids) / design depth, against the pack's limit.
+// The accumulation limit in words as the inspector types: "13 of 48 inches: 27.1%, over the
+// 25% limit" against the pack's limit, and before the form is sent, what the server would
+// refuse: "60 inches is more than the 48-inch depth of GI-1", a negative depth.
 // Each fieldset.measure of the page at load; the field app (field/form.js) calls
 // window.fogkeeperAccumulationFigure for the ones it builds.
 "use strict";
+function inches(n) {
+  return String(Math.round(n * 100) / 100);  // 48.00 as 48, 12.50 as 12.5
+}
+function accumulationWords(fog, solids, depth, limit, device) {
+  if (fog < 0 || solids < 0) {
+    const what = fog < 0 ? "FOG" : "Solids";
+    return { text: `${what} depth in ${device} cannot be negative: give 0 or more.`, over: true };
+  }
+  const total = (Number.isNaN(fog) ? 0 : fog) + (Number.isNaN(solids) ? 0 : solids);
+  if (total > depth + 1e-9) {
+    return {
+      text: `${inches(total)} inches is more than the ${inches(depth)}-inch depth of ${device}: ` +
+        "check the readings.",
+      over: true,
+    };
+  }
+  const share = total / depth;
+  const pct = Math.round(share * 1000) / 10;
+  let text = `${inches(total)} of ${inches(depth)} inches: ${pct}%`;
+  const over = !Number.isNaN(limit) && share > limit + 1e-9;  // NaN: no limit for this kind
+  if (!Number.isNaN(limit)) text += `, ${over ? "over" : "within"} the ${Math.round(limit * 100)}% limit`;
+  return { text, over };
+}
 function accumulationFigure(box) {
   const out = box.querySelector(".figure");
   const depth = parseFloat(box.dataset.depth);
@@ -9,16 +34,12 @@ function accumulationFigure(box) {
   if (!out || !(depth > 0)) return;
   const fog = box.querySelector("input[data-fog]");
   const solids = box.querySelector("input[data-solids]");
+  const device = box.dataset.device || fog.dataset.device || "the device";
   const show = () => {
     const f = parseFloat(fog.value), s = parseFloat(solids.value);
-    if (Number.isNaN(f) && Number.isNaN(s)) { out.textContent = ""; return; }
-    const total = (Number.isNaN(f) ? 0 : f) + (Number.isNaN(s) ? 0 : s);
-    const share = total / depth;
-    const pct = Math.round(share * 1000) / 10;
-    const limited = !Number.isNaN(limit);  // no limit for this kind of device in the pack
-    const over = limited && share > limit + 1e-9;
-    out.textContent = `(fog+solids)/design depth = ${pct}%` +
-      (limited ? ` (limit ${Math.round(limit * 100)}%)` : "") + (over ? ": over the limit" : "");
+    if (Number.isNaN(f) && Number.isNaN(s)) { out.textContent = ""; out.classList.remove("over"); return; }
+    const { text, over } = accumulationWords(f, s, depth, limit, device);
+    out.textContent = text;
     out.classList.toggle("over", over);
   };
   fog.addEventListener("input", show);

@@ -3,6 +3,7 @@
 // device with the 25% figure (inspection.js), photos (kept as Blobs), and the signature of
 // who signs for the establishment, drawn on a canvas.
 import { newId } from "./store.js";
+import { clearPad, padImage, signaturePad } from "../signature.js";
 
 const $ = (id) => document.getElementById(id);
 let state = null; // {route, fse, draft, photos: [File], signed: bool}
@@ -68,41 +69,14 @@ function renderPhotos() {
 }
 
 function clearSignature() {
-  const canvas = $("f-signature");
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#fff";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  clearPad($("f-signature"));
   if (state) state.signed = false;
-}
-
-function signaturePad(canvas) {
-  const ctx = canvas.getContext("2d");
-  let drawing = false;
-  const point = (e) => {
-    const r = canvas.getBoundingClientRect();
-    return [(e.clientX - r.left) * canvas.width / r.width,
-            (e.clientY - r.top) * canvas.height / r.height];
-  };
-  canvas.addEventListener("pointerdown", (e) => {
-    drawing = true;
-    canvas.setPointerCapture(e.pointerId);
-    Object.assign(ctx, { lineWidth: 3, lineCap: "round", lineJoin: "round", strokeStyle: "#1b1b1b" });
-    ctx.beginPath();
-    ctx.moveTo(...point(e));
-  });
-  canvas.addEventListener("pointermove", (e) => {
-    if (!drawing) return;
-    ctx.lineTo(...point(e));
-    ctx.stroke();
-    state.signed = true;
-  });
-  for (const end of ["pointerup", "pointercancel"]) canvas.addEventListener(end, () => { drawing = false; });
 }
 
 // The form's wiring, once: `onKeep(item)` when the inspector keeps it, `onCancel()`.
 export function setup({ onKeep, onCancel }) {
   const form = $("inspection-form");
-  signaturePad($("f-signature"));
+  signaturePad($("f-signature"), () => { state.signed = true; });
   $("f-signature-clear").addEventListener("click", clearSignature);
   $("f-cancel").addEventListener("click", onCancel);
   $("f-photos").addEventListener("change", (e) => {
@@ -201,8 +175,7 @@ function showProblems(problems) {
 }
 
 function signatureBlob() {
-  if (!state.signed) return Promise.resolve(null);
-  return new Promise((resolve) => $("f-signature").toBlob(resolve, "image/png"));
+  return state.signed ? padImage($("f-signature")) : Promise.resolve(null);
 }
 
 async function collect() {
