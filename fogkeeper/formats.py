@@ -65,3 +65,12 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     "s" unless given ("batch", "batches"); every page and message counts through this."""
     word = noun if n == 1 else (plural or f"{noun}s")
     return f"{n:,} {word}"
+
+
+def listed(items: list[str]) -> str:
+    """Items as a sentence lists them: "date", "date and FOG depth", "date, FOG depth and
+    solids depth"."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"

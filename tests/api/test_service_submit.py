@@ -70,7 +70,7 @@ def test_it_refuses_the_same_manifest_with_other_readings(people, world):
     client.post(URL, pump_out(world), format="json")
     response = client.post(URL, pump_out(world, fog_inches="9.00"), format="json")
     assert response.status_code == 400
-    assert "already submitted with other fog_inches" in response.json()["manifest_number"][0]
+    assert "already sent with a different FOG depth;" in response.json()["manifest_number"][0]
 
 
 def test_it_clears_the_overdue_finding_at_once(people, world):
