@@ -57,3 +57,20 @@ def restore(text: str) -> str:
     """The text a neutralised cell was written from: its leading apostrophe taken off. The
     inverse of `neutralise` (the onboarding importer reads the agency's own export back)."""
     return text[1:] if _quoted(text) else text
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """A count with its noun agreeing, thousands marked: (1, "overdue pump-out") -> "1 overdue
+    pump-out", (1204, "establishment") -> "1,204 establishments". The plural is the noun with an
+    "s" unless given ("batch", "batches"); every page and message counts through this."""
+    word = noun if n == 1 else (plural or f"{noun}s")
+    return f"{n:,} {word}"
+
+
+def listed(items: list[str]) -> str:
+    """Items as a sentence lists them: "date", "date and FOG depth", "date, FOG depth and
+    solids depth"."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"

@@ -11,6 +11,7 @@ from django_filters.widgets import BooleanWidget
 from drf_spectacular.utils import extend_schema_field
 
 from fogkeeper.compliance.models import Finding
+from fogkeeper.formats import listed
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import SOURCES, Service
@@ -50,7 +51,21 @@ class _PackWords(BaseChoiceIterator):
 
 
 class _NoEmptyValues(forms.Form):
-    """A parameter given is given a value: `?date_to=` is refused, not read as no filter."""
+    """A parameter given is given a value: `?date_to=` is refused, not read as no filter. A
+    value not among a parameter's choices is refused naming those accepted."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if isinstance(field, forms.ChoiceField):
+                accepted = listed([f'"{value}"' for value, _ in field.choices if value != ""])
+                field.error_messages["invalid_choice"] = (
+                    f'"%(value)s" is not a value of {name}: send one of {accepted}.'
+                )
+            elif isinstance(field, forms.DateField):
+                field.error_messages["invalid"] = f"Send {name} as a date, YYYY-MM-DD."
+            elif isinstance(field, forms.IntegerField):
+                field.error_messages["invalid"] = f"Send {name} as a whole number."
 
     def clean(self):
         for name in self.fields:

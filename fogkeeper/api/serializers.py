@@ -16,6 +16,7 @@ from fogkeeper.rules.report import STATUSES
 from fogkeeper.training.models import Training
 
 from . import shown
+from .errors import plain_errors, unknown_record
 
 
 def _establishment_code():
@@ -240,9 +241,15 @@ class ServiceSubmitSerializer(serializers.Serializer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Only the devices the hauler serves (also what the browsable API's form lists).
-        self.fields["device"].queryset = self.context.get(
-            "devices", GreaseControlDevice.objects.none()
-        )
+        device = self.fields["device"]
+        device.queryset = self.context.get("devices", GreaseControlDevice.objects.none())
+        plain_errors(self)
+        agency = self.context.get("agency")
+        if agency is not None:
+            device.error_messages["does_not_exist"] = unknown_record(
+                "device of your customers", agency, named=self.context.get("agency_named"),
+                listed_at="GET /api/v1/devices/",
+            )  # fmt: skip
 
 
 class TrainingSerializer(ShownSerializer):

@@ -29,7 +29,7 @@ from fogkeeper.web.common import policy
 
 from . import filters, schema, shown
 from . import serializers as s
-from .agency import acting_agency
+from .agency import HEADER, acting_agency, agency_named
 from .permissions import ActsForAgency
 from .schema import ShownFieldsSchema
 from .services import token_rotate
@@ -251,6 +251,8 @@ class ServiceViewSet(PolicyViewSet):
             context["devices"] = GreaseControlDevice.objects.filter(
                 establishment__in=policy.establishments(self.request.user, self.agency)
             ).select_related("establishment__agency")
+            context["agency"] = self.agency
+            context["agency_named"] = agency_named(self.request)
         return context
 
     def get_queryset(self):
@@ -286,7 +288,7 @@ class ServiceViewSet(PolicyViewSet):
     def create(self, request, *args, **kwargs):
         found = policy.membership(request.user, self.agency)
         if found is None or found.hauler is None:
-            raise PermissionDenied("Pump-outs are submitted here by a hauler's login.")
+            raise PermissionDenied(_not_a_hauler(request, self.agency))
         submitted = self.get_serializer(data=request.data)
         submitted.is_valid(raise_exception=True)
         readings = dict(submitted.validated_data)
@@ -312,6 +314,15 @@ class ServiceViewSet(PolicyViewSet):
             s.ServiceSerializer(stored, context=self.get_serializer_context()).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+def _not_a_hauler(request, agency) -> str:
+    why = "" if agency_named(request) else f" (you sent no {HEADER} header)"
+    return (
+        f"Pump-outs are submitted by a hauler's login, and this call acts for {agency.name}"
+        f"{why}, where you are not a hauler. Name the agency whose hauler you are in the "
+        f"{HEADER} header."
+    )
 
 
 def _field_errors(refused: DjangoValidationError) -> dict[str, list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -15,6 +16,7 @@ from django.utils import timezone
 
 from .models import AuditEvent
 
+_SNAKE = re.compile(r"[a-z]+(_[a-z0-9]+)+")
 SYSTEM = "system"  # the `who` of a row no person wrote (an import, the sweep, a command)
 
 
@@ -117,6 +119,11 @@ class Change:
     field: str  # the field in words
     old: str
     new: str
+    # a record's own id, or a value that is data not words (a run's timings, a list of
+    # errors): shown under the row's technical details, not as what changed
+    technical: bool = False
+    model: Any = None  # the model a foreign key's ids are of, named in words by `name_related`
+    ids: tuple = ()
 
 
 def changes(event: AuditEvent) -> list[Change]:
@@ -127,8 +134,80 @@ def changes(event: AuditEvent) -> list[Change]:
         names = list(after or before)
     else:
         names = [n for n in dict.fromkeys([*before, *after]) if before.get(n) != after.get(n)]
-    label = _field_words(event.object_type)
-    return [Change(label(n), value_words(before.get(n)), value_words(after.get(n))) for n in names]
+    meta = _meta_of(event.object_type)
+    return [_change(meta, n, before.get(n), after.get(n)) for n in names]
+
+
+def _change(meta, name: str, old: Any, new: Any) -> Change:
+    field = _field_of(meta, name)
+    text = str(getattr(field, "verbose_name", "") or name.replace("_", " "))
+    shown = _choice_words(field)
+    change = Change(text[:1].upper() + text[1:], shown(old), shown(new))
+    change.technical = bool(getattr(field, "primary_key", False)) or any(
+        isinstance(v, dict | list) for v in (old, new)
+    )
+    if getattr(field, "many_to_one", False) and not change.technical:
+        change.model, change.ids = field.related_model, (old, new)
+    return change
+
+
+def _choice_words(field):
+    """A value in words, a field's choice by its label ("Interceptor", not "interceptor")."""
+    labels = {str(k): str(v) for k, v in (getattr(field, "flatchoices", None) or [])}
+
+    def words(value: Any) -> str:
+        if labels and not isinstance(value, dict | list) and str(value) in labels:
+            return labels[str(value)]
+        return value_words(value)
+
+    return words
+
+
+def name_related(rows: list[list[Change]]) -> None:
+    """Put the records a change's foreign keys name in words ("Pier Taqueria (SC-1)", not
+    "128"), one query a model for a whole page of rows."""
+    wanted: dict[Any, set] = {}
+    for change in (c for row in rows for c in row if c.model is not None):
+        wanted.setdefault(change.model, set()).update(i for i in change.ids if i is not None)
+    found = {
+        model: {obj.pk: record_words(obj) for obj in model._base_manager.filter(pk__in=ids)}
+        for model, ids in wanted.items()
+    }
+    for change in (c for row in rows for c in row if c.model is not None):
+        words = found.get(change.model, {})
+        old, new = change.ids
+        change.old = _named(words, old, change.old)
+        change.new = _named(words, new, change.new)
+
+
+def _named(words: dict, pk: Any, shown: str) -> str:
+    if pk is None:
+        return shown
+    return words.get(pk, "a record since deleted")
+
+
+def record_words(obj) -> str:
+    """A record as a person knows it: "Pier Taqueria (SC-1)", its code, its name, a person's
+    name; never its database id."""
+    code = getattr(obj, "code", "") or getattr(obj, "number", "")
+    name = getattr(obj, "name", "") or getattr(obj, "title", "")
+    if hasattr(obj, "get_full_name"):
+        return person(obj)
+    if obj._meta.label_lower == "registry.agency":
+        return str(name)  # its code is the address's, not a code people use
+    if code and name:
+        return f"{name} ({code})"
+    return str(code or name or obj)
+
+
+def label_of(event: AuditEvent) -> str:
+    """A row's record by what people call it (its code, number or name as stored), or ""."""
+    values = _fields(event.after) or _fields(event.before)
+    code = values.get("code") or values.get("number") or ""
+    name = values.get("name") or values.get("title") or values.get("username") or ""
+    if code and name:
+        return f"{name} ({code})"
+    return str(code or name)
 
 
 def _fields(value: Any) -> dict[str, Any]:
@@ -137,22 +216,18 @@ def _fields(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
-def _field_words(label: str):
+def _meta_of(label: str):
     try:
-        meta = apps.get_model(label)._meta
+        return apps.get_model(label)._meta
     except (LookupError, ValueError):
-        meta = None
+        return None
 
-    def words(name: str) -> str:
-        try:
-            field = meta.get_field(name) if meta else None
-        except FieldDoesNotExist:  # a key of no field (a note of the service writing it)
-            field = None
-        # a deleted record's children are kept under their relation's name (no verbose name)
-        text = str(getattr(field, "verbose_name", "") or name.replace("_", " "))
-        return text[:1].upper() + text[1:]
 
-    return words
+def _field_of(meta, name: str):
+    try:
+        return meta.get_field(name) if meta else None
+    except FieldDoesNotExist:  # a key of no field (a note of the service writing it)
+        return None  # a deleted record's children are kept under their relation's name
 
 
 def value_words(value: Any) -> str:
@@ -162,6 +237,8 @@ def value_words(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, dict | list):
         return json_text(value)
+    if isinstance(value, str) and _SNAKE.fullmatch(value):
+        return value.replace("_", " ")  # a pack's value ("limited_food_preparation") in words
     return str(value)
 
 

@@ -87,7 +87,13 @@ def stored_inspection(establishment: FoodServiceEstablishment, client_id: UUID):
         return None
     if found.establishment_id != establishment.pk:
         raise ValidationError(
-            {"client_id": [f"This inspection's id {client_id} was already used for another one."]}
+            {
+                "client_id": [
+                    f"This inspection was already sent for another establishment "
+                    f"({found.establishment.code}), as inspection {found.code}: nothing was "
+                    "stored again. Start a new inspection for this one."
+                ]
+            }
         )
     return found
 

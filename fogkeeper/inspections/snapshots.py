@@ -74,6 +74,10 @@ def _was_now(before: Any, after: Any) -> str:
     return f"was {before or '(none)'}, now {after or '(none)'}"
 
 
+def _kind(device: dict[str, Any]) -> str:
+    return str(device.get("kind") or "of no kind").replace("_", " ")
+
+
 def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """What differs from `before` to `after` (two establishment_seen), one sentence each."""
     out = [
@@ -84,7 +88,7 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     old, new = before.get("devices") or {}, after.get("devices") or {}
     for code in sorted(set(old) | set(new)):
         if code not in old:
-            out.append(f"Device {code} was added ({new[code].get('kind')}).")
+            out.append(f"Device {code} was added ({_kind(new[code])}).")
         elif code not in new:
             out.append(f"Device {code} is no longer on record.")
         else:

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.formats import listed
 from fogkeeper.locks import hold_row
 from fogkeeper.registry.models import (
     Agency,
@@ -236,6 +237,14 @@ def lock_manifests(hauler: Hauler | None) -> None:
         hold_row(hauler)
 
 
+# What a manifest holds, in the words of a refusal naming what differs.
+MANIFEST_WORDS = {
+    "device_id": "device", "date": "date", "full_pump_out": "full or partial pump-out",
+    "gallons_removed": "gallons removed", "fog_inches": "FOG depth",
+    "solids_inches": "solids depth",
+}  # fmt: skip
+
+
 def _submitted(
     hauler: Hauler, device: GreaseControlDevice, manifest_number: str, date: date, readings
 ) -> Service | None:
@@ -253,7 +262,7 @@ def _submitted(
         return None
     wanted = {"device_id": device.pk, "date": date, "full_pump_out": True, **readings}
     different = [
-        name
+        MANIFEST_WORDS.get(name, name.replace("_", " "))
         for name in MANIFEST_CONTENT
         if name in wanted and getattr(earlier, name) != wanted[name]
     ]
@@ -261,8 +270,9 @@ def _submitted(
         refuse(
             {
                 "manifest_number": [
-                    f"Manifest {manifest_number} was already submitted with other "
-                    f"{', '.join(different)}."
+                    f"Manifest {manifest_number} was already sent with a different "
+                    f"{listed(different)}; a manifest is stored once. If the one stored is "
+                    "wrong, ask the agency to correct it."
                 ]
             }
         )

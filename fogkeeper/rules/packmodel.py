@@ -147,6 +147,14 @@ class ChecklistItem:
     finding: str
     citation: str
 
+    def statement(self) -> str:
+        """What a violation of the item says: its finding; for an item without one (a pack
+        built in code), "Not compliant: " and the question as a statement, never a question."""
+        if self.finding.strip():
+            return self.finding
+        asked = self.question.strip().rstrip("?").strip()
+        return f"Not compliant: {asked[:1].lower()}{asked[1:]}"
+
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
@@ -362,13 +370,14 @@ class Pack:
         )
 
     def words_for(self, key: str) -> str:
-        """The pack's words for `key`: a rule's title, a checklist item's question, an
+        """The pack's words for `key`: a rule's title, a checklist item's finding (a violation
+        of it is named by what was found, never by the inspector's question), an
         obligation's title or an enforcement action's title; else the identifier in words
         ('service_overdue' -> 'Service overdue')."""
         if key in self.rules:
             return self.rules[key].title
         if key in self.checklist:
-            return self.checklist[key].question
+            return self.checklist[key].statement()
         if key in self.obligations:
             return self.obligations[key]
         if key in self.actions:

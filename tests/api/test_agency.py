@@ -35,7 +35,10 @@ def test_it_acts_for_the_agency_named_in_the_query(bob):
 def test_it_answers_404_for_an_agency_the_person_is_not_a_member_of(people):
     response = api(people["manager"], agency="town-10-02").get("/api/v1/establishments/")
     assert response.status_code == 404
-    assert response.json()["detail"] == "No such agency among yours."
+    assert response.json()["detail"] == (
+        "No such agency among yours. Send the X-Fogkeeper-Agency header (or ?agency=) with the "
+        "code of one of yours: san-clemente."
+    )
 
 
 def test_it_answers_404_for_an_agency_that_does_not_exist(people):

@@ -67,3 +67,10 @@ def test_it_refuses_a_filter_value_it_does_not_know(people):
     response = api(people["manager"]).get(f"{URL}?open=maybe&status=fine")
     assert response.status_code == 400
     assert set(response.json()) == {"open", "status"}
+
+
+def test_a_refused_filter_value_names_the_values_accepted(people):
+    response = api(people["manager"]).get(f"{URL}?status=fine")
+    (text,) = response.json()["status"]
+    assert text.startswith('"fine" is not a value of status: send one of "')
+    assert '"non_compliant"' in text and "Select a valid choice" not in text

@@ -70,7 +70,7 @@ def test_it_refuses_the_same_manifest_with_other_readings(people, world):
     client.post(URL, pump_out(world), format="json")
     response = client.post(URL, pump_out(world, fog_inches="9.00"), format="json")
     assert response.status_code == 400
-    assert "already submitted with other fog_inches" in response.json()["manifest_number"][0]
+    assert "already sent with a different FOG depth;" in response.json()["manifest_number"][0]
 
 
 def test_it_clears_the_overdue_finding_at_once(people, world):
@@ -88,7 +88,9 @@ def test_it_refuses_a_device_it_does_not_serve_with_the_same_words_as_no_device(
     device = world.device(getattr(world, fse))
     response = api(people["hauler"]).post(URL, pump_out(world, device=device.pk), format="json")
     assert response.status_code == 400
-    assert response.json() == {"device": [f'Invalid pk "{device.pk}" - object does not exist.']}
+    none = api(people["hauler"]).post(URL, pump_out(world, device=987654), format="json")
+    (words,) = none.json()["device"]
+    assert response.json() == {"device": [words.replace("987654", str(device.pk))]}
     assert not Service.objects.filter(manifest_number="C-2").exists()
 
 
@@ -132,3 +134,43 @@ def test_it_takes_submissions_only_from_a_hauler(people, world, role):
     response = api(people[role]).post(URL, pump_out(world), format="json")
     assert response.status_code == 403
     assert not Service.objects.filter(manifest_number="C-2").exists()
+
+
+def test_a_device_not_at_the_agency_the_call_acts_for_says_what_to_send(people, world):
+    """Issue 39: without the agency header a device of another agency got 'Invalid pk "6"'."""
+    diner = world.device(world.diner).pk  # the Town's: not this call's agency
+    response = api(people["hauler"]).post(URL, pump_out(world, device=diner), format="json")
+    assert response.status_code == 400
+    (text,) = response.json()["device"]
+    assert "Invalid pk" not in text
+    assert text.startswith(f"No device of your customers {diner} among yours at ")
+    assert "you sent no X-Fogkeeper-Agency header" in text
+    assert "GET /api/v1/devices/" in text
+
+
+@pytest.mark.parametrize(
+    ("sent", "key", "words"),
+    [
+        ({"date": None}, "date", "Send date (the day of the pump-out (not in the future)): "),
+        ({"date": "2 March"}, "date", "Send date as a date, YYYY-MM-DD"),
+        ({"fog_inches": "deep"}, "fog_inches", 'as a number in a string, for example "3.50"'),
+        ({"fog_inches": "-1"}, "fog_inches", "Send fog_inches of at least 0."),
+        ({"full_pump_out": "maybe"}, "full_pump_out", "Send full_pump_out as true or false."),
+        ({"device": "GT-1"}, "device", "Send device (the device's id) as a whole number"),
+    ],
+)
+def test_a_refused_field_says_what_to_send(people, world, sent, key, words):
+    response = api(people["hauler"]).post(URL, pump_out(world, **sent), format="json")
+    assert response.status_code == 400
+    assert words in " ".join(response.json()[key])
+    assert "This field" not in " ".join(response.json()[key])
+
+
+def test_a_missing_field_is_named(people, world):
+    data = pump_out(world)
+    del data["manifest_number"]
+    response = api(people["hauler"]).post(URL, data, format="json")
+    (text,) = response.json()["manifest_number"]
+    assert text == (
+        "Send manifest_number (the hauler's manifest number, as printed): it is required."
+    )

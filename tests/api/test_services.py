@@ -56,4 +56,4 @@ def test_it_filters_by_establishment_and_device(people, world):
 def test_it_refuses_a_date_that_is_not_one(people):
     response = api(people["manager"]).get(f"{URL}?date_from=2025-02-30")
     assert response.status_code == 400
-    assert response.json() == {"date_from": ["Enter a valid date."]}
+    assert response.json() == {"date_from": ["Send date_from as a date, YYYY-MM-DD."]}

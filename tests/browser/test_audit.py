@@ -59,9 +59,17 @@ def test_the_auditor_filters_the_trail_and_downloads_an_establishments_own(
     expect(page.locator("#audit caption")).to_have_text("2 audit rows")
     expect(page.locator("#audit")).to_contain_text("Pier Foods LLC → Harbor Group")
     expect(page.locator("#audit")).not_to_contain_text("Dock Grill")
+    expect(page.locator("#audit")).to_contain_text(
+        "Changed a Discharge Permit DP-1 of Pier Taqueria (SC-1)"
+    )
+    technical = page.locator("#audit details").first
+    expect(technical.get_by_text("permit.modify")).to_be_hidden()  # folded away
     check_page(page, screenshot, "audit")
+    technical.get_by_text("Technical details").click()
+    expect(technical.get_by_text("permit.modify")).to_be_visible()
+    check_page(page, screenshot, "audit-technical-details")
 
-    page.locator("#audit").get_by_role("link", name="Pier Taqueria (SC-1)").first.click()
+    page.locator("#audit").get_by_role("link", name="Open Pier Taqueria (SC-1)").first.click()
     page.get_by_role("link", name="Audit trail").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Audit trail of Pier Taqueria")
     expect(page.locator("#audit caption")).to_have_text("3 audit rows")

@@ -38,8 +38,18 @@ def test_the_manager_starts_a_sweep_and_sees_it_complete(page, live_server, scre
     expect(page.get_by_role("heading", level=1)).to_have_text("Sweep as of 2026-11-30")
     expect(page.locator("#sweep-state")).to_contain_text("Complete: 2 establishments evaluated")
     expect(page.locator("#sweep-batches")).to_contain_text("1 of 1")
-    expect(page.locator("#sweep-batch-table")).to_contain_text("stored")
+    expect(page.locator("#sweep-summary")).to_have_text(
+        re.compile(r"^Checked 2 establishments in \d+ seconds?: \d+ new findings?, 0 resolved")
+    )
+    expect(page.locator("#sweep-batch-table")).to_be_hidden()  # folded away, until asked for
     check_page(page, screenshot, "sweep-complete")
+    page.get_by_text("Technical details").click()
+    expect(page.locator("#sweep-batch-table")).to_be_visible()
+    expect(page.locator("#sweep-batch-table")).to_contain_text("stored")
+    expect(page.locator("#sweep-timings")).to_contain_text(
+        re.compile(r"storing [\d.]+ s .*; \d+ database quer")
+    )
+    check_page(page, screenshot, "sweep-technical-details")
 
     page.get_by_role("link", name="All sweep runs").click()
     row = page.locator("#sweeps").get_by_role("row", name=re.compile("2026-11-30"))

@@ -65,19 +65,23 @@ def test_it_refuses_an_id_used_for_another_establishment(fse):
     sent = upload(fse)
     sync(fse, sent)
     other = make_pier_taqueria(fse.agency, code="FSE-0043")
-    with pytest.raises(ValidationError, match="already used for another one"):
+    with pytest.raises(ValidationError) as refused:
         sync(other, upload(other, client_id=sent.client_id))
+    (text,) = refused.value.message_dict["client_id"]
+    assert text.startswith("This inspection was already sent for another establishment (")
+    assert str(sent.client_id) not in text  # never the app's own id of it
+    assert " as inspection F-1" in text and "Start a new inspection" in text
 
 
 def test_it_stores_nothing_and_says_what_changed_when_the_establishment_changed(fse):
     sent = upload(fse)
     FoodServiceEstablishment.objects.filter(pk=fse.pk).update(address="12 Harbor Way")
-    make_device(fse, "GT-9", "trap", installed_on="2025-06-01")
+    make_device(fse, "GT-9", "grease_trap", installed_on="2025-06-01")
     with pytest.raises(Conflict) as conflict:
         sync(fse, sent)
     assert conflict.value.changes == [
         "Address: was 101 Avenida Del Mar, now 12 Harbor Way.",
-        "Device GT-9 was added (trap).",
+        "Device GT-9 was added (grease trap).",
     ]
     assert not Inspection.objects.filter(client_id=sent.client_id).exists()
 

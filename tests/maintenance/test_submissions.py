@@ -66,9 +66,19 @@ def test_it_adds_nothing_when_the_same_manifest_comes_twice(world):
 
 def test_it_refuses_the_same_manifest_with_other_content(world):
     _submit(world)
-    with pytest.raises(ValidationError, match="already submitted with other fog_inches"):
+    with pytest.raises(ValidationError, match="already sent with a different FOG depth;"):
         _submit(world, fog_inches=Decimal("4.00"))
     assert Service.objects.count() == 1
+
+
+def test_the_refusal_names_in_words_each_thing_that_differs(world):
+    """Issue 39: "already submitted with other date, fog_inches, solids_inches"."""
+    _submit(world)
+    with pytest.raises(ValidationError) as refused:
+        _submit(world, fog_inches=Decimal("4.00"), solids_inches=Decimal("5.00"))
+    (text,) = refused.value.message_dict["manifest_number"]
+    assert "with a different FOG depth and solids depth;" in text
+    assert "_inches" not in text and "ask the agency to correct it" in text
 
 
 def test_it_refuses_a_device_of_a_non_customer(world):

@@ -69,8 +69,8 @@ def test_it_refuses_the_same_manifest_with_other_readings(client, world):
     client.post(SUBMIT, pump_out(world.trap))
     response = client.post(SUBMIT, pump_out(world.trap, fog_inches="2"))
     assert response.status_code == 400
-    assert (
-        "Manifest CP-900 was already submitted with other fog_inches." in response.content.decode()
+    assert "Manifest CP-900 was already sent with a different FOG depth;" in (
+        response.content.decode()
     )
 
 

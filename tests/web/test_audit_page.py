@@ -94,7 +94,7 @@ def test_it_refuses_a_person_of_another_agency(client, world):
 def test_it_filters_by_kind_of_change(client, world):
     response = page(client, world["audrey"], kind="permit")
     assert actions(response) == ["permit.modify", "permit.issue"]
-    assert "Discharge Permit: modify" in response.content.decode()
+    assert "Changed a Discharge Permit DP-1 of Pier Taqueria (SC-1)" in response.content.decode()
 
 
 def test_it_filters_by_record_type_and_by_an_establishments_code_or_an_id(client, world):
@@ -219,4 +219,40 @@ def test_it_shows_a_deleted_records_fields_and_children(client, world):
     audit_record(action="device.delete", obj=world["dock"].devices.get(), before=before, after=None)
     (row,) = page(client, world["audrey"], kind="device", record="SC-2").context["rows"][:1]
     assert row["deleted"]
-    assert ("Measurements", '[{"value": "3.5"}]') in [(c.field, c.old) for c in row["changes"]]
+    assert ("Measurements", '[{"value": "3.5"}]') in [(c.field, c.old) for c in row["technical"]]
+
+
+def test_a_row_says_what_happened_in_words_with_the_internals_folded_away(client, world):
+    """Issue 39: rows read "Establishment: 128", "Errors: []", "Timings: {…}"; now a sentence
+    names the record by its code and establishment, a foreign key by the record it names, and
+    the ids, identifiers and raw data are under the row's technical details."""
+    device = world["dock"].devices.get() if world["dock"].devices.exists() else None
+    html = page(client, world["audrey"], kind="device").content.decode()
+    (row,) = page(client, world["audrey"], kind="device").context["rows"]
+    assert row["sentence"] == "Installed a grease control device GI-1 of Dock Grill (SC-2)"
+    shown = {c.field: c.new for c in row["changes"]}
+    assert shown["Establishment"] == "Dock Grill (SC-2)"  # not its database id
+    assert shown["Kind"] == "interceptor"
+    assert "Id" not in shown and str(device.pk) not in shown.values()
+    technical = html.split("<details", 1)[1].split("</details>", 1)[0]
+    assert "<summary>Technical details</summary>" in technical and "device.install" in technical
+    assert "device.install" not in html.replace(technical, "").split('id="audit"', 1)[1]
+
+
+def test_a_runs_data_is_folded_away_not_shown_as_a_change(client, world):
+    run = AuditEvent.objects.create(
+        action="sweep.start", object_type="compliance.sweeprun", object_id="7",
+        agency=world["sc"], after={"errors": [], "timings": {"load": 0.1}, "as_of": "2026-11-30"},
+    )  # fmt: skip
+    on(run, "2026-04-13")
+    (row,) = page(client, world["audrey"], kind="sweep").context["rows"]
+    assert [c.field for c in row["changes"]] == ["As of"]
+    assert {c.field for c in row["technical"]} == {"Errors", "Timings"}
+    assert row["sentence"].startswith("Started a sweep run")
+
+
+def test_a_packs_value_is_shown_in_words():
+    from fogkeeper.audit.selectors import value_words
+
+    assert value_words("limited_food_preparation") == "limited food preparation"
+    assert value_words("Pier Foods LLC") == "Pier Foods LLC"

@@ -40,6 +40,13 @@ def test_it_counts_overdue_pump_outs_per_establishment_with_a_link(alice):
     assert 'href="/establishments/?rule=gcd.service_overdue&amp;as_of=2025-06-30"' in html
 
 
+def test_its_counts_agree_with_their_nouns(alice):
+    """Issue 39: "1 overdue pump-outs" read wrong; one is a pump-out, two are pump-outs."""
+    html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
+    assert '"overdue-pump-outs">1</span> overdue pump-out</a>' in html
+    assert "overdue pump-outs</a>" not in html
+
+
 def test_it_lists_open_violations_by_rule_in_the_packs_words(alice):
     response = alice.get(f"/dashboard/?as_of={AS_OF}")
     rows = [(v["rule"], v["count"]) for v in response.context["board"].violations_by_rule]

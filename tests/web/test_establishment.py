@@ -143,9 +143,9 @@ def test_it_shows_each_inspections_failed_items_in_the_packs_words_with_the_note
     failed.save()
     client.force_login(make_user("alice", agencies[0]))
     html = client.get("/establishments/FSE-0042/").content.decode()
-    question = agencies[0].get_pack().checklist[failed.item].question
+    item = agencies[0].get_pack().checklist[failed.item]
     section = html.split('id="inspections"', 1)[1].split("</section>", 1)[0]
-    assert question in section
+    assert item.finding in section and item.question not in section  # what was found
     assert "Inspector's note:</span> Screen missing at the prep sink" in section
     assert failed.item not in html
 

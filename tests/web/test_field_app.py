@@ -79,8 +79,9 @@ def test_the_route_has_the_establishments_due_riskiest_first_with_what_the_form_
         {"code": "GI-1", "kind": "interceptor", "kind_title": "Grease interceptor", "location": "",
          "design_depth_inches": "48.00", "limit": "0.25", "limit_citation": "13.30.040(C)(6)"}
     ]  # fmt: skip
+    # what the last inspection found, as a statement (the key is the app's)
     assert first["last_inspection"]["failed"][0]["question"] == (
-        "Is a spill kit kept on site and stocked?"
+        "No stocked spill kit was kept on site for employees' use"
     )
     assert first["version"] == version_of(first["seen"])
     assert {"item": "bmp.spill_kit", "question": "Is a spill kit kept on site and stocked?",

@@ -158,11 +158,11 @@ def test_a_dry_run_whose_worker_died_is_seen_stopped_within_a_minute_and_runs_ag
     _killed(run, beat)
     with time_machine.travel(beat + timedelta(seconds=30), tick=False):
         html = client.get(f"/onboarding/{run.pk}/").content.decode()
-        assert "Running: 1 of 1 rows read" in html and "onboarding-died" not in html
+        assert "Running: 1 of 1 row read" in html and "onboarding-died" not in html
     with time_machine.travel(beat + timedelta(seconds=50), tick=False):
         html = client.get(f"/onboarding/{run.pk}/").content.decode()
         assert "Stopped: the worker reading it stopped at 2026-06-30 " in html
-        assert "before it finished (1 of 1 rows read), with no sign of it since" in html
+        assert "before it finished (1 of 1 row read), with no sign of it since" in html
         assert "Check program.csv again" in html
         assert "Stopped: its worker died" in client.get("/onboarding/").content.decode()
         html = client.post(f"/onboarding/{run.pk}/requeue/", follow=True).content.decode()

@@ -87,6 +87,13 @@ def test_money_reads_with_cents_and_thousands():
     assert money(None) == ""
 
 
+def test_a_checklist_item_with_no_finding_is_named_by_a_statement_not_its_question():
+    from fogkeeper.rules.packmodel import ChecklistItem
+
+    item = ChecklistItem("bmp.x", "Are drain screens installed?", "", "1.2(a)")
+    assert item.statement() == "Not compliant: are drain screens installed"
+
+
 def test_a_status_reads_in_words():
     assert status_word("non_compliant") == "Not in compliance"
     assert status_word("compliant") == "In compliance"
@@ -94,7 +101,10 @@ def test_a_status_reads_in_words():
 
 def test_the_packs_words_name_rules_items_obligations_and_actions():
     pack = Agency(code="x", name="x", pack="san-clemente").get_pack()
-    assert pack_title(pack, "bmp.drain_screens").startswith("Are drain screens installed")
+    # a checklist item's violation is named by what was found, not by the question asked
+    assert pack_title(pack, "bmp.drain_screens") == (
+        "Drain screens were not installed on all drainage pipes in food preparation areas"
+    )
     assert pack_title(pack, "inspection.annual") == "Annual Restaurant Grease Inspection"
     assert pack_title(pack, "inspection.annual_due") == "Annual Restaurant Grease Inspection due"
     assert pack_title(pack, "notice_of_noncompliance") == "Notice of Non-Compliance"

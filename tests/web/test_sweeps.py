@@ -82,10 +82,31 @@ def test_a_run_shows_its_batches_errors_and_what_comes_next_while_it_runs(client
     assert "1 of 3 batches stored" in html
     assert "the month-end rates are stored when the last batch is stored" in html.lower()
     assert 'id="sweep-establishments">2 of 5<' in html
-    assert "3 opened, 1 closed, 2 otherwise changed" in html
+    assert "3 new, 1 resolved, 2 otherwise changed" in html
     assert "box-a:4242" in html and "box-b:77" in html and "begun" in html and "queued" in html
     assert "0.25" in html and "0.13" in html and "0.50" in html
     assert 'href="/establishments/FSE-2/"' in html and "unknown &#x27;tank&#x27;" in html
+
+
+def test_a_run_says_what_it_did_in_words_with_the_technical_details_folded_away(client, sc):
+    """Issue 39: "Seconds loading, evaluating, storing" and "Worker vm:17389" were the page's
+    words; now a sentence says what the sweep did, and the internals are in a <details>."""
+    signed_in(client, sc["sc"], role="inspector")
+    run = a_running_run(sc["sc"])
+    SweepRun.objects.filter(pk=run.pk).update(
+        status="complete", establishments=1204, opened=38, closed=12, changed=3, errors=[],
+        finished_at=run.started_at + timedelta(seconds=125), queries=1,
+        timings={"load": 1.5, "evaluate": 60.25, "store": 40.0},
+    )  # fmt: skip
+    html = client.get(f"/sweeps/{run.pk}/").content.decode()
+    summary = html.split('id="sweep-summary"', 1)[1].split("</p>", 1)[0]
+    assert "Checked 1,204 establishments in 2 minutes: 38 new findings, 12 resolved" in summary
+    assert "Seconds loading, evaluating, storing" not in html
+    folded = html.split('<details id="sweep-technical"', 1)[1].split("</details>", 1)[0]
+    assert "<summary>Technical details</summary>" in folded
+    assert "box-a:4242" in folded and "Worker process" in folded
+    assert "60.25 s" in folded and "1 database query" in folded
+    assert "box-a:4242" not in html.replace(folded, "")
 
 
 def test_htmx_gets_the_progress_alone_and_a_finished_run_stops_polling(client, sc):

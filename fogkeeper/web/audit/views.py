@@ -52,6 +52,43 @@ def kind_words(kind: str, titles: dict) -> str:
     return name[:1].upper() + name[1:]
 
 
+# An action's verb (the part after its kind: "permit.issue") as the past tense of a sentence;
+# a verb not here is said as the kind and the verb in words ("Discharge Permit: modify").
+VERBS = {
+    "create": "Recorded", "record": "Recorded", "add": "Added", "install": "Installed",
+    "update": "Changed", "change": "Changed", "edit": "Changed", "modify": "Changed",
+    "delete": "Deleted", "remove": "Removed", "issue": "Issued", "start": "Started",
+    "end": "Ended", "import": "Imported", "upload": "Uploaded", "approve": "Approved",
+    "reject": "Refused", "revoke": "Revoked", "close": "Closed", "send": "Sent",
+    "submit": "Submitted", "confirm": "Confirmed", "complete": "Completed", "load": "Loaded",
+    "queue": "Queued", "requeue": "Queued again", "draft": "Drafted", "rotate": "Renewed",
+    "leave": "Left", "renew": "Renewed", "void": "Voided", "pay": "Paid",
+}  # fmt: skip
+
+
+def sentence(event, titles: dict) -> str:
+    """What a row did, in words: "Recorded an inspection (I-3) of Pier Taqueria (SC-1)";
+    the record by its code or name, never its database id."""
+    kind, _, verb = event.action.partition(".")
+    thing = selectors.type_words(event.object_type).lower()
+    if event.object_type == "permits.permit":
+        thing = titles.get("permit", thing)  # the pack's own name for it
+    label = selectors.label_of(event)
+    fse = event.establishment
+    about_itself = event.object_type == "registry.foodserviceestablishment"
+    if about_itself and fse is not None:
+        label = f"{fse.name} ({fse.code})"
+    named = f"{thing} {label}".strip()
+    of = f" of {fse.name} ({fse.code})" if fse is not None and not about_itself else ""
+    if verb in VERBS:
+        return f"{VERBS[verb]} {_article(named)} {named}{of}"
+    return f"{action_words(event.action, titles)}: {named}{of}"
+
+
+def _article(words: str) -> str:
+    return "an" if words[:1].lower() in "aeiou" else "a"
+
+
 def action_words(action: str, titles: dict) -> str:
     """An action in words: "permit.issue" -> "Discharge Permit: issue"."""
     kind, _, verb = action.partition(".")
@@ -147,23 +184,39 @@ def _trail_page(request, rows, *, filename: str, fse=None):
     query = request.GET.copy()
     for name in ("page", "export"):
         query.pop(name, None)
+    shown = [_shown(event, titles) for event in page]
+    selectors.name_related([row["all_changes"] for row in shown])
     context = {
         "form": form, "page": page, "fse": fse, "refused": refused, "query": query.urlencode(),
-        "rows": [_shown(event, titles) for event in page],
+        "rows": shown,
     }  # fmt: skip
     return render(request, "web/audit/list.html", context, status=400 if refused else 200)
 
 
 def _shown(event, titles: dict) -> dict:
+    changes = selectors.changes(event)
     return {
         "event": event,
         "who": selectors.person(event.actor),
         "what": action_words(event.action, titles),
+        "sentence": sentence(event, titles),
         "type": selectors.type_words(event.object_type),
-        "changes": selectors.changes(event),
+        "all_changes": changes,
+        "changes": [c for c in changes if not c.technical and _said(c, event)],
+        "technical": [c for c in changes if c.technical],
         "created": event.before is None and event.after is not None,
         "deleted": event.after is None,
     }
+
+
+def _said(change, event) -> bool:
+    """Whether a change is worth a line: a record created or deleted lists only the fields
+    it had a value in."""
+    if event.before is None:
+        return change.new != "—"
+    if event.after is None:
+        return change.old != "—"
+    return True
 
 
 def _export_rows(events, titles: dict):

@@ -20,6 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from fogkeeper.communications import merge, services, unsubscribe
 from fogkeeper.communications.documents import letter_pdf
 from fogkeeper.communications.models import Communication
+from fogkeeper.formats import counted
 from fogkeeper.registry.models import FoodServiceEstablishment
 
 from ..common import jobs, policy
@@ -161,8 +162,8 @@ def communication_send(request, pk: int):
             messages.error(request, text)
     else:
         waits = "; it waits for the workers" if comm.waiting else ""
-        messages.success(request, f"Queued for {comm.total} establishments{waits}; this page "
-                         "follows the sending.")  # fmt: skip
+        queued = counted(comm.total, "establishment")
+        messages.success(request, f"Queued for {queued}{waits}; this page follows the sending.")
     return redirect("web:communication", pk=pk)
 
 

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from fogkeeper.compliance.from_findings import bulk_notice_start, case_from_findings
 from fogkeeper.compliance.models import Finding
 from fogkeeper.enforcement.models import DELIVERY, BulkNotice
+from fogkeeper.formats import counted
 from fogkeeper.queue import beside, waiting
 
 from ..common import policy
@@ -59,8 +60,8 @@ def open_case(request, fse):
         except ValidationError as e:
             put_errors(form, e)
         else:
-            messages.success(request, f"Case {case.code} holds {len(chosen)} more violation(s); "
-                             "take its first step below.")  # fmt: skip
+            more = counted(len(chosen), "more violation")
+            messages.success(request, f"Case {case.code} holds {more}; take its first step below.")
             return redirect("web:case", fse.code, case.code)
     context = {"fse": fse, "form": form, "title": "Start a case from open findings"}
     status = 400 if form.is_bound else 200

@@ -20,6 +20,7 @@ from fogkeeper.audit.services import audit_record
 from fogkeeper.compliance.models import SweepBatch, SweepRun
 from fogkeeper.compliance.runs import SweepAlreadyRunning
 from fogkeeper.compliance.tasks import start_sweep
+from fogkeeper.formats import counted
 
 from ..common import policy
 from ..common.dates import agency_today
@@ -98,6 +99,42 @@ def status_words(run: SweepRun) -> str:
     return run.get_status_display()
 
 
+def took_words(start, end) -> str:
+    """How long a run took, as a person says it: '40 seconds', '2 minutes', '1 hour 5 minutes'
+    (the exact figure stays in the technical details)."""
+    if start is None or end is None:
+        return ""
+    seconds = max(round((end - start).total_seconds()), 0)
+    if seconds < 60:
+        return counted(seconds, "second")
+    hours, minutes = divmod(round(seconds / 60), 60)
+    if not hours:
+        return counted(minutes, "minute")
+    return counted(hours, "hour") + (f" {counted(minutes, 'minute')}" if minutes else "")
+
+
+def summary_words(run: SweepRun, done: Progress) -> str:
+    """What a run did, in one sentence: 'Checked 1,204 establishments in 2 minutes: 38 new
+    findings, 12 resolved, 3 otherwise changed.' (so far, while it runs)."""
+    checked = counted(done.establishments, "establishment")
+    if run.status == SweepRun.COMPLETE:
+        took = took_words(run.started_at, run.finished_at)
+        head = f"Checked {checked}" + (f" in {took}" if took else "")
+    elif run.status == SweepRun.RUNNING:
+        head = f"So far, checked {checked}"
+    else:
+        head = f"Checked {checked} before it stopped"
+    found = (
+        f"{counted(done.opened, 'new finding')}, {done.closed:,} resolved, "
+        f"{done.changed:,} otherwise changed"
+    )
+    text = f"{head}: {found}."
+    if done.errors:
+        records = counted(len(done.errors), "establishment")
+        text += f" {records} could not be checked: their records need correcting (below)."
+    return text
+
+
 def run_row(run: SweepRun) -> dict:
     end = run.finished_at or (timezone.now() if run.status == SweepRun.RUNNING else None)
     return {
@@ -164,6 +201,7 @@ def sweep_detail(request, pk: int):
     context = {
         **run_row(run),
         "done": done,
+        "summary": summary_words(run, done),
         "batches": batches,
         "planned": done.establishments + _establishments_of(queued),
         "errors": done.errors[:ERRORS_SHOWN],
