@@ -86,7 +86,7 @@ def test_another_agencys_parcel_posted_is_the_parcels_error(manager, world):
     before = counts()
     response = manager.post(NEW, register_data(parcel=other.pk, category=_category()))
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "That parcel is not one of this agency&#x27;s parcels." in response.content.decode()
     assert counts() == before
 
 
