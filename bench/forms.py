@@ -214,6 +214,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  {'ms':>7} {'queries':>7} {'KB':>7}   page")
     for ms, name, url, queries, size in timed[: args.slowest]:
         print(f"  {ms:>7.0f} {queries:>7} {size / 1024:>7.0f}   {name} {url}")
+    if over > args.slowest:
+        rest = [f"{name} {ms:.0f} ms" for ms, name, *_ in timed[args.slowest : over]]
+        print(f"  also over the target: {', '.join(rest)}")
     if missing:
         print(f"  not timed (no such record in the program): {', '.join(missing)}")
 

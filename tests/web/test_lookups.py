@@ -112,3 +112,15 @@ def test_an_operator_is_chosen_by_its_id_or_by_its_name_typed(client, world):
     for code in ("FSE-9", "FSE-10"):
         fse = FoodServiceEstablishment.objects.get(agency=sc, code=code)
         assert fse.current_tenure().operator == harbor
+
+
+def test_a_form_shows_the_record_chosen_by_its_code_and_words(client, world):
+    sc = world[0]
+    parcel = Parcel.objects.create(agency=sc, apn="691-111-01", address="1 Avenida Del Mar")
+    Parcel.objects.create(agency=sc, apn="691-111-02", address="3 Avenida Del Mar")
+    FoodServiceEstablishment.objects.filter(code="FSE-1").update(parcel=parcel)
+    signed_in(client, sc)
+    html = client.get("/establishments/FSE-1/edit/?as_of=2026-12-01").content.decode()
+    assert 'value="691-111-01"' in html
+    assert 'data-lookup-label="691-111-01, 1 Avenida Del Mar"' in html
+    assert "691-111-02" not in html

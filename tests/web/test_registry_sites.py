@@ -268,7 +268,9 @@ def test_another_agencys_segment_posted_for_a_lateral_is_the_segments_error(clie
     client.force_login(make_user("ines", world[0]))
     response = client.post("/establishments/FSE-1/laterals/new/", {"segment": other.pk})
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "That sewer segment is not one of this agency&#x27;s sewer segments." in (
+        response.content.decode()
+    )
     assert not Lateral.objects.exists()
 
 

@@ -1,8 +1,8 @@
-"""Choices among thousands of records (operators, parcels, establishments, haulers) that search
-as one types instead of listing whole tables: a form field that validates against the agency's
-records but renders only the one chosen, and the small JSON endpoint its widget asks
-(web/combobox.js). Without JavaScript the field is a text input of the record's code (or an
-operator's name)."""
+"""Choices among thousands of records (operators, property owners, parcels, sewer segments,
+establishments, haulers) that search as one types instead of listing whole tables: a form field
+that validates against the agency's records but renders only the one chosen, and the small JSON
+endpoint its widget asks (web/combobox.js). Without JavaScript the field is a text input of the
+record's code (an operator's or owner's name, a parcel's number)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,14 @@ from django.db.models import Model, Q
 from django.http import Http404, JsonResponse
 from django.urls import reverse
 
-from fogkeeper.registry.models import FoodServiceEstablishment, Hauler, Operator, Parcel
+from fogkeeper.registry.models import (
+    FoodServiceEstablishment,
+    Hauler,
+    Operator,
+    Parcel,
+    PropertyOwner,
+    SewerSegment,
+)
 
 from . import policy
 from .pages import agency_page, reads_only
@@ -45,7 +52,11 @@ class Kind:
 KINDS = {
     "operator": Kind(Operator, "name", ("name", "mailing_address", "email"), "operator",
                      frozenset({"establishment", "membership"})),
+    "owner": Kind(PropertyOwner, "name", ("name", "mailing_address", "email"), "property owner",
+                  frozenset({"establishment", "membership"})),
     "parcel": Kind(Parcel, "apn", ("apn", "address"), "parcel", frozenset({"establishment"})),
+    "segment": Kind(SewerSegment, "code", ("code", "description"), "sewer segment",
+                    frozenset({"establishment"})),
     "establishment": Kind(FoodServiceEstablishment, "code", ("code", "name", "address"),
                           "establishment", frozenset({"incident", "membership"})),
     "hauler": Kind(Hauler, "code", ("code", "name"), "hauler",
@@ -59,7 +70,9 @@ def _first_line(text: str) -> str:
 
 LABELS = {
     Operator: lambda o: ", ".join(p for p in (o.name, _first_line(o.mailing_address)) if p),
+    PropertyOwner: lambda o: ", ".join(p for p in (o.name, _first_line(o.mailing_address)) if p),
     Parcel: lambda p: f"{p.apn}, {p.address}",
+    SewerSegment: lambda s: ", ".join(p for p in (s.code, s.description) if p),
     FoodServiceEstablishment: lambda f: f"{f.name} ({f.code}), {f.address}",
     Hauler: lambda h: f"{h.name} ({h.code})",
 }

@@ -125,9 +125,9 @@ class OwnerForm(OperatorForm):
 class ParcelForm(forms.Form):
     apn = _text("Assessor's parcel number (APN)", required=True, max_length=40)
     address = _text("Address", required=True)
-    owner = forms.ModelChoiceField(
-        queryset=PropertyOwner.objects.none(), required=False, label="Property owner",
-        empty_label="Not known",
+    owner = LookupField(
+        "owner", required=False, label="Property owner",
+        help_text="Type part of the owner's name and pick it; leave it empty if not known.",
     )  # fmt: skip
     multi_tenant = forms.BooleanField(required=False, label="Several establishments share it")
 
@@ -147,8 +147,9 @@ class SegmentForm(forms.Form):
 
 
 class LateralForm(forms.Form):
-    segment = forms.ModelChoiceField(
-        queryset=SewerSegment.objects.none(), label="Sewer segment",
+    segment = LookupField(
+        "segment", label="Sewer segment",
+        help_text="Type part of its code or description and pick it.",
     )  # fmt: skip
     description = _text("Description")
     last_inspected_on = forms.DateField(required=False, label="Last inspected on", widget=DateInput)
