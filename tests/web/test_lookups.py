@@ -55,7 +55,8 @@ def test_it_lists_at_most_twenty(client, world):
 
 def test_it_is_refused_to_whoever_does_not_fill_the_forms(client, world):
     sc = world[0]
-    assert client.get("/lookup/operator/?q=harbor").status_code == 302  # to the sign-in
+    for answer in (client.get("/lookup/operator/?q=harbor"), client.post("/lookup/operator/")):
+        assert answer.status_code == 302  # to the sign-in
     signed_in(client, sc, role="clerk")
     assert client.get("/lookup/operator/?q=harbor").status_code == 403
     assert client.get("/lookup/nothing/?q=harbor").status_code == 404

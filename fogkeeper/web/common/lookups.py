@@ -91,8 +91,8 @@ def matches(kind: Kind, agency, text: str) -> list:
     return list(rows.order_by(kind.key, "pk")[:MOST]) if words else []
 
 
-@reads_only
 @agency_page
+@reads_only
 def lookup(request, kind: str):
     """The agency's records of `kind` matching `?q=`, for a combobox: [{id, key, label}].
     Only a staff role that may write one of the forms offering the choice may ask (403 for
