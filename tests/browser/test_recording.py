@@ -8,6 +8,7 @@ from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Sample
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import GreaseControlDevice
+from tests.browser.test_lookups import choose
 from tests.compliance.records import AS_OF, make_pier_taqueria, make_vista_hermosa_ramen
 from tests.web.people import make_user, two_agencies
 
@@ -25,7 +26,7 @@ def test_an_inspector_records_a_pump_out(page, live_server, sign_in, screenshot)
     page.get_by_role("link", name="Record a pump-out").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Record a pump-out")
     page.get_by_label("Device").select_option(str(trap.pk))
-    page.get_by_label("Hauler").select_option(label="Coastal Pumping")
+    choose(page, "Hauler", "coastal", "Coastal Pumping (FSE-0042-H1)")
     page.get_by_label("Manifest number").fill("M-900")
     page.get_by_label("Date of the pump-out").fill("2025-06-20")
     page.get_by_label("Gallons removed").fill("40")

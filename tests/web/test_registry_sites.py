@@ -86,7 +86,7 @@ def test_another_agencys_parcel_posted_is_the_parcels_error(manager, world):
     before = counts()
     response = manager.post(NEW, register_data(parcel=other.pk, category=_category()))
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "That parcel is not one of this agency&#x27;s parcels." in response.content.decode()
     assert counts() == before
 
 
@@ -268,7 +268,9 @@ def test_another_agencys_segment_posted_for_a_lateral_is_the_segments_error(clie
     client.force_login(make_user("ines", world[0]))
     response = client.post("/establishments/FSE-1/laterals/new/", {"segment": other.pk})
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "That sewer segment is not one of this agency&#x27;s sewer segments." in (
+        response.content.decode()
+    )
     assert not Lateral.objects.exists()
 
 

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import lookups, views
 
 urlpatterns: list = [
     path(
@@ -13,4 +13,5 @@ urlpatterns: list = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("agency/switch/", views.agency_switch, name="agency_switch"),
+    path("lookup/<str:kind>/", lookups.lookup, name="lookup"),
 ]

@@ -19,6 +19,7 @@ from fogkeeper.registry.models import (
 )
 
 from ..common.forms import DateInput
+from ..common.lookups import LookupField
 from ..models import STAFF_ROLES
 from .services import INVITED_ROLES, role_title
 
@@ -41,19 +42,18 @@ class InviteForm(forms.Form):
         error_messages={"required": "Give the email address the sign-in link is sent to."},
     )
     role = forms.ChoiceField(label="Role", choices=())
-    owner = forms.ModelChoiceField(
-        queryset=PropertyOwner.objects.none(),
+    owner = LookupField(
+        "owner",
         required=False,
         label="Property owner on record",
-        help_text="Only for a property owner's account: it reaches the establishments on this "
-        "owner's parcels.",
+        help_text="Only for a property owner's account (type part of the owner's name and "
+        "pick it): it reaches the establishments on this owner's parcels.",
     )
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["role"].choices = _role_choices(agency, INVITED_ROLES)
         self.fields["owner"].queryset = PropertyOwner.objects.filter(agency=agency)
-        self.fields["owner"].empty_label = "None (a staff member)"
 
 
 class RoleForm(forms.Form):

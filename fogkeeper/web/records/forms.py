@@ -11,6 +11,7 @@ from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDev
 from fogkeeper.training.models import Employee
 
 from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField
+from ..common.lookups import HAULER_HELP, LookupField
 
 
 def _not_negative(label: str) -> forms.DecimalField:
@@ -28,7 +29,7 @@ class ServiceForm(forms.Form):
     """A pump-out of one of the establishment's devices, with its manifest."""
 
     device = forms.ModelChoiceField(queryset=GreaseControlDevice.objects.none(), label="Device")
-    hauler = forms.ModelChoiceField(queryset=Hauler.objects.none(), label="Hauler")
+    hauler = LookupField("hauler", label="Hauler", help_text=HAULER_HELP)
     manifest_number = forms.CharField(max_length=60, label="Manifest number")
     date = forms.DateField(label="Date of the pump-out", widget=DateInput)
     full_pump_out = forms.BooleanField(required=False, initial=True, label="Full pump-out")

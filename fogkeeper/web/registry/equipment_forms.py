@@ -9,6 +9,7 @@ from django import forms
 from fogkeeper.registry.models import DESIGN_FIELDS, Hauler
 
 from ..common.forms import DateInput
+from ..common.lookups import HAULER_HELP, LookupField
 
 TEXTAREA = {"rows": 2}
 
@@ -140,13 +141,13 @@ class ContractForm(forms.Form):
     """A service contract, started from the establishment's page (choose the hauler) or the
     hauler's (type the establishment's number)."""
 
-    hauler = forms.ModelChoiceField(queryset=Hauler.objects.none(), label="Hauler")
+    hauler = LookupField("hauler", label="Hauler", help_text=HAULER_HELP)
     establishment = forms.CharField(label="Establishment number", max_length=40)
     since = _date("Contract in force since")
 
     def __init__(self, *args, agency, fixed: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
+        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency)
         del self.fields[fixed]
 
 

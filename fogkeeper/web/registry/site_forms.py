@@ -15,6 +15,7 @@ from fogkeeper.registry.models import (
     SewerSegment,
 )
 from fogkeeper.web.common.forms import DateInput
+from fogkeeper.web.common.lookups import LookupField
 
 
 def _text(label: str, *, required: bool = False, max_length: int = 200, **kw) -> forms.CharField:
@@ -38,9 +39,9 @@ class EstablishmentForm(forms.Form):
     zip_code = _text("ZIP code", max_length=10)
     category = forms.ChoiceField(label="Category")
     opened_on = forms.DateField(label="Opened on", widget=DateInput)
-    parcel = forms.ModelChoiceField(
-        queryset=Parcel.objects.none(), required=False, label="Parcel",
-        empty_label="Not known",
+    parcel = LookupField(
+        "parcel", required=False, label="Parcel",
+        help_text="Type part of its number or address and pick it; leave it empty if not known.",
     )  # fmt: skip
     on_public_sewer = forms.BooleanField(
         required=False, initial=True, label="Discharges to the public sewer"
@@ -53,23 +54,24 @@ class EstablishmentForm(forms.Form):
         pack = agency.get_pack()
         self.fields["category"].choices = [(k, v.title) for k, v in pack.categories.items()]
         self.fields["category"].initial = pack.default_category
-        self.fields["parcel"].queryset = Parcel.objects.filter(agency=agency).order_by("apn")
+        self.fields["parcel"].queryset = Parcel.objects.filter(agency=agency)
 
 
 class EstablishmentRegisterForm(EstablishmentForm):
     """A new establishment: its code and its first operator, an existing one or a new one."""
 
     code = _text("Establishment code", required=True, max_length=40)
-    operator = forms.ModelChoiceField(
-        queryset=Operator.objects.none(), required=False, label="Operator",
-        empty_label="A new operator (name it below)",
+    operator = LookupField(
+        "operator", required=False, label="Operator",
+        help_text="Type part of an operator's name or address and pick it; for a new "
+        "operator leave this empty and name it below.",
     )  # fmt: skip
     new_operator = _text("New operator's name")
     field_order = ["code", "name"]
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, agency=agency, **kwargs)
-        self.fields["operator"].queryset = Operator.objects.filter(agency=agency).order_by("name")
+        self.fields["operator"].queryset = Operator.objects.filter(agency=agency)
 
     def clean(self):
         data = super().clean()
@@ -123,9 +125,9 @@ class OwnerForm(OperatorForm):
 class ParcelForm(forms.Form):
     apn = _text("Assessor's parcel number (APN)", required=True, max_length=40)
     address = _text("Address", required=True)
-    owner = forms.ModelChoiceField(
-        queryset=PropertyOwner.objects.none(), required=False, label="Property owner",
-        empty_label="Not known",
+    owner = LookupField(
+        "owner", required=False, label="Property owner",
+        help_text="Type part of the owner's name and pick it; leave it empty if not known.",
     )  # fmt: skip
     multi_tenant = forms.BooleanField(required=False, label="Several establishments share it")
 
@@ -145,8 +147,9 @@ class SegmentForm(forms.Form):
 
 
 class LateralForm(forms.Form):
-    segment = forms.ModelChoiceField(
-        queryset=SewerSegment.objects.none(), label="Sewer segment",
+    segment = LookupField(
+        "segment", label="Sewer segment",
+        help_text="Type part of its code or description and pick it.",
     )  # fmt: skip
     description = _text("Description")
     last_inspected_on = forms.DateField(required=False, label="Last inspected on", widget=DateInput)
