@@ -59,12 +59,14 @@
     table.classList.add("cards");
   }
 
+  const WRAPS = ".table-wrap, .usa-table-container--scrollable";
+
   function apply(root) {
     if (document.body.classList.contains("portal")) root.querySelectorAll("main table").forEach(cards);
-    document.querySelectorAll(".table-wrap").forEach(reachable);
+    document.querySelectorAll(WRAPS).forEach(reachable);
   }
 
   document.addEventListener("DOMContentLoaded", () => apply(document));
   document.addEventListener("htmx:afterSettle", () => apply(document));
-  window.addEventListener("resize", () => document.querySelectorAll(".table-wrap").forEach(reachable));
+  window.addEventListener("resize", () => document.querySelectorAll(WRAPS).forEach(reachable));
 })();
