@@ -69,6 +69,9 @@ class Membership(models.Model):
         related_name="memberships",
         help_text="for a property owner: whose parcels' establishments it reaches",
     )
+    # When the person last chose to act for this agency: a person of several agencies signs
+    # in to the one they used last, not to the alphabetically first.
+    last_chosen = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["agency__name"]

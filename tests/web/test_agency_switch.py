@@ -62,3 +62,36 @@ def test_it_lets_a_superuser_switch_to_any_agency(client, django_user_model):
         "Acting for <strong>The Town</strong>"
         in client.get("/dashboard/?as_of=2025-06-30").content.decode()
     )
+
+
+def test_switching_on_a_record_page_lands_on_that_areas_list(client):
+    """The record's code is of the agency one left: back to it would answer 404."""
+    sc, town = two_agencies()
+    make_establishment(sc, code="SC-0012", name="Pier Diner")
+    client.force_login(make_user("bob", sc, town))
+    for page, lands in [
+        ("/establishments/SC-0012/", "/establishments/"),
+        ("/establishments/SC-0012/record/inspection/", "/establishments/"),
+        ("/cases/SC-0012/EC-7/", "/cases/"),
+        ("/establishments/?q=pier", "/establishments/?q=pier"),
+    ]:
+        response = client.post("/agency/switch/", {"agency": "town-10-02", "next": page})
+        assert response["Location"] == lands, page
+        assert client.get(response["Location"]).status_code == 200
+
+
+def test_a_new_sign_in_acts_for_the_agency_chosen_last(client):
+    sc, town = two_agencies()
+    bob = make_user("bob", sc, town)
+    client.force_login(bob)
+    assert "Acting for <strong>City of San Clemente</strong>" in _establishments(client)
+    client.post("/agency/switch/", {"agency": "town-10-02"})
+    client.logout()
+
+    client.force_login(bob)
+
+    assert "Acting for <strong>The Town</strong>" in _establishments(client)
+
+
+def _establishments(client) -> str:
+    return client.get("/establishments/").content.decode()

@@ -141,20 +141,35 @@ def request_agencies(request) -> list[Agency]:
 
 def current_agency(request) -> Agency | None:
     """The agency the request acts for: the one chosen in the session if still readable
-    (a removed membership ends access at once), otherwise the first readable one."""
+    (a removed membership ends access at once), else the one the person chose last (a new
+    session), otherwise the first readable one."""
     agencies = request_agencies(request)
     chosen = request.session.get(SESSION_KEY)
+    if chosen is None and len(agencies) > 1:
+        chosen = _last_chosen(request.user)
     for agency in agencies:
         if agency.pk == chosen:
             return agency
     return agencies[0] if agencies else None
 
 
+def _last_chosen(user) -> int | None:
+    """The pk of the agency `user` last chose to act for, if any."""
+    return (
+        Membership.objects.filter(user=user, last_chosen__isnull=False)
+        .order_by("-last_chosen")
+        .values_list("agency_id", flat=True)
+        .first()
+    )
+
+
 def choose_agency(request, code: str) -> Agency:
+    """Act for the agency `code` for the rest of the session, and from the next sign-in."""
     agency = readable_agencies(request.user).filter(code=code).first()
     if agency is None:
         raise Http404("no such agency")
     request.session[SESSION_KEY] = agency.pk
+    Membership.objects.filter(user=request.user, agency=agency).update(last_chosen=timezone.now())
     return agency
 
 

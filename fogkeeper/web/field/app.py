@@ -43,6 +43,7 @@ SHELL_STATIC = (
     "web/vendor/uswds/img/usa-icons/close.svg",
     "web/vendor/htmx.min.js",
     "web/fogkeeper.css",
+    "web/tables.js",
     "web/inspection.js",
     "web/signature.js",
     "web/field/field.css",
