@@ -6,7 +6,7 @@ builds an invoice-only case file and reads the report."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db.models import Sum
@@ -14,6 +14,7 @@ from django.db.models import Sum
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import evaluate, parse_case
 from fogkeeper.rules.errors import ParameterNotInForce
+from fogkeeper.rules.payment import payment_terms
 from fogkeeper.rules.report import Finding
 from fogkeeper.signals import report_of
 
@@ -42,15 +43,17 @@ def fee_in_force(*, agency: Agency, code: str, on: date) -> FeeItem | None:
 
 
 def invoice_due_on(invoice: Invoice) -> date | None:
-    """The last day to pay, for display: the pack's payment period after the notice, rolled
-    forward past a weekend or holiday, as the engine computes it. A cost recovery invoice
-    uses the pack's cost recovery period (Town 10.02.280). None where the ordinance sets no
-    payment deadline (San Clemente)."""
+    """The last day to pay: the pack's payment period after the notice, rolled forward past a
+    weekend or holiday, as the engine computes it. A cost recovery invoice uses the pack's
+    cost recovery period (Town 10.02.280). Where the ordinance sets no payment deadline (San
+    Clemente), the bill's own term (pack.yaml `billing.payment_term_days`, default 30 days),
+    rolled forward likewise: a bill always says when it is due."""
     pack = invoice.agency.get_pack()
     spec = pack.actions.get("invoice")
     deadline = next((d for d in spec.deadlines if d.name == "payment"), None) if spec else None
     if deadline is None or deadline.add is None:
-        return None
+        days = timedelta(days=payment_terms(pack).term_days)
+        return pack.calendar.roll_forward(invoice.noticed_on + days)
     period, roll = deadline.add, deadline.roll
     if invoice.kind == "cost_recovery" and COST_RECOVERY_PERIOD in pack.parameters:
         period = COST_RECOVERY_PERIOD

@@ -74,6 +74,9 @@ class PermitApplication(models.Model):
     other_information = models.TextField("other information", blank=True)
     decided_on = models.DateField(null=True, blank=True)
     approved = models.BooleanField(null=True, blank=True)
+    missing_override = models.TextField(
+        "why it was approved with required items missing", blank=True
+    )
 
     class Meta:
         ordering = ["-submitted_on"]

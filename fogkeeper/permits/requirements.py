@@ -59,6 +59,15 @@ class ApplicationSpec:
         return out
 
 
+def missing_items(application) -> list[str]:
+    """The items the ordinance requires that `application` left empty, in words, in the
+    order the form asks them."""
+    from fogkeeper.audit.services import snapshot
+
+    pack = application.establishment.agency.get_pack()
+    return [label(name) for name in application_spec(pack).missing(snapshot(application))]
+
+
 def label(name: str) -> str:
     from .models import PermitApplication
 

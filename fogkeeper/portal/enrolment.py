@@ -12,6 +12,8 @@ transaction: a refused decision changes nothing.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 
@@ -44,6 +46,7 @@ from fogkeeper.registry.services import (
     add_error,
     check_model,
     check_same_agency,
+    establishment_register,
     hauler_register,
     operator_register,
     refuse,
@@ -137,10 +140,41 @@ def _check_waiting(req: EnrolmentRequest, errors: Errors) -> None:
         add_error(errors, "status", f"This request was already {req.get_status_display().lower()}.")
 
 
-def _check_operator(req, operator, establishments, change_on, errors: Errors) -> None:
-    """An operator's establishments are the agency's and at least one; each is run by the
-    operator now, or the change of operator is recorded (which needs its date)."""
-    if not establishments:
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+def next_establishment_code(agency: Agency) -> str:
+    """The agency's next establishment number by its own rule, read from the numbers it gives:
+    the prefix most of them share, one more than the highest, as wide (FSE-0042 -> FSE-0043;
+    the Town's T-9 -> T-10); FSE-0001 for an agency with none yet."""
+    codes = agency.establishments.values_list("code", flat=True)
+    numbered = [m.groups() for m in map(_NUMBERED.match, codes) if m]
+    if not numbered:
+        return "FSE-0001"
+    prefix = Counter(p for p, _ in numbered).most_common(1)[0][0]
+    digits = [n for p, n in numbered if p == prefix]
+    width = max(len(n) for n in digits)
+    taken = set(codes)
+    n = max(int(d) for d in digits) + 1
+    while f"{prefix}{n:0{width}d}" in taken:
+        n += 1
+    return f"{prefix}{n:0{width}d}"
+
+
+def matching_operator(req: EnrolmentRequest) -> Operator | None:
+    """The operator on record that is the request's business (the same name or email, case
+    aside), which approval links rather than registering a duplicate."""
+    operators = Operator.objects.filter(agency=req.agency).order_by("pk")
+    by_name = operators.filter(name__iexact=req.business_name.strip()).first()
+    return by_name or (operators.filter(email__iexact=req.email).first() if req.email else None)
+
+
+def _check_operator(req, operator, establishments, change_on, errors: Errors,
+                    registering: bool = False) -> None:  # fmt: skip
+    """An operator's establishments are the agency's and at least one (or one registered with
+    the approval); each is run by the operator now, or the change of operator is recorded
+    (which needs its date)."""
+    if not establishments and not registering:
         add_error(errors, "establishments", "Pick at least one establishment the operator runs.")
     for fse in establishments:
         check_same_agency(errors, "establishments", fse, req.agency)
@@ -169,9 +203,12 @@ def enrolment_request_approve(
     customers: Sequence[FoodServiceEstablishment] = (),
     contracts_since: date | None = None,
     decided_at: datetime | None = None,
+    register: dict | None = None,
 ) -> Membership:
-    """Approve `request`: for an operator, `operator` (None registers the request's business)
-    and the `establishments` it runs (a change of operator on `change_on` is recorded for any
+    """Approve `request`: for an operator, `operator` (None: the operator on record of the
+    same name or email, else the request's business registered) and the `establishments` it
+    runs, with `register` ({code, name, address, opened_on}) a new establishment registered
+    as run by it, all or nothing (a change of operator on `change_on` is recorded for any
     it does not run yet, which ends the permit in force); for a hauler, `hauler` (None
     registers the request's company as `hauler_code`) and service contracts from
     `contracts_since` with the `customers` named. Emails the sign-in link (`site` is the
@@ -185,13 +222,15 @@ def enrolment_request_approve(
             user = _user_for(request, errors)
             if request.kind == "operator":
                 check_same_agency(errors, "operator", operator, request.agency)
-                _check_operator(request, operator, establishments, change_on, errors)
+                operator = operator or matching_operator(request)
+                _check_operator(request, operator, establishments, change_on, errors,
+                                registering=bool(register))  # fmt: skip
             else:
                 _check_hauler(request, hauler, hauler_code, customers, contracts_since, errors)
             refuse(errors)
             membership = _approve(
                 request, actor, user, operator, establishments, change_on, hauler, hauler_code,
-                customers, contracts_since, decided_at or timezone.now(),
+                customers, contracts_since, decided_at or timezone.now(), register,
             )  # fmt: skip
     except ValidationError as e:
         raise ValidationError(
@@ -220,9 +259,22 @@ def _check_hauler(req, hauler, hauler_code, customers, contracts_since, errors: 
             add_error(errors, "customers", f"{fse.name} is already a customer of {hauler}.")
 
 
+def _register_establishment(req, operator, register: dict, actor) -> FoodServiceEstablishment:
+    """The request's new establishment registered as run by `operator` from its opening; its
+    refusals are put on the approval form's fields for it (`new_<field>`)."""
+    try:
+        return establishment_register(
+            agency=req.agency, code=register["code"].strip(), name=register["name"].strip(),
+            address=register["address"].strip(), opened_on=register["opened_on"],
+            operator=operator, today=timezone.localdate(), actor=actor,
+        )  # fmt: skip
+    except ValidationError as e:
+        raise ValidationError({f"new_{k}": v for k, v in e.message_dict.items()}) from e
+
+
 def _approve(
     req, actor, user, operator, establishments, change_on, hauler, hauler_code, customers,
-    contracts_since, decided_at,
+    contracts_since, decided_at, register=None,
 ) -> Membership:  # fmt: skip
     """The writes of an approval (inside the caller's transaction)."""
     link = {}
@@ -231,6 +283,8 @@ def _approve(
             agency=req.agency, name=req.business_name, mailing_address=req.mailing_address,
             phone=req.phone, email=req.email, actor=actor,
         )  # fmt: skip
+        if register:
+            _register_establishment(req, link["operator"], register, actor)
         for fse in establishments:
             current = fse.current_tenure()
             if current is None or current.operator_id != link["operator"].pk:

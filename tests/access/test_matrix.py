@@ -230,8 +230,17 @@ def _action(fse) -> str:
     return (actions.filter(establishment=fse).first() or actions.earliest("pk")).code
 
 
+def _invoice(fse) -> str:
+    """An invoice sent to `fse`, else one of its agency's (which `fse`'s URL must refuse)."""
+    from fogkeeper.billing.models import Invoice
+
+    invoices = Invoice.objects.filter(agency=fse.agency).order_by("pk")
+    return (invoices.filter(establishment=fse).first() or invoices.earliest("pk")).code
+
+
 KWARGS = {
     "code": lambda fse: fse.code,
+    "invoice": _invoice,
     "pk": _service,
     "letter": _letter,
     "action": _action,

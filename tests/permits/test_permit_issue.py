@@ -70,7 +70,25 @@ def test_it_approves_the_application_it_answers():
         submitted_on=date(2024, 12, 1),
         applicant_name="Pier Foods LLC",
         applicant_address="101 Avenida Del Mar",
+        emergency_contact_name="Rosa Diaz",
+        emergency_contact_phone="949-555-0101",
     )
     issue(fse, application=application)
     application.refresh_from_db()
     assert (application.approved, application.decided_on) == (True, date(2025, 1, 1))
+
+
+def test_it_approves_an_application_lacking_required_items_only_on_an_override():
+    fse = make_establishment(make_agency())
+    application = permit_application_submit(
+        establishment=fse, submitted_on=date(2024, 12, 1), applicant_name="Pier Foods LLC",
+        applicant_address="101 Avenida Del Mar", emergency_contact_name="Rosa Diaz",
+    )  # fmt: skip
+    with pytest.raises(ValidationError) as e:
+        issue(fse, application=application)
+    assert "emergency contact's phone" in e.value.message_dict["application"][0]
+    application.refresh_from_db()
+    assert application.decided_on is None and not Permit.objects.exists()
+    issue(fse, application=application, missing_override="Phone given at the counter")
+    application.refresh_from_db()
+    assert application.approved and application.missing_override == "Phone given at the counter"

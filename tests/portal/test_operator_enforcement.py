@@ -108,7 +108,7 @@ def test_it_lists_the_invoices_with_lines_payments_and_the_balance(as_olive, wor
     assert "Discharge Permit fee" in html and "$250.00" in html and "$100.00" in html
     assert "Payment (Check 1042)" in html and "$200.00" in html
     assert "Balance due: <strong>$150.00</strong>" in html
-    assert "Pay $150.00 still owed on invoice INV-7." in html
+    assert "Pay $150.00 still owed on invoice INV-7 (past due)." in html  # due 2025-06-02
 
 
 def test_it_warns_of_the_towns_delinquency_and_the_business_license(client, world):
@@ -259,3 +259,26 @@ def test_what_to_do_next_lists_what_is_overdue_first_with_its_fine_and_citation(
     assert "(§ 13.30.050(H)(1)(b))" in first
     assert steps.index("Pump-out of GT-2") < steps.index("Correct the violation of")
     assert "gcd." not in steps
+
+
+def test_each_invoice_is_due_has_its_pdf_and_says_how_to_pay(as_olive, world):
+    invoice_issue(
+        establishment=world.pier, code="INV-8", kind="fee", noticed_on=d("2025-05-01"),
+        lines=[{"description": "Reinspection", "amount": Decimal("100.00")}],
+    )  # fmt: skip
+    html = html_of(as_olive)
+    assert "due by 2025-06-02" in html  # 30 days, the 31st a Saturday
+    assert "Download invoice INV-8 (PDF)" in html
+    assert "How to pay" in html and "Make checks payable to <strong>City of San Clemente" in html
+    response = as_olive.get(f"{PIER}invoices/INV-8.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert b"".join([response.content]).startswith(b"%PDF")
+
+
+def test_another_establishments_invoice_pdf_is_not_there(as_olive, world):
+    invoice_issue(
+        establishment=world.grill, code="INV-9", kind="fee", noticed_on=d("2025-05-01"),
+        lines=[{"description": "Reinspection", "amount": Decimal("100.00")}],
+    )  # fmt: skip
+    assert as_olive.get(f"{PIER}invoices/INV-9.pdf").status_code == 404
+    assert as_olive.get("/portal/operator/FSE-2/invoices/INV-9.pdf").status_code == 404

@@ -189,12 +189,25 @@ def test_it_names_missing_pack_keys_and_a_default_category_not_among_the_categor
     assert (
         "imaginary-town/pack.yaml: effective_note: unknown key (expected id, name, "
         "ordinance, effective, effective_reference, holidays, device_kinds, categories, "
-        "default_category, timezone, titles, obligations, rules, area, state_reporting)" in found
+        "default_category, timezone, titles, obligations, rules, area, state_reporting, "
+        "billing)" in found
     )
     assert (
         "imaginary-town/pack.yaml: default_category: unknown category 'diner' (the pack's "
         "categories: full_service, limited_food_preparation, prepackaged_only)" in found
     )
+
+
+def test_it_names_a_wrong_payment_term_and_payment_link(tmp_path):
+    pack = copy(tmp_path)
+    edit(pack, "pack.yaml", "timezone:", "billing: {payment_term_days: 0, online: "
+         "'http://pay.example'}\ntimezone:")  # fmt: skip
+    found = problems(pack)
+    assert (
+        "imaginary-town/pack.yaml: billing.payment_term_days: expected whole days from 1 to "
+        "365" in found
+    )
+    assert "imaginary-town/pack.yaml: billing.online: expected a link starting https://" in found
 
 
 def test_it_names_a_state_pack_fogkeeper_does_not_have_with_its_line(tmp_path):

@@ -229,3 +229,12 @@ def test_a_lien_before_it_is_eligible_is_refused_on_the_page(client):
     assert response.status_code == 400
     assert "on or after 2025-09-11 (13.30.080(I)(9))" in response.content.decode()
     assert Lien.objects.count() == 0
+
+
+def test_the_invoice_page_offers_the_bill_as_a_pdf(client, fse):
+    invoice(fse)
+    client = signed_in(client, fse, "clerk")
+    html = client.get("/establishments/T-1/invoices/INV-1/?as_of=2025-03-10").content.decode()
+    assert "Download the invoice (PDF)" in html
+    response = client.get("/establishments/T-1/invoices/INV-1/invoice.pdf")
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")

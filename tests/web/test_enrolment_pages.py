@@ -11,7 +11,7 @@ from django.core import mail
 
 from fogkeeper.portal.enrolment import enrolment_request_submit
 from fogkeeper.portal.models import EnrolmentRequest
-from fogkeeper.registry.models import Hauler
+from fogkeeper.registry.models import FoodServiceEstablishment, Hauler, Operator
 from fogkeeper.web.models import Membership
 from tests.records import make_establishment
 from tests.web.people import make_user, two_agencies
@@ -181,3 +181,59 @@ def test_rejecting_without_a_reason_is_refused_and_with_one_emails_it(
         client.post(f"/account-requests/{req.pk}/reject/", {"reason": "Not the operator."})
     req.refresh_from_db()
     assert req.status == "rejected" and "Not the operator." in mail.outbox[0].body
+
+
+NEW_BUSINESS = {
+    "kind": "operator", "business_name": "Taco Loco LLC", "contact_name": "Lupe Ruiz",
+    "email": "lupe@tacoloco.example", "phone": "949-555-0120",
+    "mailing_address": "PO Box 9\nSan Clemente, CA", "establishments": "Taco Loco, 12 Main St",
+}  # fmt: skip
+
+
+def approve_page(client, agency, req):
+    client.force_login(make_user("mona", agency, role="manager"))
+    return client.get(f"/account-requests/{req.pk}/").content.decode()
+
+
+def test_a_new_business_is_approved_with_its_establishment_registered_in_one_step(client, agencies):
+    sc, _ = agencies
+    make_establishment(sc, code="FSE-0041", name="Harbor Grill")
+    req = enrolment_request_submit(agency=sc, **NEW_BUSINESS)
+    html = approve_page(client, sc, req)
+    assert 'value="FSE-0042"' in html  # the agency's next number, by its own rule
+    assert 'value="Taco Loco"' in html and 'value="12 Main St"' in html
+    data = {"register": "on", "new_code": "FSE-0042", "new_name": "Taco Loco",
+            "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
+    response = client.post(f"/account-requests/{req.pk}/approve/", data, follow=True)
+    assert "Taco Loco LLC approved" in response.content.decode()
+    fse = FoodServiceEstablishment.objects.get(agency=sc, code="FSE-0042")
+    membership = Membership.objects.get(role="operator")
+    assert fse.current_tenure().operator == membership.operator
+    assert membership.operator.name == "Taco Loco LLC"
+
+
+def test_a_refused_new_establishment_leaves_nothing_half_done(client, agencies):
+    sc, _ = agencies
+    req = enrolment_request_submit(agency=sc, **NEW_BUSINESS)
+    approve_page(client, sc, req)
+    data = {"register": "on", "new_code": "FSE-1", "new_name": "Taco Loco",
+            "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
+    response = client.post(f"/account-requests/{req.pk}/approve/", data)
+    assert response.status_code == 400 and "FSE-1" in response.content.decode()
+    assert not Operator.objects.filter(name="Taco Loco LLC").exists()
+    assert not Membership.objects.filter(role="operator").exists()
+    req.refresh_from_db()
+    assert req.waiting
+
+
+def test_the_operator_on_record_is_chosen_by_default_not_a_duplicate(client, agencies):
+    sc, _ = agencies
+    eats = Operator.objects.create(agency=sc, name="Taco Loco LLC", email="other@x.example")
+    req = enrolment_request_submit(agency=sc, **NEW_BUSINESS)
+    html = approve_page(client, sc, req)
+    assert f'<option value="{eats.pk}" selected>' in html
+    data = {"register": "on", "new_code": "FSE-2", "new_name": "Taco Loco",
+            "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
+    assert client.post(f"/account-requests/{req.pk}/approve/", data).status_code == 302
+    assert Operator.objects.filter(name__iexact="Taco Loco LLC").count() == 1
+    assert Membership.objects.get(role="operator").operator == eats

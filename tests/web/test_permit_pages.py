@@ -48,8 +48,13 @@ def test_the_nav_shows_how_many_applications_wait(client, manager, sc):
     assert "1 waiting" in client.get("/permits/").content.decode()
 
 
+COMPLETE = {"emergency_contact_name": "Rosa Diaz", "emergency_contact_phone": "949-555-0101"}
+APPROVE = {"decision": "approve", "approve-number": "P3", "approve-issued_on": "2025-06-15",
+           "approve-expires_on": "2030-06-14"}  # fmt: skip
+
+
 def test_approving_issues_the_permit_with_its_frequency(client, manager, sc):
-    application = apply(sc.establishments.get(code="FSE-0042"))
+    application = apply(sc.establishments.get(code="FSE-0042"), **COMPLETE)
     data = {"decision": "approve", "approve-number": "P3", "approve-issued_on": "2025-06-15",
             "approve-expires_on": "2030-06-14", "approve-service_frequency_days": "60",
             "approve-device_conditions": "1,000 gallon interceptor"}  # fmt: skip
@@ -60,6 +65,37 @@ def test_approving_issues_the_permit_with_its_frequency(client, manager, sc):
     assert "1,000 gallon interceptor" in permit.conditions
     application.refresh_from_db()
     assert application.approved is True
+
+
+def test_it_refuses_to_approve_an_application_lacking_required_items_naming_them(
+    client, manager, sc
+):
+    application = apply(sc.establishments.get(code="FSE-0042"))
+    response = client.post(f"/permits/applications/{application.pk}/", APPROVE)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "lacks what the ordinance requires: emergency contact, emergency contact" in html
+    assert not Permit.objects.filter(number="P3").exists()
+    application.refresh_from_db()
+    assert application.decided_on is None
+    ticked = {**APPROVE, "approve-override": "on", "approve-override_reason": ""}
+    assert client.post(f"/permits/applications/{application.pk}/", ticked).status_code == 400
+    assert not Permit.objects.filter(number="P3").exists()
+
+
+def test_the_override_with_its_reason_approves_and_shows_on_the_permit(client, manager, sc):
+    application = apply(sc.establishments.get(code="FSE-0042"))
+    data = {**APPROVE, "approve-override": "on",
+            "approve-override_reason": "Contact given by phone; form to follow"}  # fmt: skip
+    response = client.post(f"/permits/applications/{application.pk}/", data, follow=True)
+    permit = Permit.objects.get(number="P3")
+    application.refresh_from_db()
+    assert application.missing_override == "Contact given by phone; form to follow"
+    html = response.content.decode()
+    assert "by override, without emergency contact, emergency contact" in html
+    assert "Contact given by phone; form to follow" in html and permit.application == application
+    event = AuditEvent.objects.get(action="application.approve")
+    assert "Contact given by phone" in event.reason
 
 
 def test_it_refuses_an_expiry_past_the_max_term_citing_it_and_issues_nothing(client, manager, sc):

@@ -2,6 +2,7 @@
 frequency (the manager's; the Town's allowed set), design exceptions, the food grinder."""
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -9,7 +10,7 @@ from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import Finding
 from fogkeeper.registry.models import ApprovedException, GreaseControlDevice
 from tests.compliance.records import make_pier_taqueria
-from tests.records import make_device, make_establishment
+from tests.records import make_agency, make_device, make_establishment
 from tests.web.people import make_user, two_agencies
 
 pytestmark = pytest.mark.django_db
@@ -147,11 +148,25 @@ def test_the_design_data_are_corrected_and_the_finding_follows(client, manager):
     assert Finding.objects.filter(rule="gcd.design_nonconforming", open=True).exists()
 
 
-def test_san_clemente_allows_no_design_exception_and_says_so(client, manager):
+def test_san_clemente_allows_no_design_exception_and_offers_none(client, manager):
     url = f"{BASE}{gi1().pk}/exception/"
-    response = client.post(url, {"field": "capacity_gallons", "approved_on": "2026-11-01"})
-    assert response.status_code == 400 and "allows no exceptions" in response.content.decode()
+    assert "Approve a design exception" not in client.get(f"{BASE}{gi1().pk}/").content.decode()
+    for response in (client.get(url), client.post(url, {"field": "capacity_gallons",
+                                                        "approved_on": "2026-11-01"})):  # fmt: skip
+        assert response.status_code == 404
     assert not ApprovedException.objects.exists()
+
+
+def test_a_pack_that_allows_design_exceptions_offers_and_records_one(client, monkeypatch):
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(Path(__file__).parent.parent / "rules" / "packs"))
+    agency = make_agency("imaginary-town")
+    device = make_device(make_establishment(agency, code="FSE-9"))
+    client.force_login(make_user("ida", agency, role="manager"))
+    page = f"/establishments/FSE-9/devices/{device.pk}/"
+    assert "Approve a design exception" in client.get(page).content.decode()
+    data = {"field": "capacity_gallons", "approved_on": "2026-05-01", "reference": "PC-7"}
+    assert client.post(f"{page}exception/", data).status_code == 302
+    assert ApprovedException.objects.get(device=device).reference == "PC-7"
 
 
 def test_it_records_a_food_grinder_and_the_establishment_shows_it(client, manager):

@@ -20,7 +20,8 @@ from fogkeeper.registry.services import (
 )
 
 from ..models import Permit, PermitApplication
-from ..requirements import DETAILS, application_spec
+from ..requirements import DETAILS, application_spec, missing_items
+from .issuance import check_complete
 from .shared import _CLOSED
 
 
@@ -120,15 +121,21 @@ def permit_application_decide(
     actor: Actor = None,
     reason: str = "",
 ) -> PermitApplication:
+    """The application decided; approved, one lacking required items needs `reason`, the
+    reviewer's override, which is stored with it."""
     errors: Errors = {}
     if application.decided_on is not None:
         add_error(errors, "decided_on", f"{application} was decided on {application.decided_on}.")
     check_order(errors, "decided_on", decided_on, application.submitted_on, "its submission")
+    if approved:
+        check_complete(errors, application, reason)
     refuse(errors)
     with transaction.atomic():
         before = snapshot(application)
         application.decided_on = decided_on
         application.approved = approved
+        if approved and missing_items(application):
+            application.missing_override = reason.strip()
         application.full_clean()
         application.save()
         action = "application.approve" if approved else "application.refuse"

@@ -22,6 +22,7 @@ from fogkeeper.registry.services import (
 from fogkeeper.rules.errors import ParameterNotInForce
 
 from ..models import Permit, PermitApplication
+from ..requirements import missing_items
 from ..selectors import establishment_current_permit
 from .shared import _CLOSED, _title, check_frequency
 
@@ -39,6 +40,21 @@ def _check_application(
         add_error(errors, "application", f"{application} was refused on {application.decided_on}.")
     if renewal_of is not None and application.renewal_of_id not in (None, renewal_of.pk):
         add_error(errors, "application", f"{application} is for another permit.")
+
+
+def check_complete(errors: Errors, application: PermitApplication | None, override: str) -> None:
+    """An application lacking items the ordinance requires is approved only on an explicit
+    override with its reason: one marked "Missing. Required" was approved without a word."""
+    if application is None or application.approved is not None or override.strip():
+        return
+    missing = missing_items(application)
+    if missing:
+        add_error(
+            errors,
+            "application",
+            f"The application lacks what the ordinance requires: {', '.join(missing)}. Ask the "
+            "applicant for it, or approve it anyway saying why.",
+        )
 
 
 def _new_permit(
@@ -116,14 +132,23 @@ def _or(value: Any, default: Any) -> Any:
     return default if value is None else value
 
 
-def _approve(application: PermitApplication | None, on: date, actor: Actor) -> None:
+def _approve(application: PermitApplication | None, on: date, actor: Actor, override: str) -> None:
+    """The application approved; where required items were missing, with the reviewer's
+    reason stored on it and in the audit trail."""
     if application is not None and application.decided_on is None:
         before = snapshot(application)
+        missing = missing_items(application)
         application.decided_on = max(on, application.submitted_on)
         application.approved = True
+        application.missing_override = override.strip() if missing else ""
         application.full_clean()
         application.save()
-        audit("application.approve", application, actor, before=before)
+        reason = (
+            f"approved without {', '.join(missing)}: {application.missing_override}"
+            if missing
+            else ""
+        )
+        audit("application.approve", application, actor, before=before, reason=reason)
 
 
 def permit_issue(
@@ -137,11 +162,13 @@ def permit_issue(
     yellow_grease_frequency_days: int | None = None,
     conditions: str = "",
     application: PermitApplication | None = None,
+    missing_override: str = "",
     actor: Actor = None,
 ) -> Permit:
     """A new permit, to the current operator unless `holder` says otherwise; an undecided
-    `application` is approved by it. An establishment holds one active permit: a permit in
-    force is renewed (`permit_renew`), not issued again."""
+    `application` is approved by it (one lacking required items only with `missing_override`,
+    the reviewer's reason). An establishment holds one active permit: a permit in force is
+    renewed (`permit_renew`), not issued again."""
     errors: Errors = {}
     current = establishment_current_permit(establishment=establishment)
     if current is not None:
@@ -152,6 +179,7 @@ def permit_issue(
             "renew it instead.",
         )
     _check_application(errors, application, establishment)
+    check_complete(errors, application, missing_override)
     permit = _new_permit(
         errors,
         establishment=establishment,
@@ -166,7 +194,7 @@ def permit_issue(
     )
     refuse(errors)
     with transaction.atomic():
-        _approve(application, issued_on, actor)
+        _approve(application, issued_on, actor, missing_override)
         permit.save()
         audit("permit.issue", permit, actor)
     return permit
@@ -183,6 +211,7 @@ def permit_renew(
     yellow_grease_frequency_days: int | None = None,
     conditions: str | None = None,
     application: PermitApplication | None = None,
+    missing_override: str = "",
     actor: Actor = None,
 ) -> Permit:
     """A new permit replacing `permit`, which is superseded from `issued_on`. Frequencies and
@@ -193,6 +222,7 @@ def permit_renew(
         add_error(errors, "permit", f"{permit.number} is {permit.get_status_display().lower()}.")
     check_order(errors, "issued_on", issued_on, permit.issued_on, f"{permit.number}'s issue")
     _check_application(errors, application, establishment, renewal_of=permit)
+    check_complete(errors, application, missing_override)
     new = _new_permit(
         errors,
         establishment=establishment,
@@ -215,7 +245,7 @@ def permit_renew(
         permit.full_clean()
         permit.save()
         audit("permit.supersede", permit, actor, before=before, reason=f"renewed as {number}")
-        _approve(application, issued_on, actor)
+        _approve(application, issued_on, actor, missing_override)
         new.save()
         audit("permit.renew", new, actor, reason=f"renewal of {permit.number}")
     return new

@@ -8,6 +8,7 @@ urlpatterns = [
     path("<str:code>/", views.establishment, name="operator_establishment"),
     path("<str:code>/enforcement/", views.enforcement, name="operator_enforcement"),
     path("<str:code>/letters/<int:letter>.pdf", views.letter_pdf, name="operator_letter"),
+    path("<str:code>/invoices/<str:invoice>.pdf", views.invoice_pdf, name="operator_invoice"),
     path("<str:code>/training/", views.training_upload, name="operator_training"),
     path(
         "<str:code>/trainings/<int:training>/log/",

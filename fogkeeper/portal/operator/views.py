@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
+from fogkeeper.billing.documents import how_to_pay
+from fogkeeper.billing.models import Invoice
 from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.enforcement.codes import lock_codes
 from fogkeeper.enforcement.models import EnforcementAction, Letter
@@ -27,6 +29,7 @@ from fogkeeper.registry.services import operator_contact_update
 from fogkeeper.training.logs import training_log_attach
 from fogkeeper.training.models import Employee, Training
 from fogkeeper.training.services import employee_hire, employee_leave, training_record
+from fogkeeper.web.billing.views import invoice_response
 from fogkeeper.web.common import policy
 from fogkeeper.web.common.forms import put_errors
 from fogkeeper.web.common.pages import reads_only
@@ -118,7 +121,8 @@ def enforcement(request, fse):
     if not (letters or invoices):
         raise Http404("no such page")
     page = enforcement_page(establishment=fse, as_of=_today(), letters=letters, invoices=invoices)
-    context = {"e": page, "fse": fse, "may": _writes(request)}
+    pay = how_to_pay(request.agency) if invoices else None
+    context = {"e": page, "fse": fse, "may": _writes(request), "pay": pay}
     return render(request, "portal/operator/enforcement.html", context)
 
 
@@ -135,6 +139,19 @@ def letter_pdf(request, fse, letter: int):
     name = f"{fse.code}-{letter.action.code}-{letter.pk}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+@establishment_page
+@reads_only
+def invoice_pdf(request, fse, invoice: str):
+    """An invoice sent to the establishment, as the bill mailed to it (PDF)."""
+    if not policy.may_read(request.user, request.agency, "invoices"):
+        raise Http404("no such invoice")
+    found = get_object_or_404(
+        Invoice.objects.select_related("establishment", "agency"),
+        establishment=fse, code=invoice, noticed_on__lte=_today(),
+    )  # fmt: skip
+    return invoice_response(found, _today())
 
 
 # -- what the operator files ----------------------------------------------------------------

@@ -89,6 +89,7 @@ PACK_KEYS = {
     "rules": False,
     "area": False,
     "state_reporting": False,
+    "billing": False,
 }
 HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
 ACTION_KEYS = (

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..area import area_problems
 from ..calendar import WEEKDAYS
 from ..packmodel import NO_STATE_PACK, SEVERITIES, state_pack_names
+from ..payment import payment_problems
 from .common import (
     HOLIDAY_KEYS,
     OBLIGATIONS,
@@ -61,6 +62,9 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
     if meta.get("area") is not None and not placeholder(meta["area"]):
         for key, message in area_problems(meta["area"]):
             pk.add(f, f"area.{key}" if key else "area", message)
+    if meta.get("billing") is not None and not placeholder(meta["billing"]):
+        for key, message in payment_problems(meta["billing"]):
+            pk.add(f, f"billing.{key}" if key else "billing", message)
     if "holidays" in meta and meta["holidays"] is not None:
         _check_holidays(pk, meta["holidays"])
     pk.kinds = _check_vocab(pk, "device_kinds", meta.get("device_kinds"))

@@ -14,6 +14,11 @@ urlpatterns: list = [
         billing.invoice_detail,
         name="invoice",
     ),
+    path(
+        "establishments/<str:code>/invoices/<str:invoice>/invoice.pdf",
+        billing.invoice_document,
+        name="invoice_pdf",
+    ),
     path("establishments/<str:code>/liens/new/", billing.lien_new, name="lien_new"),
     path(
         "establishments/<str:code>/liens/<int:pk>/release/",

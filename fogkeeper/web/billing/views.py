@@ -14,9 +14,13 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
+from django.utils.text import get_valid_filename
 
 from fogkeeper.billing import selectors as money
+from fogkeeper.billing.documents import how_to_pay, invoice_pdf
 from fogkeeper.billing.models import (
     BASES,
     INVOICE_KINDS,
@@ -453,8 +457,28 @@ def invoice_detail(request, code: str, invoice: str):
     rows = [r for r in _invoice_rows(found.establishment, max(on, found.noticed_on))
             if r["invoice"].pk == found.pk]  # fmt: skip
     context = {"fse": found.establishment, "row": rows[0], "forms": forms_,
-               "owed": money.invoice_owed(found)}  # fmt: skip
+               "owed": money.invoice_owed(found), "pay": how_to_pay(request.agency)}  # fmt: skip
     return render(request, "web/billing/invoice.html", context, status=_status(bound))
+
+
+@agency_page
+@reads_only
+def invoice_document(request, code: str, invoice: str):
+    """The invoice as the bill mailed to the operator (PDF), with what is owed on the page's
+    day."""
+    found = get_object_or_404(
+        Invoice.objects.select_related("establishment", "agency"),
+        agency=request.agency, establishment__code=code, code=invoice,
+    )  # fmt: skip
+    return invoice_response(found, max(page_as_of(request), found.noticed_on))
+
+
+def invoice_response(invoice, on) -> HttpResponse:
+    """The bill of `invoice` as a PDF download named by the establishment and invoice."""
+    name = get_valid_filename(f"{invoice.establishment.code}-invoice-{invoice.code}.pdf")
+    response = HttpResponse(invoice_pdf(invoice, on), content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    return response
 
 
 # -- liens -----------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ from fogkeeper.portal.enrolment import (
     enrolment_request_approve,
     enrolment_request_reject,
     enrolment_request_submit,
+    matching_operator,
+    next_establishment_code,
 )
 from fogkeeper.portal.models import ENROLMENT_STATUSES, EnrolmentRequest
 from fogkeeper.registry.models import Agency
@@ -138,7 +140,30 @@ def _request(request, pk: int) -> EnrolmentRequest:
 def _approval_form(req: EnrolmentRequest, data=None):
     form_class = OperatorApprovalForm if req.kind == "operator" else HaulerApprovalForm
     initial = {"establishments": ", ".join(req.establishment_codes)}
+    if req.kind == "operator":
+        initial.update(_operator_initial(req))
     return form_class(data, agency=req.agency, business_name=req.business_name, initial=initial)
+
+
+def _operator_initial(req: EnrolmentRequest) -> dict:
+    """The approval as the request suggests it: the operator on record of the same name or
+    email (never a duplicate by default) and, for a new business naming no establishment
+    number, its establishment registered with the agency's next number, named and placed as
+    the request says ("Taco Loco, 12 Main St")."""
+    initial = {"operator": matching_operator(req)}
+    if req.establishment_codes:
+        return initial
+    first = next((line.strip() for line in req.establishments.splitlines() if line.strip()), "")
+    name, _, address = first.partition(",")
+    mailing = next(iter(req.mailing_address.splitlines()), "")
+    initial.update({
+        "register": True,
+        "new_code": next_establishment_code(req.agency),
+        "new_name": name.strip() or req.business_name,
+        "new_address": address.strip() or mailing.strip(),
+        "new_opened_on": req.agency.today(),
+    })  # fmt: skip
+    return initial
 
 
 def _detail(request, req, approval=None, rejection=None, status: int = 200):

@@ -170,11 +170,41 @@ class OperatorApprovalForm(forms.Form):
         "ordinance keeps it (a permit is not transferable to a new operator).",
     )
 
+    register = forms.BooleanField(
+        required=False,
+        label="Register this establishment",
+        help_text="A new business's establishment, not on record yet: it is registered as run "
+        "by the operator, with the number below, in the same approval.",
+    )
+    new_code = forms.CharField(
+        required=False, max_length=40, label="Its establishment number",
+        help_text="The agency's next number, made by its rule; change it if the agency uses "
+        "another.",
+    )  # fmt: skip
+    new_name = forms.CharField(required=False, max_length=200, label="Its name")
+    new_address = forms.CharField(required=False, max_length=200, label="Its street address")
+    new_opened_on = forms.DateField(required=False, label="Opened on", widget=DateInput)
+
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["operator"].queryset = Operator.objects.filter(agency=agency).order_by("name")
         self.fields["operator"].empty_label = f"Register a new operator: {business_name}"
         self.fields["establishments"].agency = agency
+
+    def clean(self):
+        """The new establishment's fields, when it is registered, as the service's `register`;
+        each is required then."""
+        data = super().clean()
+        new = {k: data.pop(f"new_{k}", None) for k in ("code", "name", "address", "opened_on")}
+        if not data.pop("register", False):
+            data["register"] = None
+            return data
+        for key, value in new.items():
+            if value in (None, ""):
+                label = self.fields[f"new_{key}"].label.lower()
+                self.add_error(f"new_{key}", f"Give {label} to register the establishment.")
+        data["register"] = new
+        return data
 
 
 class HaulerApprovalForm(forms.Form):

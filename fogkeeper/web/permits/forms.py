@@ -67,8 +67,30 @@ class ApplicationApproveForm(PermitForm):
         "conditions",
     ]
 
+    def __init__(self, *args, missing: list[str] = (), **kwargs):
+        """`missing`: the required items the application lacks; where there are any, the
+        reviewer approves only by ticking the override and saying why."""
+        super().__init__(*args, **kwargs)
+        if missing:
+            self.fields["override"] = forms.BooleanField(
+                required=False,
+                label=f"Approve although the application lacks {', '.join(missing)}",
+            )
+            self.fields["override_reason"] = _text("Why it is approved without them", rows=2)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("override") and not data.get("override_reason", "").strip():
+            self.add_error(
+                "override_reason", "Say why the application is approved without the items."
+            )
+        return data
+
     def permit_terms(self) -> dict:
         data = dict(self.cleaned_data)
+        override = data.pop("override", False)
+        reason = data.pop("override_reason", "").strip()
+        data["missing_override"] = reason if override else ""
         device = data.pop("device_conditions", "").strip()
         conditions = data.get("conditions", "").strip()
         if device:

@@ -26,7 +26,7 @@ from fogkeeper.permits.models import (
     PermitLetter,
     PlanReview,
 )
-from fogkeeper.permits.requirements import application_spec
+from fogkeeper.permits.requirements import application_spec, missing_items
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.uploads import CONTENT_TYPES
 
@@ -171,6 +171,7 @@ def _review_forms(request, application, today):
         request.POST if decision == "approve" else None,
         initial=initial,
         frequencies=frequencies,
+        missing=missing_items(application),
         prefix="approve",
     )
     deny = ApplicationDenyForm(
@@ -241,10 +242,18 @@ def permit_detail(request, permit):
         "may": may,
         "open": permit.status not in ("ended", "revoked", "superseded"),
         "modifications": permit.modifications.select_related("inspection", "letter"),
+        "overridden": _overridden(permit.application),
         "suspending": services.decisions_ordering(permit, "suspend"),
         "revoking": services.decisions_ordering(permit, "revoke"),
     }
     return render(request, "web/permits/permit.html", context)
+
+
+def _overridden(application) -> list[str]:
+    """The required items the permit's application was approved without, by override."""
+    if application is None or not application.missing_override:
+        return []
+    return missing_items(application)
 
 
 @permit_page()

@@ -6,7 +6,10 @@ establishment's food grinder installed or removed."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import render
 
 from fogkeeper.inspections.models import Measurement
@@ -28,6 +31,7 @@ from fogkeeper.registry.devices import (
 from fogkeeper.registry.models import GreaseControlDevice
 from fogkeeper.registry.services import device_exception_approve, device_interval_approve
 
+from ..common import policy
 from ..common.forms import put_errors
 from ..common.pages import page_as_of, reads_only, record_page
 from .equipment import child_page, evaluated, form_page, may, today
@@ -79,6 +83,27 @@ def device_install(request, fse):
     return _device_form(request, fse, form, "Install a grease control device", intro)
 
 
+def exceptions_allowed(pack, on) -> bool:
+    """Whether the ordinance lets the agency approve a device below a design limit on `on`
+    (`gcd.exceptions_allowed`; a pack that does not say allows none, RULES.md 11.11)."""
+    return bool(pack.params_on(max(on, pack.effective)).get("gcd.exceptions_allowed", False))
+
+
+def _where_exceptions_allowed(view):
+    """The design exception page answers only where the ordinance allows exceptions;
+    elsewhere it says so (404) before anything else, as the device page offers none."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        agency = policy.current_agency(request) if request.user.is_authenticated else None
+        if agency is not None and not exceptions_allowed(agency.get_pack(), today()):
+            raise Http404(f"The ordinance of {agency.name} allows no exceptions to its design "
+                          "limits.")  # fmt: skip
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 def _effective_frequency(device, permit) -> str:
     """The frequency the device is serviced at, and where it comes from (RULES.md 5)."""
     if device.service_frequency_days:
@@ -115,6 +140,7 @@ def device_detail(request, fse, device):
         "exceptions": device.approved_exceptions.order_by("approved_on"),
         "approvals": device.interval_approvals.order_by("approved_on", "pk"),
         "may": may(request, "device", "frequency", "permit"),
+        "exceptions_allowed": exceptions_allowed(fse.agency.get_pack(), page_as_of(request)),
         "sizing": _sizing(device, page_as_of(request)),
     }  # fmt: skip
     return render(request, "web/registry/device_detail.html", context)
@@ -252,6 +278,7 @@ def device_frequency(request, fse, device):
     return _device_form(request, fse, form, f"Service frequency of {device.code}", intro, device)
 
 
+@_where_exceptions_allowed
 @child_page(GreaseControlDevice, "device", "permit")
 def device_exception(request, fse, device):
     form = ExceptionForm(request.POST or None)

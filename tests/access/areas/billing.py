@@ -1,6 +1,7 @@
 """The money pages (fogkeeper/web/billing/views.py): every staff role reads them; the fee schedule
 is the manager's to set; invoices, voids, credits and liens the manager's and the clerk's
-("invoice"), payments theirs too ("payment")."""
+("invoice"), payments theirs too ("payment"). An invoice's PDF is read as the invoice; the
+operator downloads its own establishment's from the portal."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ web:invoice_new                     GET   ok    403   ok    403   404   404   40
 web:invoice_new                     POST  ok    403   ok    403   404   404   404   404   login
 web:invoice                         GET   ok    ok    ok    ok    404   404   404   404   login
 web:invoice                         POST  ok    403   ok    403   404   404   404   404   login
+web:invoice_pdf                     GET   ok    ok    ok    ok    404   404   404   404   login
+web:invoice_pdf                     POST  405   405   405   405   404   404   404   404   login
+portal:operator_invoice             GET   404   404   404   404   ok    404   404   404   login
+portal:operator_invoice             POST  404   404   404   404   405   404   404   404   login
 web:lien_new                        GET   ok    403   ok    403   404   404   404   404   login
 web:lien_new                        POST  ok    403   ok    403   404   404   404   404   login
 web:lien_release                    GET   ok    403   ok    403   404   404   404   404   login
@@ -44,4 +49,4 @@ def _lien(side) -> dict:
     return {"code": lien.establishment.code, "pk": lien.pk}
 
 
-RECORDS = {"web:invoice": _invoice, "web:lien_release": _lien}
+RECORDS = {"web:invoice": _invoice, "web:invoice_pdf": _invoice, "web:lien_release": _lien}
