@@ -30,6 +30,7 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Accrual, Deadline
+from fogkeeper.web.vocabulary import choice_words
 
 from .selectors import invoice_rows
 
@@ -328,7 +329,7 @@ def _shown(pack: Pack, value: Any, kind: str) -> str:
     if kind == "datetime":
         return _when(datetime.fromisoformat(str(value)))
     if kind.startswith("choice"):
-        return pack.level_title(str(value))
+        return choice_words(pack, value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return _words(str(value)) if kind == "penalty_class" else str(value)

@@ -46,6 +46,7 @@ from ..common.exports import export_response
 from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
 from ..templatetags.web_extras import words
 from ..templatetags.words import pack_title
+from ..vocabulary import choice_words
 
 STATES = ("open", "closed")
 DEADLINE_KINDS = {"deadline": "Deadline", "earliest": "Earliest date", "event": "Takes effect"}
@@ -343,12 +344,16 @@ def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
         "by": pack.titles.get(action.level) or action.level.replace("_", " ").capitalize(),
         "on": action_title(pack, action.refers_to.type) if action.refers_to else "",
         "fields": [
-            (_label(name), _value(value, kinds.get(name, "")))
+            (_label(name), _value(value, kinds.get(name, ""), pack))
             for name, value in fields
             if value not in (None, "", [])
         ],
         "facts": [
-            {"label": _label(f.field), "value": _value(f.value, kinds.get(f.field, "")), "fact": f}
+            {
+                "label": _label(f.field),
+                "value": _value(f.value, kinds.get(f.field, ""), pack),
+                "fact": f,
+            }
             for f in action.facts.all()
         ],
         "letters": list(action.letters.all()),
@@ -365,7 +370,10 @@ def _label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def _value(value: Any, kind: str) -> str:
+def _value(value: Any, kind: str, pack: Pack | None = None) -> str:
+    """A field's value as words: money with cents, a choice in the pack's words."""
+    if kind.startswith("choice") and isinstance(value, str):
+        return choice_words(pack, value)
     if kind == "money":
         try:
             return f"${Decimal(str(value)):,.2f}"
@@ -374,7 +382,7 @@ def _value(value: Any, kind: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return "; ".join(_value(v, "") for v in value)
+        return "; ".join(_value(v, "", pack) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
     return str(value)

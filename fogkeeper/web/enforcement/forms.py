@@ -17,6 +17,7 @@ from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
 
 from ..common.forms import DateInput, DateTimeInput
+from ..vocabulary import unit_word, violation_words
 
 # Fields a later step records (a fact, a hearing, an appeal), or the service computes.
 LATER = {
@@ -24,8 +25,7 @@ LATER = {
     "paid_on", "appealed_on", "appeal_decided_on", "record_requested_on", "record_delivered_on",
     "balance_due",
 }  # fmt: skip
-QUANTITIES = {"days": "days", "occurrences": "occurrences", "gallons": "gallons",
-              "violation_days": "violation days"}  # fmt: skip
+QUANTITIES = {u: unit_word(u) for u in ("days", "occurrences", "gallons", "violation_days")}
 TEXT_LABELS = {
     "corrective_action": "Corrective action required",
     "decision": "Decision",
@@ -145,12 +145,13 @@ class ActionForm(forms.Form):
             )  # fmt: skip
 
     def _violation(self) -> None:
-        violations = list(self.case.violations.order_by("code"))
+        violations = self.case.violations.select_related("case__establishment")
+        violations = list(violations.order_by("code"))
         if violations:
             self.fields["violation"] = forms.ChoiceField(
                 required=False, label="Violation",
                 choices=[("", "All the case's violations")]
-                + [(v.code, f"{v.code}: {v.rule} ({v.subject}), {v.citation}") for v in violations],
+                + [(v.code, violation_words(self.pack, v)) for v in violations],
             )  # fmt: skip
 
     def clean_milestones(self) -> list[dict[str, str]]:
@@ -248,7 +249,8 @@ class JudgmentForm(forms.Form):
     def __init__(self, data=None, *, pack: Pack, case: EnforcementCase, **kwargs):
         super().__init__(data, **kwargs)
         self.fields["violation"].choices = [
-            (v.code, f"{v.code}: {v.rule} ({v.subject})") for v in case.violations.order_by("code")
+            (v.code, violation_words(pack, v, citation=False))
+            for v in case.violations.select_related("case__establishment").order_by("code")
         ]
         self.fields["penalty_class"].choices = [
             (c, f"{c} (counted in {QUANTITIES[per]})") for c, per in pack.court_classes().items()
