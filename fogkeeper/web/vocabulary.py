@@ -31,9 +31,30 @@ UNIT_WORDS = {
 }
 
 
+def plain_words(value) -> str:
+    """An identifier as lower-case words, for a phrase: 'hearing_concluded_on' -> 'hearing
+    concluded on'."""
+    return str(value or "").replace("_", " ").replace(".", " ").strip()
+
+
 def identifier_words(value) -> str:
     """An identifier as words, for what no pack names: 'service_overdue' -> 'Service overdue'."""
     return str(value or "").replace("_", " ").replace(".", " ").strip().capitalize()
+
+
+def action_words(pack: Pack | None, action_type: str) -> str:
+    """An enforcement action's type by the pack's title; a step of the app's own (a hearing,
+    an appeal) in words."""
+    spec = pack.actions.get(action_type) if pack is not None else None
+    return spec.title if spec is not None else identifier_words(action_type)
+
+
+def rule_words(pack: Pack | None, rule: str) -> str:
+    """A rule by the pack's title; one the pack does not name by its last part in words
+    ('enforcement.penalty_accrual' -> 'Penalty accrual')."""
+    if pack is not None and rule in pack.rules:
+        return pack.rules[rule].title
+    return identifier_words(str(rule).rsplit(".", 1)[-1])
 
 
 def status_word(value) -> str:

@@ -17,7 +17,7 @@ from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
 
 from ..common.forms import DateInput, DateTimeInput
-from ..vocabulary import unit_word, violation_words
+from ..vocabulary import identifier_words, reference_words, unit_word, violation_words
 
 # Fields a later step records (a fact, a hearing, an appeal), or the service computes.
 LATER = {
@@ -36,7 +36,7 @@ TEXT_LABELS = {
 
 
 def label(name: str) -> str:
-    return TEXT_LABELS.get(name) or name.replace("_", " ").capitalize()
+    return TEXT_LABELS.get(name) or identifier_words(name)
 
 
 class ActionForm(forms.Form):
@@ -131,7 +131,8 @@ class ActionForm(forms.Form):
             amount = Decimal(str(cap.value["amount"]))
             what = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].description.rstrip(".")
             unit = QUANTITIES[per].rstrip("s")
-            out.append((cls, f"{what}: up to ${amount:,} a {unit} ({cap.reference})"))
+            cited = reference_words(self.pack, cap.reference)
+            out.append((cls, f"{what}: up to ${amount:,} a {unit} ({cited})"))
         return out
 
     def _quantities(self) -> None:
