@@ -39,7 +39,7 @@ def plain_words(value) -> str:
 
 def identifier_words(value) -> str:
     """An identifier as words, for what no pack names: 'service_overdue' -> 'Service overdue'."""
-    return str(value or "").replace("_", " ").replace(".", " ").strip().capitalize()
+    return plain_words(value).capitalize()
 
 
 def action_words(pack: Pack | None, action_type: str) -> str:
