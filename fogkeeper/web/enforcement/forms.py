@@ -13,6 +13,7 @@ from django import forms
 from fogkeeper.enforcement.codes import action_code, initials
 from fogkeeper.enforcement.models import DELIVERY, EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import CLOSING_REASONS
+from fogkeeper.formats import money
 from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
 
@@ -123,7 +124,7 @@ class ActionForm(forms.Form):
         return self.pack.level_title(level)
 
     def _classes(self, as_of: date) -> list[tuple[str, str]]:
-        """The administrative classes with their caps in force, e.g. "days (up to $1,000 a
+        """The administrative classes with their caps in force, e.g. "days (up to $1,000.00 a
         day)" (a court's classes are not the order's to impose)."""
         out = []
         for cls, per in self.pack.administrative_classes().items():
@@ -132,7 +133,7 @@ class ActionForm(forms.Form):
             what = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].description.rstrip(".")
             unit = QUANTITIES[per].rstrip("s")
             cited = reference_words(self.pack, cap.reference)
-            out.append((cls, f"{what}: up to ${amount:,} a {unit} ({cited})"))
+            out.append((cls, f"{what}: up to {money(amount)} a {unit} ({cited})"))
         return out
 
     def _quantities(self) -> None:
