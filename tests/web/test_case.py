@@ -125,7 +125,7 @@ def test_it_shows_the_town_its_own_case(client, agencies):
     client.force_login(make_user("charlie", agencies[1]))
     html = client.get("/cases/T-0042/EC-1/?as_of=2025-03-04").content.decode()
     assert "2025-03-03: Decision of the hearing officer" in html
-    assert "<dt>By</dt><dd>Hearing officer</dd>" in html
+    assert "<dt>By</dt><dd>Hearing Officer</dd>" in html
     deadlines = section(html, "deadlines")
     assert '<td>2025-03-18</td><th scope="row">Council appeal</th>' in deadlines
     assert "<td>10.02.330(C)</td>" in deadlines

@@ -231,7 +231,8 @@ def test_the_operator_on_record_is_chosen_by_default_not_a_duplicate(client, age
     eats = Operator.objects.create(agency=sc, name="Taco Loco LLC", email="other@x.example")
     req = enrolment_request_submit(agency=sc, **NEW_BUSINESS)
     html = approve_page(client, sc, req)
-    assert f'<option value="{eats.pk}" selected>' in html
+    assert f'data-lookup-id="{eats.pk}"' in html
+    assert 'value="Taco Loco LLC"' in html
     data = {"register": "on", "new_code": "FSE-2", "new_name": "Taco Loco",
             "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
     assert client.post(f"/account-requests/{req.pk}/approve/", data).status_code == 302

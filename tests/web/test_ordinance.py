@@ -15,6 +15,7 @@ from fogkeeper.compliance.models import Finding, SweepRun
 from fogkeeper.rules.packs import Parameter as PackParameter
 from fogkeeper.rules.packs import ParameterValue
 from fogkeeper.web.ordinance.selectors import area_title, history, in_words, ordinance, shown
+from fogkeeper.web.vocabulary import reference_words
 from tests.records import make_establishment
 from tests.web.people import make_user, two_agencies
 
@@ -70,7 +71,7 @@ def test_it_shows_every_staff_role_each_rule_with_its_citation(client, program, 
         assert escape(spec.title) in html
         assert escape(spec.citation) in html
     for parameter in pack.parameters.values():
-        assert escape(parameter.description) in html
+        assert escape(reference_words(pack, parameter.description)) in html
     for item in pack.checklist.values():
         assert escape(item.question) in html
 
@@ -172,7 +173,9 @@ def test_a_value_is_shown_as_lines_a_reader_can_follow():
     assert shown(True) == ["yes"] and shown(None) == ["none"] and shown("1 year") == ["1 year"]
     assert area_title("gcd") == "Grease control devices"
     pack = two_agencies()[0].get_pack()
-    assert in_words(pack, "RULES.md 5 (gcd.frequency_review)") == (
-        "RULES.md 5 (“Service frequency to review”)"
+    assert in_words(pack, "see gcd.frequency_review") == "see “Service frequency to review”"
+    assert in_words(pack, "13.30.050(H)(1)(b); RULES.md 5 (gcd.frequency_review)") == (
+        "13.30.050(H)(1)(b)"
     )
+    assert in_words(pack, "City observed holidays (RULES.md 1)") == "City observed holidays"
     assert area_title("odour_control") == "Odour control"

@@ -56,9 +56,10 @@ def test_it_renders_the_form_with_labels(client, alice):
 
 def test_it_offers_the_parameters_with_a_limit_in_force_and_their_units(client, alice):
     html = client.get(URL).content.decode()
-    assert "oil_and_grease at most 100 mg/L (Discharge Permit FSE-0077-P1)" in html
-    assert '<option value="oil_and_grease">' in html
-    assert "oil_and_grease in mg/L" in html
+    assert "oil and grease at most 100 mg/L (Discharge Permit FSE-0077-P1)" in html
+    assert '<option value="Oil and grease">' in html
+    assert "oil and grease in mg/L" in html
+    assert "oil_and_grease" not in html
 
 
 def test_it_offers_the_devices_in_service_and_the_establishments_discharge(client, alice):

@@ -30,6 +30,7 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
 from fogkeeper.rules.report import Accrual, Deadline, Report
+from fogkeeper.web.vocabulary import action_words, choice_words, identifier_words
 
 from .selectors import invoice_rows, item_fines, overdue_rows, subject_names
 
@@ -171,12 +172,12 @@ def _sent(pack, action, deadlines, fine, appeals, answers, as_of: date) -> SentA
         about=f"{action_title(pack, about)} {about.code}" if about else "",
         letters=list(action.letters.all()),
         facts=[
-            (FIELD_WORDS.get(n, _words(n)), _shown(pack, v, kinds.get(n, "")))
+            (FIELD_WORDS.get(n, identifier_words(n)), _shown(pack, v, kinds.get(n, "")))
             for n, v in fields.items()
             if n not in apart and kinds.get(n) != "text" and v not in (None, "", [])
         ],
         texts=[
-            (FIELD_WORDS.get(n, _words(n)), v)
+            (FIELD_WORDS.get(n, identifier_words(n)), v)
             for n, v in fields.items()
             if kinds.get(n) == "text" and v
         ],
@@ -205,8 +206,7 @@ def action_title(pack: Pack, action: EnforcementAction) -> str:
     """The pack's title of the action; an app-level step in words ("Notice of hearing")."""
     if action.type == HEARING:
         return "Notice of hearing"
-    spec = pack.actions.get(action.type)
-    return spec.title if spec else _words(action.type)
+    return action_words(pack, action.type)
 
 
 def _hearing(pack, action, fields) -> dict[str, Any] | None:
@@ -253,7 +253,7 @@ def _deadline_text(pack: Pack, deadline: Deadline, to: str | None) -> str:
         ("payment", "deadline"): "Pay the penalty by",
         ("lien_eligible", "event"): "If unpaid, the penalty may become a lien on the property on",
     }
-    return words.get((deadline.name, deadline.kind), f"{_words(deadline.name)}:")
+    return words.get((deadline.name, deadline.kind), f"{identifier_words(deadline.name)}:")
 
 
 def next_steps(pack: Pack, page: EnforcementPage) -> list[dict[str, Any]]:
@@ -333,10 +333,6 @@ def _action_steps(sent: SentAction, as_of: date) -> list[dict[str, Any]]:
     return steps
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
 def _date(value: Any) -> date | None:
     if value in (None, ""):
         return None
@@ -363,7 +359,7 @@ def _shown(pack: Pack, value: Any, kind: str) -> str:
     if kind == "datetime":
         return _when(datetime.fromisoformat(str(value)))
     if kind.startswith("choice"):
-        return pack.level_title(str(value))
+        return choice_words(pack, value)
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return _words(str(value)) if kind == "penalty_class" else str(value)
+    return identifier_words(str(value)) if kind == "penalty_class" else str(value)

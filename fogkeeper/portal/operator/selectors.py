@@ -25,6 +25,7 @@ from fogkeeper.training.models import Attendance, Employee, Training
 from fogkeeper.web.common import policy
 from fogkeeper.web.common.selectors import section
 from fogkeeper.web.templatetags.words import pack_title
+from fogkeeper.web.vocabulary import action_words
 
 # The sections of an establishment's portal page, as policy.READS names them.
 SECTIONS = (
@@ -238,8 +239,7 @@ def overview(
             pages.get("letters"),
         )
         for letter in out.letters:
-            spec = pack.actions.get(letter.action.type)
-            letter.title = spec.title if spec else letter.action.type.replace("_", " ")
+            letter.title = action_words(pack, letter.action.type)
     if "invoices" in sections:
         out.invoices = section(invoices_noticed(fse, as_of), pages.get("invoices"))
         out.invoices.object_list = [invoice_row(i, as_of) for i in out.invoices.object_list]

@@ -35,6 +35,7 @@ from fogkeeper.web.common.forms import put_errors
 from fogkeeper.web.common.pages import reads_only
 from fogkeeper.web.people.enrolment import stream_log
 from fogkeeper.web.registry.establishment_page import page_numbers, section_queries
+from fogkeeper.web.vocabulary import action_words
 
 from ..access import portal_page
 from ..selectors import establishment_rows
@@ -395,12 +396,12 @@ def answer_notice(request, fse, action: str):
         else:
             what = f"Your answer to {found.code} was filed."
             return _filed(request, fse, what, "portal:operator_enforcement", f"action-{found.code}")
-    spec = fse.agency.get_pack().actions.get(found.type)
+    pack = fse.agency.get_pack()
     context = {
         "fse": fse,
         "form": form,
         "action": found,
-        "action_title": spec.title if spec else found.type.replace("_", " "),
+        "action_title": action_words(pack, found.type),
         "answers": list(found.answers.all()),
         "title": f"Answer {found.code}",
     }

@@ -26,6 +26,7 @@ from fogkeeper.enforcement.models import HEARING, EnforcementAction, Enforcement
 from ..common import policy
 from ..common.forms import DateTimeInput, put_errors
 from ..common.pages import agency_page, page_as_of
+from ..vocabulary import reference_words, text_words
 from .forms import (
     ActionForm,
     AppealForm,
@@ -258,8 +259,9 @@ def _continuance_words(notice: EnforcementAction, continued: EnforcementAction, 
     if limit is None or limit not in pack.parameters:
         return f"{said}; the ordinance sets no limit on its continuances."
     value = pack.parameters[limit].value_on(max(services.day_of(notice.taken_on), pack.effective))
-    total = str(value.value).replace("_", " ")
-    return f"{said}: it may be continued by no more than {total} in total ({value.reference})."
+    total = text_words(pack, str(value.value))
+    cited = reference_words(pack, value.reference)
+    return f"{said}: it may be continued by no more than {total} in total ({cited})."
 
 
 @case_step(lambda request, case: "hearing")

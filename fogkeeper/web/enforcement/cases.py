@@ -44,8 +44,8 @@ from fogkeeper.uploads import CONTENT_TYPES
 from ..common import policy
 from ..common.exports import export_response
 from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
-from ..templatetags.web_extras import words
 from ..templatetags.words import pack_title
+from ..vocabulary import action_words, choice_words, identifier_words, plain_words, rule_words
 
 STATES = ("open", "closed")
 DEADLINE_KINDS = {"deadline": "Deadline", "earliest": "Earliest date", "event": "Takes effect"}
@@ -79,8 +79,7 @@ def _day(value: Any) -> date:
 
 def action_title(pack: Pack, type: str) -> str:
     """The pack's title of an action type; app-level steps (hearing, appeal…) in words."""
-    spec = pack.actions.get(type)
-    return spec.title if spec is not None else type.replace("_", " ").capitalize()
+    return action_words(pack, type)
 
 
 # -- the list -------------------------------------------------------------------------------
@@ -206,7 +205,7 @@ def _case_cells(rows: list[CaseRow]):
             f"{last['title']} ({last['code']})" if last else "",
             last["taken_on"] if last else None,
             ahead["day"] if ahead else None,
-            f"{words(ahead['name'])} ({ahead['action']})" if ahead else "",
+            f"{plain_words(ahead['name'])} ({ahead['action']})" if ahead else "",
         ]  # fmt: skip
 
 
@@ -327,9 +326,7 @@ def _title_of(pack: Pack, actions: list[EnforcementAction], code: str) -> str:
 
 
 def _accrual_title(pack: Pack, rule: str) -> str:
-    if rule in pack.rules:
-        return pack.rules[rule].title
-    return rule.rsplit(".", 1)[-1].replace("_", " ").capitalize()
+    return rule_words(pack, rule)
 
 
 def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
@@ -340,15 +337,19 @@ def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
     return {
         "action": action,
         "title": action_title(pack, action.type),
-        "by": pack.titles.get(action.level) or action.level.replace("_", " ").capitalize(),
+        "by": choice_words(pack, action.level),
         "on": action_title(pack, action.refers_to.type) if action.refers_to else "",
         "fields": [
-            (_label(name), _value(value, kinds.get(name, "")))
+            (_label(name), _value(value, kinds.get(name, ""), pack))
             for name, value in fields
             if value not in (None, "", [])
         ],
         "facts": [
-            {"label": _label(f.field), "value": _value(f.value, kinds.get(f.field, "")), "fact": f}
+            {
+                "label": _label(f.field),
+                "value": _value(f.value, kinds.get(f.field, ""), pack),
+                "fact": f,
+            }
             for f in action.facts.all()
         ],
         "letters": list(action.letters.all()),
@@ -362,10 +363,13 @@ def _label(name: str) -> str:
     parts = name.split(".")
     if len(parts) == 3 and parts[0] == "milestones":
         return f"Milestone {parts[1]}: {parts[2].replace('_', ' ')}"
-    return name.replace("_", " ").capitalize()
+    return identifier_words(name)
 
 
-def _value(value: Any, kind: str) -> str:
+def _value(value: Any, kind: str, pack: Pack | None = None) -> str:
+    """A field's value as words: money with cents, a choice in the pack's words."""
+    if kind.startswith("choice") and isinstance(value, str):
+        return choice_words(pack, value)
     if kind == "money":
         try:
             return f"${Decimal(str(value)):,.2f}"
@@ -374,7 +378,7 @@ def _value(value: Any, kind: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return "; ".join(_value(v, "") for v in value)
+        return "; ".join(_value(v, "", pack) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
     return str(value)

@@ -13,10 +13,12 @@ from django import forms
 from fogkeeper.enforcement.codes import action_code, initials
 from fogkeeper.enforcement.models import DELIVERY, EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import CLOSING_REASONS
+from fogkeeper.formats import money
 from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
 
 from ..common.forms import DateInput, DateTimeInput
+from ..vocabulary import identifier_words, reference_words, unit_word, violation_words
 
 # Fields a later step records (a fact, a hearing, an appeal), or the service computes.
 LATER = {
@@ -24,8 +26,7 @@ LATER = {
     "paid_on", "appealed_on", "appeal_decided_on", "record_requested_on", "record_delivered_on",
     "balance_due",
 }  # fmt: skip
-QUANTITIES = {"days": "days", "occurrences": "occurrences", "gallons": "gallons",
-              "violation_days": "violation days"}  # fmt: skip
+QUANTITIES = {u: unit_word(u) for u in ("days", "occurrences", "gallons", "violation_days")}
 TEXT_LABELS = {
     "corrective_action": "Corrective action required",
     "decision": "Decision",
@@ -36,7 +37,7 @@ TEXT_LABELS = {
 
 
 def label(name: str) -> str:
-    return TEXT_LABELS.get(name) or name.replace("_", " ").capitalize()
+    return TEXT_LABELS.get(name) or identifier_words(name)
 
 
 class ActionForm(forms.Form):
@@ -123,7 +124,7 @@ class ActionForm(forms.Form):
         return self.pack.level_title(level)
 
     def _classes(self, as_of: date) -> list[tuple[str, str]]:
-        """The administrative classes with their caps in force, e.g. "days (up to $1,000 a
+        """The administrative classes with their caps in force, e.g. "days (up to $1,000.00 a
         day)" (a court's classes are not the order's to impose)."""
         out = []
         for cls, per in self.pack.administrative_classes().items():
@@ -131,7 +132,8 @@ class ActionForm(forms.Form):
             amount = Decimal(str(cap.value["amount"]))
             what = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].description.rstrip(".")
             unit = QUANTITIES[per].rstrip("s")
-            out.append((cls, f"{what}: up to ${amount:,} a {unit} ({cap.reference})"))
+            cited = reference_words(self.pack, cap.reference)
+            out.append((cls, f"{what}: up to {money(amount)} a {unit} ({cited})"))
         return out
 
     def _quantities(self) -> None:
@@ -145,12 +147,13 @@ class ActionForm(forms.Form):
             )  # fmt: skip
 
     def _violation(self) -> None:
-        violations = list(self.case.violations.order_by("code"))
+        violations = self.case.violations.select_related("case__establishment")
+        violations = list(violations.order_by("code"))
         if violations:
             self.fields["violation"] = forms.ChoiceField(
                 required=False, label="Violation",
                 choices=[("", "All the case's violations")]
-                + [(v.code, f"{v.code}: {v.rule} ({v.subject}), {v.citation}") for v in violations],
+                + [(v.code, violation_words(self.pack, v)) for v in violations],
             )  # fmt: skip
 
     def clean_milestones(self) -> list[dict[str, str]]:
@@ -248,7 +251,8 @@ class JudgmentForm(forms.Form):
     def __init__(self, data=None, *, pack: Pack, case: EnforcementCase, **kwargs):
         super().__init__(data, **kwargs)
         self.fields["violation"].choices = [
-            (v.code, f"{v.code}: {v.rule} ({v.subject})") for v in case.violations.order_by("code")
+            (v.code, violation_words(pack, v, citation=False))
+            for v in case.violations.select_related("case__establishment").order_by("code")
         ]
         self.fields["penalty_class"].choices = [
             (c, f"{c} (counted in {QUANTITIES[per]})") for c, per in pack.court_classes().items()

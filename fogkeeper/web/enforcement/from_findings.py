@@ -21,6 +21,7 @@ from ..common import policy
 from ..common.forms import DateInput, put_errors
 from ..common.pages import agency_page, page_as_of, reads_only, record_page
 from ..templatetags.words import pack_title
+from ..vocabulary import finding_words
 from .forms import ActionForm
 
 BULK_PAGE = 50
@@ -35,8 +36,7 @@ class OpenCaseForm(forms.Form):
         super().__init__(data, initial={"opened_on": as_of})
         pack = fse.agency.get_pack()
         self.fields["findings"].choices = [
-            (str(f.pk), f"{pack_title(pack, f.rule)}: {f.subject}, since {f.since} ({f.citation})")
-            for f in findings
+            (str(f.pk), finding_words(pack, f, fse)) for f in findings
         ]
         self.fields["case"].choices = [("", "A new case")] + [
             (c.code, f"Add to case {c.code} (opened {c.opened_on})")

@@ -3,7 +3,6 @@ the ordinance, with the stored findings of each rule, filtered by words a reader
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -13,7 +12,7 @@ from django.db.models import Count, Q
 from fogkeeper.compliance.models import Finding, SweepRun
 from fogkeeper.registry.models import Agency
 
-from ..templatetags.words import pack_title
+from ..vocabulary import reference_words, text_words
 
 SEVERITIES = {
     "violation": "Violation",
@@ -99,7 +98,7 @@ def area_title(key: str) -> str:
     return AREAS.get(key) or key.replace("_", " ").capitalize()
 
 
-def shown(value: Any) -> list[str]:
+def shown(value: Any, pack: Any = None) -> list[str]:
     """A parameter's value as lines a reader can follow: a table of values one line per entry
     (`interceptor › capacity gallons › min: 750`), a list joined by commas."""
     if isinstance(value, dict):
@@ -109,22 +108,20 @@ def shown(value: Any) -> list[str]:
         for key, inner in value.items():
             nested = isinstance(inner, dict) and inner
             words = str(key).replace("_", " ")
-            for line in shown(inner):
+            for line in shown(inner, pack):
                 lines.append(f"{words} › {line}" if nested else f"{words}: {line}")
         return lines
     if isinstance(value, list | tuple):
-        return [", ".join(str(v) for v in value) or "none"]
+        return [", ".join(text_words(pack, str(v)) for v in value) or "none"]
     if isinstance(value, bool):
         return ["yes" if value else "no"]
-    return ["none" if value is None else str(value)]
-
-
-IDENTIFIER = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
+    return ["none" if value is None else text_words(pack, str(value))]
 
 
 def in_words(pack: Any, text: str) -> str:
-    """A reference in the agency's words: a rule named by its id is named by its title."""
-    return IDENTIFIER.sub(lambda m: f"“{pack_title(pack, m.group())}”", text)
+    """A reference in the agency's words: a rule named by its id is named by its title, and
+    the ordinance's sections are cited without the project's spec files."""
+    return reference_words(pack, text)
 
 
 def _matches(query: str, *texts: str) -> bool:
@@ -159,10 +156,12 @@ def history(p: Any, on: date, pack: Any = None) -> Parameter:
     """Every value a parameter of the pack has held, the one in force on `on` marked."""
     current = p.value_on(on).effective if p.values and p.values[0].effective <= on else None
     values = [
-        Value(v.effective, shown(v.value), in_words(pack, v.reference), v.effective == current)
+        Value(
+            v.effective, shown(v.value, pack), in_words(pack, v.reference), v.effective == current
+        )
         for v in p.values
     ]
-    return Parameter(p.name, p.description, values)
+    return Parameter(p.name, reference_words(pack, p.description), values)
 
 
 def _area_order(a: Area) -> tuple:

@@ -154,8 +154,12 @@ class CodesField(forms.CharField):
 
 
 class OperatorApprovalForm(forms.Form):
-    operator = forms.ModelChoiceField(
-        queryset=Operator.objects.none(), required=False, label="Operator on record"
+    operator = LookupField(
+        "operator",
+        required=False,
+        label="Operator on record",
+        help_text="Type part of its name or address and pick it; leave empty to register a new "
+        "operator.",
     )
     establishments = CodesField(
         label="Establishments it runs",
@@ -188,7 +192,10 @@ class OperatorApprovalForm(forms.Form):
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["operator"].queryset = Operator.objects.filter(agency=agency).order_by("name")
-        self.fields["operator"].empty_label = f"Register a new operator: {business_name}"
+        self.fields["operator"].help_text = (
+            "Type part of its name or address and pick it; leave empty to register a new "
+            f"operator: {business_name}."
+        )
         self.fields["establishments"].agency = agency
 
     def clean(self):
@@ -208,9 +215,7 @@ class OperatorApprovalForm(forms.Form):
 
 
 class HaulerApprovalForm(forms.Form):
-    hauler = forms.ModelChoiceField(
-        queryset=Hauler.objects.none(), required=False, label="Hauler on record"
-    )
+    hauler = LookupField("hauler", required=False, label="Hauler on record")
     hauler_code = forms.CharField(
         required=False,
         max_length=40,
@@ -227,7 +232,10 @@ class HaulerApprovalForm(forms.Form):
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
-        self.fields["hauler"].empty_label = f"Register a new hauler: {business_name}"
+        self.fields["hauler"].help_text = (
+            f"Type part of its name or code and pick it; leave empty to register a new hauler: "
+            f"{business_name}."
+        )
         self.fields["customers"].agency = agency
 
 

@@ -27,7 +27,7 @@ from fogkeeper.registry.models import Agency, PropertyOwner
 from fogkeeper.registry.services import Actor, Errors, add_error, check_same_agency, refuse
 
 from ..models import ROLES, STAFF_ROLES, Membership
-from ..templatetags.words import ROLE_WORDS
+from ..vocabulary import role_word
 
 # The roles a manager gives from the members' pages: the staff's, and a property owner's.
 # Operators and haulers get theirs by enrolment, which links their business on record.
@@ -36,7 +36,7 @@ INVITED_ROLES = [role for role, _ in ROLES if role in STAFF_ROLES] + ["owner"]
 
 def role_title(agency: Agency, role: str) -> str:
     """A role in the agency's own words (the pack's "Utilities Manager"), else plain words."""
-    return agency.get_pack().titles.get(role) or ROLE_WORDS.get(role, role)
+    return agency.get_pack().titles.get(role) or role_word(role)
 
 
 def person_name(user: User) -> str:

@@ -17,10 +17,12 @@ from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDev
 
 from ..common.forms import DateInput, Suggestions, put_errors
 from ..common.pages import page_as_of, record_form_page, record_page, recorded
+from ..vocabulary import identifier_words, value_words
 
 
 def _limit_words(parameter: str, limit: dict[str, Any]) -> str:
-    return f"{parameter} at most {limit['max']:g} {limit['unit']} ({limit['source']})"
+    words = value_words(None, parameter)
+    return f"{words} at most {limit['max']:g} {limit['unit']} ({limit['source']})"
 
 
 class SampleForm(forms.Form):
@@ -57,7 +59,9 @@ class SampleForm(forms.Form):
             .filter(establishment=establishment, removed_on__isnull=True)
             .order_by("code")
         )
-        parameters = [(p, _limit_words(p, limit)) for p, limit in sorted(limits.items())]
+        parameters = [
+            (identifier_words(p), _limit_words(p, limit)) for p, limit in sorted(limits.items())
+        ]
         units = sorted({limit["unit"] for limit in limits.values()})
         self.fields["parameter"].widget.options = parameters
         self.fields["unit"].widget.options = [(u, u) for u in units]
@@ -66,12 +70,14 @@ class SampleForm(forms.Form):
                 "Limits in force: " + "; ".join(words for _, words in parameters) + ". "
                 "Another parameter may be recorded too."
             )
-            units_by_parameter = "; ".join(f"{p} in {lim['unit']}" for p, lim in limits.items())
+            units_by_parameter = "; ".join(
+                f"{value_words(None, p)} in {lim['unit']}" for p, lim in limits.items()
+            )
             self.fields["unit"].help_text = f"The unit of the limit: {units_by_parameter}."
         else:
             self.fields["parameter"].help_text = (
                 "No discharge limit is in force here; any parameter may be recorded, "
-                "e.g. oil_and_grease."
+                "e.g. oil and grease."
             )
 
     def clean_parameter(self) -> str:

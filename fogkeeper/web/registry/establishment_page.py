@@ -21,6 +21,7 @@ from fogkeeper.training.models import Training
 
 from ..common.selectors import section
 from ..templatetags.words import pack_title
+from ..vocabulary import reference_words
 from .selectors import EstablishmentPage
 
 
@@ -54,7 +55,7 @@ def accumulation(pack: Pack, device, readings: list[dict[str, Any]], as_of: date
     limit = accumulation_limit(pack, device.kind, on)
     if limit is not None:
         chart["limit"] = float(Decimal(str(limit.value)) * 100)
-        chart["citation"] = limit.reference
+        chart["citation"] = reference_words(pack, limit.reference)
     return chart
 
 

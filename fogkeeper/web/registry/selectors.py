@@ -366,5 +366,5 @@ def _said(kind: str, r, pack) -> dict[str, Any]:
     if kind == "Permit":
         return {"text": f"Permit {r.number} issued to {r.holder}"}
     if kind == "Training":
-        return {"text": f"Training {r.code}"}
+        return {"text": r.topic + (f", given by {r.trainer}" if r.trainer else "")}
     return {"text": f"{pack_title(pack, r.type)} ({r.code}, case {r.case.code})"}

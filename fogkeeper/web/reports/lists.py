@@ -14,6 +14,7 @@ from ..common.exports import export_response
 from ..common.forms import DateInput
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
 from ..templatetags.words import identifier_words, pack_title
+from ..vocabulary import name_subjects
 from . import selectors
 
 SEARCH = "Search establishment name, code or address"
@@ -116,7 +117,7 @@ def finding_list(request):
     export = {"sheet": "Findings", "columns": selectors.FINDING_COLUMNS,
               "rows": lambda qs: selectors.finding_rows(qs, pack)}  # fmt: skip
     return _list_page(request, form=form, rows=rows, template="web/lists/findings.html",
-                      export=export)  # fmt: skip
+                      export=export, extra=name_subjects)  # fmt: skip
 
 
 @agency_page

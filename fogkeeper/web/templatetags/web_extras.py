@@ -3,13 +3,12 @@ from html import escape
 from django import template
 from django.utils.safestring import mark_safe
 
+from ..vocabulary import plain_words
+
 register = template.Library()
 
 
-@register.filter
-def words(value) -> str:
-    """An identifier as words: 'non_compliant' -> 'non compliant'."""
-    return str(value or "").replace("_", " ").replace(".", " ")
+register.filter("words", plain_words)  # an identifier as words: 'non_compliant' -> 'non compliant'
 
 
 @register.simple_tag
@@ -35,4 +34,4 @@ def closing_reason(value) -> str:
     """Why the manager closed a case, in words: 'opened_in_error' -> 'opened in error'."""
     from fogkeeper.enforcement.services import CLOSING_REASONS
 
-    return CLOSING_REASONS.get(str(value), words(value)).lower()
+    return CLOSING_REASONS.get(str(value), plain_words(value)).lower()

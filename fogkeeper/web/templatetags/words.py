@@ -1,6 +1,6 @@
-"""Plain words for what the pages show: money as $1,234.00, a compliance status, and the
-pack's titles of rules, checklist items, obligations, enforcement actions and roles, so
-that no identifier of the engine reaches a page."""
+"""The template filters of the pages' words: money as $1,234.00, and the vocabulary's
+(fogkeeper/web/vocabulary.py) status, role, unit, pack titles and the names of the records a
+finding is about, so that no identifier of the engine reaches a page."""
 
 from __future__ import annotations
 
@@ -9,41 +9,31 @@ from urllib.parse import urlencode
 from django import template
 from django.urls import reverse
 
-from fogkeeper.formats import STATUS_WORDS, money
-from fogkeeper.rules.packs import Pack
+from fogkeeper.formats import money
 
 from ..common.dates import as_of_choice, explicit_as_of
-from ..models import ROLES
+from ..vocabulary import (  # noqa: F401 (the one vocabulary, imported from here by views)
+    ROLE_WORDS,
+    identifier_words,
+    pack_title,
+    role_word,
+    status_word,
+    subject_words,
+    unit_word,
+)
 
 register = template.Library()
 
-ROLE_WORDS = dict(ROLES)
-
-
-def identifier_words(value) -> str:
-    """An identifier as words, for what no pack names: 'service_overdue' -> 'Service overdue'."""
-    return str(value or "").replace("_", " ").replace(".", " ").strip().capitalize()
-
-
 register.filter(money)
+register.filter(status_word)
+register.filter(role_word)
+register.filter(unit_word)
 
 
 @register.filter
-def status_word(value) -> str:
-    """A compliance status in plain words: 'non_compliant' -> 'Not in compliance'."""
-    return STATUS_WORDS.get(str(value or ""), identifier_words(value))
-
-
-@register.filter
-def role_word(value) -> str:
-    return ROLE_WORDS.get(str(value or ""), identifier_words(value))
-
-
-def pack_title(pack: Pack | None, key: str) -> str:
-    """The pack's words for `key` (Pack.words_for); else the identifier in words."""
-    if pack is not None and key:
-        return pack.words_for(key)
-    return identifier_words(key)
+def subject_of(value, establishment) -> str:
+    """`{{ f.subject|subject_of:f.establishment }}`: what a finding is about, by name."""
+    return subject_words(value, establishment)
 
 
 @register.filter
