@@ -519,7 +519,7 @@ def _audit_load(agency: Agency, as_of: date, seed: int, counts: dict[str, int]) 
         obj=agency,
         agency=agency,
         after={"as_of": as_of.isoformat(), "seed": seed, **counts},
-        reason="python manage.py demo",
+        reason="The demo program, loaded for trying fogkeeper out",
     )
 
 

@@ -50,9 +50,6 @@ ALLOWED = [
     # the column headers a hauler's CSV file of manifests must carry, as the file spells them
     re.compile(r"\b(?:" + "|".join(map(re.escape, MANIFEST_COLUMNS)) + r")\b"),
 ]
-# TEMPORARY: pages whose words helper E fixes in issue 39 (the sweep and audit pages); the
-# lead removes this list at the merge.
-HELPER_E = ["web:audit", "web:establishment_audit", "web:sweep_list", "web:sweep_detail"]
 
 # Each URL name is walked at most this often (an establishment's page is one page however
 # many establishments there are), and a walk visits at most MAX_PAGES pages.
@@ -70,9 +67,13 @@ class Page(HTMLParser):
         self.values: list[str] = []  # the texts of elements other than a choice's or a label
         self.links: list[str] = []
         self.hidden = self.option = 0
+        self.details: list[bool] = []  # each open <details>: whether it is technical
 
     def handle_starttag(self, tag, attrs):
         self.hidden += tag in ("script", "style", "template")
+        if tag == "details":  # technical details, folded away, may name the internals
+            self.details.append("technical" in (dict(attrs).get("class") or "").split())
+            self.hidden += self.details[-1]
         self.option += tag in ("option", "label")
         href = dict(attrs).get("href")
         if tag == "a" and href:
@@ -80,6 +81,8 @@ class Page(HTMLParser):
 
     def handle_endtag(self, tag):
         self.hidden -= tag in ("script", "style", "template")
+        if tag == "details" and self.details:
+            self.hidden -= self.details.pop()
         self.option -= tag in ("option", "label")
 
     def handle_data(self, data):
@@ -147,8 +150,7 @@ def crawl(client, start: str) -> tuple[list[str], list[str]]:
         visited.append(path)
         page = Page()
         page.feed(response.content.decode())
-        if name not in HELPER_E:
-            wrong += [f"{path}: {what} {m!r}" for what, m in identifiers(page.parts, page.values)]
+        wrong += [f"{path}: {what} {m!r}" for what, m in identifiers(page.parts, page.values)]
         for href in page.links:
             if (link := same_site(path, href)) and link not in seen:
                 queue.append(link)

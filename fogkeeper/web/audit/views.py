@@ -6,6 +6,7 @@ change, and never changed."""
 
 from __future__ import annotations
 
+import re
 from functools import wraps
 
 from django import forms
@@ -19,10 +20,13 @@ from django.utils import timezone
 from fogkeeper.audit import selectors
 from fogkeeper.registry.models import FoodServiceEstablishment
 
+from .. import vocabulary
 from ..common import policy
 from ..common.exports import export_response
 from ..common.forms import DateInput
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
+
+PACK_KEY = re.compile(r"[a-z_]+\.[a-z_]+|[a-z]+_[a-z_]+")
 
 # A kind of change (an action's prefix) in words, where neither its identifier nor the model
 # it is named after (the admin's and a deletion's "greasecontroldevice.delete") says it.
@@ -186,6 +190,7 @@ def _trail_page(request, rows, *, filename: str, fse=None):
         query.pop(name, None)
     shown = [_shown(event, titles) for event in page]
     selectors.name_related([row["all_changes"] for row in shown])
+    _in_pack_words(request.agency.get_pack(), shown)
     context = {
         "form": form, "page": page, "fse": fse, "refused": refused, "query": query.urlencode(),
         "rows": shown,
@@ -207,6 +212,16 @@ def _shown(event, titles: dict) -> dict:
         "created": event.before is None and event.after is not None,
         "deleted": event.after is None,
     }
+
+
+def _in_pack_words(pack, shown: list[dict]) -> None:
+    """A change's value that is one of the pack's keys (a rule, a checklist item, a category)
+    in the pack's words, as every other page says it."""
+    for change in (c for row in shown for c in row["changes"]):
+        for side in ("old", "new"):
+            value = getattr(change, side)
+            if isinstance(value, str) and PACK_KEY.fullmatch(value):
+                setattr(change, side, vocabulary.value_words(pack, value))
 
 
 def _said(change, event) -> bool:
