@@ -46,6 +46,7 @@ from ..common.exports import export_response
 from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
 from ..templatetags.words import pack_title
 from ..vocabulary import action_words, choice_words, identifier_words, plain_words, rule_words
+from .from_findings import may_send_first_notice
 
 STATES = ("open", "closed")
 DEADLINE_KINDS = {"deadline": "Deadline", "earliest": "Earliest date", "event": "Takes effect"}
@@ -187,7 +188,7 @@ def case_list_page(request):
     query.pop("page", None)
     context = {"page": page, "params": params, "query": query.urlencode(), "states": STATES,
                "as_of": as_of,
-               "may_notice": policy.may_write(request.user, request.agency, "notice")}  # fmt: skip
+               "may_notice": may_send_first_notice(request)}  # fmt: skip
     return render(request, "web/enforcement/cases.html", context)
 
 
