@@ -17,7 +17,9 @@ from .models import Invoice
 from .selectors import invoice_balance, invoice_due_on
 
 FOLDER = Path(__file__).resolve().parent / "templates" / "billing"
-STYLE = Path(__file__).resolve().parent / "invoice.css"  # a file: the CSP test reads templates
+# files, not <style>: the CSP test reads templates; the letterhead is the letters' own
+LETTERHEAD = Path(__file__).resolve().parents[1] / "letterhead.css"
+STYLE = Path(__file__).resolve().parent / "invoice.css"
 
 
 def how_to_pay(agency) -> dict:
@@ -62,5 +64,5 @@ def invoice_pdf(invoice: Invoice, on: date) -> bytes:
     html = get_template("billing/invoice.html").render(context)
     fetcher = LocalFetcher(FOLDER)
     return HTML(string=html, base_url=FOLDER.as_uri() + "/", url_fetcher=fetcher).write_pdf(
-        stylesheets=[CSS(filename=str(STYLE))]
+        stylesheets=[CSS(filename=str(LETTERHEAD)), CSS(filename=str(STYLE))]
     )

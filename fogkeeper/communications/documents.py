@@ -14,7 +14,7 @@ from fogkeeper.enforcement.letter_filters import longdate
 from fogkeeper.enforcement.letters import PREVIEW_MARK, LocalFetcher
 
 # the print style of the PDF (a file, not a <style> in the page: the CSP test reads every template)
-STYLE = Path(__file__).resolve().parent / "letter.css"
+STYLE = Path(__file__).resolve().parents[1] / "letterhead.css"  # the letters' and the bills'
 
 FOLDER = Path(__file__).resolve().parent / "templates" / "communications"
 
