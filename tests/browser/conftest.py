@@ -5,11 +5,19 @@ it runs as root; without it these tests fail, they do not skip."""
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 
-from tests.web.people import PASSWORD
+from fogkeeper.compliance.runs import sweep_agency
+from fogkeeper.registry.models import Operator
+from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.portal.conftest import member
+from tests.records import make_employee
+from tests.web.people import PASSWORD, two_agencies
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls of the tests
 # (making users and records) are ordinary blocking calls, not async ones.
@@ -18,6 +26,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = Path(os.environ.get("FOGKEEPER_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+NOON = datetime(2025, 6, 30, 12, tzinfo=ZoneInfo("America/Los_Angeles"))  # of AS_OF
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -70,3 +79,17 @@ def sign_in(live_server):
         page.wait_for_url(lambda url: url.startswith(live_server.url) and "/accounts/" not in url)
 
     return go
+
+
+@pytest.fixture
+def olive():
+    """Harbor Eats runs Pier Taqueria; Rosa, hired on 2025-05-01, is a month late for her
+    BMP training (San Clemente 13.30.050(H)(3)(a))."""
+    with time_machine.travel(NOON):
+        sc, _ = two_agencies()
+        fse = make_pier_taqueria(sc)
+        make_employee(fse, "E-3", "2025-05-01", name="Rosa Diaz")
+        sweep_agency(sc, as_of=AS_OF)
+        operator = Operator.objects.get(agency=sc, name="Harbor Eats Inc")
+        member("olive", sc, "operator", operator=operator)
+        yield

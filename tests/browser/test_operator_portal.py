@@ -1,38 +1,16 @@
 """The operator's portal in a real browser: an operator signs in, sees its findings and files
 a BMP training, which closes the new hire's finding."""
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.runs import sweep_agency
-from fogkeeper.registry.models import Operator
 from fogkeeper.training.models import Attendance
-from tests.compliance.records import AS_OF, make_pier_taqueria
-from tests.portal.conftest import member
-from tests.records import make_employee
-from tests.web.people import PASSWORD, two_agencies
+from tests.web.people import PASSWORD
+
+from .conftest import NOON
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-NOON = datetime(2025, 6, 30, 12, tzinfo=ZoneInfo("America/Los_Angeles"))
-
-
-@pytest.fixture
-def olive():
-    """Harbor Eats runs Pier Taqueria; Rosa, hired on 2025-05-01, is a month late for her
-    BMP training (San Clemente 13.30.050(H)(3)(a))."""
-    with time_machine.travel(NOON):
-        sc, _ = two_agencies()
-        fse = make_pier_taqueria(sc)
-        make_employee(fse, "E-3", "2025-05-01", name="Rosa Diaz")
-        sweep_agency(sc, as_of=AS_OF)
-        operator = Operator.objects.get(agency=sc, name="Harbor Eats Inc")
-        member("olive", sc, "operator", operator=operator)
-        yield
 
 
 def test_an_operator_sees_its_findings_and_files_a_training(page, live_server, olive, screenshot):

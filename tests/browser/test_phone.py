@@ -3,39 +3,18 @@ column on screen, a checkbox is a 44-px tap target, the agency bar keeps off the
 edge; a person of several agencies signs in to the one they chose last, and switching agency
 on a record's page lands on that area's list, not on a 404."""
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from fogkeeper.compliance.runs import sweep_agency
-from fogkeeper.registry.models import Operator
-from tests.compliance.records import AS_OF, make_pier_taqueria
-from tests.portal.conftest import member
-from tests.records import make_employee, make_establishment
+from tests.records import make_establishment
 from tests.web.people import make_user, two_agencies
 
-from .conftest import PHONE
+from .conftest import NOON, PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NOON = datetime(2025, 6, 30, 12, tzinfo=ZoneInfo("America/Los_Angeles"))
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture
-def olive():
-    """Harbor Eats runs Pier Taqueria, whose roster has Rosa Diaz."""
-    with time_machine.travel(NOON):
-        sc, _ = two_agencies()
-        fse = make_pier_taqueria(sc)
-        make_employee(fse, "E-3", "2025-05-01", name="Rosa Diaz")
-        sweep_agency(sc, as_of=AS_OF)
-        operator = Operator.objects.get(agency=sc, name="Harbor Eats Inc")
-        member("olive", sc, "operator", operator=operator)
-        yield sc
 
 
 @pytest.fixture
