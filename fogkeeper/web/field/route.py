@@ -24,6 +24,7 @@ from fogkeeper.rules.packs import Pack
 
 from ..common.pages import PAGE_SIZE
 from ..templatetags.words import pack_title
+from ..vocabulary import reference_words
 from .views import field_counts, field_list, stops
 
 ROUTE_STOPS = PAGE_SIZE  # the first page of today's list: what the field page shows first
@@ -47,7 +48,7 @@ def _devices(fse: FoodServiceEstablishment, pack: Pack, as_of: date) -> list[dic
                 "location": d.location,
                 "design_depth_inches": _plain(d.design_depth_inches),
                 "limit": _plain(limit.value) if limit is not None else None,
-                "limit_citation": limit.reference if limit is not None else "",
+                "limit_citation": reference_words(pack, limit.reference) if limit else "",
             }
         )
     return out
