@@ -32,6 +32,16 @@ def money(value) -> str:
     return f"{sign}${abs(amount):,.2f}"
 
 
+def cents(value) -> Decimal | None:
+    """An amount to the cent, as a spreadsheet's cell holds it whatever the database summed it
+    as: 250 -> Decimal("250.00").
+
+    >>> cents(250), cents("12.5"), cents(None)
+    (Decimal('250.00'), Decimal('12.50'), None)
+    """
+    return None if value is None else Decimal(str(value)).quantize(Decimal("0.01"))
+
+
 def live(text: str) -> bool:
     """Whether a spreadsheet would run a text cell as a formula: it starts with =, +, -, @
     (after any spaces; or their full-width forms), a tab or a carriage return."""

@@ -15,3 +15,11 @@ def test_one_is_singular_and_others_plural_with_thousands_marked():
 def test_the_template_filters_count_the_same():
     shown = Template('{% load counts %}{{ 1|counted:"batch,batches" }}; {{ 3|noun:"overflow" }}')
     assert shown.render(Context()) == "1 batch; overflows"
+
+
+def test_the_examples_in_the_formats_docstrings_hold():
+    import doctest
+
+    import fogkeeper.formats
+
+    assert doctest.testmod(fogkeeper.formats).failed == 0

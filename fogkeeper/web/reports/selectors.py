@@ -39,6 +39,7 @@ from fogkeeper.billing.selectors import DELINQUENT, invoice_due_on
 from fogkeeper.compliance.models import ComplianceRate, Finding, ScheduleItem
 from fogkeeper.compliance.rates import month_end, month_ends_before, rate_counts
 from fogkeeper.enforcement.models import EnforcementAction
+from fogkeeper.formats import cents
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules.packs import Pack
@@ -340,8 +341,8 @@ INVOICE_COLUMNS = ["Invoice", "Establishment code", "Establishment", "Kind", "Is
 def invoice_rows(qs: QuerySet) -> Iterator[list]:
     for i in qs.iterator(chunk_size=2000):
         yield [i.code, i.establishment.code, i.establishment.name, i.get_kind_display(),
-               i.noticed_on, invoice_due_on(i), i.amount, i.paid, i.adjusted, i.balance,
-               INVOICE_STATES[i.state], i.late_since]  # fmt: skip
+               i.noticed_on, invoice_due_on(i), *map(cents, (i.amount, i.paid, i.adjusted,
+               i.balance)), INVOICE_STATES[i.state], i.late_since]  # fmt: skip
 
 
 # -- enforcement actions ----------------------------------------------------------------------
