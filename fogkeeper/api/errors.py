@@ -56,11 +56,23 @@ def plain_errors(serializer: serializers.Serializer) -> None:
     were made with DRF's words, so theirs are put too)."""
     for name, field in serializer.fields.items():
         said = _messages(name, field)
-        field.error_messages.update(said)
+        defaults = _drf_words(type(field))
+        for key, words in said.items():  # a field's own words, where it gives some, stay
+            if field.error_messages.get(key, defaults.get(key)) == defaults.get(key):
+                field.error_messages[key] = words
+            else:
+                said[key] = field.error_messages[key]
         for validator in field.validators:
             key = _VALIDATORS.get(type(validator).__name__)
             if key in said:
                 validator.message = said[key].replace("{" + key + "}", "%(limit_value)s")
+
+
+def _drf_words(kind: type) -> dict:
+    words: dict = {}
+    for cls in reversed(kind.__mro__):
+        words.update(getattr(cls, "default_error_messages", {}))
+    return words
 
 
 _VALIDATORS = {

@@ -197,7 +197,6 @@ def _not_negative(max_digits: int, places: int, help_text: str = ""):
         required=False,
         allow_null=True,
         help_text=help_text,
-        error_messages={"min_value": "Cannot be negative: send 0 or more."},
     )
 
 

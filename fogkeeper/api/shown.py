@@ -115,7 +115,7 @@ SHOWN: dict[str, dict[str, dict[str, str]]] = {
         "training": {
             "id": HANDLE,
             "establishment": _OP,
-            "code": _OP,
+            "code": HANDLE,  # the portal names a training by its date and topic, not its code
             "date": _OP,
             "topic": _OP,
             "trainer": _OP,

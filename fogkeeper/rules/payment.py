@@ -15,7 +15,7 @@ import yaml
 from ..safeload import Refused, load_yaml
 
 DEFAULT_TERM_DAYS = 30  # a month to pay: the usual municipal bill
-MAX_TERM_DAYS = 365
+MAX_TERM_DAYS = 366  # a year, leap or not: a longer term is a typing slip
 TEXT_KEYS = ("payee", "address", "phone", "online")
 
 

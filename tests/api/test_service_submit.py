@@ -103,7 +103,7 @@ def test_it_refuses_a_date_in_the_future(people, world):
 def test_it_refuses_a_negative_depth_by_field_in_words(people, world):
     response = api(people["hauler"]).post(URL, pump_out(world, fog_inches="-1"), format="json")
     assert response.status_code == 400
-    assert response.json() == {"fog_inches": ["Cannot be negative: send 0 or more."]}
+    assert response.json() == {"fog_inches": ["Send fog_inches of at least 0."]}
 
 
 def test_it_refuses_fog_and_solids_deeper_than_the_device_naming_its_depth(people, world):

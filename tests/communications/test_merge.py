@@ -47,7 +47,7 @@ def test_it_refuses_a_lone_brace():
 
 def test_it_says_statuses_and_findings_in_the_words_of_the_pages():
     from fogkeeper.rules.packs import default_registry
-    from fogkeeper.web.templatetags.words import STATUS_WORDS, pack_title
+    from fogkeeper.web.vocabulary import STATUS_WORDS, pack_title
 
     assert merge.STATUS_WORDS is STATUS_WORDS
     pack = default_registry().get("san-clemente")

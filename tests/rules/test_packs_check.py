@@ -205,7 +205,7 @@ def test_it_names_a_wrong_payment_term_and_payment_link(tmp_path):
     found = problems(pack)
     assert (
         "imaginary-town/pack.yaml: billing.payment_term_days: expected whole days from 1 to "
-        "365" in found
+        "366" in found
     )
     assert "imaginary-town/pack.yaml: billing.online: expected a link starting https://" in found
 
