@@ -12,7 +12,7 @@ workers killed). The worker (fogkeeper.config.workers) gathers a request's heade
 main loop and gives them to one of its threads only once they are all in, within 10 s; a
 connection is closed after each answer (no keep-alive to hold a thread between requests), and
 a worker stuck past `timeout` is replaced. A slow body is still read by a thread: production
-puts a buffering proxy in front (README, "Protection")."""
+puts a buffering proxy in front (docs/operations.md, "Protection")."""
 
 limit_request_line = 8190  # gunicorn's maximum
 limit_request_field_size = 8190

@@ -8,7 +8,7 @@ as four held the two sync workers before (issue 37, item 6). Here the worker's m
 which waits on every connection at once, gathers the headers itself and lets go of a
 connection whose headers are not all in within HEADERS_SECONDS (FOGKEEPER_HEADERS_SECONDS,
 10 by default). A slow body is still read by a thread: in production a buffering proxy goes
-in front (README, "Protection")."""
+in front (docs/operations.md, "Protection")."""
 
 from __future__ import annotations
 
