@@ -16,6 +16,18 @@ STATUS_WORDS = {
     "inactive": "Closed",
 }
 
+# a unit a pack counts in (a penalty cap's `per`, a duration's unit): one of it, and many
+UNITS = {
+    "days": ("day", "days"),
+    "business_days": ("business day", "business days"),
+    "calendar_days": ("calendar day", "calendar days"),
+    "violation_days": ("violation day", "violation days"),
+    "occurrences": ("occurrence", "occurrences"),
+    "gallons": ("gallon", "gallons"),
+    "months": ("month", "months"),
+    "years": ("year", "years"),
+}
+
 _LIVE = re.compile(r"^[\t\r]|^\s*[=+\-@\uff1d\uff0b\uff0d\uff20]")
 
 
@@ -40,6 +52,24 @@ def cents(value) -> Decimal | None:
     (Decimal('250.00'), Decimal('12.50'), None)
     """
     return None if value is None else Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def unit_one(unit: str) -> str:
+    """One of a pack's unit, in words: what "$1,000.00 a …" is a rate of.
+
+    >>> unit_one("violation_days"), unit_one("gallons"), unit_one("fathoms")
+    ('violation day', 'gallon', 'fathoms')
+    """
+    return UNITS[unit][0] if unit in UNITS else unit.replace("_", " ")
+
+
+def unit_words(unit: str) -> str:
+    """A pack's unit, in words, for a count of it.
+
+    >>> unit_words("business_days"), unit_words("occurrences")
+    ('business days', 'occurrences')
+    """
+    return UNITS[unit][1] if unit in UNITS else unit.replace("_", " ")
 
 
 def live(text: str) -> bool:

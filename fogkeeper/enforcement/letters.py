@@ -32,6 +32,7 @@ from django.template import Engine
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
+from fogkeeper.formats import unit_one
 from fogkeeper.registry.models import city_line
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
@@ -40,14 +41,6 @@ from . import letter_substance as substance_of
 from .letter_filters import longdate, money, period
 
 _ACTION_TYPE = re.compile(r"^[a-z][a-z0-9_]*$")
-
-
-_PER_ONE = {
-    "days": "day",
-    "occurrences": "occurrence",
-    "gallons": "gallon",
-    "violation_days": "violation day",
-}
 
 
 class RemoteFetchRefused(ValueError):
@@ -439,7 +432,7 @@ def _penalty(pack: Any, fields: dict, on: date) -> dict[str, Any] | None:
         "description": (getattr(param, "description", "") or cls.replace("_", " ")).rstrip("."),
         "cap": Decimal(str(value.value["amount"])),
         "per": per,
-        "per_one": _PER_ONE.get(per, per),
+        "per_one": unit_one(per),
         "quantity": fields.get(per),
         "reference": value.reference,
     }

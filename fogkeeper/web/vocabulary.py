@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from fogkeeper.formats import STATUS_WORDS
+from fogkeeper.formats import STATUS_WORDS, UNITS
 from fogkeeper.rules.packs import Pack
 from fogkeeper.training.models import Employee, Training
 
@@ -19,16 +19,7 @@ ROLE_WORDS = dict(ROLES)
 LEVELS = {"manager", "council", "court", "hearing_officer", "hearing_body", "appeal_body"}
 # Keys the packs' texts use in passing, in words.
 KEY_WORDS = {"as_of": "the day the report is made"}
-UNIT_WORDS = {
-    "days": "days",
-    "occurrences": "occurrences",
-    "gallons": "gallons",
-    "violation_days": "violation days",
-    "business_days": "business days",
-    "calendar_days": "calendar days",
-    "months": "months",
-    "years": "years",
-}
+UNIT_WORDS = {unit: many for unit, (_, many) in UNITS.items()}
 
 
 def plain_words(value) -> str:

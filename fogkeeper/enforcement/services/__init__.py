@@ -20,14 +20,13 @@ from .appeals import appeal_file
 from .cases import CLOSING_REASONS, case_close, case_open, violation_add
 from .courts import court_judgment_record
 from .hearings import hearing_conclude, hearing_schedule, hearing_waive, hearing_window
-from .shared import HEARD, UNIT_ONE, day_of, plain_fields, sends_letter
+from .shared import HEARD, day_of, plain_fields, sends_letter
 
 __all__ = [
     "ANSWER_MAX",
     "CLOSING_REASONS",
     "case_close",
     "HEARD",
-    "UNIT_ONE",
     "action_deadlines",
     "action_fact_record",
     "action_final_on",

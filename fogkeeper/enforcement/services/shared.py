@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from fogkeeper.audit.services import audit_record
+from fogkeeper.formats import unit_one
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error
 from fogkeeper.rules import evaluate
@@ -20,12 +21,6 @@ from fogkeeper.rules.report import Deadline
 from ..models import APPEAL, HEARING, EnforcementAction, Letter
 from ..selectors import engine_entry
 
-UNIT_ONE = {
-    "days": "day",
-    "occurrences": "occurrence",
-    "gallons": "gallon",
-    "violation_days": "violation day",
-}
 HEARD = ("suspension_notice", "revocation_notice", "administrative_complaint")
 
 
@@ -133,7 +128,7 @@ def _cap_problem(
     if Decimal(str(amount)) > cap:
         return (
             f"{value.reference}: a {cls} penalty may not exceed ${value.value['amount']:,} "
-            f"a {UNIT_ONE.get(per, per)} × {quantity} = ${cap:,} "
+            f"a {unit_one(per)} × {quantity} = ${cap:,} "
             f"(asked ${Decimal(str(amount)):,})."
         )
     return None

@@ -9,6 +9,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from fogkeeper.formats import unit_one
+
 from ..context import ONE_DAY, Context
 from ..errors import ParameterNotInForce
 from ..report import Accrual, Deadline
@@ -247,7 +249,7 @@ def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
             action.id,
             since,
             f"The penalty of {_money(amount)} exceeds the {cls} cap of "
-            f"{_money(cap_param['amount'])} a {per[:-1]}{under} × {quantity} = {_money(cap)}.",
+            f"{_money(cap_param['amount'])} a {unit_one(per)}{under} × {quantity} = {_money(cap)}.",
             evidence={
                 "cap": cap,
                 "amount": amount,

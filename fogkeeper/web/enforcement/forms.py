@@ -13,7 +13,7 @@ from django import forms
 from fogkeeper.enforcement.codes import action_code, initials
 from fogkeeper.enforcement.models import DELIVERY, EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import CLOSING_REASONS
-from fogkeeper.formats import money
+from fogkeeper.formats import money, unit_one
 from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import ActionSpec, Pack
 
@@ -131,7 +131,7 @@ class ActionForm(forms.Form):
             cap = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].value_on(as_of)
             amount = Decimal(str(cap.value["amount"]))
             what = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].description.rstrip(".")
-            unit = QUANTITIES[per].rstrip("s")
+            unit = unit_one(per)
             cited = reference_words(self.pack, cap.reference)
             out.append((cls, f"{what}: up to {money(amount)} a {unit} ({cited})"))
         return out
