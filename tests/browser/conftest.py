@@ -5,6 +5,7 @@ it runs as root; without it these tests fail, they do not skip."""
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -79,6 +80,14 @@ def sign_in(live_server):
         page.wait_for_url(lambda url: url.startswith(live_server.url) and "/accounts/" not in url)
 
     return go
+
+
+def sign_out(page) -> None:
+    """Signs the person out from the bar of any page and waits for the sign-in page: the
+    sign-out clears the field app's store first (web/field/signout.js), so a page opened
+    before it lands would abort it."""
+    page.get_by_role("button", name=re.compile("^Sign out")).click()
+    page.wait_for_url("**/accounts/login/")
 
 
 @pytest.fixture

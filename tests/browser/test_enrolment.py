@@ -18,7 +18,7 @@ from tests.compliance.records import make_pier_taqueria
 from tests.portal.conftest import member
 from tests.web.people import make_user, two_agencies
 
-from .conftest import PHONE
+from .conftest import PHONE, sign_out
 from .test_accessibility import serious_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,10 +54,6 @@ def ask(page, live_server, **fields) -> None:
     page.get_by_text(fields.pop("kind"), exact=True).click()
     for name, value in fields.items():
         label(page, name).fill(value)
-
-
-def sign_out(page) -> None:
-    page.get_by_role("button", name=re.compile("^Sign out")).click()
 
 
 def test_a_haulers_sign_up_is_approved_and_its_first_manifest_accepted(

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, Operator, ServiceContract
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, sign_out
 from tests.browser.test_accessibility import serious_violations
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.portal.conftest import member
@@ -44,10 +44,6 @@ def sign_in_as(page, live_server, username: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(lambda url: "/accounts/" not in url)
-
-
-def sign_out(page) -> None:
-    page.get_by_role("button", name=re.compile("Sign out")).click()
 
 
 def operator_files(page, live_server) -> None:

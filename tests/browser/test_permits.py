@@ -19,7 +19,7 @@ from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.permits.models import Permit, PermitModification
 from fogkeeper.permits.services import permit_application_submit
 from fogkeeper.registry.models import Operator
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, sign_out
 from tests.browser.test_accessibility import serious_violations
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.portal.conftest import member
@@ -73,7 +73,7 @@ def file_application(page, live_server, sign_in):
     page.get_by_label(label("Emergency contact's phone")).fill("949-555-0100")
     page.get_by_role("button", name=re.compile("File|Apply|Submit")).click()
     expect(page.locator("body")).to_contain_text("was filed")
-    page.get_by_role("button", name=re.compile("Sign out")).click()
+    sign_out(page)
 
 
 def sign_in_portal(page, live_server, username):

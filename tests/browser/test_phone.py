@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.records import make_establishment
 from tests.web.people import make_user, two_agencies
 
-from .conftest import NOON, PHONE
+from .conftest import NOON, PHONE, sign_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,7 +77,7 @@ def test_a_new_sign_in_lands_on_the_agency_chosen_last(page, live_server, bob, s
     page.locator("#agency-select").select_option(label="The Town")
     page.get_by_role("button", name="Switch").click()
     expect(page.locator("#current-agency")).to_contain_text("The Town")
-    page.get_by_role("button", name="Sign out bob").click()
+    sign_out(page)
 
     sign_in(page, "bob")
 

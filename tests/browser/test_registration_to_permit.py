@@ -17,7 +17,7 @@ from fogkeeper.compliance.models import Finding
 from fogkeeper.permits.models import Permit
 from tests.web.people import make_user, two_agencies
 
-from .conftest import PHONE
+from .conftest import PHONE, sign_out
 from .test_accessibility import serious_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,10 +36,6 @@ def look(page, screenshot, name: str) -> None:
     page.set_viewport_size(PHONE)
     screenshot(page, f"{name}-phone")
     page.set_viewport_size(DESKTOP)
-
-
-def sign_out(page) -> None:
-    page.get_by_role("button", name=re.compile("^Sign out")).click()
 
 
 def register(page, live_server) -> None:
