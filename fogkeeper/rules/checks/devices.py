@@ -8,7 +8,30 @@ from operator import itemgetter
 
 from ..calendar import Duration
 from ..context import ONE_DAY, Context
+from ..declared import Rule
 from ..formula import FormulaError, required_size
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (
+    Rule("gcd.missing"),
+    Rule("gcd.trap_prohibited"),
+    Rule("gcd.design_nonconforming"),
+    Rule("gcd.undersized"),
+    Rule(
+        "gcd.service_overdue",
+        obligation="gcd.service",
+        says="Pump-out of {subject}",
+        reminded=True,
+    ),
+    Rule("gcd.accumulation_over_limit"),
+    Rule("gcd.outlet_clearance"),
+    Rule("gcd.partial_pump_out"),
+    Rule("gcd.unlicensed_hauler"),
+    Rule("gcd.uncertified_hauler"),
+    Rule("gcd.trap_needs_interceptor"),
+    Rule("gcd.frequency_review"),
+    Rule("gcd.frequency_invalid"),
+)
 
 
 def check(ctx: Context) -> None:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from ..casefile import sample_limits
 from ..context import Context
+from ..declared import Rule
 
 RULE = "discharge.limit_exceeded"
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (Rule(RULE),)
 
 
 def check(ctx: Context) -> None:

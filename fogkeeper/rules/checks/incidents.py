@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 from ..context import Context
+from ..declared import Rule
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (
+    Rule("incident.overflow"),
+    Rule("incident.repeat_overflow"),
+    Rule(
+        "incident.written_report_late",
+        obligation="incident.written_report",
+        says="Written report of overflow {subject}",
+    ),
+)
 
 
 def check(ctx: Context) -> None:

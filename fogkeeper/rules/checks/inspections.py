@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from ..context import ONE_DAY, Context
+from ..declared import Rule
 
 REFUSED = "inspection.access_refused"
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (
+    Rule(
+        "inspection.annual_due",
+        obligation="inspection.annual",
+        says="Annual inspection by the agency",
+        agency_does=True,
+    ),
+)
 
 
 def check(ctx: Context) -> None:

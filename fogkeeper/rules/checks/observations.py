@@ -4,6 +4,11 @@ the pack's words for the item (12.10), never as the inspector's question."""
 from __future__ import annotations
 
 from ..context import Context
+from ..declared import Rule
+
+# The rules this module raises whatever the pack: none. Its findings are the checklist items
+# of the pack's checklist.yaml, each raised under the item's own id.
+RULES: tuple[Rule, ...] = ()
 
 
 def check(ctx: Context) -> None:

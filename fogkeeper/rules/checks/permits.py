@@ -7,6 +7,29 @@ import re
 from datetime import date
 
 from ..context import ONE_DAY, Context
+from ..declared import Rule
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (
+    Rule("permit.missing"),
+    Rule("permit.new_operator"),
+    Rule(
+        "permit.expired",
+        obligation="permit.expiry",
+        says="{permit} {subject} expires",
+        reminded=True,
+    ),
+    Rule(
+        "permit.renewal_late",
+        obligation="permit.renewal_application",
+        says="Renewal application for {permit} {subject}",
+        reminded=True,
+    ),
+    Rule("permit.change_not_notified"),
+    Rule("permit.term_invalid"),
+    Rule("permit.suspended"),
+    Rule("permit.revoked"),
+)
 
 _SPACES = re.compile(r"\s+")
 

@@ -6,10 +6,28 @@ from bisect import bisect_left
 from collections import defaultdict
 
 from ..context import Context
+from ..declared import Rule
 
 NEW_HIRE = "training.new_hire_overdue"
 REFRESHER = "training.refresher_overdue"
 UNSIGNED = "training.unsigned"
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (
+    Rule(
+        NEW_HIRE,
+        obligation="training.new_hire",
+        says="New-hire BMP training of {subject}",
+        reminded=True,
+    ),
+    Rule(
+        REFRESHER,
+        obligation="training.refresher",
+        says="BMP refresher training of {subject}",
+        reminded=True,
+    ),
+    Rule(UNSIGNED),
+)
 
 
 def check(ctx: Context) -> None:

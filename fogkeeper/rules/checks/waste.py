@@ -5,6 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ..context import ONE_DAY, Context
+from ..declared import Rule
+
+# The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
+RULES = (
+    Rule("food_grinder.prohibited"),
+    Rule(
+        "yellow_grease.collection_overdue",
+        obligation="yellow_grease.collection",
+        says="Waste cooking oil pickup",
+    ),
+)
 
 
 def check(ctx: Context) -> None:
