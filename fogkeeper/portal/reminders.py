@@ -20,24 +20,17 @@ from django.db.models import F, Q
 
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.registry.models import Agency, OperatorTenure
+from fogkeeper.rules.checks import obligations
 
 from .models import OverdueReminder, ReminderSent
 from .operator.selectors import (
-    OPERATORS_OWN,
     item_fines,
+    operators_own,
     overdue_rows,
     schedule_rows,
     subject_names,
 )
 
-# The obligations of the engine's schedule an operator is reminded of (RULES.md 4, 5, 7).
-REMINDED = (
-    "gcd.service",
-    "training.new_hire",
-    "training.refresher",
-    "permit.renewal_application",
-    "permit.expiry",
-)
 # Where the ordinance sets a renewal application date (San Clemente), that is the renewal
 # date; the Town's permit is renewed by its expiry, with the business license.
 RENEWAL_APPLICATION_RULE = "permit.renewal_late"
@@ -85,7 +78,10 @@ class Summary:
 
 
 def _reminded(pack, obligation: str) -> bool:
-    if obligation not in REMINDED:
+    """Ahead of its day, an operator is reminded of the obligations their check module says
+    (Rule.reminded: a pump-out, a training, the permit's renewal; RULES.md 4, 5, 7)."""
+    declared = obligations().get(obligation)
+    if declared is None or not declared.reminded:
         return False
     return not (obligation == "permit.expiry" and pack.has(RENEWAL_APPLICATION_RULE))
 
@@ -93,7 +89,7 @@ def _reminded(pack, obligation: str) -> bool:
 def _overdue_reminded(pack, obligation: str) -> bool:
     """Overdue, every obligation of the operator's own is named (a waste cooking oil pickup,
     an overflow's written report too), the permit's expiry as before."""
-    if obligation not in OPERATORS_OWN:
+    if not operators_own(obligation):
         return False
     return not (obligation == "permit.expiry" and pack.has(RENEWAL_APPLICATION_RULE))
 
@@ -117,9 +113,9 @@ class Due:
 
 
 def send_reminders(*, as_of: date, days: int, agencies: list[Agency] | None = None) -> Summary:
-    """Email each operator what of REMINDED falls due from `as_of` through `as_of + days`
-    and was not reminded of before, and what of its obligations is overdue and was not
-    reminded of in the last week."""
+    """Email each operator what it is reminded of ahead (_reminded) that falls due from
+    `as_of` through `as_of + days` and was not reminded of before, and what of its obligations
+    is overdue and was not reminded of in the last week."""
     until = as_of + timedelta(days=days)
     summary = Summary(as_of=as_of, until=until)
     statuses = (

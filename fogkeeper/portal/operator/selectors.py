@@ -21,6 +21,7 @@ from fogkeeper.maintenance.models import Service, YellowGreasePickup
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.rules.calendar import Duration
+from fogkeeper.rules.checks import obligations
 from fogkeeper.training.models import Attendance, Employee, Training
 from fogkeeper.web.common import policy
 from fogkeeper.web.common.selectors import section
@@ -41,24 +42,6 @@ SECTIONS = (
     "invoices",
 )
 
-# Each obligation of the engine's schedule (RULES.md): how to say it, and the rule of the
-# pack that is broken when it is missed (its title and citation are the pack's).
-OBLIGATIONS = {
-    "gcd.service": ("Pump-out of {subject}", "gcd.service_overdue"),
-    "training.new_hire": ("New-hire BMP training of {subject}", "training.new_hire_overdue"),
-    "training.refresher": ("BMP refresher training of {subject}", "training.refresher_overdue"),
-    "permit.renewal_application": (
-        "Renewal application for {permit} {subject}",
-        "permit.renewal_late",
-    ),
-    "permit.expiry": ("{permit} {subject} expires", "permit.expired"),
-    "yellow_grease.collection": ("Waste cooking oil pickup", "yellow_grease.collection_overdue"),
-    "inspection.annual": ("Annual inspection by the agency", "inspection.annual_due"),
-    "incident.written_report": (
-        "Written report of overflow {subject}",
-        "incident.written_report_late",
-    ),
-}
 SEVERITIES = {"violation": "Violation", "task": "For the agency", "notice": "Notice"}
 
 
@@ -67,7 +50,9 @@ def readable_sections(user, agency: Agency) -> set[str]:
 
 
 def obligation_text(pack, obligation: str, subject: str, names: dict[str, str]) -> str:
-    text, _ = OBLIGATIONS.get(obligation, (obligation.replace("_", " ").replace(".", ": "), ""))
+    """An obligation of the schedule as its check module says it (Rule.says)."""
+    declared = obligations().get(obligation)
+    text = declared.says if declared else obligation.replace("_", " ").replace(".", ": ")
     permit = pack.titles.get("permit", "permit")
     return text.format(subject=names.get(subject, subject), permit=permit)
 
@@ -78,9 +63,10 @@ def schedule_rows(
     """The stored schedule in the operator's words: what, when (and whether that was before
     `as_of`), the pack's title of the rule broken if it is missed, and its citation."""
     rows = []
+    declared = obligations()
     for item in schedule or []:
         obligation = item.get("obligation", "")
-        rule = OBLIGATIONS.get(obligation, ("", ""))[1]
+        rule = declared[obligation].id if obligation in declared else ""
         rows.append(
             {
                 "due": (due := date.fromisoformat(item["due"])),
@@ -95,9 +81,11 @@ def schedule_rows(
     return sorted(rows, key=lambda r: (r["due"], r["text"]))
 
 
-# What the operator itself must do; an overdue one is named in reminders and first in "What
-# to do next". The annual inspection is the agency's to do.
-OPERATORS_OWN = tuple(o for o in OBLIGATIONS if o != "inspection.annual")
+def operators_own(obligation: str) -> bool:
+    """Whether the operator itself must meet the obligation (the annual inspection is the
+    agency's to do): an overdue one is named in reminders and first in "What to do next"."""
+    declared = obligations().get(obligation)
+    return declared is not None and not declared.agency_does
 
 
 def overdue_rows(
@@ -109,13 +97,13 @@ def overdue_rows(
     rows = [
         {**row, "days": (as_of - row["due"]).days, "fine": fines.get(_item_rule(row))}
         for row in schedule_rows(pack, schedule, names, as_of)
-        if row["overdue"] and row["obligation"] in OPERATORS_OWN
+        if row["overdue"] and operators_own(row["obligation"])
     ]
     return sorted(rows, key=lambda r: (r["due"], r["text"]))
 
 
 def _item_rule(row: dict) -> tuple[str, str]:
-    return OBLIGATIONS[row["obligation"]][1], row["subject"]
+    return obligations()[row["obligation"]].id, row["subject"]
 
 
 def item_fines(establishment, accruals: list[dict[str, Any]]) -> dict[tuple[str, str], dict]:

@@ -22,19 +22,20 @@ from typing import Any
 import yaml
 
 from ...safeload import Refused
+from ..checks import declared
 from ..errors import PackError
 from ..packload import _load_yaml, load_pack
 from ..packs import PACKS_DIR
 from ..yamllines import key_lines
 from .checklist import _check_checklist
-from .common import ENGINE_RULES, FILES, OBLIGATIONS, PackCheck, PackProblem, _Pack
+from .common import FILES, PackCheck, PackProblem, _Pack
 from .documents import _check_application, _check_letters
 from .enforcement import CHECKS, _check_enforcement
 from .meta import _check_meta
 from .parameters import PARAMETERS, _check_parameters, _check_values
 
-__all__ = ["ENGINE_RULES", "OBLIGATIONS", "PARAMETERS", "CHECKS", "PackCheck", "PackProblem",
-           "check_pack", "check_packs", "pack_folders_in"]  # fmt: skip
+__all__ = ["PARAMETERS", "CHECKS", "PackCheck", "PackProblem", "check_pack", "check_packs",
+           "pack_folders_in"]  # fmt: skip
 
 
 # The whole pack
@@ -124,7 +125,9 @@ PLACEHOLDER_MESSAGE = "a placeholder of the new pack: put the ordinance's words 
 
 
 def _check_rules_raised(pk: _Pack, enforcement: Any) -> None:
-    """A rule of pack.yaml that nothing raises is a typo or a rule of another engine."""
+    """A rule of pack.yaml that nothing raises is a typo or a rule of another engine: the
+    engine raises the rules its check modules declare and those enforcement.yaml's checks
+    name."""
     named: set[str] = set()
     actions = enforcement.get("actions") if isinstance(enforcement, dict) else None
     for entry in (actions or {}).values() if isinstance(actions, dict) else ():
@@ -134,7 +137,7 @@ def _check_rules_raised(pk: _Pack, enforcement: Any) -> None:
                 for key, (what, _) in CHECKS.get(name, {}).items():
                     if what == "rule" and isinstance(cfg.get(key), str):
                         named.add(cfg[key])
-    for rule in sorted(pk.rules - ENGINE_RULES - named):
+    for rule in sorted(pk.rules - declared().keys() - named):
         pk.add(
             "pack.yaml",
             f"rules.{rule}",

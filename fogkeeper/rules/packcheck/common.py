@@ -1,6 +1,7 @@
 """What every part of the pack check shares: the problems found and the summary of a
 pack (PackProblem, PackCheck), the names the engine knows, and the pack being read
-(_Pack) with its helpers."""
+(_Pack) with its helpers. The rules and obligations the engine knows are those its check
+modules declare (fogkeeper.rules.checks.declared and obligations)."""
 
 from __future__ import annotations
 
@@ -22,57 +23,6 @@ Checker = Callable[[Any, "_Pack"], list[str]]
 FILES = ("pack.yaml", "parameters.yaml", "checklist.yaml", "enforcement.yaml")
 PENALTY_CAP = "enforcement.penalty_cap."
 
-# The rules the engine's checks raise (fogkeeper/rules/checks/). Enforcement rules
-# (`enforcement.*`, `fees.*`) are raised by the checks their action types name in
-# enforcement.yaml, so a pack may list them when one of its actions does.
-ENGINE_RULES = frozenset(
-    {
-        "permit.missing",
-        "permit.new_operator",
-        "permit.expired",
-        "permit.renewal_late",
-        "permit.change_not_notified",
-        "permit.term_invalid",
-        "permit.suspended",
-        "permit.revoked",
-        "discharge.limit_exceeded",
-        "gcd.missing",
-        "gcd.trap_prohibited",
-        "gcd.design_nonconforming",
-        "gcd.undersized",
-        "gcd.service_overdue",
-        "gcd.accumulation_over_limit",
-        "gcd.outlet_clearance",
-        "gcd.partial_pump_out",
-        "gcd.unlicensed_hauler",
-        "gcd.uncertified_hauler",
-        "gcd.trap_needs_interceptor",
-        "gcd.frequency_review",
-        "gcd.frequency_invalid",
-        "inspection.annual_due",
-        "food_grinder.prohibited",
-        "yellow_grease.collection_overdue",
-        "training.new_hire_overdue",
-        "training.refresher_overdue",
-        "training.unsigned",
-        "incident.overflow",
-        "incident.repeat_overflow",
-        "incident.written_report_late",
-    }
-)
-# What the schedule lists (`ctx.plan(...)`): the keys `obligations:` may title.
-OBLIGATIONS = frozenset(
-    {
-        "permit.renewal_application",
-        "permit.expiry",
-        "gcd.service",
-        "inspection.annual",
-        "yellow_grease.collection",
-        "training.new_hire",
-        "training.refresher",
-        "incident.written_report",
-    }
-)
 PACK_KEYS = {
     "id": True,
     "name": True,

@@ -10,11 +10,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..area import area_problems
 from ..calendar import WEEKDAYS
+from ..checks import obligations as planned
 from ..packmodel import NO_STATE_PACK, SEVERITIES, state_pack_names
 from ..payment import payment_problems
 from .common import (
     HOLIDAY_KEYS,
-    OBLIGATIONS,
     PACK_KEYS,
     _date,
     _listed,
@@ -73,12 +73,13 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
     if default is not None and pk.categories and default not in pk.categories:
         pk.add(f, "default_category", pk.unknown_category(default)[0])
     obligations = _mapping(pk, f, "obligations", meta.get("obligations"), "obligations to titles")
+    known = planned()
     for key, title in obligations.items():
-        if key not in OBLIGATIONS:
+        if key not in known:
             pk.add(
                 f,
                 f"obligations.{key}",
-                f"not an obligation the schedule lists ({_listed(OBLIGATIONS)})",
+                f"not an obligation the schedule lists ({_listed(known)})",
             )
         if not _text(title):
             pk.add(f, f"obligations.{key}", "expected a title")

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from fogkeeper.communications import merge
 from fogkeeper.communications.models import Communication
 from fogkeeper.communications.services import size_words
-from fogkeeper.rules.packcheck import OBLIGATIONS
+from fogkeeper.rules.checks import obligations
 from fogkeeper.rules.report import STATUSES
 
 from ..common.forms import DateInput
@@ -50,7 +50,7 @@ class RecipientFilters(forms.Form):
         self.fields["rule"].choices = _any(choices["rules"])
         self.fields["device"].choices = _any(choices["device_kinds"])
         self.fields["obligation"].choices = _any(
-            sorted(((o, pack_title(pack, o)) for o in OBLIGATIONS), key=lambda c: c[1])
+            sorted(((o, pack_title(pack, o)) for o in obligations()), key=lambda c: c[1])
         )
         if titles := pack.titles.get("permit"):
             self.fields["q"].label = f"Name, address or {titles} number contains"
