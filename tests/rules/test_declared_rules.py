@@ -12,8 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from fogkeeper.rules import CaseFileError, evaluate, parse_case
-from fogkeeper.rules import checks as checks_package
+from fogkeeper.rules import CaseFileError, evaluate, native, parse_case
 from fogkeeper.rules.checks import OPERATIONAL, declared, devices, obligations
 from fogkeeper.rules.declared import Rule
 from fogkeeper.rules.packcheck import CHECKS, check_pack
@@ -65,8 +64,7 @@ def test_a_rule_no_check_module_declares_is_refused_and_known_once_declared(tmp_
 
 
 def _source(module) -> ast.Module:
-    path = Path(checks_package.__file__).parent / f"{module.__name__.rpartition('.')[2]}.py"
-    return ast.parse(path.read_text(encoding="utf-8"))
+    return ast.parse(native.source_of(module.__name__).read_text(encoding="utf-8"))
 
 
 def _rule_names_and_texts(tree: ast.Module) -> tuple[set[str], set[str]]:
