@@ -15,7 +15,7 @@ import yaml
 from fogkeeper.rules import CaseFileError, evaluate, native, parse_case
 from fogkeeper.rules.checks import OPERATIONAL, declared, devices, obligations
 from fogkeeper.rules.declared import Rule
-from fogkeeper.rules.packcheck import CHECKS, check_pack
+from fogkeeper.rules.packcheck import CHECKS, PARAMETERS, check_pack
 from fogkeeper.rules.packload import _load_yaml
 from fogkeeper.rules.scaffold import HERE as SCAFFOLD
 
@@ -142,6 +142,42 @@ def test_the_rules_collected_are_those_the_modules_declare_each_once():
     assert {o: r.id for o, r in obligations().items()} == dict(
         pair for module in OPERATIONAL for pair in _planned(module)
     )
+
+
+def _parameters_read(module) -> set[str]:
+    """The parameters a module reads by name: ctx.p[...], ctx.p.get(...), ctx.p.duration(...),
+    ctx.add(start, name)."""
+    out = set()
+    for node in ast.walk(_source(module)):
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "ctx.p":
+            out.add(node.slice)
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) in (
+            "ctx.p.get",
+            "ctx.p.duration",
+        ):
+            out.add(node.args[0])
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "ctx.add":
+            out.add(node.args[1])
+    return {e.value for e in out if isinstance(e, ast.Constant)}
+
+
+def test_a_rule_reads_only_parameters_its_module_reads_and_the_pack_check_knows():
+    for module in OPERATIONAL:
+        for rule in module.RULES:
+            assert set(rule.reads) <= _parameters_read(module), rule
+            assert set(rule.reads) <= PARAMETERS.keys(), rule
+
+
+def test_a_pack_listing_a_rule_must_hold_each_parameter_its_declaration_reads(
+    tmp_path, monkeypatch
+):
+    folder = _pack_naming_the_lid_rule(tmp_path)
+    lid = replace(LID, reads=("gcd.outlet_min_clearance_inches",))
+    monkeypatch.setattr(devices, "RULES", (*devices.RULES, lid))
+    assert _problems(folder) == [
+        "imaginary-town/parameters.yaml: gcd.outlet_min_clearance_inches: missing: rule "
+        "gcd.lid_missing reads it"
+    ]
 
 
 def _named_by_actions(pack) -> set[str]:

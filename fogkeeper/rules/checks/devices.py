@@ -13,24 +13,43 @@ from ..formula import FormulaError, required_size
 
 # The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
 RULES = (
-    Rule("gcd.missing"),
+    Rule("gcd.missing", reads=("gcd.required_categories", "gcd.missing_scope")),
     Rule("gcd.trap_prohibited"),
     Rule("gcd.design_nonconforming"),
-    Rule("gcd.undersized"),
+    Rule("gcd.undersized", reads=("gcd.sizing",)),
     Rule(
         "gcd.service_overdue",
         obligation="gcd.service",
         says="Pump-out of {subject}",
         reminded=True,
     ),
-    Rule("gcd.accumulation_over_limit"),
-    Rule("gcd.outlet_clearance"),
+    Rule(
+        "gcd.accumulation_over_limit",
+        reads=("gcd.accumulation_limit", "gcd.accumulation_device_kinds"),
+    ),
+    Rule(
+        "gcd.outlet_clearance", reads=("gcd.outlet_min_clearance_inches", "gcd.outlet_device_kinds")
+    ),
     Rule("gcd.partial_pump_out"),
     Rule("gcd.unlicensed_hauler"),
-    Rule("gcd.uncertified_hauler"),
-    Rule("gcd.trap_needs_interceptor"),
-    Rule("gcd.frequency_review"),
-    Rule("gcd.frequency_invalid"),
+    Rule("gcd.uncertified_hauler", reads=("hauler.certification",)),
+    Rule(
+        "gcd.trap_needs_interceptor",
+        reads=(
+            "gcd.trap_needs_interceptor_device_kinds",
+            "gcd.trap_needs_interceptor_max_frequency_days",
+        ),
+    ),
+    Rule(
+        "gcd.frequency_review",
+        reads=(
+            "gcd.accumulation_limit",
+            "gcd.allowed_frequencies_days",
+            "gcd.frequency_review_min_intervals",
+            "gcd.frequency_review_sample_intervals",
+        ),
+    ),
+    Rule("gcd.frequency_invalid", reads=("gcd.allowed_frequencies_days",)),
 )
 
 

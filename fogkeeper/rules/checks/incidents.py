@@ -7,10 +7,11 @@ from ..declared import Rule
 
 # The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
 RULES = (
-    Rule("incident.overflow"),
-    Rule("incident.repeat_overflow"),
+    Rule("incident.overflow", reads=("incident.overflow_open_until_clearance",)),
+    Rule("incident.repeat_overflow", reads=("incident.repeat_window",)),
     Rule(
         "incident.written_report_late",
+        reads=("incident.written_report_period",),
         obligation="incident.written_report",
         says="Written report of overflow {subject}",
     ),

@@ -11,6 +11,7 @@ REFUSED = "inspection.access_refused"
 RULES = (
     Rule(
         "inspection.annual_due",
+        reads=("inspection.annual_interval", "inspection.annual_scope"),
         obligation="inspection.annual",
         says="Annual inspection by the agency",
         agency_does=True,

@@ -21,12 +21,13 @@ RULES = (
     ),
     Rule(
         "permit.renewal_late",
+        reads=("permit.renewal_application_lead",),
         obligation="permit.renewal_application",
         says="Renewal application for {permit} {subject}",
         reminded=True,
     ),
-    Rule("permit.change_not_notified"),
-    Rule("permit.term_invalid"),
+    Rule("permit.change_not_notified", reads=("permit.change_notice_lead",)),
+    Rule("permit.term_invalid", reads=("permit.max_term",)),
     Rule("permit.suspended"),
     Rule("permit.revoked"),
 )

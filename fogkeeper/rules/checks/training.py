@@ -16,12 +16,14 @@ UNSIGNED = "training.unsigned"
 RULES = (
     Rule(
         NEW_HIRE,
+        reads=("training.new_hire_window",),
         obligation="training.new_hire",
         says="New-hire BMP training of {subject}",
         reminded=True,
     ),
     Rule(
         REFRESHER,
+        reads=("training.refresher_interval",),
         obligation="training.refresher",
         says="BMP refresher training of {subject}",
         reminded=True,

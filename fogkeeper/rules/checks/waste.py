@@ -9,7 +9,7 @@ from ..declared import Rule
 
 # The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
 RULES = (
-    Rule("food_grinder.prohibited"),
+    Rule("food_grinder.prohibited", reads=("food_grinder.scope", "food_grinder.existing_grace")),
     Rule(
         "yellow_grease.collection_overdue",
         obligation="yellow_grease.collection",

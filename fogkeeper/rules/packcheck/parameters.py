@@ -1,11 +1,13 @@
 """parameters.yaml: every parameter the engine and the apps read by name (PARAMETERS),
-with the shape of its value and the rules that read it, and the check of each value."""
+with the shape of its value, and the check of each value; the rules that read one are
+declared with the rules (Rule.reads)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from ..checks import declared
 from .common import PENALTY_CAP, Checker, _date, _listed, _Pack, _text, _unknown_keys, placeholder
 from .shapes import (
     Param,
@@ -36,63 +38,63 @@ PARAMETERS: dict[str, Param] = {
     "applicability.exempt_off_public_sewer": Param(flag, always=True),
     "applicability.exempt_categories": Param(category_list, always=True),
     "permit.renewal_pending_keeps_permit": Param(flag),
-    "permit.renewal_application_lead": Param(backward_period, ("permit.renewal_late",)),
-    "permit.change_notice_lead": Param(backward_period, ("permit.change_not_notified",)),
-    "permit.max_term": Param(date_period, ("permit.term_invalid",)),
+    "permit.renewal_application_lead": Param(backward_period),
+    "permit.change_notice_lead": Param(backward_period),
+    "permit.max_term": Param(date_period),
     "permit.term": Param(date_period),  # the term a new permit is issued for (permits app)
     "permit.modification_notice_period": Param(date_period),  # permits app
     "permit.modification_notice_inspection_period": Param(date_period),  # permits app
     "permit.holder_business_name": Param(flag),
     "gcd.default_service_frequency": Param(kind_frequencies),
-    "gcd.required_categories": Param(category_list, ("gcd.missing",)),
+    "gcd.required_categories": Param(category_list),
     "gcd.required_device_kinds": Param(device_kind_list),
     "gcd.trap_prohibited_device_kinds": Param(device_kind_list),
     "gcd.exceptions_allowed": Param(flag),
-    "gcd.missing_scope": Param(one_of("every_fse", "new_or_changed"), ("gcd.missing",)),
+    "gcd.missing_scope": Param(one_of("every_fse", "new_or_changed")),
     "gcd.design_limits": Param(design_limits),
-    "gcd.sizing": Param(sizing_rules, ("gcd.undersized",)),
+    "gcd.sizing": Param(sizing_rules),
     "gcd.design_limits_scope": Param(one_of("installed_under_chapter", "all")),
-    "gcd.accumulation_limit": Param(
-        fraction, ("gcd.accumulation_over_limit", "gcd.frequency_review")
-    ),
+    "gcd.accumulation_limit": Param(fraction),
     "gcd.accumulation_comparator": Param(one_of("over", "at_or_over")),
-    "gcd.accumulation_device_kinds": Param(device_kind_list, ("gcd.accumulation_over_limit",)),
-    "gcd.outlet_min_clearance_inches": Param(amount, ("gcd.outlet_clearance",)),
-    "gcd.outlet_device_kinds": Param(device_kind_list, ("gcd.outlet_clearance",)),
+    "gcd.accumulation_device_kinds": Param(device_kind_list),
+    "gcd.outlet_min_clearance_inches": Param(amount),
+    "gcd.outlet_device_kinds": Param(device_kind_list),
     "gcd.partial_pump_out_device_kinds": Param(device_kind_list),
-    "hauler.certification": Param(hauler_certification, ("gcd.uncertified_hauler",)),
-    "gcd.trap_needs_interceptor_device_kinds": Param(
-        device_kind_list, ("gcd.trap_needs_interceptor",)
-    ),
-    "gcd.trap_needs_interceptor_max_frequency_days": Param(
-        whole_days, ("gcd.trap_needs_interceptor",)
-    ),
-    "gcd.allowed_frequencies_days": Param(
-        day_list, ("gcd.frequency_review", "gcd.frequency_invalid")
-    ),
-    "gcd.frequency_review_min_intervals": Param(count, ("gcd.frequency_review",)),
-    "gcd.frequency_review_sample_intervals": Param(count, ("gcd.frequency_review",)),
+    "hauler.certification": Param(hauler_certification),
+    "gcd.trap_needs_interceptor_device_kinds": Param(device_kind_list),
+    "gcd.trap_needs_interceptor_max_frequency_days": Param(whole_days),
+    "gcd.allowed_frequencies_days": Param(day_list),
+    "gcd.frequency_review_min_intervals": Param(count),
+    "gcd.frequency_review_sample_intervals": Param(count),
     "discharge.limits": Param(discharge_limits),
-    "inspection.annual_interval": Param(date_period, ("inspection.annual_due",)),
-    "inspection.annual_scope": Param(one_of("establishment", "device"), ("inspection.annual_due",)),
-    "food_grinder.scope": Param(
-        one_of("all", "new_and_existing_after_grace"), ("food_grinder.prohibited",)
-    ),
+    "inspection.annual_interval": Param(date_period),
+    "inspection.annual_scope": Param(one_of("establishment", "device")),
+    "food_grinder.scope": Param(one_of("all", "new_and_existing_after_grace")),
     "food_grinder.existing_grace": Param(
         date_period,
-        ("food_grinder.prohibited",),
         when=("food_grinder.scope", "new_and_existing_after_grace"),
     ),
-    "training.new_hire_window": Param(date_period, ("training.new_hire_overdue",)),
-    "training.refresher_interval": Param(date_period, ("training.refresher_overdue",)),
-    "incident.overflow_open_until_clearance": Param(flag, ("incident.overflow",)),
-    "incident.written_report_period": Param(duration, ("incident.written_report_late",)),
-    "incident.repeat_window": Param(date_period, ("incident.repeat_overflow",)),
+    "training.new_hire_window": Param(date_period),
+    "training.refresher_interval": Param(date_period),
+    "incident.overflow_open_until_clearance": Param(flag),
+    "incident.written_report_period": Param(duration),
+    "incident.repeat_window": Param(date_period),
     "incident.cost_recovery_period": Param(duration),  # billing
     "enforcement.hearing_continuance_limit": Param(duration),
     "enforcement.penalty_appeal_period": Param(duration),
     "records.retention": Param(backward_period),  # registry: no deletion inside it
 }
+
+
+def _needed_by() -> dict[str, list[str]]:
+    """Parameter -> the rules that read it, as their check modules declare (Rule.reads)."""
+    out: dict[str, list[str]] = {}
+    for rule in declared().values():
+        for name in rule.reads:
+            out.setdefault(name, []).append(rule.id)
+    return out
+
+
 SUFFIXES: tuple[tuple[tuple[str, ...], Checker], ...] = (
     (("_days",), whole_days),
     (("_period", "_interval", "_window", "_lead", "_grace", "_term", "_limit"), duration),
@@ -183,8 +185,9 @@ def _check_values(pk: _Pack) -> None:
                     f"per changes over time ({_listed(map(str, units))}): the engine counts "
                     "every order of the class in its first value's unit",
                 )
+    needed_by = _needed_by()
     for name, spec in PARAMETERS.items():
-        wanted = [r for r in spec.needed_by if r in pk.rules]
+        wanted = [r for r in needed_by.get(name, ()) if r in pk.rules]
         if not (spec.always or wanted):
             continue
         if spec.when is not None:

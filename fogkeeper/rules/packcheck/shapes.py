@@ -192,7 +192,6 @@ def one_of(*choices: str) -> Checker:
 @dataclass(frozen=True, slots=True)
 class Param:
     check: Checker
-    needed_by: tuple[str, ...] = ()  # rules that read it when the pack lists them
     always: bool = False  # read on every evaluation
     when: tuple[str, Any] | None = None  # needed only while that parameter has that value
 
