@@ -3,9 +3,9 @@
 A rule's identity lives beside the code that decides it, as OpenFisca keeps a variable's
 label with its formula: `fogkeeper.rules.checks.declared()` collects the declarations, and
 the pack check (which rules a pack may list, which parameters each needs, which obligations
-it may title) and the
-operator's portal (how the schedule says an obligation, which rule is broken when it is
-missed, whose it is) read them from there. A pack still chooses which of them it enforces.
+it may title) and the operator's portal (how the schedule says an obligation, which rule is
+broken when it is missed, whose it is) read them from there, so no other list of the
+engine's rules is kept. A pack still chooses which of them it enforces.
 """
 
 from __future__ import annotations
