@@ -232,33 +232,33 @@ def _money(amount) -> str:
 
 
 def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
-    """The amount against the class cap in force on the order's date: a cap set by council
-    resolution is the one adopted by then, and the finding cites it."""
+    """The amount against the class cap in force on the order's date (Pack.penalty_cap): a
+    cap set by council resolution is the one adopted by then, and the finding cites it."""
     cls = fields["class"]
-    name = f"enforcement.penalty_cap.{cls}"
-    cap_value = _value_on(ctx, name, since)
-    cap_param = cap_value.value
-    per = cap_param["per"]
+    cap = ctx.pack.penalty_cap(cls, since)
+    if cap is None:  # the case file's reader refuses a class the pack has no cap for
+        return
+    per = cap.per
     quantity = Decimal(fields[per])
-    cap = Decimal(str(cap_param["amount"])) * quantity
     amount = fields["amount"]
-    if amount > cap:
-        under = f" ({cap_value.resolution})" if cap_value.resolution else ""
+    if cap.exceeded_by(amount, quantity):
+        maximum = cap.maximum(quantity)
+        under = f" ({cap.resolution})" if cap.resolution else ""
         ctx.finding(
             cfg["rule"],
             action.id,
             since,
             f"The penalty of {_money(amount)} exceeds the {cls} cap of "
-            f"{_money(cap_param['amount'])} a {unit_one(per)}{under} × {quantity} = {_money(cap)}.",
+            f"{_money(cap.amount)} a {unit_one(per)}{under} × {quantity} = {_money(maximum)}.",
             evidence={
-                "cap": cap,
+                "cap": maximum,
                 "amount": amount,
                 "class": cls,
                 "per": per,
                 "quantity": quantity,
-                "cap_reference": cap_value.reference,
+                "cap_reference": cap.reference,
             },
-            citation=_with_resolution(cfg.get("citation"), cap_value.resolution),
+            citation=_with_resolution(cfg.get("citation"), cap.resolution),
         )
 
 
