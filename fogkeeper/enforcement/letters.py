@@ -32,7 +32,7 @@ from django.template import Engine
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
-from fogkeeper.formats import unit_one
+from fogkeeper.formats import unit_one, unit_words
 from fogkeeper.registry.models import city_line
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
@@ -432,6 +432,7 @@ def _penalty(pack: Any, fields: dict, on: date) -> dict[str, Any] | None:
         "cap": cap.amount,
         "per": cap.per,
         "per_one": unit_one(cap.per),
+        "per_many": unit_words(cap.per),
         "quantity": fields.get(cap.per),
         "reference": cap.reference,
     }
