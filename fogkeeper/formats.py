@@ -21,6 +21,8 @@ UNITS = {
     "days": ("day", "days"),
     "business_days": ("business day", "business days"),
     "calendar_days": ("calendar day", "calendar days"),
+    "weeks": ("week", "weeks"),
+    "hours": ("hour", "hours"),
     "violation_days": ("violation day", "violation days"),
     "occurrences": ("occurrence", "occurrences"),
     "gallons": ("gallon", "gallons"),

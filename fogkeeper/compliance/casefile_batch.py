@@ -28,7 +28,8 @@ class _Float(Cast):
         return BaseExpression._convert_value_noop
 
 
-def _day(value: date | None) -> str | None:
+def _iso_or_none(value: date | None) -> str | None:
+    """A date as the case file spells it; None stays None (and `_put` leaves it out)."""
     return None if value is None else value.isoformat()
 
 

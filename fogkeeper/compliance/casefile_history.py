@@ -14,7 +14,7 @@ from fogkeeper.maintenance.models import Service, ServiceDispute, YellowGreasePi
 from fogkeeper.registry.models import GreaseControlDevice
 from fogkeeper.training.models import Attendance, Employee, Training
 
-from .casefile_batch import _Batch, _codes_of_others, _day, _Float, _put, _reading
+from .casefile_batch import _Batch, _codes_of_others, _Float, _iso_or_none, _put, _reading
 
 
 def _services(batch: _Batch) -> dict[int, list]:
@@ -110,7 +110,7 @@ def _employees(batch: _Batch) -> dict[int, list]:
     ):
         batch.employee_codes[pk] = code
         employee = {"id": code, "name": name, "hired_on": hired_on.isoformat()}
-        _put(employee, "left_on", _day(left_on))
+        _put(employee, "left_on", _iso_or_none(left_on))
         employee["kitchen_duties"] = kitchen_duties
         employee["contractor"] = contractor
         employees[est_id].append(employee)
@@ -212,8 +212,8 @@ def _incidents(batch: _Batch) -> dict[int, list]:
     ):
         incident = {"id": code, "date": day.isoformat(), "kind": kind, "attributed": attributed}
         _put(incident, "gallons", gallons)
-        _put(incident, "written_report_on", _day(reported_on))
-        _put(incident, "clearance_inspection_on", _day(cleared_on))
+        _put(incident, "written_report_on", _iso_or_none(reported_on))
+        _put(incident, "clearance_inspection_on", _iso_or_none(cleared_on))
         incidents[est_id].append(incident)
     return incidents
 

@@ -18,7 +18,7 @@ from fogkeeper.registry.models import (
     OperatorTenure,
 )
 
-from .casefile_batch import _Batch, _day, _Float, _put
+from .casefile_batch import _Batch, _Float, _iso_or_none, _put
 
 
 def _establishments(agency: Agency, ids: list[int]) -> dict[int, dict]:
@@ -64,15 +64,15 @@ def _establishments(agency: Agency, ids: list[int]) -> dict[int, dict]:
             "on_public_sewer": on_public_sewer,
             "opened_on": opened_on.isoformat(),
         }
-        _put(est, "closed_on", _day(closed_on))
+        _put(est, "closed_on", _iso_or_none(closed_on))
         est["operator"] = None  # keeps the field order of CASEFILE.md; filled below
-        _put(est, "remodeled_on", _day(remodeled_on))
+        _put(est, "remodeled_on", _iso_or_none(remodeled_on))
         est["food_grinder"] = food_grinder
-        _put(est, "food_grinder_installed_on", _day(food_grinder_installed_on))
+        _put(est, "food_grinder_installed_on", _iso_or_none(food_grinder_installed_on))
         est["variance_granted"] = variance_granted
         if interceptor_exception:
             est["interceptor_exception"] = interceptor_exception
-        _put(est, "interceptor_plans_submitted_on", _day(interceptor_plans_submitted_on))
+        _put(est, "interceptor_plans_submitted_on", _iso_or_none(interceptor_plans_submitted_on))
         est["changes"] = []
         establishments[pk] = est
     return establishments
@@ -103,7 +103,7 @@ def _changes(batch: _Batch, establishments: dict[int, dict]) -> None:
         .values_list("establishment_id", "date", "kind", "notified_on")
     ):
         change = {"date": day.isoformat(), "kind": kind}
-        _put(change, "notified_on", _day(notified_on))
+        _put(change, "notified_on", _iso_or_none(notified_on))
         establishments[est_id]["changes"].append(change)
 
 
@@ -135,7 +135,7 @@ def _permits(batch: _Batch) -> dict[int, dict]:
             "expires_on": expires_on.isoformat(),
         }
         for name, value in zip(_PERMIT_DATES, dates, strict=True):
-            _put(permit, name, _day(value))
+            _put(permit, name, _iso_or_none(value))
         _put(permit, "service_frequency_days", service)
         _put(permit, "yellow_grease_frequency_days", oil)
         if limits:

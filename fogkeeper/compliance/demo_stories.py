@@ -46,7 +46,7 @@ def tell(b: _Builder) -> None:
             _step(b, b.by_name[entry["at"]] if "at" in entry else None, step)
 
 
-def _day(b: _Builder, value: int | date | None) -> date | None:
+def _date_or_days_ago(b: _Builder, value: int | date | None) -> date | None:
     """A day written as days before as_of (negative: after it), or as a date."""
     return value if value is None or isinstance(value, date) else b.ago(value)
 
@@ -64,7 +64,7 @@ def _lot(b: _Builder, address: str, lots: dict) -> str:
 def _device(b: _Builder, spec: dict) -> Device:
     fields = {k: float(v) if k in _FLOATS else v for k, v in spec.items()}
     if "installed" in fields:
-        fields["installed"] = _day(b, fields["installed"])
+        fields["installed"] = _date_or_days_ago(b, fields["installed"])
     return Device(**fields)
 
 
@@ -103,7 +103,7 @@ def _inspect(b: _Builder, rec: dict, s: dict) -> None:
 
 
 def _set_permit(b: _Builder, rec: dict, s: dict) -> None:
-    rec["permit"].update({k: _day(b, v) for k, v in s["set_permit"].items()})
+    rec["permit"].update({k: _date_or_days_ago(b, v) for k, v in s["set_permit"].items()})
 
 
 def _permit_years(b: _Builder, rec: dict, s: dict) -> None:
@@ -116,13 +116,17 @@ def _set_establishment(b: _Builder, rec: dict, s: dict) -> None:
     for key, value in s["set_establishment"].items():
         if key == "changes":
             value = [
-                dict(c, date=_day(b, c["date"]), notified_on=_day(b, c["notified_on"]))
+                dict(
+                    c,
+                    date=_date_or_days_ago(b, c["date"]),
+                    notified_on=_date_or_days_ago(b, c["notified_on"]),
+                )
                 for c in value
             ]
         elif value == "opened":
             value = est["opened_on"]
         elif key.endswith("_on"):
-            value = _day(b, value)
+            value = _date_or_days_ago(b, value)
         est[key] = value
 
 
@@ -198,7 +202,7 @@ def _incident(b: _Builder, rec: dict | None, s: dict) -> None:
         if key == "incident":
             continue
         if key in ("written_report_on", "clearance_inspection_on"):
-            value = _day(b, value)
+            value = _date_or_days_ago(b, value)
         elif key == "gallons":
             value = float(value)
         fields["_address" if key == "address" else key] = value

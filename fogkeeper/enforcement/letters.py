@@ -32,7 +32,7 @@ from django.template import Engine
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
-from fogkeeper.formats import unit_one
+from fogkeeper.formats import unit_one, unit_words
 from fogkeeper.registry.models import city_line
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
@@ -418,23 +418,23 @@ def _law(pack: Any, on: date) -> dict[str, dict[str, Any]]:
 
 
 def _penalty(pack: Any, fields: dict, on: date) -> dict[str, Any] | None:
+    """The penalty an order imposes, for its letter: its class, the cap in force on the
+    letter's date (Pack.penalty_cap) and the quantity it is counted in."""
     cls = fields.get("class")
     if not cls:
         return None
-    name = f"enforcement.penalty_cap.{cls}"
-    param = pack.parameters.get(name)
-    if param is None:
+    cap = pack.penalty_cap(cls, on)
+    if cap is None:
         return {"class": cls, "description": cls.replace("_", " ")}
-    value = param.value_on(on)
-    per = value.value["per"]
     return {
         "class": cls,
-        "description": (getattr(param, "description", "") or cls.replace("_", " ")).rstrip("."),
-        "cap": Decimal(str(value.value["amount"])),
-        "per": per,
-        "per_one": unit_one(per),
-        "quantity": fields.get(per),
-        "reference": value.reference,
+        "description": cap.description,
+        "cap": cap.amount,
+        "per": cap.per,
+        "per_one": unit_one(cap.per),
+        "per_many": unit_words(cap.per),
+        "quantity": fields.get(cap.per),
+        "reference": cap.reference,
     }
 
 

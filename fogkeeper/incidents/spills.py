@@ -221,15 +221,16 @@ def _state(
         if isinstance(due, datetime) and isinstance(done, datetime):
             on_time = done <= due
         else:
-            on_time = _day(done, pack) <= _day(due, pack)
+            on_time = _local_date(done, pack) <= _local_date(due, pack)
         return "done" if on_time else "done_late"
-    passed = as_of > _day(due, pack)
+    passed = as_of > _local_date(due, pack)
     if ob.window:
         return "closed" if passed else "open"
     return "late" if passed else "due"
 
 
-def _day(value: date | datetime, pack: ReportingPack) -> date:
+def _local_date(value: date | datetime, pack: ReportingPack) -> date:
+    """The day of a moment in the State pack's time zone (a date is its own day)."""
     return value.astimezone(pack.tz).date() if isinstance(value, datetime) else value
 
 

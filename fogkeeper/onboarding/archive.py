@@ -47,7 +47,7 @@ FAR = re.compile(
     rb"<c[^>]*?" + _REF + rb"[^>]*(?<!/)>"
 )  # a cell and its reference, looked for past the limits
 ROW_OR_CELL = re.compile(rb"<(row|c)(?=[\s>/])([^>]*)>")
-_R = re.compile(rb'\sr="([A-Z]{0,3})([0-9]{1,7})"')
+_CELL_REFERENCE = re.compile(rb'\sr="([A-Z]{0,3})([0-9]{1,7})"')
 SHARED = re.compile(rb'<c\s[^>]*\bt="s"[^>]*>\s*<v>\s*([0-9]{1,10})')
 SHARED_ITEM = re.compile(rb"<si[\s>]")
 _UNNUMBERED = re.compile(rb'<c(?:[\t\n\r>/]| (?!r="))')  # a cell not starting with r=""
@@ -226,14 +226,14 @@ def _last_placed(sheet: _Sheet, text: bytes) -> None:
         sheet.row, sheet.column = int(text[at + 8 : text.index(b'"', at + 8)] or 0), 0
     at = text.rfind(b'<c r="')
     if at >= 0:
-        found = _R.match(text, at + 2)
+        found = _CELL_REFERENCE.match(text, at + 2)
         if found:
             sheet.row, sheet.column = int(found[2]), _column_number(found[1])
 
 
 def _place(sheet: _Sheet, text: bytes) -> None:
     for element, attributes in ROW_OR_CELL.findall(text):
-        found = _R.search(attributes)
+        found = _CELL_REFERENCE.search(attributes)
         if element == b"row":
             sheet.row, sheet.column = (int(found[2]) if found else sheet.row + 1), 0
             continue

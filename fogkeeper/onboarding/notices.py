@@ -16,6 +16,7 @@ import math
 from datetime import date, timedelta
 from statistics import median
 
+from fogkeeper.formats import counted
 from fogkeeper.rules.errors import ParameterNotInForce
 
 from .rows import Checked
@@ -35,7 +36,7 @@ def establishments(checked: Checked) -> list[str]:
     if count:
         row, example = checked.notes.first[ROUNDED]
         out.append(
-            f"{count:,} coordinate{_s(count)} had more than {PLACES} decimals and "
+            f"{counted(count, 'coordinate')} had more than {PLACES} decimals and "
             f"{'were' if count > 1 else 'was'} rounded to {PLACES} (about 11 cm), as the "
             f"register keeps them; for example row {row}: {example}."
         )
@@ -84,7 +85,7 @@ def _far_words(far: list, where: str, middle) -> str:
         shown.append(f"row {number} ({code}) at {lat:g}, {lon:g}{away}")
     more = f" and {len(far) - SHOWN:,} more" if len(far) > SHOWN else ""
     return (
-        f"{len(far):,} establishment{_s(len(far))} of this file lie{'' if len(far) > 1 else 's'} "
+        f"{counted(len(far), 'establishment')} of this file lie{'' if len(far) > 1 else 's'} "
         f"{where}: {'; '.join(shown)}{more}. Check the coordinates (a dropped minus sign, "
         "latitude and longitude swapped); they are imported as they are."
     )
@@ -140,7 +141,7 @@ def devices(checked: Checked) -> list[str]:
         if not waiting:
             return []
         return [
-            f"{len(waiting):,} device{_s(len(waiting))} {_have(waiting)} no pump-out on record. "
+            f"{counted(len(waiting), 'device')} {_have(waiting)} no pump-out on record. "
             f"Pump-out history starts {starts} for this agency: "
             f'{"they are" if len(waiting) > 1 else "it is"} "no record yet", not overdue, '
             f"until {agency.history_grace_ends} (a grace of {agency.history_grace_days} "
@@ -149,7 +150,7 @@ def devices(checked: Checked) -> list[str]:
     overdue = sum(1 for r in bare if _due(context, r) < today)
     suggested = today + timedelta(days=1)
     return [
-        f"{len(bare):,} device{_s(len(bare))} {_have(bare)} no pump-out on record: the first "
+        f"{counted(len(bare), 'device')} {_have(bare)} no pump-out on record: the first "
         f"sweep would find {_all(overdue, len(bare))} overdue, each due within its frequency "
         "of its installation. Import their pump-out history (the pump-outs file) first, or "
         f"set the day the agency's pump-out history starts (for example {suggested}) on the "
@@ -183,7 +184,3 @@ def _all(some: int, every: int) -> str:
 
 def _have(items: list) -> str:
     return "have" if len(items) > 1 else "has"
-
-
-def _s(n: int) -> str:
-    return "s" if n != 1 else ""

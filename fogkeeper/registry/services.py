@@ -110,12 +110,14 @@ def check_within_depth(
     add_error(
         errors,
         field,
-        f"{device.code}: FOG ({_in(fog)} in) and solids ({_in(solids)} in) come to "
-        f"{_in(total)} in, more than its design depth of {_in(depth)} in; check the readings.",
+        f"{device.code}: FOG ({_inches(fog)} in) and solids ({_inches(solids)} in) come to "
+        f"{_inches(total)} in, more than its design depth of {_inches(depth)} in; check the "
+        "readings.",
     )
 
 
-def _in(inches: Decimal | int | None) -> str:
+def _inches(inches: Decimal | int | None) -> str:
+    """A depth in inches as the message writes it."""
     return f"{float(inches or 0):g}"  # 48.00 as 48, 12.50 as 12.5
 
 

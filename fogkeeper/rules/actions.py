@@ -7,9 +7,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .errors import Problem
+from .packmodel import PENALTY_UNITS
 from .records import Action, Milestone
-
-QUANTITY_FIELDS = ("days", "occurrences", "gallons", "violation_days")
 
 
 def _to_date(v: Any) -> date:
@@ -193,7 +192,7 @@ def _check_quantity(fields: dict, unit: str, path: str, problems: list[Problem])
         problems.append(
             Problem(f"{path}.{unit}", f"required: class {fields['class']} is counted in {unit}")
         )
-    for other in QUANTITY_FIELDS:
+    for other in PENALTY_UNITS:
         if other != unit and other in fields:
             problems.append(
                 Problem(

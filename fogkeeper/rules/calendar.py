@@ -13,6 +13,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from fogkeeper.formats import unit_one, unit_words
+
 WEEKDAYS = {"MO": 0, "TU": 1, "WE": 2, "TH": 3, "FR": 4, "SA": 5, "SU": 6}
 UNITS = ("days", "business_days", "weeks", "months", "years", "hours")
 _DURATION = re.compile(
@@ -44,8 +46,7 @@ class Duration(NamedTuple):
         return cls(int(m.group(1)), unit)
 
     def __str__(self) -> str:
-        unit = self.unit if self.n != 1 else self.unit[:-1]
-        return f"{self.n} {unit.replace('_', ' ')}"
+        return f"{self.n} {unit_one(self.unit) if self.n == 1 else unit_words(self.unit)}"
 
     def days_equivalent(self) -> int:
         """The period as whole days for comparison only (a month counts as 30 days)."""

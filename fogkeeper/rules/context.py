@@ -64,12 +64,12 @@ class Context:
         self.case_actions = case.actions
         self.pack = case.pack
         self.as_of = as_of
-        self.p = self.pack.params_on(as_of)
+        self.params = self.pack.params_on(as_of)
         self._cited = self.pack.cited()
         self.rules = self.pack.rules  # `rule in ctx.rules`: the pack has the rule
         self.cal = self.pack.calendar
         self.effective = self.pack.effective
-        self.cutoff = as_of - timedelta(days=self.p["report.lookback_days"])
+        self.cutoff = as_of - timedelta(days=self.params["report.lookback_days"])
         self.findings: list[Finding] = []
         self.schedule: list[ScheduleItem] = []
 
@@ -131,7 +131,7 @@ class Context:
             return _days(device.service_frequency_days), "device"
         if self.permit is not None and self.permit.service_frequency_days is not None:
             return _days(self.permit.service_frequency_days), "permit"
-        default = (self.p.get("gcd.default_service_frequency") or {}).get(device.kind)
+        default = (self.params.get("gcd.default_service_frequency") or {}).get(device.kind)
         if default is None:
             return None, "pack"
         return self.pack.duration(f"gcd.default_service_frequency.{device.kind}", default), "pack"
@@ -213,4 +213,4 @@ class Context:
         self.schedule.append(ScheduleItem(obligation, subject, due, self._cited[rule][1]))
 
     def add(self, start: date, period_param: str, roll: bool = False) -> date:
-        return self.cal.add(start, self.p.duration(period_param), roll)
+        return self.cal.add(start, self.params.duration(period_param), roll)

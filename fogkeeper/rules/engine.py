@@ -18,10 +18,10 @@ def _status(ctx: Context) -> tuple[str | None, str | None]:
     closed = ctx.act(est.closed_on)
     if closed is not None:
         return "inactive", None
-    if not est.on_public_sewer and ctx.p["applicability.exempt_off_public_sewer"]:
-        return "exempt", ctx.p.reference("applicability.exempt_off_public_sewer")
-    if ctx.category in ctx.p["applicability.exempt_categories"]:
-        return "exempt", ctx.p.reference("applicability.exempt_categories")
+    if not est.on_public_sewer and ctx.params["applicability.exempt_off_public_sewer"]:
+        return "exempt", ctx.params.reference("applicability.exempt_off_public_sewer")
+    if ctx.category in ctx.params["applicability.exempt_categories"]:
+        return "exempt", ctx.params.reference("applicability.exempt_categories")
     return None, None
 
 

@@ -9,6 +9,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -19,6 +20,8 @@ from .errors import ParameterNotInForce
 SEVERITIES = ("violation", "task", "notice")
 DEADLINE_KINDS = ("deadline", "earliest", "event")
 PENALTY_UNITS = ("days", "occurrences", "gallons", "violation_days")
+# The parameter of a penalty class's cap: enforcement.penalty_cap.<class> (RULES.md 11.3).
+PENALTY_CAP = "enforcement.penalty_cap."
 IMPOSED_BY = ("administrative", "court")
 # Levels an appeal may go to beyond a pack's own procedure sequence.
 APPEAL_LEVELS = ("court", "city_manager")
@@ -117,6 +120,43 @@ class ParamSet(dict):
     def in_force(self):
         """(name, value, reference, in force since) of each parameter, by name."""
         return ((n, v.value, v.reference, v.effective) for n, v in sorted(self._values.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyCap:
+    """The most a penalty of one class may be on a day, as the pack's
+    `enforcement.penalty_cap.<class>` sets it: `amount` a `per` (a day, an occurrence, a
+    gallon, a violation day), under `reference`, set by council `resolution` if one did.
+    The engine's finding, the services' refusals, the order form and the letter all read a
+    cap from here (Pack.penalty_cap), so they never disagree on it."""
+
+    penalty_class: str
+    description: str  # what the class penalises, in the pack's words, without a full stop
+    amount: Decimal  # the most a penalty may be for one `per`
+    per: str  # the unit the penalty is counted in: one of PENALTY_UNITS
+    imposed_by: str  # "administrative" (a penalty order) or "court"
+    reference: str
+    resolution: str | None
+
+    def maximum(self, quantity: Decimal | int | str) -> Decimal:
+        """The most a penalty counted `quantity` of `per` may be: amount × quantity.
+
+        >>> cap = PenaltyCap("records", "Records", Decimal(400), "days", "administrative",
+        ...                  "Sec. 9(b)", None)
+        >>> cap.maximum(3), cap.maximum(Decimal("0.5")), cap.maximum(0)
+        (Decimal('1200'), Decimal('200.0'), Decimal('0'))
+        """
+        return self.amount * Decimal(str(quantity))
+
+    def exceeded_by(self, amount: Decimal | int | str, quantity: Decimal | int | str) -> bool:
+        """Whether a penalty of `amount` for `quantity` is above the cap (one at it is not).
+
+        >>> cap = PenaltyCap("overflow", "An overflow", Decimal(400), "occurrences",
+        ...                  "administrative", "Sec. 9(c)", None)
+        >>> cap.exceeded_by(800, 2), cap.exceeded_by("800.01", 2), cap.exceeded_by(1, 0)
+        (False, True, True)
+        """
+        return Decimal(str(amount)) > self.maximum(quantity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +365,28 @@ class Pack:
         """Penalty class -> the unit its cap is counted in (every class, court ones too)."""
         return {cls: cap["per"] for cls, cap in self._penalty_caps().items()}
 
+    def penalty_cap(self, penalty_class: str, on: date) -> PenaltyCap | None:
+        """The cap of `penalty_class` in force on `on` (for a day before its first value, the
+        first one, as the engine reads it), or None where the pack sets no cap for the class
+        (it is not one of the pack's penalty classes)."""
+        param = self.parameters.get(PENALTY_CAP + penalty_class)
+        if param is None:
+            return None
+        try:
+            value = param.value_on(on)
+        except ParameterNotInForce:
+            value = param.values[0]
+        cap: dict[str, Any] = value.value
+        return PenaltyCap(
+            penalty_class=penalty_class,
+            description=(param.description or penalty_class.replace("_", " ")).rstrip("."),
+            amount=Decimal(str(cap["amount"])),
+            per=str(cap["per"]),
+            imposed_by=str(cap["imposed_by"]),
+            reference=value.reference,
+            resolution=value.resolution,
+        )
+
     def administrative_classes(self) -> Mapping[str, str]:
         """The classes a penalty order may impose (RULES.md 11.3), with their units."""
         return self._classes()[0]
@@ -351,11 +413,10 @@ class Pack:
         return caps
 
     def _read_penalty_caps(self) -> dict[str, dict]:
-        prefix = "enforcement.penalty_cap."
         return {
-            name[len(prefix) :]: p.values[0].value
+            name[len(PENALTY_CAP) :]: p.values[0].value
             for name, p in self.parameters.items()
-            if name.startswith(prefix)
+            if name.startswith(PENALTY_CAP)
         }
 
     def default_frequency(self, kind: str, on: date) -> Duration | None:

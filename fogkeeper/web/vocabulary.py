@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from fogkeeper.formats import STATUS_WORDS, UNITS
+from fogkeeper.formats import STATUS_WORDS, UNITS, unit_words
 from fogkeeper.rules.packs import Pack
 from fogkeeper.training.models import Employee, Training
 
@@ -19,7 +19,6 @@ ROLE_WORDS = dict(ROLES)
 LEVELS = {"manager", "council", "court", "hearing_officer", "hearing_body", "appeal_body"}
 # Keys the packs' texts use in passing, in words.
 KEY_WORDS = {"as_of": "the day the report is made"}
-UNIT_WORDS = {unit: many for unit, (_, many) in UNITS.items()}
 
 
 def plain_words(value) -> str:
@@ -60,7 +59,8 @@ def role_word(value) -> str:
 
 def unit_word(value) -> str:
     """A unit a quantity is counted in: 'violation_days' -> 'violation days'."""
-    return UNIT_WORDS.get(str(value or ""), identifier_words(value).lower())
+    unit = str(value or "")
+    return unit_words(unit) if unit in UNITS else identifier_words(value).lower()
 
 
 def pack_title(pack: Pack | None, key: str) -> str:
@@ -88,7 +88,9 @@ def value_words(pack: Pack | None, value: str) -> str:
         value in keys for keys in (pack.rules, pack.checklist, pack.obligations, pack.actions)
     ):
         return pack.words_for(value)
-    return KEY_WORDS.get(value) or UNIT_WORDS.get(value) or value.replace("_", " ")
+    if value in UNITS:
+        return unit_words(value)
+    return KEY_WORDS.get(value) or value.replace("_", " ")
 
 
 def text_words(pack: Pack | None, text: str) -> str:

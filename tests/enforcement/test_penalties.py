@@ -132,6 +132,20 @@ def test_sc_does_not_bar_a_judicial_penalty_after_administrative_penalties_were_
     assert court_judgment_record(**judgment(case, violation)).code == "CJ-1"
 
 
+def test_a_penalty_order_dated_before_the_ordinance_is_refused_in_words_against_its_first_cap():
+    _, case, _ = open_case("san-clemente")
+    kw = order(case, amount="9000")
+    kw["fields"].update(issued_on=d("2009-01-05"), served_on=d("2009-01-06"))
+
+    error = refusal(action_take, **kw)
+
+    # the cap the engine reads for a day before it took effect: the ordinance's first
+    assert error.message_dict["amount"] == [
+        "13.30.080(I)(4)(c)(1): a records penalty may not exceed $2,000 a day × 1 = $2,000 "
+        "(asked $9,000)."
+    ]
+
+
 # A cap per violation-day (RULES 11.14), in a pack that counts one
 
 

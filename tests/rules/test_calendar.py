@@ -272,6 +272,24 @@ def test_it_parses_a_duration(text, n, unit):
 
 
 @pytest.mark.parametrize(
+    "text, words",
+    [
+        ("1 day", "1 day"),
+        ("10 days", "10 days"),
+        ("1 business_day", "1 business day"),
+        ("2 business_days", "2 business days"),
+        ("1 week", "1 week"),
+        ("1 month", "1 month"),
+        ("1 year", "1 year"),
+        ("1 hour", "1 hour"),
+        ("0 days", "0 days"),
+    ],
+)
+def test_a_duration_reads_in_words_with_its_unit_agreeing(text, words):
+    assert str(Duration.parse(text)) == words
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "",

@@ -5,6 +5,7 @@ import re
 import shutil
 import tokenize
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -467,3 +468,55 @@ def test_the_default_registry_is_loaded_once_for_each_value_of_fogkeeper_packs(m
     assert set(more.ids()) == set(bundled.ids()) | {"imaginary-town"}
     monkeypatch.delenv("FOGKEEPER_PACKS")
     assert default_registry() is bundled
+
+
+# Penalty caps: one reading for the engine, the services, the order form and the letter
+
+
+def test_it_reads_a_penalty_cap_in_force_with_its_unit_and_section():
+    town = default_registry().get("town-10-02")
+    cap = town.penalty_cap("overflow", date(2024, 6, 1))
+    assert (cap.amount, cap.per, cap.imposed_by) == (Decimal(5000), "occurrences", "administrative")
+    assert (cap.reference, cap.description) == ("10.02.330(D)(4)", "An overflow caused by the FSE")
+    assert cap.maximum(3) == Decimal(15000)
+
+
+def test_a_penalty_at_its_cap_is_within_it_and_a_cent_more_is_not(sc):
+    cap = sc.penalty_cap("discharge_under_order", date(2020, 1, 1))
+    assert cap.maximum(Decimal("120.5")) == Decimal("1205.0")
+    assert not cap.exceeded_by(Decimal("1205.00"), Decimal("120.5"))
+    assert cap.exceeded_by(Decimal("1205.01"), Decimal("120.5"))
+    assert cap.exceeded_by(1, 0)  # nothing counted: no penalty is within the cap
+
+
+def test_a_class_the_pack_sets_no_cap_for_has_none():
+    aurora = default_registry().get("us-oh-aurora")
+    assert aurora.penalty_cap("records", date(2020, 1, 1)) is None
+    assert aurora.penalty_cap("per_violation_day", date(2020, 1, 1)).per == "violation_days"
+
+
+def test_a_cap_read_for_a_day_before_it_took_effect_is_its_first_one(tmp_path):
+    folder = pack_copy(tmp_path)
+    edit_parameters(folder, _raise_the_records_cap_in_2020)
+    pack = load_pack(folder)
+    first = pack.penalty_cap("records", date(2000, 1, 1))
+    assert (first.amount, first.resolution) == (Decimal(2000), None)
+    raised = pack.penalty_cap("records", date(2020, 1, 1))
+    assert (raised.amount, raised.resolution) == (Decimal(2500), "Resolution 2019-40")
+    assert pack.penalty_cap("records", date(2019, 12, 31)) == first
+
+
+def _raise_the_records_cap_in_2020(params: dict) -> None:
+    params["enforcement.penalty_cap.records"]["values"][date(2020, 1, 1)] = {
+        "value": {"amount": 2500, "per": "days", "imposed_by": "administrative"},
+        "reference": "13.30.080(I)(4)(c)(1)",
+        "resolution": "Resolution 2019-40",
+    }
+
+
+def test_the_examples_in_the_pack_models_docstrings_hold():
+    import doctest
+
+    from fogkeeper.rules import packmodel
+
+    assert doctest.testmod(packmodel).failed == 0

@@ -459,7 +459,7 @@ def test_it_names_a_copy_that_reuses_a_bundled_packs_id(tmp_path):
 
 def test_it_knows_every_parameter_the_engine_reads_by_name():
     reads = re.compile(
-        r"""(?:\bp|ctx\.p|self\.p)(?:\[|\.get\(|\.duration\(|\.reference\()\s*"([a-z_.]+)"|"""
+        r"""(?:\bp|ctx\.params|self\.params)(?:\[|\.get\(|\.duration\(|\.reference\()\s*"([a-z_.]+)"|"""
         r"""ctx\.add\([^)]*?"([a-z_.]+)"|\.param\(\s*"([a-z_.]+)"|"""
         r"""params_on\([^)]*\)\.get\(\s*"([a-z_.]+)\""""
     )

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fogkeeper.rules import CaseFileError, evaluate, parse_case
-from fogkeeper.rules.actions import QUANTITY_FIELDS
+from fogkeeper.rules.packmodel import PENALTY_UNITS
 from fogkeeper.rules.packs import default_registry
 
 PACKS = default_registry()
@@ -193,7 +193,7 @@ def action(draw, id_: str, pack, when: Dates, plans: Dates, earlier=()) -> dict:
     out: dict[str, Any] = {"id": id_, "type": spec.type}
     capped = "penalty_cap" in spec.checks
     for name, fs in spec.fields.items():
-        if capped and name in QUANTITY_FIELDS:
+        if capped and name in PENALTY_UNITS:
             continue  # given below, in the unit of the class's cap
         if not fs.required and not draw(st.booleans()):
             continue

@@ -39,7 +39,7 @@ def test_it_shows_the_establishment_and_the_violation_with_its_citation(client, 
 def test_it_lists_the_actions_in_the_order_taken_in_the_packs_words(client, agencies):
     client.force_login(make_user("alice", agencies[0]))
     response = client.get(URL)
-    assert [row["action"].code for row in response.context["c"].actions] == [
+    assert [row["action"].code for row in response.context["case_page"].actions] == [
         "NNC-1",
         "SN-1",
         "H-1",
@@ -71,7 +71,7 @@ def test_it_gives_the_deadlines_the_engine_computes_with_their_citations(client,
     response = client.get(URL)
     rows = [
         (d["action"], d["name"], d["kind"], d["shown"], d["citation"], d["passed"])
-        for d in response.context["c"].deadlines
+        for d in response.context["case_page"].deadlines
     ]
     assert ("NNC-1", "appeal", "deadline", "2025-03-13", "13.30.080(D)(1)", True) in rows
     assert ("SN-1", "hearing", "earliest", "2025-05-30", "13.30.080(G)(2)", True) in rows
@@ -153,4 +153,4 @@ def test_it_still_shows_the_case_when_the_engine_cannot_evaluate_it(client, agen
     assert response.status_code == 200
     assert "could not evaluate this establishment" in response.content.decode()
     assert "not a device kind" in response.content.decode()
-    assert len(response.context["c"].actions) == 4
+    assert len(response.context["case_page"].actions) == 4

@@ -39,7 +39,8 @@ def test_it_shows_status_schedule_devices_and_timeline(client, agencies):
     assert "Not in compliance as of 2025-06-30" in html
     assert '<th scope="row">Annual Restaurant Grease Inspection</th>' in html
     assert "<caption>Accumulation readings of GI-1</caption>" in html
-    assert response.context["p"].timeline[0]["date"] >= response.context["p"].timeline[-1]["date"]
+    timeline = response.context["establishment_page"].timeline
+    assert timeline[0]["date"] >= timeline[-1]["date"]
     assert "No enforcement case." in html
 
 
@@ -155,7 +156,7 @@ def test_it_shows_the_establishment_as_the_engine_sees_it_on_the_day_asked(clien
     response = client.get("/establishments/FSE-0042/?as_of=2025-01-05")
     html = response.content.decode()
     assert "as of 2025-01-05" in html
-    rules = {row["finding"].rule for row in response.context["p"].findings}
+    rules = {row["finding"].rule for row in response.context["establishment_page"].findings}
     assert "bmp.drain_screens" not in rules and "gcd.service_overdue" in rules
     assert (
         '<input class="usa-input" type="date" id="as-of" name="as_of" value="2025-01-05">' in html

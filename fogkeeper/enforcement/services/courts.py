@@ -66,7 +66,7 @@ def court_judgment_record(
     if unit not in given:
         add_error(errors, unit, f"required: class {penalty_class} is counted in {unit}.")
     refuse(errors)
-    cap = pack.parameters[f"enforcement.penalty_cap.{penalty_class}"].value_on(entered_on)
+    cap = pack.penalty_cap(penalty_class, entered_on)
     problem = _cap_problem(pack, penalty_class, given, amount, entered_on)
     if problem:
         add_error(errors, "amount", problem)
@@ -84,7 +84,7 @@ def court_judgment_record(
         )
     judgment = EnforcementAction(
         case=case, establishment=establishment, code=code, type=COURT_JUDGMENT, level="court",
-        taken_on=entered_on, cites=cap.reference, violation=violation,
+        taken_on=entered_on, cites=cap.reference if cap else "", violation=violation,
         fields={"entered_on": entered_on.isoformat(), "amount": str(amount),
                 "class": penalty_class, **plain_fields(given)},
     )  # fmt: skip

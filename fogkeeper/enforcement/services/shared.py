@@ -116,19 +116,17 @@ def _entry(action: EnforcementAction, pack: Pack, **changes: Any) -> dict:
 def _cap_problem(
     pack: Pack, cls: str, quantities: dict[str, Any], amount: Any, on: date
 ) -> str | None:
-    """The amount against the class cap in force on `on`, times the quantity in the cap's
-    unit (`days`, `occurrences`, `gallons` or `violation_days`, RULES 11.14)."""
-    name = f"enforcement.penalty_cap.{cls}"
-    if name not in pack.parameters:
+    """The amount against the class cap in force on `on` (Pack.penalty_cap), times the
+    quantity in the cap's unit (`days`, `occurrences`, `gallons` or `violation_days`,
+    RULES 11.14)."""
+    cap = pack.penalty_cap(cls, on)
+    if cap is None:
         return f"{cls!r} is not a penalty class of {pack.id}."
-    value = pack.parameters[name].value_on(on)
-    per = value.value["per"]
-    quantity = quantities.get(per) or 0
-    cap = Decimal(str(value.value["amount"])) * Decimal(str(quantity))
-    if Decimal(str(amount)) > cap:
+    quantity = quantities.get(cap.per) or 0
+    if cap.exceeded_by(amount, quantity):
         return (
-            f"{value.reference}: a {cls} penalty may not exceed ${value.value['amount']:,} "
-            f"a {unit_one(per)} × {quantity} = ${cap:,} "
+            f"{cap.reference}: a {cls} penalty may not exceed ${cap.amount:,} "
+            f"a {unit_one(cap.per)} × {quantity} = ${cap.maximum(quantity):,} "
             f"(asked ${Decimal(str(amount)):,})."
         )
     return None
@@ -137,9 +135,9 @@ def _cap_problem(
 def _court_class_problem(pack: Pack, cls: Any, on: date) -> str | None:
     """A penalty order imposes only a class the pack gives to administrative orders; a
     court class (`judicial`) is the court's (RULES 11.3)."""
-    if cls not in pack.court_classes():
+    cap = pack.penalty_cap(cls, on) if cls in pack.court_classes() else None
+    if cap is None:
         return None
-    cap = pack.parameters[f"enforcement.penalty_cap.{cls}"].value_on(on)
     allowed = ", ".join(sorted(pack.administrative_classes()))
     return (
         f"{cap.reference}: {cls} penalties are imposed by a court, not by a penalty order "

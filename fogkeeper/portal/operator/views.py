@@ -108,7 +108,7 @@ def establishment(request, fse):
     pages = page_numbers(request.GET, selectors.PAGED)
     page = selectors.overview(establishment=fse, sections=sections, as_of=_today(), pages=pages)
     queries = section_queries(request.GET, selectors.PAGED)
-    context = {"p": page, "may": _writes(request), "queries": queries}
+    context = {"overview": page, "may": _writes(request), "queries": queries}
     return render(request, "portal/operator/establishment.html", context)
 
 

@@ -47,4 +47,4 @@ def establishment_page(view):
 def establishment(request, fse):
     sections = selectors.readable_sections(request.user, request.agency)
     page = selectors.overview(establishment=fse, sections=sections, as_of=timezone.localdate())
-    return render(request, "portal/owner/establishment.html", {"p": page})
+    return render(request, "portal/owner/establishment.html", {"overview": page})

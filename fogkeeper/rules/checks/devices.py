@@ -61,7 +61,7 @@ def check(ctx: Context) -> None:
         full = [s for s in services if s.full_pump_out]
         full_dates = [s.date for s in full]
         freq, source = ctx.frequency(device)
-        if triggers and device.kind in ctx.p.get("gcd.trap_prohibited_device_kinds", ()):
+        if triggers and device.kind in ctx.params.get("gcd.trap_prohibited_device_kinds", ()):
             ctx.finding(
                 "gcd.trap_prohibited",
                 device.id,
@@ -91,10 +91,10 @@ def _new_or_changed_on(ctx: Context) -> list:
 def _missing(ctx: Context, triggers: list) -> None:
     if "gcd.missing" not in ctx.rules or not ctx.operating:
         return
-    if ctx.category not in ctx.p["gcd.required_categories"]:
+    if ctx.category not in ctx.params["gcd.required_categories"]:
         return
-    kinds = ctx.p.get("gcd.required_device_kinds")
-    if ctx.p["gcd.missing_scope"] == "every_fse":
+    kinds = ctx.params.get("gcd.required_device_kinds")
+    if ctx.params["gcd.missing_scope"] == "every_fse":
         if not [d for d in ctx.devices if kinds is None or d.kind in kinds]:
             ctx.finding(
                 "gcd.missing",
@@ -121,7 +121,7 @@ def _design(ctx: Context, device, triggers: list) -> None:
     since = _design_since(ctx, device, triggers)
     if since is None:
         return
-    limits = (ctx.p.get("gcd.design_limits") or {}).get(device.kind) or {}
+    limits = (ctx.params.get("gcd.design_limits") or {}).get(device.kind) or {}
     failed = []
     for field, bound in limits.items():
         value = getattr(device, field)
@@ -165,7 +165,7 @@ def _sizing(ctx: Context, device) -> None:
     its installation or the chapter's effective date; exactly the size required is enough,
     and an approved exception on the field resolves it, as for the design limits."""
     rule = "gcd.undersized"
-    spec = (ctx.p.get("gcd.sizing") or {}).get(device.kind) if rule in ctx.rules else None
+    spec = (ctx.params.get("gcd.sizing") or {}).get(device.kind) if rule in ctx.rules else None
     if spec is None:
         return
     field = spec.get("field", "capacity_gallons")
@@ -211,7 +211,7 @@ def _design_since(ctx: Context, device, triggers: list):
     """The day the design limits first apply to the device, or None when they do not: in San
     Clemente only to devices installed under the chapter, from their installation whatever
     happened at the FSE later, or to an older device from the FSE's latest change (11.10)."""
-    if ctx.p.get("gcd.design_limits_scope", "all") == "all":
+    if ctx.params.get("gcd.design_limits_scope", "all") == "all":
         return max(device.installed_on, ctx.effective)
     if device.installed_on >= ctx.effective:
         return device.installed_on
@@ -383,15 +383,15 @@ def _report_episodes(ctx, rule, device, episodes, message, evidence) -> None:
 
 def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
     rule = "gcd.accumulation_over_limit"
-    if rule not in ctx.rules or device.kind not in ctx.p["gcd.accumulation_device_kinds"]:
+    if rule not in ctx.rules or device.kind not in ctx.params["gcd.accumulation_device_kinds"]:
         return []
     depth = device.design_depth_inches
     if not depth:
         return []
-    limit = ctx.p["gcd.accumulation_limit"]
+    limit = ctx.params["gcd.accumulation_limit"]
     allowed = limit * depth
     # "exceeding" the limit (over) or "reaching" it (at_or_over): the ordinance's own word.
-    reaching = ctx.p.get("gcd.accumulation_comparator", "over") == "at_or_over"
+    reaching = ctx.params.get("gcd.accumulation_comparator", "over") == "at_or_over"
     words = "at or over" if reaching else "over"
 
     # Off by more than 1e-6 either way is clear: rounding cannot change the sign.
@@ -432,9 +432,9 @@ def _ratio(reading, depth) -> float:
 
 def _outlet(ctx: Context, device, readings, full_dates) -> None:
     rule = "gcd.outlet_clearance"
-    if rule not in ctx.rules or device.kind not in ctx.p["gcd.outlet_device_kinds"]:
+    if rule not in ctx.rules or device.kind not in ctx.params["gcd.outlet_device_kinds"]:
         return
-    clearance = ctx.p["gcd.outlet_min_clearance_inches"]
+    clearance = ctx.params["gcd.outlet_min_clearance_inches"]
 
     over = [
         t
@@ -459,7 +459,7 @@ def _outlet(ctx: Context, device, readings, full_dates) -> None:
 
 
 def _service_defects(ctx: Context, device, services) -> None:
-    partial = "gcd.partial_pump_out" in ctx.rules and device.kind in ctx.p.get(
+    partial = "gcd.partial_pump_out" in ctx.rules and device.kind in ctx.params.get(
         "gcd.partial_pump_out_device_kinds", ()
     )
     unlicensed = "gcd.unlicensed_hauler" in ctx.rules and ctx.lapsing_haulers
@@ -499,7 +499,7 @@ def _certification(ctx: Context) -> str | None:
     (hauler.certification), or None when it requires none or the pack does not check it."""
     if "gcd.uncertified_hauler" not in ctx.rules:
         return None
-    spec = ctx.p.get("hauler.certification") or {}
+    spec = ctx.params.get("hauler.certification") or {}
     return spec.get("name") if spec.get("required") else None
 
 
@@ -537,9 +537,9 @@ def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
     rule = "gcd.trap_needs_interceptor"
     if rule not in ctx.rules or freq is None:
         return
-    if device.kind not in ctx.p["gcd.trap_needs_interceptor_device_kinds"]:
+    if device.kind not in ctx.params["gcd.trap_needs_interceptor_device_kinds"]:
         return
-    if freq.days_equivalent() > ctx.p["gcd.trap_needs_interceptor_max_frequency_days"]:
+    if freq.days_equivalent() > ctx.params["gcd.trap_needs_interceptor_max_frequency_days"]:
         return
     if ctx.est.interceptor_exception is not None:
         return
@@ -592,15 +592,15 @@ def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
     depth = device.design_depth_inches
     if rule not in ctx.rules or not depth:
         return
-    needed = ctx.p["gcd.frequency_review_min_intervals"]
-    sample = ctx.p["gcd.frequency_review_sample_intervals"]
+    needed = ctx.params["gcd.frequency_review_min_intervals"]
+    sample = ctx.params["gcd.frequency_review_sample_intervals"]
     measured = _fill_rates(full, full_dates, max(needed, sample))
     if len(measured) < needed:
         return
     last = measured[-sample:]
     rate = max([r for r, _ in last])
-    allowed = sorted(ctx.p["gcd.allowed_frequencies_days"])
-    limit = ctx.p["gcd.accumulation_limit"]
+    allowed = sorted(ctx.params["gcd.allowed_frequencies_days"])
+    limit = ctx.params["gcd.accumulation_limit"]
     if rate == 0:
         days_to_limit = None
         recommended = allowed[-1]
@@ -634,11 +634,11 @@ def _frequency_invalid(ctx: Context, device, freq, source) -> None:
     rule = "gcd.frequency_invalid"
     if rule not in ctx.rules or source == "pack" or freq is None:
         return
-    if freq.n in ctx.p["gcd.allowed_frequencies_days"]:
+    if freq.n in ctx.params["gcd.allowed_frequencies_days"]:
         return
     permit = ctx.permit
     base = permit.issued_on if source == "permit" and permit is not None else device.installed_on
-    allowed = ", ".join(str(a) for a in ctx.p["gcd.allowed_frequencies_days"])
+    allowed = ", ".join(str(a) for a in ctx.params["gcd.allowed_frequencies_days"])
     ctx.finding(
         rule,
         device.id,

@@ -16,7 +16,8 @@ from ..errors import ParameterNotInForce
 from ..report import Accrual, Deadline
 
 
-def _day(value: date | datetime) -> date:
+def _date_of(value: date | datetime) -> date:
+    """The day of a date field or a date-time field (a hearing's start)."""
     return value.date() if isinstance(value, datetime) else value
 
 
@@ -35,7 +36,7 @@ def check(ctx: Context, with_findings: bool) -> tuple[list[Deadline], list[Accru
             accruals.extend(_daily_fine(ctx, action, fields, checks["daily_fine"]))
         if not with_findings:
             continue
-        since = _day(fields[spec.date_field])
+        since = _date_of(fields[spec.date_field])
         if "hearing_window" in checks:
             _hearing_window(ctx, action, fields, values, since, checks["hearing_window"])
         if "penalty_cap" in checks:
@@ -56,7 +57,7 @@ def _replaced(ctx: Context) -> set[str]:
         if field is None or action.fields.get(field) is None:
             continue
         taken = action.fields.get(spec.date_field)
-        if taken is not None and _day(taken) <= ctx.as_of:
+        if taken is not None and _date_of(taken) <= ctx.as_of:
             out.add(action.fields[field])
     return out
 
@@ -66,7 +67,7 @@ def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
     fields = {}
     for name, value in action.fields.items():
         kind = spec.fields[name].kind
-        if kind in ("date", "datetime") and _day(value) > ctx.as_of:
+        if kind in ("date", "datetime") and _date_of(value) > ctx.as_of:
             continue
         fields[name] = value
     return fields
@@ -95,14 +96,14 @@ def _deadlines(
         if appeal is not None:
             when = appeal
         elif d.add is None:
-            when = ctx.cal.roll_forward(_day(start)) if d.roll else start
+            when = ctx.cal.roll_forward(_date_of(start)) if d.roll else start
         else:
-            when = ctx.cal.add(start, ctx.p.duration(d.add), d.roll)
+            when = ctx.cal.add(start, ctx.params.duration(d.add), d.roll)
         if d.extension and appeal is None:
             when = _extended(ctx, d.extension, fields, start, when)
         values[d.name] = when
         values[(d.name, d.kind)] = when
-        if d.unless_paid and paid is not None and paid <= _day(when):
+        if d.unless_paid and paid is not None and paid <= _date_of(when):
             continue
         out.append(Deadline(action.id, d.name, when, d.kind, d.citation))
     return values
@@ -115,7 +116,7 @@ def _appeal(spec, d, fields: dict, values: dict):
     if cfg is None or d.name != cfg["final"]:
         return None
     filed, last_day = fields.get(cfg["filed"]), values.get(cfg["deadline"])
-    if filed is None or last_day is None or filed > _day(last_day):
+    if filed is None or last_day is None or filed > _date_of(last_day):
         return None
     decided = fields.get(cfg["decided"])
     return "pending" if decided is None else decided
@@ -128,9 +129,9 @@ def _extended(ctx: Context, ext: dict, fields: dict, start, when):
     delivered = fields.get(ext["from"])
     if requested is None or delivered is None:
         return when
-    if requested > ctx.cal.add(_day(start), ctx.p.duration(ext["within"])):
+    if requested > ctx.cal.add(_date_of(start), ctx.params.duration(ext["within"])):
         return when
-    later = ctx.cal.add(delivered, ctx.p.duration(ext["add"]), bool(ext.get("roll")))
+    later = ctx.cal.add(delivered, ctx.params.duration(ext["add"]), bool(ext.get("roll")))
     return max(when, later)
 
 
@@ -199,7 +200,7 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
     continuance = cfg.get("continuance")
     continued_to = fields.get(continuance["field"]) if continuance else None
     if continued_to is not None:
-        limit = ctx.p.duration(continuance["limit"])
+        limit = ctx.params.duration(continuance["limit"])
         last = ctx.cal.add(hearing_on, limit)
         if continued_to > last:
             problems.append(
@@ -232,39 +233,39 @@ def _money(amount) -> str:
 
 
 def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
-    """The amount against the class cap in force on the order's date: a cap set by council
-    resolution is the one adopted by then, and the finding cites it."""
+    """The amount against the class cap in force on the order's date (Pack.penalty_cap): a
+    cap set by council resolution is the one adopted by then, and the finding cites it."""
     cls = fields["class"]
-    name = f"enforcement.penalty_cap.{cls}"
-    cap_value = _value_on(ctx, name, since)
-    cap_param = cap_value.value
-    per = cap_param["per"]
+    cap = ctx.pack.penalty_cap(cls, since)
+    if cap is None:  # the case file's reader refuses a class the pack has no cap for
+        return
+    per = cap.per
     quantity = Decimal(fields[per])
-    cap = Decimal(str(cap_param["amount"])) * quantity
     amount = fields["amount"]
-    if amount > cap:
-        under = f" ({cap_value.resolution})" if cap_value.resolution else ""
+    if cap.exceeded_by(amount, quantity):
+        maximum = cap.maximum(quantity)
+        under = f" ({cap.resolution})" if cap.resolution else ""
         ctx.finding(
             cfg["rule"],
             action.id,
             since,
             f"The penalty of {_money(amount)} exceeds the {cls} cap of "
-            f"{_money(cap_param['amount'])} a {unit_one(per)}{under} × {quantity} = {_money(cap)}.",
+            f"{_money(cap.amount)} a {unit_one(per)}{under} × {quantity} = {_money(maximum)}.",
             evidence={
-                "cap": cap,
+                "cap": maximum,
                 "amount": amount,
                 "class": cls,
                 "per": per,
                 "quantity": quantity,
-                "cap_reference": cap_value.reference,
+                "cap_reference": cap.reference,
             },
-            citation=_with_resolution(cfg.get("citation"), cap_value.resolution),
+            citation=_with_resolution(cfg.get("citation"), cap.resolution),
         )
 
 
 def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
     owed = fields.get("balance_due") or Decimal(0)
-    allowed = ctx.p[cfg["arrangement_allowed"]] and fields.get("payment_arrangement")
+    allowed = ctx.params[cfg["arrangement_allowed"]] and fields.get("payment_arrangement")
     if owed > 0 and not allowed:
         ctx.finding(
             cfg["precondition_rule"],
@@ -273,7 +274,7 @@ def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
             f"A compliance schedule was entered on {since} while {_money(owed)} was owed"
             + (
                 " without an approved payment arrangement."
-                if ctx.p[cfg["arrangement_allowed"]]
+                if ctx.params[cfg["arrangement_allowed"]]
                 else "."
             ),
             evidence={"balance_due": owed},

@@ -35,7 +35,7 @@ def _overflow(ctx: Context, inc) -> None:
         f"{article} {inc.kind} on {inc.date} ({inc.id}) was caused or contributed to by the FSE."
     )
     evidence = {"kind": inc.kind, "gallons": inc.gallons}
-    if ctx.p["incident.overflow_open_until_clearance"]:
+    if ctx.params["incident.overflow_open_until_clearance"]:
         cleared = ctx.act(inc.clearance_inspection_on)
         ctx.finding(
             rule,
@@ -75,7 +75,7 @@ def _repeat(ctx: Context, attributed: list) -> None:
     rule = "incident.repeat_overflow"
     if rule not in ctx.rules:
         return
-    window = ctx.p.duration("incident.repeat_window")
+    window = ctx.params.duration("incident.repeat_window")
     for i, later in enumerate(attributed):
         earlier = [a for a in attributed[:i] if later.date <= ctx.cal.add(a.date, window)]
         if not earlier:

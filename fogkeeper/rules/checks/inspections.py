@@ -29,7 +29,7 @@ def check(ctx: Context) -> None:
     counted = [i.date for i in ctx.inspections if i.id not in refused]
     last = counted[-1] if counted else None
     permit_issued = ctx.permit.issued_on if ctx.permit is not None else None
-    if ctx.p["inspection.annual_scope"] == "establishment":
+    if ctx.params["inspection.annual_scope"] == "establishment":
         base = last or permit_issued or ctx.est.opened_on
         _due(ctx, rule, ctx.est_id, base, last)
     else:

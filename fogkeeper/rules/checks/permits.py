@@ -77,7 +77,7 @@ def _ended_by_new_operator(ctx: Context, permit) -> bool:
     est = ctx.est
     if est.operator.since <= permit.issued_on or _same_holder(permit.holder, est.operator.name):
         return False
-    by_name = ctx.p.get("permit.holder_business_name", False)
+    by_name = ctx.params.get("permit.holder_business_name", False)
     return not (by_name and est.name and _same_holder(permit.holder, est.name))
 
 
@@ -85,7 +85,7 @@ def _term(ctx: Context, permit) -> None:
     rule = "permit.term_invalid"
     if rule not in ctx.rules:
         return
-    term = ctx.p.duration("permit.max_term")
+    term = ctx.params.duration("permit.max_term")
     latest = ctx.cal.add(permit.issued_on, term)
     if permit.expires_on > latest:
         ctx.finding(
@@ -133,7 +133,7 @@ def _revoked(ctx: Context, permit, revoked_on: date) -> None:
 
 def _expiry(ctx: Context, permit) -> None:
     applied = ctx.act(permit.renewal_applied_on)
-    keeps = ctx.p.get("permit.renewal_pending_keeps_permit", False)
+    keeps = ctx.params.get("permit.renewal_pending_keeps_permit", False)
     timely = keeps and applied is not None and applied <= permit.expires_on
     # A timely application keeps the permit until the renewal is denied (RULES.md 11.7).
     denied = ctx.act(permit.renewal_denied_on) if timely else None
@@ -151,7 +151,8 @@ def _expiry(ctx: Context, permit) -> None:
             due=permit.expires_on,
         )
     if "permit.renewal_late" in ctx.rules:
-        due = ctx.cal.subtract(permit.expires_on, ctx.p.duration("permit.renewal_application_lead"))
+        lead = ctx.params.duration("permit.renewal_application_lead")
+        due = ctx.cal.subtract(permit.expires_on, lead)
         message = f"The renewal application for permit {permit.number} was due on {due}."
         if applied is not None and applied > due:
             ctx.finding(
@@ -174,7 +175,7 @@ def _expiry(ctx: Context, permit) -> None:
 def _changes(ctx: Context) -> None:
     if "permit.change_not_notified" not in ctx.rules:
         return
-    lead = ctx.p.duration("permit.change_notice_lead")
+    lead = ctx.params.duration("permit.change_notice_lead")
     for change in sorted(ctx.est.changes, key=lambda c: (c.date, c.kind)):
         due = ctx.cal.subtract(change.date, lead)
         notified = ctx.act(change.notified_on)

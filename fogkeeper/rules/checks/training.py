@@ -34,8 +34,8 @@ RULES = (
 
 def check(ctx: Context) -> None:
     has = ctx.pack.has
-    window = ctx.p.duration("training.new_hire_window") if has(NEW_HIRE) else None
-    interval = ctx.p.duration("training.refresher_interval") if has(REFRESHER) else None
+    window = ctx.params.duration("training.new_hire_window") if has(NEW_HIRE) else None
+    interval = ctx.params.duration("training.refresher_interval") if has(REFRESHER) else None
     unsigned = has(UNSIGNED)
     attended, not_signed = _attendances(ctx)
     effective = ctx.effective

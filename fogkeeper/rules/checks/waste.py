@@ -31,7 +31,7 @@ def _food_grinder(ctx: Context) -> None:
     if est.food_grinder_installed_on is not None and installed is None:
         return  # installed after as_of: not there yet
     name = est.name or ctx.est_id
-    if ctx.p["food_grinder.scope"] == "all":
+    if ctx.params["food_grinder.scope"] == "all":
         since = max(d for d in (ctx.effective, est.opened_on, installed) if d is not None)
         ctx.finding(
             "food_grinder.prohibited",

@@ -4,7 +4,7 @@
 itself and collects every problem as `(file, key, message)`, so an author fixes a pack
 in one pass (`fogkeeper packs check DIR`). It knows what the engine reads: PARAMETERS
 below is the table of every parameter the engine and the apps look up (grep
-`ctx.p[...]`, `ctx.p.get(...)`, `ctx.p.duration(...)`, `ctx.add(..., name)` and
+`ctx.params[...]`, `ctx.params.get(...)`, `ctx.params.duration(...)`, `ctx.add(..., name)` and
 `pack.param(...)`), with the shape its value must have and the rules that read it.
 A parameter not in the table passes unless its name ends in a suffix with a meaning
 (`_days`: whole days; `_period`, `_interval`, `_window`, `_lead`, `_grace`, `_term`,

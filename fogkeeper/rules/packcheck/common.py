@@ -15,13 +15,13 @@ import yaml
 
 from ...safeload import Refused
 from ..packload import _load_yaml
+from ..packmodel import PENALTY_CAP  # noqa: F401  (read by the other parts from here)
 from ..yamllines import key_lines, line_of
 
 # A shape of a value: the problems of one value, as messages (empty: fine).
 Checker = Callable[[Any, "_Pack"], list[str]]
 
 FILES = ("pack.yaml", "parameters.yaml", "checklist.yaml", "enforcement.yaml")
-PENALTY_CAP = "enforcement.penalty_cap."
 
 PACK_KEYS = {
     "id": True,

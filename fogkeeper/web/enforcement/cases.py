@@ -65,12 +65,15 @@ def is_open(
     still accrues (through the day the engine evaluated, `evaluated_on`)."""
     if open_violation:
         return True
-    if any(_day(d["date"]) >= as_of for d in deadlines):
+    if any(_date_of(d["date"]) >= as_of for d in deadlines):
         return True
-    return evaluated_on is not None and any(_day(a["through"]) >= evaluated_on for a in accruals)
+    return evaluated_on is not None and any(
+        _date_of(a["through"]) >= evaluated_on for a in accruals
+    )
 
 
-def _day(value: Any) -> date:
+def _date_of(value: Any) -> date:
+    """The day of a report's date: a date, a date-time or ISO text."""
     if isinstance(value, datetime):
         return value.date()
     if isinstance(value, date):
@@ -146,7 +149,7 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
         deadlines = [d for d in deadlines if d["action"] in codes]
         accruals = [a for a in accruals if a["action"] in codes]
         ahead = sorted(
-            (d for d in deadlines if _day(d["date"]) >= as_of), key=lambda d: str(d["date"])
+            (d for d in deadlines if _date_of(d["date"]) >= as_of), key=lambda d: str(d["date"])
         )
         last = actions[case.pk][-1] if actions[case.pk] else None
         closed = any(a["type"] == CLOSURE and a["taken_on"] <= as_of for a in actions[case.pk])
@@ -163,7 +166,7 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
                 ),
                 violations=[pack_title(pack, rule) for rule, _ in violations[case.pk]],
                 last_action={**last, "title": action_title(pack, last["type"])} if last else None,
-                next_date={**ahead[0], "day": _day(ahead[0]["date"])} if ahead else None,
+                next_date={**ahead[0], "day": _date_of(ahead[0]["date"])} if ahead else None,
             )
         )
     state = params.get("state", "")
@@ -270,8 +273,9 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
         problem = str(e)
         report = Report(pack.id, fse.code, fse.name, as_of, status="")
     deadlines = [
-        {**d.to_dict(), "day": _day(d.date), "shown": _shown(d.date), "kind_title": _kind(d.kind),
-         "action_title": _title_of(pack, actions, d.action), "passed": _day(d.date) < as_of}
+        {**d.to_dict(), "day": _date_of(d.date), "shown": _shown(d.date),
+         "kind_title": _kind(d.kind), "action_title": _title_of(pack, actions, d.action),
+         "passed": _date_of(d.date) < as_of}
         for d in report.deadlines
         if d.action in codes
     ]  # fmt: skip
@@ -414,7 +418,7 @@ def case_detail(request, code: str, case: str):
         page.waiting = waiting_steps(
             request.agency.get_pack(), page.records, [s["step"] for s in page.steps], page.as_of
         )
-    return render(request, "web/enforcement/case.html", {"c": page})
+    return render(request, "web/enforcement/case.html", {"case_page": page})
 
 
 STEP_URLS = {"act": "web:case_act", "hearing": "web:case_hearing",

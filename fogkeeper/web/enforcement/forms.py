@@ -5,7 +5,6 @@ code), and the forms of hearings, appeals, later facts and court judgments."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -13,12 +12,12 @@ from django import forms
 from fogkeeper.enforcement.codes import action_code, initials
 from fogkeeper.enforcement.models import DELIVERY, EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import CLOSING_REASONS
-from fogkeeper.formats import money, unit_one
+from fogkeeper.formats import money, unit_one, unit_words
 from fogkeeper.rules.calendar import Duration, add_months
-from fogkeeper.rules.packs import ActionSpec, Pack
+from fogkeeper.rules.packs import PENALTY_UNITS, ActionSpec, Pack
 
 from ..common.forms import DateInput, DateTimeInput
-from ..vocabulary import identifier_words, reference_words, unit_word, violation_words
+from ..vocabulary import identifier_words, reference_words, violation_words
 
 # Fields a later step records (a fact, a hearing, an appeal), or the service computes.
 LATER = {
@@ -26,7 +25,6 @@ LATER = {
     "paid_on", "appealed_on", "appeal_decided_on", "record_requested_on", "record_delivered_on",
     "balance_due",
 }  # fmt: skip
-QUANTITIES = {u: unit_word(u) for u in ("days", "occurrences", "gallons", "violation_days")}
 TEXT_LABELS = {
     "corrective_action": "Corrective action required",
     "decision": "Decision",
@@ -56,7 +54,7 @@ class ActionForm(forms.Form):
             self.fields["code"].initial = action_code(case.establishment, initials(spec.title))
         by_law = {d.fills for d in spec.deadlines if d.fills}  # the service sets them
         for name, f in spec.fields.items():
-            if name in LATER or name in QUANTITIES or name in by_law:
+            if name in LATER or name in PENALTY_UNITS or name in by_law:
                 continue
             field = self._field(name, f.kind, f.required, f.choices, as_of)
             if field is not None:
@@ -127,13 +125,12 @@ class ActionForm(forms.Form):
         """The administrative classes with their caps in force, e.g. "days (up to $1,000.00 a
         day)" (a court's classes are not the order's to impose)."""
         out = []
-        for cls, per in self.pack.administrative_classes().items():
-            cap = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].value_on(as_of)
-            amount = Decimal(str(cap.value["amount"]))
-            what = self.pack.parameters[f"enforcement.penalty_cap.{cls}"].description.rstrip(".")
-            unit = unit_one(per)
-            cited = reference_words(self.pack, cap.reference)
-            out.append((cls, f"{what}: up to {money(amount)} a {unit} ({cited})"))
+        for cls in self.pack.administrative_classes():
+            cap = self.pack.penalty_cap(cls, as_of)
+            if cap is None:
+                continue
+            what = f"{cap.description}: up to {money(cap.amount)} a {unit_one(cap.per)}"
+            out.append((cls, f"{what} ({reference_words(self.pack, cap.reference)})"))
         return out
 
     def _quantities(self) -> None:
@@ -142,7 +139,7 @@ class ActionForm(forms.Form):
             kind = self.spec.fields[unit].kind if unit in self.spec.fields else "count"
             field = forms.DecimalField if kind == "quantity" else forms.IntegerField
             self.fields[unit] = field(
-                min_value=0, required=False, label=f"Number of {QUANTITIES[unit]}",
+                min_value=0, required=False, label=f"Number of {unit_words(unit)}",
                 help_text="The quantity the class's cap is counted in.",
             )  # fmt: skip
 
@@ -255,5 +252,5 @@ class JudgmentForm(forms.Form):
             for v in case.violations.select_related("case__establishment").order_by("code")
         ]
         self.fields["penalty_class"].choices = [
-            (c, f"{c} (counted in {QUANTITIES[per]})") for c, per in pack.court_classes().items()
+            (c, f"{c} (counted in {unit_words(per)})") for c, per in pack.court_classes().items()
         ]

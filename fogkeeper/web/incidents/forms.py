@@ -23,7 +23,7 @@ def _volume(label: str) -> forms.DecimalField:
     return forms.DecimalField(required=False, min_value=0, decimal_places=1, label=label)
 
 
-def _day(label: str) -> forms.DateField:
+def _optional_date_field(label: str) -> forms.DateField:
     return forms.DateField(required=False, label=label, widget=DateInput)
 
 
@@ -64,10 +64,10 @@ class SpillForm(forms.Form):
         required=False, max_length=40, label="Cal OES control number"
     )
     notification_certified_at = _moment("Notification certified (local time)")
-    draft_report_on = _day("Draft Spill Report submitted on")
-    certified_report_on = _day("Certified Spill Report submitted on")
-    amended_report_on = _day("Amended Spill Report submitted on")
-    technical_report_on = _day("Spill Technical Report submitted on")
+    draft_report_on = _optional_date_field("Draft Spill Report submitted on")
+    certified_report_on = _optional_date_field("Certified Spill Report submitted on")
+    amended_report_on = _optional_date_field("Amended Spill Report submitted on")
+    technical_report_on = _optional_date_field("Spill Technical Report submitted on")
 
 
 class IncidentForm(SpillForm):

@@ -116,5 +116,11 @@ def establishment_detail(request, code: str):
     may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]
     extras = page_extras(page=page, pack=pack, as_of=as_of, pages=pages)
     queries = section_queries(request.GET)
-    context = {"p": page, "may_record": may_record, "as_of": as_of, "queries": queries, **extras}
+    context = {
+        "establishment_page": page,
+        "may_record": may_record,
+        "as_of": as_of,
+        "queries": queries,
+        **extras,
+    }
     return render(request, "web/registry/establishment.html", context)
