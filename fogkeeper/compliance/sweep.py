@@ -58,7 +58,7 @@ from django.db.models import JSONField, Model
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import CaseFile, CaseFileError, Report, evaluate, parse_case
 
-from .caserecords import load_case_files
+from .casefiles.as_records import load_case_files
 from .models import ComplianceStatus, Finding, ScheduleItem, SweepRun
 
 # What the engine says about a finding; the rest of a row is its identity and history.

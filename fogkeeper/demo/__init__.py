@@ -1,7 +1,7 @@
 """The demo program: a believable FOG program for each jurisdiction, loaded by
 `python manage.py demo`. The two bundled packs have hand-written programs
-(fogkeeper/demo/programs/<pack>.yaml, told by demo_stories.py); any other pack the deployment
-knows gets a small generated program (demo_generated.py).
+(fogkeeper/demo/programs/<pack>.yaml, told by stories.py); any other pack the deployment
+knows gets a small generated program (generated.py).
 
 Each agency gets about forty food service establishments on real-looking streets, with their
 parcels and owners (some parcels hold several tenants), the sewer segments their laterals
@@ -26,7 +26,7 @@ from datetime import date
 
 from fogkeeper.signals import demo_loaded
 
-from .demo_builder import EARLIEST_AS_OF, SEED, STAFF_PASSWORD, STAFF_USERNAME, Program, _Builder
+from .builder import EARLIEST_AS_OF, SEED, STAFF_PASSWORD, STAFF_USERNAME, Program, _Builder
 
 __all__ = ["EARLIEST_AS_OF", "SEED", "STAFF_PASSWORD", "STAFF_USERNAME", "Program"]
 
@@ -34,8 +34,8 @@ __all__ = ["EARLIEST_AS_OF", "SEED", "STAFF_PASSWORD", "STAFF_USERNAME", "Progra
 def build_programs(as_of: date, seed: int = SEED, packs: list[str] | None = None) -> list[Program]:
     """The written demo programs on `as_of` (of `packs` among them, default all), as plain
     data."""
-    from .demo_programs import written
-    from .demo_stories import tell
+    from .stories import tell
+    from .written import written
 
     programs = []
     for pack_id in written():
@@ -78,7 +78,7 @@ def demo_packs(packs: list[str] | None = None) -> list[str]:
 
 def agency_codes(packs: list[str]) -> list[str]:
     """The code the demo gives each pack's agency."""
-    from .demo_programs import section
+    from .written import section
 
     return [section(p, "agency").get("code", p) for p in packs]
 
@@ -91,12 +91,12 @@ def load_demo(
     to its own. One transaction."""
     from django.db import transaction
 
-    from .demo_enforcement import load_enforcement
-    from .demo_generated import load_generated
-    from .demo_load import load_program
-    from .demo_programs import written as written_packs
-    from .demo_sewers import load_cleanings
-    from .demo_spills import load_spills
+    from .enforcement import load_enforcement
+    from .generated import load_generated
+    from .load import load_program
+    from .sewers import load_cleanings
+    from .spills import load_spills
+    from .written import written as written_packs
 
     packs = demo_packs(packs)
     day = as_of if isinstance(as_of, Mapping) else dict.fromkeys(packs, as_of)

@@ -1,8 +1,9 @@
-"""The demo's builder: one agency's program as plain data (demo_data.py), one well-run
+"""The demo's builder: one agency's program as plain data (data.py), one well-run
 establishment at a time (`_Builder`), with its parcel, permits, devices, pump-outs and waste
-cooking oil, its staff and trainings (demo_training.py) and its inspections
-(demo_inspections.py), dated back from `as_of` by a seeded random generator; and the steps
-with which demo_stories.py gives some of them trouble. demo.py builds and loads them."""
+cooking oil, its staff and trainings (training.py) and its inspections
+(inspections.py), dated back from `as_of` by a seeded random generator; and the steps
+with which stories.py gives some of them trouble. The package (__init__.py) builds and
+loads them."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from .demo_data import Device, Program, Shape, _years
-from .demo_inspections import _Inspections
-from .demo_training import _Training
+from .data import Device, Program, Shape, _years
+from .inspections import _Inspections
+from .training import _Training
 
 SEED = 20091020
 STAFF_USERNAME = "staff"
@@ -36,12 +37,12 @@ OPERATOR_SUFFIXES = ("Foods LLC", "Restaurant Group Inc", "Hospitality LLC", "Pa
 
 class _Builder(_Training, _Inspections):
     """Builds one agency's program; `fse()` makes a well-run establishment, the stories of
-    the pack's program file (demo_stories.py) then give some of them trouble."""
+    the pack's program file (stories.py) then give some of them trouble."""
 
     def __init__(self, pack_id: str, as_of: date, seed: int):
         from fogkeeper.rules.packs import default_registry
 
-        from .demo_programs import read
+        from .written import read
 
         self.pack = default_registry().get(pack_id)
         written = read(pack_id)

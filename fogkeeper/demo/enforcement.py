@@ -2,7 +2,7 @@
 with its letters, a fee schedule, and invoices (one paid, one not), taken through the same
 services staff use, so the guards and the audit trail apply, each act in the order its
 section sets. The fees and the case's steps are the pack's written program's (`enforcement`,
-demo_programs.py); a pack without them gets no money, and its case takes the first of the
+written.py); a pack without them gets no money, and its case takes the first of the
 pack's actions that sends a letter and needs nothing before it, its fields filled from their
 kinds."""
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from .demo_programs import section
+from .written import section
 
 
 def _subject(fse) -> str:
@@ -26,9 +26,8 @@ def _overdue(fses, as_of: date, by: date):
     """The first of `fses` whose pump-out the engine finds overdue on `as_of`, since `by` or
     earlier, so that the case is about a violation the sweep finds: (establishment, device,
     since)."""
+    from fogkeeper.compliance.casefiles.as_json import build_case_files
     from fogkeeper.rules import evaluate, parse_case
-
-    from .casefiles import build_case_files
 
     if not fses:
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from .generate import generate_program
+from fogkeeper.compliance.generate import generate_program
 
 ESTABLISHMENTS = 40
 YEARS = 4

@@ -9,7 +9,7 @@ from typing import Any
 
 
 class _Inspections:
-    """The inspections and samples of demo_builder's `_Builder`, which this is a part of."""
+    """The inspections and samples of builder.py's `_Builder`, which this is a part of."""
 
     def _inspections(self, rec, opened_on, end, last_inspection) -> None:
         rng = self.rng

@@ -1,4 +1,4 @@
-"""Writing one agency's demo program (the plain data demo.py's stories build) with the ORM:
+"""Writing one agency's demo program (the plain data stories.py builds) with the ORM:
 one loader per kind of record, called in the order the rows are written, which their ids
 follow."""
 
@@ -30,10 +30,10 @@ from fogkeeper.registry.models import (
 )
 from fogkeeper.training.models import Attendance, Employee, Training
 
-from .demo_programs import section
+from .written import section
 
 if TYPE_CHECKING:
-    from .demo_builder import Program
+    from .builder import Program
 
 # Each establishment's record in the program with the row written for it.
 Pairs = list[tuple[dict, FoodServiceEstablishment]]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fogkeeper.safeload import load_yaml
 
-DATA = Path(__file__).resolve().parent.parent / "demo" / "sewer-cleanings.yaml"
+DATA = Path(__file__).resolve().parent / "sewer-cleanings.yaml"
 
 
 @cache

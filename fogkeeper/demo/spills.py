@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fogkeeper.safeload import load_yaml
 
-DATA = Path(__file__).resolve().parent.parent / "demo" / "spills.yaml"
+DATA = Path(__file__).resolve().parent / "spills.yaml"
 
 
 @cache

@@ -1,6 +1,6 @@
 """The written demo programs, told from fogkeeper/demo/programs/<pack>.yaml: the sewer
 segments, haulers, owners and parcels of the jurisdiction, then its establishments in order,
-each made well run by the builder (demo.py `_Builder.fse`) and given trouble by the steps of
+each made well run by the builder (builder.py `_Builder.fse`) and given trouble by the steps of
 its `story`. What each step does is below (`STEPS`); the YAML file's header says how it is
 written. The order of the file is the order of the records and of the random draws.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from .demo_builder import Device, _Builder, _years
-from .demo_programs import read
+from .builder import Device, _Builder, _years
+from .written import read
 
 _FLOATS = ("capacity", "depth", "manhole", "rate")
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from .demo_data import _years
+from .data import _years
 
 
 class _Training:
-    """The employees and trainings of demo_builder's `_Builder`, which this is a part of."""
+    """The employees and trainings of builder.py's `_Builder`, which this is a part of."""
 
     def _people(self, rec, opened_on, end, employees, last_training) -> None:
         staff = self._employees(opened_on, end, employees)

@@ -1,9 +1,9 @@
 """The written demo programs: one file per pack, fogkeeper/demo/programs/<pack>.yaml, holding
 the agency (`agency`: code, name, letterhead), where it is (`place`: its establishments'
 city, state and ZIP code, the centre of the map), the shape of its well-run establishments
-(`builder`, read by demo.py `Shape`), its fees and first letter (`enforcement`,
-demo_enforcement.py), and the program itself (demo_stories.py). A pack without a file gets a
-generated demo (demo_generated.py); no code names a pack."""
+(`builder`, read by data.py `Shape`), its fees and first letter (`enforcement`,
+enforcement.py), and the program itself (stories.py). A pack without a file gets a
+generated demo (generated.py); no code names a pack."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fogkeeper.safeload import load_yaml
 
-DATA = Path(__file__).resolve().parent.parent / "demo" / "programs"
+DATA = Path(__file__).resolve().parent / "programs"
 
 
 def written() -> list[str]:

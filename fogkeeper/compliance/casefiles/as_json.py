@@ -30,8 +30,8 @@ from datetime import date
 from fogkeeper.enforcement.selectors import enforcement_entries
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
-from .casefile_batch import _Batch, _put
-from .casefile_history import (
+from .json_batch import _Batch, _put
+from .json_history import (
     _employees,
     _incidents,
     _inspections,
@@ -40,7 +40,7 @@ from .casefile_history import (
     _services,
     _trainings,
 )
-from .casefile_registry import _changes, _devices, _establishments, _haulers, _operators, _permits
+from .json_registry import _changes, _devices, _establishments, _haulers, _operators, _permits
 
 
 def build_case_file(establishment: FoodServiceEstablishment, as_of: date) -> dict:

@@ -36,7 +36,7 @@ from fogkeeper.registry.models import Agency
 from fogkeeper.rules import CaseFile, records, trusted
 from fogkeeper.rules.packs import default_registry
 
-from .casefiles import build_case_files, enforcement_actions
+from .as_json import build_case_files, enforcement_actions
 
 FETCH = 5000  # rows a round trip from the server-side cursor
 

@@ -14,7 +14,7 @@ from fogkeeper.maintenance.models import Service, ServiceDispute, YellowGreasePi
 from fogkeeper.registry.models import GreaseControlDevice
 from fogkeeper.training.models import Attendance, Employee, Training
 
-from .casefile_batch import _Batch, _codes_of_others, _day, _Float, _put, _reading
+from .json_batch import _Batch, _codes_of_others, _day, _Float, _put, _reading
 
 
 def _services(batch: _Batch) -> dict[int, list]:

@@ -18,7 +18,7 @@ from fogkeeper.registry.models import (
     OperatorTenure,
 )
 
-from .casefile_batch import _Batch, _day, _Float, _put
+from .json_batch import _Batch, _day, _Float, _put
 
 
 def _establishments(agency: Agency, ids: list[int]) -> dict[int, dict]:

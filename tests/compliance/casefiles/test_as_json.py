@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from fogkeeper.compliance.casefiles import build_case_file, build_case_files
+from fogkeeper.compliance.casefiles.as_json import build_case_file, build_case_files
 from fogkeeper.inspections.models import Measurement, Sample
 from fogkeeper.registry.models import ApprovedException
 from fogkeeper.rules import CaseFileError, evaluate, parse_case

@@ -13,8 +13,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.compliance import sweep
-from fogkeeper.compliance.casefiles import build_case_files
-from fogkeeper.compliance.caserecords import load_case_files
+from fogkeeper.compliance.casefiles.as_json import build_case_files
+from fogkeeper.compliance.casefiles.as_records import load_case_files
 from fogkeeper.compliance.generate import generate_program
 from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
 from fogkeeper.compliance.runs import sweep_agency

@@ -304,7 +304,7 @@ def test_it_reads_in_the_same_number_of_queries_however_many_cases(agencies):
 
 
 def test_it_lists_the_spill_reports_due_and_late_linking_to_the_incident(client):
-    from tests.web.test_dashboard import overdue_segment, state_spill
+    from tests.web.reports.test_dashboard import overdue_segment, state_spill
 
     sc, _ = two_agencies()
     spill = state_spill(sc)
@@ -328,7 +328,7 @@ def test_it_lists_the_spill_reports_due_and_late_linking_to_the_incident(client)
 
 
 def test_its_exports_carry_the_spill_reports_and_the_cleanings(client):
-    from tests.web.test_dashboard import overdue_segment, state_spill
+    from tests.web.reports.test_dashboard import overdue_segment, state_spill
 
     sc, _ = two_agencies()
     spill = state_spill(sc)
@@ -352,7 +352,7 @@ def test_its_exports_carry_the_spill_reports_and_the_cleanings(client):
 
 
 def test_it_shows_only_the_spill_reports_when_asked(client):
-    from tests.web.test_dashboard import state_spill
+    from tests.web.reports.test_dashboard import state_spill
 
     sc, _ = two_agencies()
     state_spill(sc)

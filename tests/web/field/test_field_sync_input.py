@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from fogkeeper.inspections.models import Inspection, InspectionPhoto
 from fogkeeper.inspections.snapshots import version_of
 from tests.images import png
-from tests.web.test_field_app import SYNC, harbor, ines, inspection_of, sc  # noqa: F401
+from tests.web.field.test_field_app import SYNC, harbor, ines, inspection_of, sc  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ines")]
 

@@ -10,15 +10,15 @@ import pytest
 from django.db import transaction
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.casefiles import build_case_files
-from fogkeeper.compliance.caserecords import load_case_files
+from fogkeeper.compliance.casefiles.as_json import build_case_files
+from fogkeeper.compliance.casefiles.as_records import load_case_files
 from fogkeeper.registry.models import IntervalApproval
 from fogkeeper.rules import evaluate, parse_case
 from tests.records import make_agency, make_device, make_establishment, make_service
 from tests.web.people import make_user
 
 pytestmark = pytest.mark.django_db
-PACKS = Path(__file__).resolve().parent.parent / "rules" / "format_packs"
+PACKS = Path(__file__).resolve().parents[2] / "rules" / "format_packs"
 APPROVAL = {
     "days": "120", "approved_by": "Dana Ruiz, Public Works Director",
     "approved_on": "2025-03-02", "reference": "Letter PW-2025-08", "ends_on": "2025-08-31",

@@ -14,7 +14,7 @@ from tests.records import make_agency, make_device, make_establishment
 from tests.web.people import make_user
 
 pytestmark = pytest.mark.django_db
-PACKS = Path(__file__).resolve().parent.parent / "rules" / "format_packs"
+PACKS = Path(__file__).resolve().parents[2] / "rules" / "format_packs"
 
 
 @pytest.fixture
@@ -61,8 +61,8 @@ def test_both_case_file_readings_carry_a_haulers_certification(device):
 
     from django.db import transaction
 
-    from fogkeeper.compliance.casefiles import build_case_files
-    from fogkeeper.compliance.caserecords import load_case_files
+    from fogkeeper.compliance.casefiles.as_json import build_case_files
+    from fogkeeper.compliance.casefiles.as_records import load_case_files
     from tests.records import make_hauler, make_service
 
     fse = device.establishment

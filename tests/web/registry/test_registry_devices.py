@@ -158,7 +158,7 @@ def test_san_clemente_allows_no_design_exception_and_offers_none(client, manager
 
 
 def test_a_pack_that_allows_design_exceptions_offers_and_records_one(client, monkeypatch):
-    monkeypatch.setenv("FOGKEEPER_PACKS", str(Path(__file__).parent.parent / "rules" / "packs"))
+    monkeypatch.setenv("FOGKEEPER_PACKS", str(Path(__file__).parents[2] / "rules" / "packs"))
     agency = make_agency("imaginary-town")
     device = make_device(make_establishment(agency, code="FSE-9"))
     client.force_login(make_user("ida", agency, role="manager"))

@@ -129,7 +129,7 @@ def reach_town_manager(client, monkeypatch):
 
     from tests.records import make_agency
 
-    packs = Path(__file__).resolve().parent.parent / "rules" / "format_packs"
+    packs = Path(__file__).resolve().parents[2] / "rules" / "format_packs"
     monkeypatch.setenv("FOGKEEPER_PACKS", str(packs))
     agency = make_agency("reach-town")
     client.force_login(make_user("rita", agency, role="manager"))

@@ -1,14 +1,14 @@
 """`manage.py demo [--if-empty] [--as-of DATE] [--pack PACK ...]`: the demo program of every
 jurisdiction pack the deployment knows (or those named) and a staff login
-(fogkeeper/compliance/demo.py), then a sweep of each agency."""
+(fogkeeper/demo/), then a sweep of each agency."""
 
 from collections import Counter
 from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from fogkeeper.compliance import demo
-from fogkeeper.compliance.demo_programs import written
+from fogkeeper import demo
+from fogkeeper.demo.written import written
 from fogkeeper.registry.models import Agency, pack_today
 from fogkeeper.statistics import analyze_tables
 
