@@ -3,7 +3,7 @@
 `build_case_files` runs the same queries whatever the size of the batch (seventeen for the
 records, two for the enforcement actions and their facts, and the billing app's for invoices;
 one or two more when a record refers by mistake to another establishment's device or
-employee): one loader per kind of record (casefile_registry.py, casefile_history.py) reads
+employee): one loader per kind of record (json_registry.py, json_history.py) reads
 plain rows (`values_list`, no model instances) for every establishment of the batch at once,
 and deals them out to the establishments in Python. The result is JSON-ready: dates are
 `YYYY-MM-DD` strings, decimals are floats (cast in SQL), and optional fields that are null are

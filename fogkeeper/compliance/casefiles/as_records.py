@@ -1,6 +1,6 @@
 """The sweep's case files, read from PostgreSQL straight into the engine's records.
 
-`load_case_files` gives, for a batch of establishments, what `casefiles.build_case_files`
+`load_case_files` gives, for a batch of establishments, what `as_json.build_case_files`
 gives once `parse_case` has read it, without the detour through JSON-ready dicts and their
 validation: a fixed number of queries (one per kind of record, streamed from a server-side
 cursor, the batch's ids passed as one array), rows made into the records of

@@ -1,4 +1,4 @@
-"""What the case file loaders (casefile_registry.py, casefile_history.py) share: the batch of
+"""What the case file loaders (json_registry.py, json_history.py) share: the batch of
 establishments they read, with the codes they hand each other, and the reading of a row's
 values into a case file's."""
 
