@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -602,7 +603,25 @@ def _cli_times(case: dict[str, Any]) -> list[float]:
     return times
 
 
-def main(argv: list[str] | None = None) -> int:
+@dataclass
+class Tally:
+    """What the run has counted and timed so far, chunk after chunk."""
+
+    per_pack: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[str] = field(default_factory=Counter)
+    records: int = 0
+    findings: int = 0
+    errors: int = 0
+    evaluated: int = 0
+    done: int = 0
+    gen_s: float = 0.0
+    parse_t: Clock = field(default_factory=Clock)
+    eval_t: Clock = field(default_factory=Clock)
+    e2e_t: Clock = field(default_factory=Clock)
+    largest: tuple[int, dict[str, Any] | None] = (-1, None)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000, help="case files to generate")
     parser.add_argument("--seed", type=int, default=20250630)
@@ -615,6 +634,120 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
+    return args
+
+
+def _generate(gen: Generator, first: int, last: int, tally: Tally) -> list[dict[str, Any]]:
+    """A chunk of case-file dicts. Generation is not measured; the records are counted and
+    the largest case file kept for (6)."""
+    t0 = time.perf_counter()
+    cases = [gen.case(i) for i in range(first, last)]
+    tally.gen_s += time.perf_counter() - t0
+    for c in cases:
+        tally.per_pack[c["jurisdiction"]] += 1
+        size = records_in(c)
+        tally.records += size
+        if size > tally.largest[0]:
+            tally.largest = (size, c)
+    gc.collect()
+    return cases
+
+
+def _parse(cases: list[dict[str, Any]], tally: Tally) -> list:
+    """(1) parse (validation), timed. Each result is dropped, as a streaming sweep would:
+    holding thousands of parsed cases makes the cyclic GC rescan them and skews the figure.
+    Returns the parsed cases, parsed again untimed: the input of (2)."""
+    tally.parse_t.start()
+    for data in cases:
+        try:
+            parse_case(data)
+        except CaseFileError as e:
+            tally.errors += 1
+            if tally.errors <= 5:
+                print(f"  INVALID {data['establishment']['id']}:")
+                for p in e.problems[:10]:
+                    print(f"    {p}")
+    tally.parse_t.stop()
+    parsed = []
+    for data in cases:
+        with contextlib.suppress(CaseFileError):
+            parsed.append(parse_case(data))
+    gc.collect()
+    return parsed
+
+
+def _evaluate(parsed: list, tally: Tally) -> None:
+    """(2) evaluate the parsed cases, timed."""
+    tally.eval_t.start()
+    for case in parsed:
+        report = evaluate(case)
+        tally.statuses[report.status] += 1
+        tally.findings += len(report.findings)
+    tally.eval_t.stop()
+    tally.evaluated += len(parsed)
+
+
+def _end_to_end(cases: list[dict[str, Any]], tally: Tally) -> None:
+    """(3) parse + evaluate, end to end, timed."""
+    tally.e2e_t.start()
+    for data in cases:
+        try:
+            evaluate(parse_case(data))
+            tally.done += 1
+        except CaseFileError:
+            pass
+    tally.e2e_t.stop()
+
+
+def _progress(finished: int, n: int, started: float, tally: Tally) -> None:
+    print(
+        f"  {finished:>9,} / {n:,} ({100 * finished / n:3.0f}%)"
+        f"  {time.perf_counter() - started:7.1f} s elapsed;"
+        f" so far: parse {tally.parse_t.rate(finished):,.0f}/s,"
+        f" evaluate {tally.eval_t.rate(tally.evaluated):,.0f}/s,"
+        f" both {tally.e2e_t.rate(tally.done):,.0f}/s"
+    )
+
+
+def _results(tally: Tally, n: int, chunk: int, cli: list[float]) -> None:
+    """The figures (1) to (6) and the status histogram."""
+    evaluated, done = tally.evaluated, tally.done
+    per_pack = tally.per_pack
+    print()
+    print(f"results ({', '.join(f'{k} {v:,}' for k, v in sorted(per_pack.items()))};")
+    print(f"  generation, not measured: {tally.gen_s:,.1f} s)")
+    print(f"  invalid case files (CaseFileError):  {tally.errors:,}  (expected 0)")
+    print(f"  (1) parse (validation):      {tally.parse_t.line(n)}")
+    target = "MET" if tally.eval_t.rate(evaluated) >= TARGET_RATE else "NOT MET"
+    print(
+        f"  (2) evaluate (parsed cases): {tally.eval_t.line(evaluated)}"
+        f"  target ≥ {TARGET_RATE:,} case files/s on one core: {target}"
+    )
+    target = "MET" if tally.e2e_t.rate(done) >= TARGET_RATE else "NOT MET"
+    print(
+        f"  (3) parse + evaluate:        {tally.e2e_t.line(done)}"
+        f"  target ≥ {TARGET_RATE:,} case files/s on one core: {target}"
+    )
+    print(f"  (4) peak memory (ru_maxrss): {_peak_mib():,.0f} MiB ({chunk:,} cases held at a time)")
+    print(
+        f"  (5) records per case:        {tally.records / n:,.1f} on average"
+        f" ({tally.records:,} in all)"
+    )
+    print(f"      findings per case:       {tally.findings / max(evaluated, 1):,.1f} on average")
+    if cli:
+        lo, mid = min(cli), statistics.median(cli)
+        target = "MET" if mid < TARGET_CLI else "NOT MET"
+        print(
+            f"  (6) `fogkeeper evaluate FILE` ({tally.largest[0]} records, {len(cli)} runs):"
+            f" min {lo:.3f} s, median {mid:.3f} s;  target < {TARGET_CLI} s: {target}"
+        )
+    print("  status histogram:")
+    for status, count in tally.statuses.most_common():
+        print(f"    {status:<14} {count:>9,}  {100 * count / max(evaluated, 1):5.1f}%")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
     n = args.count
     chunk = max(1, min(args.chunk, n // 10))  # at least ten chunks: a progress line each 10%
     print(
@@ -625,110 +758,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  peak RSS at start: {_peak_mib():,.0f} MiB")
 
     gen = Generator(args.seed)
-    per_pack: Counter[str] = Counter()
-    statuses: Counter[str] = Counter()
-    records = findings = errors = evaluated = done = 0
-    gen_s = 0.0
-    parse_t, eval_t, e2e_t = Clock(), Clock(), Clock()
-    largest: tuple[int, dict[str, Any] | None] = (-1, None)
+    tally = Tally()
     started = time.perf_counter()
     next_report = 0.1
     for first in range(0, n, chunk):
-        # Generation is not measured: a chunk of case-file dicts, then the timed phases on it.
-        t0 = time.perf_counter()
-        cases = [gen.case(i) for i in range(first, min(first + chunk, n))]
-        gen_s += time.perf_counter() - t0
-        for c in cases:
-            per_pack[c["jurisdiction"]] += 1
-            size = records_in(c)
-            records += size
-            if size > largest[0]:
-                largest = (size, c)
-        gc.collect()
-
-        # (1) parse (validation). Each result is dropped, as a streaming sweep would: holding
-        # thousands of parsed cases makes the cyclic GC rescan them and skews the figure.
-        parse_t.start()
-        for data in cases:
-            try:
-                parse_case(data)
-            except CaseFileError as e:
-                errors += 1
-                if errors <= 5:
-                    print(f"  INVALID {data['establishment']['id']}:")
-                    for p in e.problems[:10]:
-                        print(f"    {p}")
-        parse_t.stop()
-        parsed = []
-        for data in cases:  # not timed: the input of (2)
-            with contextlib.suppress(CaseFileError):
-                parsed.append(parse_case(data))
-        gc.collect()
-
-        # (2) evaluate the parsed cases
-        eval_t.start()
-        for case in parsed:
-            report = evaluate(case)
-            statuses[report.status] += 1
-            findings += len(report.findings)
-        eval_t.stop()
-        evaluated += len(parsed)
+        cases = _generate(gen, first, min(first + chunk, n), tally)
+        parsed = _parse(cases, tally)
+        _evaluate(parsed, tally)
         del parsed
         gc.collect()
-
-        # (3) parse + evaluate, end to end
-        e2e_t.start()
-        for data in cases:
-            try:
-                evaluate(parse_case(data))
-                done += 1
-            except CaseFileError:
-                pass
-        e2e_t.stop()
-
+        _end_to_end(cases, tally)
         finished = first + len(cases)
         if finished >= next_report * n or finished == n:
             next_report = (int(10 * finished / n) + 1) / 10
-            print(
-                f"  {finished:>9,} / {n:,} ({100 * finished / n:3.0f}%)"
-                f"  {time.perf_counter() - started:7.1f} s elapsed;"
-                f" so far: parse {parse_t.rate(finished):,.0f}/s,"
-                f" evaluate {eval_t.rate(evaluated):,.0f}/s,"
-                f" both {e2e_t.rate(done):,.0f}/s"
-            )
+            _progress(finished, n, started, tally)
         del cases
 
     # (6) the command on one case file: the largest generated one
-    cli = _cli_times(largest[1]) if largest[1] is not None else []
-
-    print()
-    print(f"results ({', '.join(f'{k} {v:,}' for k, v in sorted(per_pack.items()))};")
-    print(f"  generation, not measured: {gen_s:,.1f} s)")
-    print(f"  invalid case files (CaseFileError):  {errors:,}  (expected 0)")
-    print(f"  (1) parse (validation):      {parse_t.line(n)}")
-    target = "MET" if eval_t.rate(evaluated) >= TARGET_RATE else "NOT MET"
-    print(
-        f"  (2) evaluate (parsed cases): {eval_t.line(evaluated)}"
-        f"  target ≥ {TARGET_RATE:,} case files/s on one core: {target}"
-    )
-    target = "MET" if e2e_t.rate(done) >= TARGET_RATE else "NOT MET"
-    print(
-        f"  (3) parse + evaluate:        {e2e_t.line(done)}"
-        f"  target ≥ {TARGET_RATE:,} case files/s on one core: {target}"
-    )
-    print(f"  (4) peak memory (ru_maxrss): {_peak_mib():,.0f} MiB ({chunk:,} cases held at a time)")
-    print(f"  (5) records per case:        {records / n:,.1f} on average ({records:,} in all)")
-    print(f"      findings per case:       {findings / max(evaluated, 1):,.1f} on average")
-    if cli:
-        lo, mid = min(cli), statistics.median(cli)
-        target = "MET" if mid < TARGET_CLI else "NOT MET"
-        print(
-            f"  (6) `fogkeeper evaluate FILE` ({largest[0]} records, {len(cli)} runs):"
-            f" min {lo:.3f} s, median {mid:.3f} s;  target < {TARGET_CLI} s: {target}"
-        )
-    print("  status histogram:")
-    for status, count in statuses.most_common():
-        print(f"    {status:<14} {count:>9,}  {100 * count / max(evaluated, 1):5.1f}%")
+    largest = tally.largest[1]
+    cli = _cli_times(largest) if largest is not None else []
+    _results(tally, n, chunk, cli)
     return 0
 
 

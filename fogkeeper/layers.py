@@ -32,8 +32,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("registry", "maintenance", "training", "inspections", "incidents", "sewers"),
     # what the ordinance has staff do about them
     ("permits", "enforcement", "billing"),
-    # case files from the records, the sweep, the demo and generated programs
+    # case files from the records, the sweep and generated programs
     ("compliance",),
+    # the demo programs, built through the services and the case files below them
+    ("demo",),
     # what the program reports, and the work done on many records at once
     ("reporting", "onboarding", "communications"),
     # the pages, the portal and the API

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Sum
 
@@ -146,6 +147,58 @@ def account_statement(establishment: FoodServiceEstablishment, on: date) -> list
             )  # fmt: skip
         lines.append(line)
     return lines
+
+
+def fee_schedules(agency: Agency) -> list[dict[str, Any]]:
+    """The agency's fee schedules, newest first, each with its items and the last day it is
+    in force (`until`, None for the newest)."""
+    schedules = list(
+        FeeSchedule.objects.filter(agency=agency)
+        .prefetch_related("items")
+        .order_by("-effective_on")
+    )
+    rows = []
+    for newer, schedule in zip([None, *schedules], schedules, strict=False):
+        until = newer.effective_on - timedelta(days=1) if newer else None
+        rows.append({"schedule": schedule, "until": until, "items": list(schedule.items.all())})
+    return rows
+
+
+def account_invoices(establishment: FoodServiceEstablishment, on: date) -> list[dict[str, Any]]:
+    """Each invoice of the establishment noticed by `on`, newest first, with its lines,
+    payments, voids and credits, what is still owed and the last day to pay."""
+    invoices = (
+        Invoice.objects.filter(establishment=establishment, noticed_on__lte=on)
+        .select_related("agency", "incident")
+        .prefetch_related("lines", "payments", "adjustments")
+        .order_by("-noticed_on", "-code")
+    )
+    return [
+        {"invoice": i, "lines": list(i.lines.all()), "payments": list(i.payments.all()),
+         "adjustments": list(i.adjustments.all()), "balance": invoice_balance(i, on),
+         "due_on": invoice_due_on(i),
+         "void": any(a.kind == "void" for a in i.adjustments.all())}
+        for i in invoices
+    ]  # fmt: skip
+
+
+def case_invoices(
+    establishment: FoodServiceEstablishment, action_codes: set[str], on: date
+) -> list[dict[str, Any]]:
+    """The invoices of the penalties ordered by these actions (an enforcement case's), with
+    their total, the payments made by `on` and what is still due, in three queries."""
+    invoices = (
+        Invoice.objects.filter(establishment=establishment, enforcement_action__in=action_codes)
+        .prefetch_related("lines", "payments")
+        .order_by("noticed_on", "code")
+    )
+    out = []
+    for invoice in invoices:
+        total = sum((line.amount for line in invoice.lines.all()), Decimal(0))
+        payments = [p for p in invoice.payments.all() if p.paid_on <= on]
+        paid = sum((p.amount for p in payments), Decimal(0))
+        out.append({"invoice": invoice, "total": total, "payments": payments, "due": total - paid})
+    return out
 
 
 def _invoice_findings(establishment: FoodServiceEstablishment, on: date) -> list[Finding]:

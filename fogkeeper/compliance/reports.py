@@ -12,7 +12,7 @@ from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import evaluate
 from fogkeeper.rules.report import Accrual, Deadline, Report
 
-from .casefiles import build_case_file, build_case_files
+from .casefiles.as_json import build_case_file, build_case_files
 
 
 def establishment_report(*, establishment: FoodServiceEstablishment, as_of: date) -> Report:

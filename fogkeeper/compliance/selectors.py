@@ -3,8 +3,13 @@ establishment that concern one of its records."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from datetime import date
 from typing import Any
 
+from django.db.models import Exists, OuterRef
+
+from fogkeeper.enforcement.models import CaseViolation
 from fogkeeper.incidents.models import Incident
 
 from .models import ComplianceStatus, Finding
@@ -22,6 +27,37 @@ def incident_findings(incident: Incident) -> list[Finding]:
             rule__startswith="incident.",
         ).order_by("since", "rule")
     )
+
+
+def live_case_violations(case_ids: list[int]) -> dict[int, list[tuple[str, bool]]]:
+    """The rule of each violation of these cases, in the order of their codes, and whether
+    the last sweep holds it an open finding still; keyed by case pk, in one query."""
+    open_finding = Finding.objects.filter(
+        establishment=OuterRef("case__establishment"),
+        rule=OuterRef("rule"),
+        subject=OuterRef("subject"),
+        open=True,
+    )
+    out: dict[int, list[tuple[str, bool]]] = defaultdict(list)
+    for case_id, rule, live in (
+        CaseViolation.objects.filter(case_id__in=case_ids)
+        .annotate(live=Exists(open_finding))
+        .order_by("code")
+        .values_list("case_id", "rule", "live")
+    ):
+        out[case_id].append((rule, live))
+    return out
+
+
+def swept_calendars(establishment_ids: set[int]) -> dict[int, tuple[date, list, list]]:
+    """What the last sweep of each of these establishments gave its enforcement: the day it
+    evaluated, the deadlines and the accruals; keyed by establishment pk, in one query."""
+    return {
+        est_id: (as_of, deadlines or [], accruals or [])
+        for est_id, as_of, deadlines, accruals in ComplianceStatus.objects.filter(
+            establishment_id__in=establishment_ids
+        ).values_list("establishment_id", "as_of", "deadlines", "accruals")
+    }
 
 
 def incident_schedule(incident: Incident) -> list[dict[str, Any]]:

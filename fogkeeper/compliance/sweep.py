@@ -1,10 +1,10 @@
 """The sweep: every establishment of an agency evaluated on one date, its report stored.
 
 A batch of establishments at a time: their case files are read in a fixed number of queries
-straight into the engine's records (caserecords.py; the few out of the ordinary as the dicts
-of casefiles.py, for parse_case to read or refuse), each is evaluated by the engine, and
-what the reports say is compared with what the database holds, so that only rows that
-changed are written, in a fixed number of queries too (on PostgreSQL: new rows by COPY,
+straight into the engine's records (casefiles/as_records.py; the few out of the ordinary as
+the dicts of casefiles/as_json.py, for parse_case to read or refuse), each is evaluated by the
+engine, and what the reports say is compared with what the database holds, so that only rows
+that changed are written, in a fixed number of queries too (on PostgreSQL: new rows by COPY,
 changed rows by COPY into a temporary table and one UPDATE). Each batch is loaded, evaluated
 and stored in its own transaction, holding its establishments' rows from before the load:
 two stores of one establishment (a sweep's batch and a re-evaluation after a write) take
@@ -58,7 +58,7 @@ from django.db.models import JSONField, Model
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import CaseFile, CaseFileError, Report, evaluate, parse_case
 
-from .caserecords import load_case_files
+from .casefiles.as_records import load_case_files
 from .models import ComplianceStatus, Finding, ScheduleItem, SweepRun
 
 # What the engine says about a finding; the rest of a row is its identity and history.

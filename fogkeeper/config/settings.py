@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "fogkeeper.reporting",
     "fogkeeper.billing",
     "fogkeeper.compliance",
+    "fogkeeper.demo",
     "fogkeeper.enforcement",
     "fogkeeper.communications",
     "fogkeeper.web",

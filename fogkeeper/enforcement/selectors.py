@@ -1,6 +1,7 @@
 """Reads of enforcement: the actions as case-file entries (in bulk, for the sweep), the
-operator's answers to them, and the case of each action on a calendar. What the engine
-says of a case (its deadlines, accruals, the agency's calendar) is compliance/reports.py."""
+operator's answers to them, the case of each action on a calendar, and the cases, actions
+and violations the staff case pages show. What the engine says of a case (its deadlines,
+accruals, the agency's calendar) is compliance/reports.py."""
 
 from __future__ import annotations
 
@@ -9,10 +10,21 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import Prefetch, Q
+
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules.packs import Pack
 
-from .models import STEPS, ActionFact, EnforcementAction, NoticeAnswer, overlay
+from .models import (
+    STEPS,
+    ActionFact,
+    CaseViolation,
+    EnforcementAction,
+    EnforcementCase,
+    Letter,
+    NoticeAnswer,
+    overlay,
+)
 
 NUMBER_KINDS = ("money", "quantity")
 # What the case file knows of a milestone; what must be done by then (`what`) is the
@@ -103,3 +115,72 @@ def with_cases(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, An
     for item in items:
         item["case"] = cases.get((item["establishment"], item["action"]))
     return items
+
+
+# -- the staff case pages (fogkeeper/web/enforcement/cases.py) ------------------------------
+
+
+def agency_cases(agency: Agency, q: str = "") -> list[EnforcementCase]:
+    """The agency's cases with their establishments, newest first; with `q`, those whose
+    establishment's name, code or address holds it, or whose own code is it."""
+    cases = EnforcementCase.objects.filter(establishment__agency=agency).select_related(
+        "establishment"
+    )
+    if q:
+        cases = cases.filter(
+            Q(establishment__name__icontains=q)
+            | Q(establishment__code__icontains=q)
+            | Q(establishment__address__icontains=q)
+            | Q(code__iexact=q)
+        )
+    return list(cases.order_by("-opened_on", "establishment__code", "code"))
+
+
+def actions_by_case(case_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each case's actions in the order taken (code, type, day), keyed by case pk, in one
+    query however many cases."""
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in (
+        EnforcementAction.objects.filter(case_id__in=case_ids)
+        .order_by("taken_on", "pk")
+        .values("case_id", "code", "type", "taken_on")
+    ):
+        out[row["case_id"]].append(row)
+    return out
+
+
+def agency_case(agency: Agency, establishment: str, code: str) -> EnforcementCase | None:
+    """Case `code` of the agency's establishment `establishment`, or None (another agency's
+    case is none of this one's)."""
+    return (
+        EnforcementCase.objects.filter(
+            establishment__agency=agency, establishment__code=establishment, code=code
+        )
+        .select_related("establishment", "opened_by")
+        .first()
+    )
+
+
+def case_actions(case: EnforcementCase) -> list[EnforcementAction]:
+    """The case's actions in the order taken, each with its facts (in the order recorded),
+    its letters (without their bytes) and the operator's answers, in five queries."""
+    return list(
+        EnforcementAction.objects.filter(case=case)
+        .select_related("refers_to", "violation", "taken_by")
+        .prefetch_related(
+            Prefetch(
+                "facts",
+                queryset=ActionFact.objects.select_related("recorded_by").order_by(
+                    "recorded_at", "pk"
+                ),
+            ),
+            Prefetch("letters", queryset=Letter.objects.defer("pdf").order_by("created_at")),
+            Prefetch("answers", queryset=NoticeAnswer.objects.select_related("answered_by")),
+        )
+        .order_by("taken_on", "pk")
+    )
+
+
+def case_violations(case: EnforcementCase) -> list[CaseViolation]:
+    """The violations the case is about, in the order of their codes."""
+    return list(CaseViolation.objects.filter(case=case).order_by("code"))

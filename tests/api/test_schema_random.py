@@ -27,7 +27,7 @@ import psycopg
 import pytest
 
 from fogkeeper.api.agency import HEADER as AGENCY_HEADER
-from fogkeeper.compliance.demo_builder import STAFF_PASSWORD
+from fogkeeper.demo.builder import STAFF_PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -149,7 +149,7 @@ def test_the_field_sync_and_the_onboarding_upload_answer_random_posts_in_words(s
     answers described, and the sync's JSON as its docstring describes it. (schemathesis asks
     for no type, so a body refused before the view, as one that cannot be read, is answered as
     a page: no content type check. The field app asks for JSON and gets it:
-    tests/web/test_field_sync_input.py.)"""
+    tests/web/field/test_field_sync_input.py.)"""
     base, _ = server
     cookie, csrf = _signed_in(base, "manager")
     run = subprocess.run(

@@ -10,8 +10,8 @@ from tests.browser.test_accessibility import serious_violations
 from tests.compliance.records import make_pier_taqueria
 from tests.records import make_establishment
 from tests.web.enforcement import san_clemente_case
+from tests.web.enforcement.test_calendar import AS_OF, harbor_grill_case
 from tests.web.people import make_user, two_agencies
-from tests.web.test_calendar import AS_OF, harbor_grill_case
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

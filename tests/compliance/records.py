@@ -99,21 +99,7 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
     return {
         "jurisdiction": jurisdiction,
         "as_of": "2025-06-30",
-        "establishment": {
-            "id": code,
-            "name": "Pier Taqueria",
-            "category": "full_service",
-            "on_public_sewer": True,
-            "opened_on": "2012-04-01",
-            "operator": {"name": "Harbor Eats Inc", "since": "2025-02-01"},
-            "remodeled_on": "2023-03-01",
-            "food_grinder": False,
-            "variance_granted": False,
-            "changes": [
-                {"date": "2024-05-01", "kind": "expansion"},
-                {"date": "2025-09-01", "kind": "remodel", "notified_on": "2025-08-01"},
-            ],
-        },
+        "establishment": _pier_establishment(code),
         "permit": {
             "number": f"{code}-P2",
             "holder": "Pier Foods LLC",
@@ -142,6 +128,35 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
             {"id": f"{code}-H1", "name": "Coastal Pumping", "licensed": True},
             {"id": f"{code}-H2", "name": "Rogue Vac", "licensed": False},
         ],
+        **_pier_maintenance(code),
+        **_pier_staff(),
+        **_pier_inspections_and_incidents(code),
+        "enforcement": [],
+    }
+
+
+def _pier_establishment(code: str) -> dict:
+    """Pier Taqueria itself: its operator and changes of operation."""
+    return {
+        "id": code,
+        "name": "Pier Taqueria",
+        "category": "full_service",
+        "on_public_sewer": True,
+        "opened_on": "2012-04-01",
+        "operator": {"name": "Harbor Eats Inc", "since": "2025-02-01"},
+        "remodeled_on": "2023-03-01",
+        "food_grinder": False,
+        "variance_granted": False,
+        "changes": [
+            {"date": "2024-05-01", "kind": "expansion"},
+            {"date": "2025-09-01", "kind": "remodel", "notified_on": "2025-08-01"},
+        ],
+    }
+
+
+def _pier_maintenance(code: str) -> dict:
+    """Its pump-outs and waste cooking oil pickups."""
+    return {
         "services": [
             {
                 "id": f"{code}-M1",
@@ -167,6 +182,12 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
             {"date": "2025-05-30", "hauler": f"{code}-H1", "gallons": 55},
             {"date": "2025-06-15"},
         ],
+    }
+
+
+def _pier_staff() -> dict:
+    """Its employees and their training."""
+    return {
         "employees": [
             {
                 "id": "E-1",
@@ -194,6 +215,12 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
                 ],
             }
         ],
+    }
+
+
+def _pier_inspections_and_incidents(code: str) -> dict:
+    """Its inspection and its overflow."""
+    return {
         "inspections": [
             {
                 "id": "I-55",
@@ -223,7 +250,6 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
                 "gallons": 120,
             },
         ],  # fmt: skip
-        "enforcement": [],
     }
 
 

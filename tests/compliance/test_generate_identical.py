@@ -12,9 +12,9 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from fogkeeper.compliance.casefiles import build_case_files
-from fogkeeper.compliance.demo import build_programs
+from fogkeeper.compliance.casefiles.as_json import build_case_files
 from fogkeeper.compliance.generate import generate_program
+from fogkeeper.demo import build_programs
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import (
     FoodServiceEstablishment,

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from fogkeeper.compliance.casefiles import build_case_file
+from fogkeeper.compliance.casefiles.as_json import build_case_file
 from fogkeeper.compliance.models import ComplianceStatus, Finding, SweepRun
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import ChecklistAnswer

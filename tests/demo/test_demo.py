@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 from pypdf import PdfReader
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.demo import build_programs
 from fogkeeper.compliance.models import ComplianceStatus, Finding, SweepRun
+from fogkeeper.demo import build_programs
 from fogkeeper.enforcement.letter_filters import longdate
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.maintenance.models import Service
@@ -156,7 +156,7 @@ def test_every_rule_fires_in_the_engine_on_the_demo_case_files(as_of):
 def test_the_sweep_stores_a_finding_of_every_rule_for_each_agency():
     """Of each written program, whose establishments tell each rule's story; a generated one
     (a pack with no written program) finds what its chance gives, of its own rules only."""
-    from fogkeeper.compliance.demo_programs import written
+    from fogkeeper.demo.written import written
 
     load()
     for agency in Agency.objects.all():
@@ -171,7 +171,7 @@ def test_the_sweep_stores_a_finding_of_every_rule_for_each_agency():
 
 @pytest.mark.django_db
 def test_it_stores_the_permits_suspensions_revocations_limits_and_samples():
-    from fogkeeper.compliance.casefiles import build_case_file
+    from fogkeeper.compliance.casefiles.as_json import build_case_file
     from fogkeeper.inspections.models import Sample
     from fogkeeper.permits.models import Permit
 

@@ -7,8 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.billing import casefiles as billing
-from fogkeeper.compliance import casefiles
-from fogkeeper.compliance.casefiles import build_case_file, build_case_files
+from fogkeeper.compliance.casefiles import as_json as casefiles
+from fogkeeper.compliance.casefiles.as_json import build_case_file, build_case_files
 from fogkeeper.enforcement.services import (
     action_fact_record,
     action_take,

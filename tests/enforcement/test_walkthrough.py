@@ -27,8 +27,8 @@ def letters_sent(case) -> list[str]:
     return sorted(Letter.objects.filter(action__case=case).values_list("action__code", flat=True))
 
 
-def test_san_clemente_from_notice_to_lien():
-    fse, case, violation = open_case("san-clemente", rule="permit.missing")
+def _sc_noticed_and_fined_until_corrected(fse, case, violation):
+    """The Notice of Non-Compliance and the daily fine it accrues until corrected."""
     # The violation is the engine's: operating without a Discharge Permit.
     assert findings(fse, "2025-03-01", "permit.missing")[0][2] is True
 
@@ -47,6 +47,9 @@ def test_san_clemente_from_notice_to_lien():
     action_fact_record(action=notice, field="corrected_on", value=d("2025-04-15"))
     assert accruals(fse, "2025-04-30") == [("NNC-1", 14, "8400.00")]
 
+
+def _sc_schedule_missed(fse, case):
+    """A compliance schedule whose milestone is missed."""
     # A compliance schedule (nothing owed), its milestone missed.
     schedule = action_take(
         case=case, type="compliance_schedule", code="CS-1",
@@ -59,6 +62,9 @@ def test_san_clemente_from_notice_to_lien():
         ("CS-1", "2025-05-16", True)
     ]
 
+
+def _sc_suspended_to_final_decision(fse, case):
+    """The suspension, heard, decided, reviewed by the Council, final."""
     # Suspension notice: the hearing no sooner than 10 days after mailing.
     suspension = action_take(
         case=case, type="suspension_notice", code="SN-1", fields={"mailed_on": d("2025-05-20")},
@@ -92,6 +98,10 @@ def test_san_clemente_from_notice_to_lien():
     )  # fmt: skip
     assert deadlines(fse, "2025-07-02")[("FD-1", "judicial_review", "deadline")] == "2025-09-29"
 
+
+def _sc_penalty_ordered_and_replaced(fse, case, violation):
+    """The administrative complaint to the Council's penalty order that replaces the
+    Manager's; returns the Council's."""
     # The administrative complaint, its hearing within 30 days, then the Manager's penalty
     # order ($5,000 a day × 10 days, at the cap), served, appealed to the Council in time.
     complaint = action_take(
@@ -126,6 +136,18 @@ def test_san_clemente_from_notice_to_lien():
     assert due[("PO-2", "final", "event")] == "2025-08-05"
     assert due[("PO-2", "judicial_review", "deadline")] == "2025-09-04"
     assert due[("PO-2", "lien_eligible", "event")] == "2025-10-04"
+    return order
+
+
+def test_san_clemente_from_notice_to_lien():
+    fse, case, violation = open_case("san-clemente", rule="permit.missing")
+    _sc_noticed_and_fined_until_corrected(fse, case, violation)
+
+    _sc_schedule_missed(fse, case)
+
+    _sc_suspended_to_final_decision(fse, case)
+
+    order = _sc_penalty_ordered_and_replaced(fse, case, violation)
 
     # Paid late (after the lien date): still lien-eligible.
     action_fact_record(action=order, field="paid_on", value=d("2025-10-08"))
@@ -141,11 +163,9 @@ def test_san_clemente_from_notice_to_lien():
     ]  # fmt: skip
 
 
-def test_town_from_complaint_to_lien():
-    fse, case, violation = open_case("town-10-02", rule="permit.missing")
-    assert findings(fse, "2025-03-01", "permit.missing")[0][2] is True
-    assert accruals(fse, "2025-04-30") == []  # no daily fine in the Town
-
+def _town_schedule_missed_and_suspension_noticed(fse, case):
+    """A compliance schedule whose milestone is missed, then the suspension notice; returns
+    the notice."""
     action_take(
         case=case, type="compliance_schedule", code="CS-1",
         fields={"entered_on": d("2025-04-01"), "payment_arrangement": False,
@@ -163,7 +183,11 @@ def test_town_from_complaint_to_lien():
     due = deadlines(fse, "2025-05-02")
     assert due[("SN-1", "hearing", "earliest")] == "2025-05-16"
     assert due[("SN-1", "hearing", "deadline")] == "2025-06-15"
+    return suspension
 
+
+def _town_suspension_heard_and_decided(fse, case, suspension):
+    """The suspension's hearing, continued, and the decision, final unappealed."""
     # A hearing, continued; the decision within 30 days of its close (June 19 is Juneteenth).
     first = hearing_schedule(
         notice=suspension, code="H-1", hearing_on=d("2025-05-16"), noticed_on=d("2025-05-01")
@@ -186,6 +210,10 @@ def test_town_from_complaint_to_lien():
     assert due[("HD-1", "council_appeal", "deadline")] == "2025-06-30"
     assert due[("HD-1", "final", "event")] == "2025-07-01"
 
+
+def _town_penalty_ordered_and_replaced(fse, case, violation):
+    """The administrative complaint to the Council's penalty order that replaces the hearing
+    officer's, with every letter sent."""
     # The administrative complaint, heard within 60 days; the hearing officer's penalty order
     # is appealed to the Council, whose order replaces it (RULES.md 12.8).
     complaint = action_take(
@@ -230,6 +258,18 @@ def test_town_from_complaint_to_lien():
         "PO-2",
         "SN-1",
     ]
+
+
+def test_town_from_complaint_to_lien():
+    fse, case, violation = open_case("town-10-02", rule="permit.missing")
+    assert findings(fse, "2025-03-01", "permit.missing")[0][2] is True
+    assert accruals(fse, "2025-04-30") == []  # no daily fine in the Town
+
+    suspension = _town_schedule_missed_and_suspension_noticed(fse, case)
+
+    _town_suspension_heard_and_decided(fse, case, suspension)
+
+    _town_penalty_ordered_and_replaced(fse, case, violation)
 
     # The penalty is invoiced; the Town's permit fee invoice goes unpaid too: delinquent 45 days
     # after notice (Sept 1 + 45 = Oct 16), and the business license may not be renewed.

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from fogkeeper.compliance.casefiles import build_case_file
+from fogkeeper.compliance.casefiles.as_json import build_case_file
 from fogkeeper.inspections.models import Sample
 from fogkeeper.inspections.services import sample_record
 from fogkeeper.rules import evaluate, parse_case

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from fogkeeper.audit.models import AuditEvent
-from fogkeeper.compliance.casefiles import build_case_file
+from fogkeeper.compliance.casefiles.as_json import build_case_file
 from fogkeeper.maintenance.models import Service, ServiceDispute
 from fogkeeper.maintenance.services import (
     service_dispute,

@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 from django.core.exceptions import ValidationError
 
-from fogkeeper.compliance.casefiles import build_case_file
+from fogkeeper.compliance.casefiles.as_json import build_case_file
 from fogkeeper.permits.services import permit_renewal_deny, permit_revoke, permit_suspend
 from fogkeeper.rules import evaluate, parse_case
 from tests.audit.people import events

@@ -12,7 +12,7 @@ from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import action_take
 from tests.races import race
 from tests.records import make_agency, make_establishment
-from tests.web.test_lists import finding
+from tests.web.reports.test_lists import finding
 
 pytestmark = pytest.mark.django_db(transaction=True)
 N = 10

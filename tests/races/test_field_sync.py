@@ -9,8 +9,8 @@ from django.test import Client
 
 from fogkeeper.inspections.models import Inspection
 from tests.races import race, statuses
+from tests.web.field.test_field_app import ROUTE, SYNC, inspection_of, sc  # noqa: F401 (the fixture)
 from tests.web.people import make_user
-from tests.web.test_field_app import ROUTE, SYNC, inspection_of, sc  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 N = 8

@@ -261,14 +261,8 @@ def in_order(case: dict) -> dict:
     return case
 
 
-@st.composite
-def case_files(draw, jurisdiction: str) -> dict:
-    """A valid case file of `jurisdiction`: records mostly before as_of, some after."""
-    pack = PACKS.get(jurisdiction)
-    as_of = draw(st.dates(max(FIRST_AS_OF, pack.effective), LAST_AS_OF))
-    when = Dates(draw, as_of, -1200, 40)
-    recent = Dates(draw, as_of, -500, 40)
-    operator = draw(st.sampled_from(OPERATORS))
+def _establishment(draw, as_of: date, operator: str, when, recent) -> dict[str, Any]:
+    """The establishment of a drawn case file, now and then out of the ordinary."""
     est: dict[str, Any] = {
         "id": "FSE-1",
         "name": "Test Kitchen",
@@ -307,28 +301,34 @@ def case_files(draw, jurisdiction: str) -> dict:
             )
             for d in change_days
         ]
-    case: dict[str, Any] = {"jurisdiction": jurisdiction, "as_of": as_of.isoformat()}
-    case["establishment"] = est
-    if draw(often):
-        issued = when(hi=20)
-        case["permit"] = compact(
-            {
-                "number": "P-1",
-                "holder": operator if draw(often) else "Someone Else",
-                "issued_on": issued,
-                "expires_on": iso(date.fromisoformat(issued), draw(st.integers(200, 1900))),
-                "renewal_applied_on": maybe(draw, recent, rarely),
-                "renewal_denied_on": maybe(draw, recent, rarely),
-                "suspended_from": maybe(draw, recent, rarely),
-                "revoked_on": maybe(draw, recent, rarely),
-                "service_frequency_days": maybe(
-                    draw, lambda: draw(st.sampled_from([30, 60, 90, 100, 120])), st.booleans()
-                ),
-                "yellow_grease_frequency_days": maybe(
-                    draw, lambda: draw(st.sampled_from([30, 90])), rarely
-                ),
-            }
-        )
+    return est
+
+
+def _permit(draw, operator: str, when, recent) -> dict[str, Any]:
+    """The permit of a drawn case file, now and then renewed, denied, suspended or revoked."""
+    issued = when(hi=20)
+    return compact(
+        {
+            "number": "P-1",
+            "holder": operator if draw(often) else "Someone Else",
+            "issued_on": issued,
+            "expires_on": iso(date.fromisoformat(issued), draw(st.integers(200, 1900))),
+            "renewal_applied_on": maybe(draw, recent, rarely),
+            "renewal_denied_on": maybe(draw, recent, rarely),
+            "suspended_from": maybe(draw, recent, rarely),
+            "revoked_on": maybe(draw, recent, rarely),
+            "service_frequency_days": maybe(
+                draw, lambda: draw(st.sampled_from([30, 60, 90, 100, 120])), st.booleans()
+            ),
+            "yellow_grease_frequency_days": maybe(
+                draw, lambda: draw(st.sampled_from([30, 90])), rarely
+            ),
+        }
+    )
+
+
+def _records(draw, pack, as_of: date, when, recent) -> dict[str, Any]:
+    """The records of a drawn case file, each kind referring to those drawn before it."""
     devices = [
         device(draw, f"{kind}-{i}", when)
         for i, kind in enumerate(draw(st.lists(st.sampled_from(["GI", "GT"]), max_size=3)))
@@ -366,7 +366,7 @@ def case_files(draw, jurisdiction: str) -> dict:
     ]
     incidents = [incident(draw, f"N-{i}", recent, recent) for i in range(draw(st.integers(0, 3)))]
     taken = actions(draw, "A", draw(st.integers(0, 4)), pack, recent, Dates(draw, as_of, -400, 120))
-    case.update(
+    return dict(
         devices=devices,
         haulers=haulers,
         services=services,
@@ -377,6 +377,22 @@ def case_files(draw, jurisdiction: str) -> dict:
         incidents=incidents,
         enforcement=taken,
     )
+
+
+@st.composite
+def case_files(draw, jurisdiction: str) -> dict:
+    """A valid case file of `jurisdiction`: records mostly before as_of, some after."""
+    pack = PACKS.get(jurisdiction)
+    as_of = draw(st.dates(max(FIRST_AS_OF, pack.effective), LAST_AS_OF))
+    when = Dates(draw, as_of, -1200, 40)
+    recent = Dates(draw, as_of, -500, 40)
+    operator = draw(st.sampled_from(OPERATORS))
+    est = _establishment(draw, as_of, operator, when, recent)
+    case: dict[str, Any] = {"jurisdiction": jurisdiction, "as_of": as_of.isoformat()}
+    case["establishment"] = est
+    if draw(often):
+        case["permit"] = _permit(draw, operator, when, recent)
+    case.update(_records(draw, pack, as_of, when, recent))
     return in_order(case)
 
 

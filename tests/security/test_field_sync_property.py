@@ -21,7 +21,7 @@ from fogkeeper.inspections.snapshots import version_of
 from fogkeeper.registry.models import Agency
 from tests.images import png
 from tests.records import make_device, make_establishment
-from tests.web.test_field_app import SYNC, harbor, ines, inspection_of, sc  # noqa: F401
+from tests.web.field.test_field_app import SYNC, harbor, ines, inspection_of, sc  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ines")]
 

@@ -34,10 +34,10 @@ from django.utils.html import escape
 from openpyxl import load_workbook
 
 from fogkeeper.billing.models import Invoice
-from fogkeeper.compliance.demo_enforcement import _filled
-from fogkeeper.compliance.demo_programs import section
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.demo.enforcement import _filled
+from fogkeeper.demo.written import section
 from fogkeeper.enforcement.letters import render_action_letter
 from fogkeeper.enforcement.models import HEARING, EnforcementAction, EnforcementCase, Letter
 from fogkeeper.enforcement.services import HEARD, action_deadlines, action_take, sends_letter

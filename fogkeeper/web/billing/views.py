@@ -7,7 +7,7 @@ and releasing a lien. The writes are the billing services'; who may is policy's 
 from __future__ import annotations
 
 import contextlib
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 
 from django import forms
@@ -220,20 +220,6 @@ def _schedule_rows(schedule: FeeSchedule | None) -> dict[str, object]:
     return initial
 
 
-def _schedules(agency) -> list[dict]:
-    """The agency's fee schedules, newest first, each with the dates it is in force."""
-    schedules = list(
-        FeeSchedule.objects.filter(agency=agency)
-        .prefetch_related("items")
-        .order_by("-effective_on")
-    )
-    rows = []
-    for newer, schedule in zip([None, *schedules], schedules, strict=False):
-        until = newer.effective_on - timedelta(days=1) if newer else None
-        rows.append({"schedule": schedule, "until": until, "items": list(schedule.items.all())})
-    return rows
-
-
 @agency_page
 def fee_schedules(request):
     """The fee schedules by effective date; a manager sets a new one from a date."""
@@ -264,30 +250,12 @@ def fee_schedules(request):
                 "invoices noticed from that date charge its fees.",
             )
             return redirect("web:billing_fees")
-    context = {"schedules": _schedules(request.agency), "in_force": in_force, "on": on,
+    context = {"schedules": money.fee_schedules(request.agency), "in_force": in_force, "on": on,
                "form": form if may_set else None}  # fmt: skip
     return render(request, "web/billing/fees.html", context, status=400 if form.is_bound else 200)
 
 
 # -- the account -----------------------------------------------------------------------------
-
-
-def _invoice_rows(fse: FoodServiceEstablishment, on) -> list[dict]:
-    """Each invoice of the establishment noticed by `on`, with its lines, payments, voids and
-    credits, what is still owed and the last day to pay."""
-    invoices = (
-        Invoice.objects.filter(establishment=fse, noticed_on__lte=on)
-        .select_related("agency", "incident")
-        .prefetch_related("lines", "payments", "adjustments")
-        .order_by("-noticed_on", "-code")
-    )
-    return [
-        {"invoice": i, "lines": list(i.lines.all()), "payments": list(i.payments.all()),
-         "adjustments": list(i.adjustments.all()), "balance": money.invoice_balance(i, on),
-         "due_on": money.invoice_due_on(i),
-         "void": any(a.kind == "void" for a in i.adjustments.all())}
-        for i in invoices
-    ]  # fmt: skip
 
 
 def _writes(request) -> dict[str, bool]:
@@ -302,7 +270,7 @@ def account(request, code: str):
     fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
     on = page_as_of(request)
     late, block = money.money_standing(fse, on)
-    page = Paginator(_invoice_rows(fse, on), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(money.account_invoices(fse, on), PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "fse": fse, "on": on, "page": page, "statement": money.account_statement(fse, on),
         "balance": money.account_balance(fse, on), "delinquent": late, "licence_block": block,
@@ -454,7 +422,7 @@ def invoice_detail(request, code: str, invoice: str):
         else:
             messages.success(request, done)
             return redirect("web:invoice", code=code, invoice=found.code)
-    rows = [r for r in _invoice_rows(found.establishment, max(on, found.noticed_on))
+    rows = [r for r in money.account_invoices(found.establishment, max(on, found.noticed_on))
             if r["invoice"].pk == found.pk]  # fmt: skip
     context = {"fse": found.establishment, "row": rows[0], "forms": forms_,
                "owed": money.invoice_owed(found), "pay": how_to_pay(request.agency)}  # fmt: skip

@@ -7,32 +7,34 @@ settlement, a withdrawal, a case opened in error: the closing act)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import get_valid_filename
 
-from fogkeeper.billing.models import Invoice
-from fogkeeper.compliance.models import ComplianceStatus, Finding
+from fogkeeper.billing.selectors import case_invoices
 from fogkeeper.compliance.reports import establishment_report
+from fogkeeper.compliance.selectors import live_case_violations, swept_calendars
 from fogkeeper.enforcement.models import (
     CLOSURE,
-    ActionFact,
-    CaseViolation,
     EnforcementAction,
     EnforcementCase,
     Letter,
-    NoticeAnswer,
     closure_on,
+)
+from fogkeeper.enforcement.selectors import (
+    actions_by_case,
+    agency_case,
+    agency_cases,
+    case_actions,
+    case_violations,
 )
 from fogkeeper.enforcement.steps import Step, next_steps, waiting_steps
 from fogkeeper.registry.models import Agency
@@ -103,45 +105,11 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
     establishment's name, code or address), in four queries whatever their number. Open or
     closed is read from the last sweep's findings and calendar of each establishment."""
     pack = agency.get_pack()
-    cases = EnforcementCase.objects.filter(establishment__agency=agency).select_related(
-        "establishment"
-    )
-    if q := params.get("q", "").strip():
-        cases = cases.filter(
-            Q(establishment__name__icontains=q)
-            | Q(establishment__code__icontains=q)
-            | Q(establishment__address__icontains=q)
-            | Q(code__iexact=q)
-        )
-    cases = list(cases.order_by("-opened_on", "establishment__code", "code"))
+    cases = agency_cases(agency, params.get("q", "").strip())
     ids = [c.pk for c in cases]
-    open_finding = Finding.objects.filter(
-        establishment=OuterRef("case__establishment"),
-        rule=OuterRef("rule"),
-        subject=OuterRef("subject"),
-        open=True,
-    )
-    violations: dict[int, list[tuple[str, bool]]] = defaultdict(list)
-    for case_id, rule, is_live in (
-        CaseViolation.objects.filter(case_id__in=ids)
-        .annotate(live=Exists(open_finding))
-        .order_by("code")
-        .values_list("case_id", "rule", "live")
-    ):
-        violations[case_id].append((rule, is_live))
-    actions: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in (
-        EnforcementAction.objects.filter(case_id__in=ids)
-        .order_by("taken_on", "pk")
-        .values("case_id", "code", "type", "taken_on")
-    ):
-        actions[row["case_id"]].append(row)
-    swept = {
-        est_id: (as_of_, deadlines or [], accruals or [])
-        for est_id, as_of_, deadlines, accruals in ComplianceStatus.objects.filter(
-            establishment_id__in={c.establishment_id for c in cases}
-        ).values_list("establishment_id", "as_of", "deadlines", "accruals")
-    }
+    violations = live_case_violations(ids)
+    actions = actions_by_case(ids)
+    swept = swept_calendars({c.establishment_id for c in cases})
     rows = []
     for case in cases:
         codes = {a["code"] for a in actions[case.pk]}
@@ -239,32 +207,12 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
     the order taken with their facts and letters, and what the engine gives it on `as_of`:
     deadlines, hearing windows, dates a penalty becomes final or a lien may be recorded, and
     the fines accruing."""
-    case = (
-        EnforcementCase.objects.filter(
-            establishment__agency=agency, establishment__code=establishment, code=code
-        )
-        .select_related("establishment", "opened_by")
-        .first()
-    )
+    case = agency_case(agency, establishment, code)
     if case is None:
         raise Http404("no such case")
     pack = agency.get_pack()
     fse = case.establishment
-    actions = list(
-        EnforcementAction.objects.filter(case=case)
-        .select_related("refers_to", "violation", "taken_by")
-        .prefetch_related(
-            Prefetch(
-                "facts",
-                queryset=ActionFact.objects.select_related("recorded_by").order_by(
-                    "recorded_at", "pk"
-                ),
-            ),
-            Prefetch("letters", queryset=Letter.objects.defer("pdf").order_by("created_at")),
-            Prefetch("answers", queryset=NoticeAnswer.objects.select_related("answered_by")),
-        )
-        .order_by("taken_on", "pk")
-    )
+    actions = case_actions(case)
     codes = {a.code for a in actions}
     problem = ""
     try:
@@ -289,7 +237,7 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
     violations = [
         {"violation": v, "title": pack_title(pack, v.rule),
          "open": (v.rule, v.subject) in open_findings}
-        for v in CaseViolation.objects.filter(case=case).order_by("code")
+        for v in case_violations(case)
     ]  # fmt: skip
     closure = closure_on(actions, as_of)
     return CasePage(
@@ -308,7 +256,7 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
         actions=[_action(pack, a) for a in actions],
         deadlines=sorted(deadlines, key=lambda d: (str(d["date"]), d["action"], d["name"])),
         accruals=accruals,
-        invoices=_invoices(fse, codes, as_of),
+        invoices=case_invoices(fse, codes, as_of),
         problem=problem,
         records=actions,
     )
@@ -387,22 +335,6 @@ def _value(value: Any, kind: str, pack: Pack | None = None) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
     return str(value)
-
-
-def _invoices(fse, codes: set[str], as_of: date) -> list[dict[str, Any]]:
-    """The invoices of the case's penalties, with what was paid on them by `as_of`."""
-    invoices = (
-        Invoice.objects.filter(establishment=fse, enforcement_action__in=codes)
-        .prefetch_related("lines", "payments")
-        .order_by("noticed_on", "code")
-    )
-    out = []
-    for invoice in invoices:
-        total = sum((line.amount for line in invoice.lines.all()), Decimal(0))
-        payments = [p for p in invoice.payments.all() if p.paid_on <= as_of]
-        paid = sum((p.amount for p in payments), Decimal(0))
-        out.append({"invoice": invoice, "total": total, "payments": payments, "due": total - paid})
-    return out
 
 
 @agency_page

@@ -1,5 +1,5 @@
 """The day's route, downloaded while online for the field app to work offline: the first page of
-the field list's "today (and overdue)" section (views.field_list, riskiest first), each
+the field list's "today (and overdue)" section (selectors.field_list, riskiest first), each
 establishment with its devices in service and the pack's accumulation limit for them, its open
 findings, its last inspection's items found out of compliance, the inspection of the route's
 day if it was inspected already (`done_today`: the app shows it done, not to be inspected
@@ -25,7 +25,8 @@ from fogkeeper.rules.packs import Pack
 from ..common.pages import PAGE_SIZE
 from ..templatetags.words import pack_title
 from ..vocabulary import reference_words
-from .views import field_counts, field_list, stops
+from .selectors import field_counts, field_list
+from .views import stops
 
 ROUTE_STOPS = PAGE_SIZE  # the first page of today's list: what the field page shows first
 

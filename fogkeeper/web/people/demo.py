@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Min, OuterRef
 
-from fogkeeper.compliance.demo_builder import STAFF_PASSWORD
+from fogkeeper.demo.builder import STAFF_PASSWORD
 from fogkeeper.enforcement.models import EnforcementCase
 from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import (

@@ -123,7 +123,7 @@ def shown_on(*, agency: Agency, establishments, as_of: date) -> None:
     """Give each of `establishments` (a page of a list) what the engine says of it on
     `as_of` (`fse.shown`), where that is not the day of its last evaluation (the stored
     status, which the filters and the sorting read)."""
-    from fogkeeper.compliance.casefiles import build_case_files
+    from fogkeeper.compliance.casefiles.as_json import build_case_files
     from fogkeeper.rules import evaluate
 
     rows = [f for f in establishments if getattr(_stored(f), "as_of", None) != as_of]
