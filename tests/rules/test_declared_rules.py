@@ -145,15 +145,15 @@ def test_the_rules_collected_are_those_the_modules_declare_each_once():
 
 
 def _parameters_read(module) -> set[str]:
-    """The parameters a module reads by name: ctx.p[...], ctx.p.get(...), ctx.p.duration(...),
-    ctx.add(start, name)."""
+    """The parameters a module reads by name: ctx.params[...], ctx.params.get(...),
+    ctx.params.duration(...), ctx.add(start, name)."""
     out = set()
     for node in ast.walk(_source(module)):
-        if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "ctx.p":
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "ctx.params":
             out.add(node.slice)
         elif isinstance(node, ast.Call) and ast.unparse(node.func) in (
-            "ctx.p.get",
-            "ctx.p.duration",
+            "ctx.params.get",
+            "ctx.params.duration",
         ):
             out.add(node.args[0])
         elif isinstance(node, ast.Call) and ast.unparse(node.func) == "ctx.add":
