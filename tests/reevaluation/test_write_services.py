@@ -12,6 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
 from fogkeeper import reevaluation, upcalls
+from fogkeeper.billing.services import invoice_issue
 from fogkeeper.compliance.casefiles import build_case_file
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.enforcement.services import case_open
@@ -115,7 +116,15 @@ WRITES = {
     "enforcement: case_open": lambda fse: case_open(
         establishment=fse, code="EC-1", opened_on=date(2025, 3, 1)
     ),
+    "billing: invoice_issue": lambda fse: _fee(fse),
 }
+
+
+def _fee(fse):
+    return invoice_issue(
+        establishment=fse, code="INV-F1", kind="fee", noticed_on=date(2025, 9, 1),
+        lines=[{"description": "FOG Permit fee", "amount": Decimal("428.00")}],
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("write", list(WRITES), ids=list(WRITES))
