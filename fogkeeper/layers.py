@@ -5,10 +5,13 @@ one, and no two modules import each other, directly or round a circle
 A package of a layer is named by its folder under fogkeeper/; a module at the top of the
 package (jobs.py) by its name. Each package of the application is in exactly one layer.
 
-An import cannot go up a layer, but three ways up remain, each listed below and checked by
-tests/test_layers.py against the source: a function provided at start-up and called by name
-(UPCALLS, fogkeeper/upcalls.py), a task queued by its name (TASKS, fogkeeper/queue), and a
-function passed down as an argument (CALLERS).
+An import cannot go up a layer, but two ways up remain, each listed below and checked
+against the source by scripts/check_imports.py: a function provided at start-up and called by
+name (UPCALLS, fogkeeper/upcalls.py), and a task queued by its name (TASKS, fogkeeper/queue).
+No function of a higher layer is passed down as an argument (the `progress` callbacks are
+passed by a package's own commands and runs); the re-evaluation after a write, once done by
+the pages for the services below them, is asked for by the services themselves
+(fogkeeper/reevaluation.py).
 """
 
 from __future__ import annotations

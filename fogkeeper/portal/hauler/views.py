@@ -2,8 +2,8 @@
 
 What the hauler reaches is policy.establishments (its current customers in the agency the
 request acts for); any other establishment or device answers 404. Every submission goes
-through maintenance's services and the establishment is evaluated again at once (a file's
-customers together, in batches, fogkeeper.queue.reevaluate)."""
+through maintenance's services, which evaluate the establishment again as they commit (a
+file's customers together, on the workers: fogkeeper/reevaluation.py)."""
 
 from __future__ import annotations
 
