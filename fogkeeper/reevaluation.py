@@ -66,18 +66,18 @@ def reevaluate_ids_on_commit(
 ) -> None:
     """Evaluate these establishments of the agency again once the transaction commits: here,
     or on the workers in batches when `queued` (a write of many)."""
-    ids = set(ids)
-    if _held.get() or not ids:
+    wanted = set(ids)
+    if _held.get() or not wanted:
         return
     key = (agency_id, as_of or _day.get(), queued)
     connection = connections[DEFAULT_DB_ALIAS]
     if writes_committed(connection):
-        _run({key: ids})
+        _run({key: wanted})
         return
     if not _flush_waits(connection):
         _local.pending = {}
         transaction.on_commit(flush)
-    _local.pending.setdefault(key, set()).update(ids)
+    _local.pending.setdefault(key, set()).update(wanted)
 
 
 def flush() -> None:
