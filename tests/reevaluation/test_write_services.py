@@ -17,6 +17,7 @@ from fogkeeper.compliance.casefiles import build_case_file
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.enforcement.services import case_open
 from fogkeeper.incidents.services import incident_report
+from fogkeeper.inspections.services import Answer, inspection_record
 from fogkeeper.maintenance.manifests import manifests_import
 from fogkeeper.maintenance.services import pickup_record, service_record
 from fogkeeper.permits.services import permit_issue
@@ -102,6 +103,12 @@ WRITES = {
         attendees=[
             employee_hire(establishment=fse, code="E-1", name="Ana", hired_on=date(2025, 1, 6))
         ],
+    ),  # fmt: skip
+    "inspections: inspection_record": lambda fse: inspection_record(
+        establishment=fse,
+        code="I-1",
+        date=date(2025, 2, 3),
+        answers=[Answer("bmp.drain_screens", False, note="missing at prep sink")],
     ),  # fmt: skip
     "incidents: incident_report": lambda fse: incident_report(
         agency=fse.agency, code="I-1", date=date(2025, 3, 1), establishment=fse
