@@ -1,5 +1,7 @@
 """The import check: no module of fogkeeper imports from a higher layer (fogkeeper/layers.py),
-and no modules import each other round a circle.
+and no modules import each other round a circle; the ways up a layer that an import does not
+show are each listed there: every task defined, and every package that queues it by name
+(TASKS); every function provided at start-up, who provides it and who calls it (UPCALLS).
 
     python scripts/check_imports.py [ROOT]     # ROOT: the fogkeeper package (default)
 
@@ -148,12 +150,77 @@ def problems(root: Path = PACKAGE) -> list[str]:
         return out
     graph = imports(root)
     out += [f"{a} imports {b}, of a higher layer" for a, b in upward(graph, layers.LAYERS)]
+    out += ways_up(root, layers)
     for group in circles(graph):
         inside = sorted((a, b) for a in group for b in graph[a] if b in group)
         out.append(
             f"circle of {len(group)} modules: {', '.join(group)} "
             f"({'; '.join(f'{a} -> {b}' for a, b in inside)})"
         )
+    return out
+
+
+def _constant(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _called(node: ast.AST) -> str:
+    func = getattr(node, "func", None)
+    return getattr(func, "id", None) or getattr(func, "attr", "")
+
+
+def ways_up(root: Path, layers) -> list[str]:
+    """Each task or function named up a layer that layers.TASKS or layers.UPCALLS does not
+    list, or lists wrongly, and each listed that the code no longer has."""
+    tasks, upcalls = layers.TASKS, layers.UPCALLS
+    out, defined, provided = [], set(), set()
+    for module, path in modules(root).items():
+        part = _part(module)
+        if part == "layers":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            task = _constant(node)
+            if task in tasks and part not in tasks[task][1] and part != tasks[task][0]:
+                out.append(f"{module} names task {task}; TASKS does not list {part}")
+            if not isinstance(node, ast.Call):
+                continue
+            name, first = _called(node), _constant(node.args[0] if node.args else None)
+            named = {k.arg: _constant(k.value) for k in node.keywords}
+            if name == "shared_task" and named.get("name"):
+                task = named["name"]
+                defined.add(task)
+                if tasks.get(task, ("",))[0] != part:
+                    out.append(f"{module} defines task {task}, not listed as {part}'s in TASKS")
+            elif name in ("enqueue", "beside", "task") and first is not None:
+                if first not in tasks:
+                    out.append(f"{module} queues {first}, a task not listed in TASKS")
+                elif part not in tasks[first][1] and part != tasks[first][0]:
+                    out.append(f"{module} queues {first}; TASKS does not list {part}")
+            elif name == "provide" and first is not None:
+                provided.add(first)
+                if upcalls.get(first, ("",))[0] != part:
+                    out.append(f"{module} provides {first}, not listed as {part}'s in UPCALLS")
+            elif (
+                name == "provider"
+                and first is not None
+                and module != f"{root.name}.upcalls"
+                and part not in upcalls.get(first, ("", ()))[1]
+            ):
+                out.append(f"{module} calls {first}; UPCALLS does not list {part}")
+        out += _upcalls_imported(module, path, upcalls, root.name)
+    out += [f"TASKS lists {t}, defined nowhere" for t in sorted(set(tasks) - defined)]
+    out += [f"UPCALLS lists {u}, provided nowhere" for u in sorted(set(upcalls) - provided)]
+    return out
+
+
+def _upcalls_imported(module: str, path: Path, upcalls, package: str) -> list[str]:
+    """A module that imports a function of upcalls.py named for a call up is its caller."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module == f"{package}.upcalls":
+            for alias in node.names:
+                if alias.name in upcalls and _part(module) not in upcalls[alias.name][1]:
+                    out.append(f"{module} calls {alias.name}; UPCALLS does not list it")
     return out
 
 

@@ -50,3 +50,32 @@ def test_it_names_a_package_in_no_layer(copy):
     (copy / "newarea").mkdir()
     (copy / "newarea" / "__init__.py").write_text("")
     assert check_imports.problems(copy) == ["newarea is in no layer of fogkeeper/layers.py"]
+
+
+def test_it_fails_on_a_task_queued_by_a_name_not_listed(copy):
+    with (copy / "registry" / "services.py").open("a") as f:
+        f.write('\n\ndef planted():\n    enqueue("fogkeeper.registry.planted", 1)\n')
+    assert check_imports.problems(copy) == [
+        "fogkeeper.registry.services queues fogkeeper.registry.planted, a task not listed in TASKS"
+    ]
+
+
+def test_it_fails_on_a_listed_task_queued_by_a_package_not_listed(copy):
+    with (copy / "training" / "services.py").open("a") as f:
+        f.write('\n\ndef planted():\n    enqueue("fogkeeper.sweep.batch", 1)\n')
+    assert check_imports.problems(copy) == [
+        "fogkeeper.training.services queues fogkeeper.sweep.batch; TASKS does not list training",
+        "fogkeeper.training.services names task fogkeeper.sweep.batch; TASKS does not list "
+        "training",
+    ]
+
+
+def test_it_fails_on_a_call_up_the_layers_not_listed(copy):
+    with (copy / "sewers" / "services.py").open("a") as f:
+        f.write("\nfrom fogkeeper.upcalls import report_of  # noqa\n")
+    with (copy / "web" / "apps.py").open("a") as f:
+        f.write('\n\ndef planted():\n    provide("planted", print)\n')
+    assert check_imports.problems(copy) == [
+        "fogkeeper.sewers.services calls report_of; UPCALLS does not list it",
+        "fogkeeper.web.apps provides planted, not listed as web's in UPCALLS",
+    ]

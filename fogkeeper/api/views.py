@@ -17,7 +17,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from fogkeeper.compliance.models import Finding
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.maintenance.models import Service, ServiceDispute
@@ -307,8 +306,6 @@ class ServiceViewSet(PolicyViewSet):
             )
         except DjangoValidationError as refused:
             raise ValidationError(_field_errors(refused)) from None
-        if created:
-            sweep_establishment(device.establishment, as_of=today)
         stored = self.get_queryset().get(pk=service.pk)
         return Response(
             s.ServiceSerializer(stored, context=self.get_serializer_context()).data,

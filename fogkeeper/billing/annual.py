@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from fogkeeper.reevaluation import held, reevaluate_ids_on_commit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.registry.services import Actor
 from fogkeeper.rules.errors import ParameterNotInForce
@@ -93,12 +94,21 @@ def invoice_annual_fees(*, agency: Agency, year: int, on: date, actor: Actor = N
     fee = fee_for_year(agency, year, on)
     run = AnnualRun(year, fee)
     for fse in active_establishments(agency, on):
-        outcome, reason = invoice_one(fse, fee, year, on, actor)
+        with held():  # those invoiced are evaluated again together, below
+            outcome, reason = invoice_one(fse, fee, year, on, actor)
         if outcome == REFUSED:
             run.refused.append((fse.code, reason))
         else:
             getattr(run, outcome).append(fse.code)
+    reevaluate_invoiced(agency, run.issued)
     return run
+
+
+def reevaluate_invoiced(agency: Agency, codes: list[str]) -> None:
+    """The establishments of a run of annual fees invoiced, evaluated again on the workers,
+    each once (not once per invoice)."""
+    ids = FoodServiceEstablishment.objects.filter(agency=agency, code__in=codes)
+    reevaluate_ids_on_commit(agency.pk, ids.values_list("pk", flat=True), queued=True)
 
 
 def fee_for_year(agency: Agency, year: int, on: date) -> FeeItem:

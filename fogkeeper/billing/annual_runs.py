@@ -23,9 +23,17 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from fogkeeper.queue import enqueue
+from fogkeeper.reevaluation import held
 from fogkeeper.registry.models import Agency
 
-from .annual import ALREADY, REFUSED, active_establishments, fee_for_year, invoice_one
+from .annual import (
+    ALREADY,
+    REFUSED,
+    active_establishments,
+    fee_for_year,
+    invoice_one,
+    reevaluate_invoiced,
+)
 from .models import AnnualFeeRun
 
 log = logging.getLogger(__name__)
@@ -97,7 +105,8 @@ def _invoice_all(run: AnnualFeeRun) -> None:
     run.done, run.already, run.refused = 0, [], []
     actor = run.requested_by
     for fse in active_establishments(run.agency, run.noticed_on).select_related("agency"):
-        outcome, reason = invoice_one(fse, fee, run.year, run.noticed_on, actor)
+        with held():  # those invoiced are evaluated again together, at the end
+            outcome, reason = invoice_one(fse, fee, run.year, run.noticed_on, actor)
         if outcome == REFUSED:
             run.refused.append([fse.code, reason])
         elif outcome == ALREADY and fse.code in earlier:
@@ -108,6 +117,7 @@ def _invoice_all(run: AnnualFeeRun) -> None:
         if run.done % PROGRESS_EVERY == 0:
             _save_progress(run)
     run.total = run.done
+    reevaluate_invoiced(run.agency, run.issued)
 
 
 def _save_progress(run: AnnualFeeRun) -> None:

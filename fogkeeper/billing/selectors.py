@@ -17,7 +17,7 @@ from fogkeeper.rules import evaluate, parse_case
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.payment import payment_terms
 from fogkeeper.rules.report import Finding
-from fogkeeper.signals import report_of
+from fogkeeper.upcalls import report_of
 
 from .casefiles import invoice_actions
 from .models import ZERO, FeeItem, FeeSchedule, Invoice, InvoiceAdjustment, InvoiceLine, Payment

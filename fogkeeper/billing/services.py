@@ -15,6 +15,7 @@ from django.db import transaction
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.incidents.models import Incident
 from fogkeeper.locks import hold_row
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -189,6 +190,7 @@ def invoice_issue(
             ],
         }
         _audit("invoice.issue", invoice, actor, agency, after=after)
+    reevaluate_on_commit(establishment)
     return invoice
 
 
@@ -319,6 +321,7 @@ def payment_record(
             refuse(errors)
         payment.save()
         _audit("payment.record", payment, actor, invoice.agency)
+    reevaluate_on_commit(invoice.establishment)
     return payment
 
 
@@ -359,6 +362,7 @@ def _adjust(invoice: Invoice, kind: str, on: date, amount: Decimal, reason: str,
             adjustment.amount = owed
         adjustment.save()
         _audit(f"invoice.{kind}", adjustment, actor, invoice.agency, reason=adjustment.reason)
+    reevaluate_on_commit(invoice.establishment)
     return adjustment
 
 
@@ -464,6 +468,7 @@ def lien_record(
     with transaction.atomic():
         lien.save()
         _audit("lien.record", lien, actor, establishment.agency)
+    reevaluate_on_commit(establishment)
     return lien
 
 
@@ -487,4 +492,5 @@ def lien_release(
         refuse(errors)
         release.save()
         _audit("lien.release", release, actor, lien.agency)
+    reevaluate_on_commit(lien.establishment)
     return release

@@ -6,9 +6,10 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance findings"
 
     def ready(self) -> None:
-        from fogkeeper import signals
+        from fogkeeper import upcalls
 
-        from . import selectors
+        from . import resweep, selectors
 
-        signals.findings_wanted.connect(selectors.violation_findings, dispatch_uid="compliance")
-        signals.report_wanted.connect(selectors.report, dispatch_uid="compliance")
+        upcalls.provide("reevaluate", resweep.reevaluate)
+        upcalls.provide("findings_of", selectors.violation_findings)
+        upcalls.provide("report_of", selectors.report)

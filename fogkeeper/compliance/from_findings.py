@@ -2,7 +2,8 @@
 for open findings of the engine, and the pack's first notice sent to each of many
 establishments in one go (`procedure.first_notice`), each in its own transaction so that one
 refused leaves the others sent, and what was sent and refused kept on the run; the
-establishments sent a notice are then evaluated again together (fogkeeper.queue.reevaluate)."""
+establishments sent a notice are then evaluated again together, on the workers
+(fogkeeper.reevaluation): once each, not once per notice."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 from fogkeeper.enforcement.codes import action_code, lock_codes, next_code
 from fogkeeper.enforcement.models import BulkNotice, EnforcementAction, EnforcementCase
 from fogkeeper.enforcement.services import action_take, case_open, violation_add
-from fogkeeper.queue import reevaluate
+from fogkeeper.reevaluation import held, reevaluate_ids_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
@@ -118,7 +119,8 @@ def run_bulk_notice(run_id: int) -> BulkNotice:
     for n, code in enumerate(run.codes):
         if code in done:
             continue
-        outcome = _send_one(run, code, n)
+        with held():  # each notice's own re-evaluation: the run's one batch below does it
+            outcome = _send_one(run, code, n)
         BulkNotice.objects.filter(pk=run.pk).update(done=run.done + 1)
         run.done += 1
         (run.sent if "action" in outcome else run.refused).append(outcome)
@@ -137,7 +139,7 @@ def _reevaluate(run: BulkNotice) -> None:
         "pk", flat=True
     )
     if codes:
-        reevaluate(run.agency, list(ids), as_of=run.as_of)
+        reevaluate_ids_on_commit(run.agency_id, ids, as_of=run.as_of, queued=True)
 
 
 def _send_one(run: BulkNotice, code: str, n: int) -> dict[str, Any]:

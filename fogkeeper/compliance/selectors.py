@@ -72,7 +72,7 @@ def incident_schedule(incident: Incident) -> list[dict[str, Any]]:
 def violation_findings(*, establishment, keys: set[tuple[str, str]], on, **_) -> dict[tuple, list]:
     """(rule, subject) -> findings of it at the establishment by `on`, oldest first: the sweep's,
     else the engine's on `on` (only when the sweep has stored none of them). Answers
-    fogkeeper.signals.findings_wanted, for the letters."""
+    fogkeeper.upcalls' findings_of, for the letters."""
     stored = Finding.objects.filter(
         establishment=establishment, rule__in={r for r, _ in keys}, since__lte=on
     ).order_by("since", "pk")
@@ -90,5 +90,5 @@ def violation_findings(*, establishment, keys: set[tuple[str, str]], on, **_) ->
 
 
 def report(*, establishment, as_of, **_):
-    """The establishment's report as of `as_of`: answers fogkeeper.signals.report_wanted."""
+    """The establishment's report as of `as_of`: answers fogkeeper.upcalls' report_of."""
     return establishment_report(establishment=establishment, as_of=as_of)

@@ -8,12 +8,12 @@ from datetime import date
 from celery import shared_task
 
 from fogkeeper.queue import enqueue
-from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.registry.models import Agency
 
 from .from_findings import run_bulk_notice
 from .models import SweepBatch, SweepRun
+from .resweep import reevaluate
 from .runs import SweepAlreadyRunning, finish_sweep, plan_sweep, resume_stalled, run_batch
-from .sweep import SweepResult, sweep_ids
 
 FIRST = 0  # the priority Redis serves first (settings.CELERY_TASK_DEFAULT_PRIORITY)
 
@@ -80,18 +80,9 @@ def sweep_resume() -> list[int]:
 
 @shared_task(name="fogkeeper.compliance.reevaluate")
 def reevaluate_batch(agency_id: int, establishment_ids: list[int], as_of: str) -> int:
-    """Evaluate these establishments of the agency again and store what changed (the ids of
-    another agency are left out). Safe to run twice: the store writes only what changed."""
-    agency = Agency.objects.get(pk=agency_id)
-    ids = list(
-        FoodServiceEstablishment.objects.filter(agency=agency, pk__in=establishment_ids)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    day = date.fromisoformat(as_of)
-    if ids:
-        sweep_ids(agency, ids, day, SweepResult(run=SweepRun(agency=agency, as_of=day)))
-    return len(ids)
+    """Evaluate these establishments of the agency again and store what changed
+    (resweep.reevaluate, on a worker), on `as_of` (ISO; empty for the agency's today)."""
+    return reevaluate(agency_id, establishment_ids, date.fromisoformat(as_of) if as_of else None)
 
 
 @shared_task(name="fogkeeper.sweep.nightly")

@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from fogkeeper.signals import demo_loaded
+from fogkeeper.reevaluation import held
+from fogkeeper.upcalls import demo_people
 
 from .builder import EARLIEST_AS_OF, SEED, STAFF_PASSWORD, STAFF_USERNAME, Program, _Builder
 
@@ -104,7 +105,7 @@ def load_demo(
     if any(day[p] < EARLIEST_AS_OF for p in written):
         raise ValueError(f"the demo needs as_of on or after {EARLIEST_AS_OF}")
     programs = [prog for p in written for prog in build_programs(day[p], seed, [p])]
-    with transaction.atomic():
+    with transaction.atomic(), held():  # the demo command sweeps each agency after
         staff = staff_user()
         agencies = [load_program(p, staff, seed) for p in programs]
         agencies += [load_generated(p, as_of=day[p], seed=seed) for p in packs if p not in written]
@@ -112,5 +113,5 @@ def load_demo(
             load_enforcement(agency, as_of=day[agency.pack], staff=staff)
             load_cleanings(agency, as_of=day[agency.pack], staff=staff)
             load_spills(agency, as_of=day[agency.pack])
-        demo_loaded.send(sender=None, agencies=agencies, staff=staff)  # web/people/demo.py
+        demo_people(agencies, staff)  # web/people/demo.py
         return agencies

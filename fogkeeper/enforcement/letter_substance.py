@@ -10,7 +10,7 @@ from typing import Any
 
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.packs import level_title
-from fogkeeper.signals import findings_of
+from fogkeeper.upcalls import findings_of
 
 from .letter_filters import longdate
 
@@ -119,7 +119,7 @@ def _violations(action: Any, pack: Any, on: date) -> list[dict[str, Any]]:
 
 
 def _findings(establishment: Any, violations: list, on: date) -> dict[tuple, list]:
-    """The findings of these violations' (rule, subject), from compliance (fogkeeper.signals)."""
+    """The findings of these violations' (rule, subject), from compliance (fogkeeper.upcalls)."""
     return findings_of(establishment, {(v.rule, v.subject) for v in violations}, on)
 
 

@@ -31,6 +31,7 @@ from django.db import IntegrityError, transaction
 
 from fogkeeper.audit.services import audit_record
 from fogkeeper.locks import hold_row
+from fogkeeper.reevaluation import reevaluate_ids_on_commit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
 
 from . import ciwqs_cells as cells
@@ -198,6 +199,8 @@ def ciwqs_import(
             Incident.objects.bulk_create(new, batch_size=500)
             result.created = len(new)
             result.establishments = {i.establishment_id for i in new if i.establishment_id}
+            # each matched establishment once, on the workers, once the import commits
+            reevaluate_ids_on_commit(agency.pk, result.establishments, queued=True)
             if new:
                 audit_record(
                     action="ciwqs.import",

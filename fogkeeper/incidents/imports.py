@@ -2,7 +2,7 @@
 page, the file is checked at once (a file that is not a CIWQS export is refused and nothing
 is kept), stored, and imported by a worker (incidents/tasks.py; inline when no broker is set),
 its progress stored as it reads; then the establishments its new incidents were matched to
-are evaluated again (fogkeeper.queue.reevaluate).
+are evaluated again (ciwqs.py asks, on commit).
 
 The import itself writes in one transaction (ciwqs.py): a run that stops on an error has
 imported nothing, and may be queued again; a spill already imported is left as it is, so a
@@ -18,7 +18,7 @@ from pathlib import Path
 from django.core.files.uploadedfile import UploadedFile
 
 from fogkeeper import uploads
-from fogkeeper.queue import enqueue, reevaluate
+from fogkeeper.queue import enqueue
 from fogkeeper.registry.models import Agency
 
 from .ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import, read_export
@@ -84,11 +84,5 @@ def run_import(run_id: int) -> IncidentImport | None:
         log.exception("CIWQS import %s failed", run.pk)
         return run.finish(IncidentImport.FAILED, error=f"It stopped on an error: {e}.")
     run.counts, run.summary = result.counts(), result.summary()
-    run.reevaluated = _reevaluate(run.agency, result.establishments)
+    run.reevaluated = len(result.establishments)  # queued by the import (ciwqs.py)
     return run.finish(IncidentImport.COMPLETE)
-
-
-def _reevaluate(agency: Agency, establishments: set[int]) -> int:
-    if establishments:
-        reevaluate(agency, list(establishments), as_of=agency.today())
-    return len(establishments)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from fogkeeper.audit.services import snapshot
-from fogkeeper.queue import reevaluate_now
+from fogkeeper.reevaluation import reevaluate_ids_on_commit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, normalise_address
 from fogkeeper.registry.services import (
     Actor,
@@ -104,6 +104,7 @@ def incident_report(
     with transaction.atomic():
         incident.save()
         audit("incident.report", incident, actor)
+    _reswept(incident, None, None)
     return incident
 
 
@@ -195,11 +196,13 @@ def _no_state(errors: Errors, incident: Incident, category: int | None) -> None:
     incident.category, incident.category_source = None, ""
 
 
-def _reswept(incident: Incident, earlier: FoodServiceEstablishment | None, as_of: date) -> None:
-    """The establishment the incident is (and was) attributed to, evaluated again at once."""
-    attributed = [e for e in (earlier, incident.establishment) if e is not None]
-    if attributed:
-        reevaluate_now(incident.agency, [e.pk for e in attributed], as_of=as_of)
+def _reswept(
+    incident: Incident, earlier: FoodServiceEstablishment | None, as_of: date | None
+) -> None:
+    """The establishment the incident is (and was) matched to, evaluated again once the write
+    commits."""
+    matched = [e.pk for e in (earlier, incident.establishment) if e is not None]
+    reevaluate_ids_on_commit(incident.agency_id, matched, as_of=as_of)
 
 
 def incident_update(
@@ -246,7 +249,7 @@ def incident_update(
     with transaction.atomic():
         incident.save()
         audit("incident.update", incident, actor, before=before)
-    _reswept(incident, None, as_of or timezone.localdate())
+    _reswept(incident, None, as_of)
     return incident
 
 
@@ -274,7 +277,7 @@ def incident_match(
     with transaction.atomic():
         incident.save()
         audit("incident.match", incident, actor, before=before)
-    _reswept(incident, None, as_of or timezone.localdate())
+    _reswept(incident, None, as_of)
     return incident
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from fogkeeper import uploads
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.registry.services import (
     Actor,
@@ -215,6 +216,7 @@ def inspection_record(
         after["answers"] = [snapshot(a) for a in answer_rows]
         after["measurements"] = [snapshot(m) for m in readings]
         audit("inspection.record", inspection, actor, after=after)
+    reevaluate_on_commit(establishment)
     return inspection
 
 
@@ -280,4 +282,5 @@ def sample_record(
     with transaction.atomic():
         sample.save()
         audit("sample.record", sample, actor)
+    reevaluate_on_commit(establishment)
     return sample

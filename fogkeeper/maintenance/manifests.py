@@ -34,6 +34,7 @@ from pathlib import Path
 from django.db import IntegrityError, transaction
 
 from fogkeeper.audit.services import audit_record
+from fogkeeper.reevaluation import reevaluate_ids_on_commit
 from fogkeeper.registry.cells import read_date as _date
 from fogkeeper.registry.cells import read_decimal as _decimal
 from fogkeeper.registry.cells import read_yes_no as _yes_no
@@ -195,6 +196,8 @@ def manifests_import(
                 write(min(start + _WRITE_BATCH, len(new)))
             result.created = len(new)
             result.establishments = {s.device.establishment_id for s in new}
+            # each establishment once, on the workers, once the file's services commit
+            reevaluate_ids_on_commit(agency.pk, result.establishments, as_of=today, queued=True)
             if new:
                 after = result.counts()
                 if hauler is not None:

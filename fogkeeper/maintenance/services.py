@@ -13,6 +13,7 @@ from django.utils import timezone
 from fogkeeper.audit.services import snapshot
 from fogkeeper.formats import listed
 from fogkeeper.locks import hold_row
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import (
     Agency,
     FoodServiceEstablishment,
@@ -102,6 +103,7 @@ def service_record(
         refuse(errors)
         service.save()
         audit("service.record", service, actor)
+    reevaluate_on_commit(device.establishment)
     return service
 
 
@@ -169,6 +171,7 @@ def pickup_record(
         refuse(errors)
         pickup.save()
         audit("pickup.record", pickup, actor)
+    reevaluate_on_commit(establishment)
     return pickup
 
 
@@ -297,6 +300,7 @@ def service_dispute(
         )
         dispute.save()
         audit("service.dispute", dispute, actor)
+    reevaluate_on_commit(service.device.establishment)
     return dispute, True
 
 
@@ -317,6 +321,7 @@ def service_dispute_withdraw(
         dispute.withdrawn_on, dispute.withdrawn_reason = withdrawn_on, reason.strip()
         dispute.save(update_fields=["withdrawn_on", "withdrawn_reason"])
         audit("service.dispute_withdraw", dispute, actor, before=before)
+    reevaluate_on_commit(service.device.establishment)
     return dispute, True
 
 

@@ -13,6 +13,7 @@ from datetime import date
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, Operator, OperatorTenure
 from fogkeeper.registry.services import (
     Actor,
@@ -91,6 +92,7 @@ def operator_change(
             permit.full_clean()
             permit.save()
             audit("permit.end", permit, actor, before=before, reason=why)
+    reevaluate_on_commit(establishment)
     return tenure
 
 

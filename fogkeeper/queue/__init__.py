@@ -123,15 +123,11 @@ def _in_thread(name: str, args: tuple) -> None:
         connection.close()
 
 
-def reevaluate(agency: Any, establishment_ids, *, as_of: date) -> None:
-    """After a write that touches many establishments (a hauler's manifest file, a bulk
-    notice, an import): evaluate them again, in tasks of REEVALUATE_BATCH."""
+def reevaluate(agency_id: int, establishment_ids, *, as_of: date | None) -> None:
+    """Evaluate these establishments of the agency again on the workers, in tasks of
+    REEVALUATE_BATCH (a write of many: fogkeeper/reevaluation.py asks on its commit). On the
+    agency's today when `as_of` is None."""
     ids = sorted(set(establishment_ids))
+    day = as_of.isoformat() if as_of is not None else ""
     for start in range(0, len(ids), REEVALUATE_BATCH):
-        enqueue(REEVALUATE, agency.pk, ids[start : start + REEVALUATE_BATCH], as_of.isoformat())
-
-
-def reevaluate_now(agency: Any, establishment_ids, *, as_of: date) -> None:
-    """The same, here and now, in this process: for a write whose page or command shows the
-    establishments' new status at once."""
-    task(REEVALUATE)(agency.pk, sorted(set(establishment_ids)), as_of.isoformat())
+        enqueue(REEVALUATE, agency_id, ids[start : start + REEVALUATE_BATCH], day)

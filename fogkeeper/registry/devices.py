@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.rules.errors import ParameterNotInForce
 from fogkeeper.rules.formula import FormulaError, required_size
 
@@ -95,6 +96,7 @@ def device_add(
             actor=actor, **design,
         ),
     )  # fmt: skip
+    reevaluate_on_commit(establishment)
     return device
 
 
@@ -133,6 +135,7 @@ def device_update(
     with transaction.atomic():
         device.save()
         audit("device.update", device, actor, before=before, reason=reason)
+    reevaluate_on_commit(device.establishment)
     return device
 
 
@@ -167,6 +170,7 @@ def device_replace(
     except ValidationError:
         device.refresh_from_db()
         raise
+    reevaluate_on_commit(device.establishment)
     return new
 
 
@@ -188,6 +192,7 @@ def device_take_out(
         )
     finally:
         device.refresh_from_db()
+    reevaluate_on_commit(device.establishment)
     return device
 
 
@@ -235,6 +240,7 @@ def device_frequency_set(
         device.full_clean()
         device.save()
         audit("device.frequency_set", device, actor, before=before, reason=reason)
+    reevaluate_on_commit(device.establishment)
     return device
 
 
@@ -259,6 +265,7 @@ def food_grinder_install(
         establishment.food_grinder_installed_on = installed_on
         establishment.save()
         audit("food_grinder.install", establishment, actor, before=before)
+    reevaluate_on_commit(establishment)
     return establishment
 
 
@@ -285,6 +292,7 @@ def food_grinder_remove(
         establishment.save()
         audit("food_grinder.remove", establishment, actor, before=before,
               reason=f"removed on {removed_on.isoformat()}")  # fmt: skip
+    reevaluate_on_commit(establishment)
     return establishment
 
 
@@ -340,4 +348,5 @@ def device_sizing_set(
         device.full_clean()
         device.save()
         audit("device.sizing_set", device, actor, before=before)
+    reevaluate_on_commit(device.establishment)
     return device

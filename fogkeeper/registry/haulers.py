@@ -13,6 +13,7 @@ from datetime import date
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_ids_on_commit, reevaluate_on_commit
 
 from .devices import together
 from .models import FoodServiceEstablishment, Hauler, ServiceContract
@@ -108,6 +109,9 @@ def hauler_update(
     with transaction.atomic():
         hauler.save()
         audit("hauler.update", hauler, actor, before=before, reason=reason)
+    reevaluate_ids_on_commit(
+        hauler.agency_id, hauler.contracts.values_list("establishment_id", flat=True)
+    )
     return hauler
 
 
@@ -142,6 +146,7 @@ def contract_start(
     with transaction.atomic():
         contract.save()
         audit("contract.start", contract, actor)
+    reevaluate_on_commit(establishment)
     return contract
 
 
@@ -168,4 +173,5 @@ def contract_end(
         )  # fmt: skip
     finally:
         contract.refresh_from_db()
+    reevaluate_on_commit(contract.establishment)
     return contract

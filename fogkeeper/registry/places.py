@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from fogkeeper.reevaluation import reevaluate_on_commit
+
 from .models import Agency, FoodServiceEstablishment, Lateral, Parcel, PropertyOwner, SewerSegment
 from .retention import record_delete
 from .services import (
@@ -108,11 +110,13 @@ def lateral_add(
         establishment=establishment, segment=segment, description=description.strip(),
         last_inspected_on=last_inspected_on,
     )  # fmt: skip
+    reevaluate_on_commit(establishment)
     return _create(lateral, lambda e: _check_lateral(e, lateral, today), "lateral.add", actor)
 
 
 def lateral_update(*, lateral: Lateral, today: date, actor: Actor = None, **values: Any) -> bool:
     values = {k: v.strip() if isinstance(v, str) else v for k, v in values.items()}
+    reevaluate_on_commit(lateral.establishment)
     return _update(
         lateral, values, lambda e: _check_lateral(e, lateral, today), "lateral.update", actor
     )
@@ -122,3 +126,4 @@ def lateral_remove(*, lateral: Lateral, on: date, actor: Actor = None, reason: s
     """The lateral is taken off the establishment's record (abandoned, or entered in error),
     unless the record retention period keeps it (`record_delete_check`)."""
     record_delete(lateral, actor=actor, on=on, reason=reason or f"lateral removed on {on}")
+    reevaluate_on_commit(lateral.establishment)

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.locks import hold_row
+from fogkeeper.reevaluation import reevaluate_on_commit
 
 from .models import (
     Agency,
@@ -281,6 +282,7 @@ def establishment_register(
         tenure.full_clean()
         tenure.save()
         audit("tenure.open", tenure, actor)
+    reevaluate_on_commit(fse)
     return fse
 
 
@@ -326,6 +328,7 @@ def device_install(
     with transaction.atomic():
         device.save()
         audit("device.install", device, actor)
+    reevaluate_on_commit(establishment)
     return device
 
 
@@ -350,6 +353,7 @@ def device_exception_approve(
     with transaction.atomic():
         exception.save()
         audit("device.exception_approve", exception, actor)
+    reevaluate_on_commit(device.establishment)
     return exception
 
 
@@ -376,6 +380,7 @@ def device_interval_approve(
     with transaction.atomic():
         approval.save()
         audit("device.interval_approve", approval, actor)
+    reevaluate_on_commit(device.establishment)
     return approval
 
 
@@ -415,6 +420,7 @@ def device_remove(
         started="its installation", ended="was removed", action="device.remove",
         actor=actor, reason=reason,
     )  # fmt: skip
+    reevaluate_on_commit(device.establishment)
     return device
 
 
@@ -531,6 +537,7 @@ def establishment_update(
         check_same_agency(errors, "parcel", establishment.parcel, agency)
         check_coordinates(errors, establishment.latitude, establishment.longitude)
 
+    reevaluate_on_commit(establishment)
     return _update(establishment, values, check, "establishment.update", actor)
 
 
@@ -551,6 +558,7 @@ def establishment_close(
         started="the opening", ended="closed", action="establishment.close", actor=actor,
         reason=reason,
     )  # fmt: skip
+    reevaluate_on_commit(establishment)
     return establishment
 
 
@@ -566,6 +574,7 @@ def establishment_reopen(
         establishment.closed_on = None
         establishment.save(update_fields=["closed_on"])
         audit("establishment.reopen", establishment, actor, before=before, reason=reason)
+    reevaluate_on_commit(establishment)
     return establishment
 
 
@@ -604,6 +613,7 @@ def operation_change_record(
             establishment.remodeled_on = date
             establishment.save(update_fields=["remodeled_on"])
             audit("establishment.remodel", establishment, actor, before=before)
+    reevaluate_on_commit(establishment)
     return change
 
 

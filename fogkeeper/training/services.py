@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.devices import together
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
@@ -53,6 +54,7 @@ def employee_hire(
     with transaction.atomic():
         employee.save()
         audit("employee.hire", employee, actor)
+    reevaluate_on_commit(establishment)
     return employee
 
 
@@ -80,6 +82,7 @@ def employee_leave(
     except ValidationError:
         employee.refresh_from_db()
         raise
+    reevaluate_on_commit(employee.establishment)
     return employee
 
 
@@ -109,6 +112,7 @@ def employee_update(
     with transaction.atomic():
         employee.save()
         audit("employee.update", employee, actor, before=before, reason=reason)
+    reevaluate_on_commit(employee.establishment)
     return employee
 
 
@@ -158,4 +162,5 @@ def training_record(
         after = snapshot(training)
         after["attendance"] = [{"employee_id": a.employee_id, "signed": a.signed} for a in rows]
         audit("training.record", training, actor, after=after)
+    reevaluate_on_commit(establishment)
     return training

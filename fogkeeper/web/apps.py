@@ -7,8 +7,8 @@ class WebConfig(AppConfig):
     verbose_name = "Staff pages"
 
     def ready(self) -> None:
-        from fogkeeper import signals
+        from fogkeeper import upcalls
 
         from .people.demo import people_for_demo
 
-        signals.demo_loaded.connect(people_for_demo, dispatch_uid="web")
+        upcalls.provide("demo_people", people_for_demo)

@@ -60,7 +60,7 @@ def test_reevaluate_stores_what_the_sweep_command_would():
     ids = list(agency.establishments.values_list("pk", flat=True))
 
     with patch.object(queue, "REEVALUATE_BATCH", 7):
-        queue.reevaluate(agency, ids + ids[:3], as_of=AS_OF)
+        queue.reevaluate(agency.pk, ids + ids[:3], as_of=AS_OF)
     after_tasks = _stored(agency)
     call_command("sweep", "--agency", agency.code, "--as-of", "2025-06-30", stdout=StringIO())
 
@@ -73,7 +73,7 @@ def test_reevaluate_stores_what_the_sweep_command_would():
 def test_reevaluate_leaves_out_another_agencys_establishments():
     sc, town = make_agency("san-clemente"), make_agency("town-10-02")
     theirs = make_establishment(town, code="FSE-9")
-    queue.reevaluate(sc, [theirs.pk], as_of=AS_OF)
+    queue.reevaluate(sc.pk, [theirs.pk], as_of=AS_OF)
     assert not ComplianceStatus.objects.filter(establishment=theirs).exists()
 
 

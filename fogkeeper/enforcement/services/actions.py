@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import transaction
 
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, check_model, refuse
 from fogkeeper.rules import CaseFileError, parse_case
@@ -172,6 +173,7 @@ def action_take(
         cites=spec.citation, fields=fields, refers_to=refers_to, violation=violation,
     )  # fmt: skip
     _save_action(action, errors, actor, [d for d in deadlines if d.action == code], decided)
+    reevaluate_on_commit(case.establishment)
     return action
 
 
@@ -369,6 +371,7 @@ def action_fact_record(
     with transaction.atomic():
         fact.save()
         _audit("fact_record", fact, action.establishment, actor)
+    reevaluate_on_commit(action.establishment)
     return fact
 
 

@@ -6,6 +6,7 @@ from datetime import date
 
 from django.db import transaction
 
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.services import Actor, Errors, add_error, check_model, refuse
 
 from ..models import EnforcementAction, NoticeAnswer
@@ -39,4 +40,5 @@ def notice_answer(
     with transaction.atomic():
         answer.save()
         _audit("notice_answer", answer, action.establishment, actor)
+    reevaluate_on_commit(action.establishment)
     return answer

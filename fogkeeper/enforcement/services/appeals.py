@@ -7,6 +7,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 from fogkeeper.rules.packs import Pack
 from fogkeeper.uploads import Kept, document_kind
@@ -100,6 +101,7 @@ def appeal_file(
     if document is not None and not errors:
         appeal.document = document
     _save_action(appeal, errors, actor, [], facts)
+    reevaluate_on_commit(appealed.establishment)
     return appeal
 
 

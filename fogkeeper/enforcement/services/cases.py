@@ -6,6 +6,7 @@ from datetime import date
 
 from django.db import transaction
 
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, check_model, refuse
 
@@ -40,6 +41,7 @@ def case_open(
         refuse(errors)
         case.save()
         _audit("case_open", case, establishment, actor)
+    reevaluate_on_commit(establishment)
     return case
 
 
@@ -68,6 +70,7 @@ def violation_add(
     with transaction.atomic():
         violation.save()
         _audit("violation_add", violation, case.establishment, actor)
+    reevaluate_on_commit(case.establishment)
     return violation
 
 
@@ -109,4 +112,5 @@ def case_close(
         fields={"closed_on": closed_on.isoformat(), "reason": reason, "note": note.strip()},
     )  # fmt: skip
     _save_action(closure, errors, actor, [])
+    reevaluate_on_commit(case.establishment)
     return closure

@@ -7,6 +7,7 @@ import importlib
 from datetime import date
 from decimal import Decimal
 
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import Actor, Errors, add_error, refuse
 
@@ -89,6 +90,7 @@ def court_judgment_record(
                 "class": penalty_class, **plain_fields(given)},
     )  # fmt: skip
     _save_action(judgment, errors, actor, [])
+    reevaluate_on_commit(case.establishment)
     return judgment
 
 

@@ -6,6 +6,7 @@ from datetime import date
 
 from django.db import transaction
 
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.services import Actor, Errors, add_error, check_model, refuse
 from fogkeeper.rules import evaluate
 from fogkeeper.rules.packs import Pack
@@ -95,6 +96,7 @@ def hearing_schedule(
             )
             _audit("fact_record", fact, establishment, actor)
         _render_letter(hearing, [d for d in deadlines if d.action == notice.code])
+    reevaluate_on_commit(notice.establishment)
     return hearing
 
 
@@ -225,6 +227,7 @@ def hearing_waive(
         refers_to=notice, violation=notice.violation,
     )  # fmt: skip
     _save_action(waiver, errors, actor, [])
+    reevaluate_on_commit(notice.establishment)
     return waiver
 
 

@@ -7,6 +7,7 @@ from datetime import date
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -97,6 +98,7 @@ def permit_application_submit(
             renewal_of.renewal_applied_on = submitted_on
             renewal_of.save(update_fields=["renewal_applied_on"])
             audit("permit.renewal_apply", renewal_of, actor, before=before)
+    reevaluate_on_commit(establishment)
     return application
 
 
@@ -140,6 +142,7 @@ def permit_application_decide(
         application.save()
         action = "application.approve" if approved else "application.refuse"
         audit(action, application, actor, before=before, reason=reason)
+    reevaluate_on_commit(application.establishment)
     return application
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.services import (
     Actor,
     Errors,
@@ -33,6 +34,7 @@ def _decide(permit: Permit, changes: dict[str, Any], action: str, actor: Actor, 
     with transaction.atomic():
         permit.save()
         audit(action, permit, actor, before=before, reason=reason)
+    reevaluate_on_commit(permit.establishment)
     return permit
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -197,6 +198,7 @@ def permit_issue(
         _approve(application, issued_on, actor, missing_override)
         permit.save()
         audit("permit.issue", permit, actor)
+    reevaluate_on_commit(establishment)
     return permit
 
 
@@ -248,4 +250,5 @@ def permit_renew(
         _approve(application, issued_on, actor, missing_override)
         new.save()
         audit("permit.renew", new, actor, reason=f"renewal of {permit.number}")
+    reevaluate_on_commit(permit.establishment)
     return new

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from fogkeeper.audit.services import audit_record, snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.services import (
     Actor,
     Errors,
@@ -131,6 +132,7 @@ def permit_modify(
         _audit_modification("permit.modify", modification, actor)
         if effective_on <= today:
             _apply(modification, today, actor)
+    reevaluate_on_commit(permit.establishment)
     return modification
 
 
@@ -173,6 +175,8 @@ def permit_modifications_apply(
     for modification in due:
         with transaction.atomic():
             _apply(modification, on, actor)
+            if modification.applied_on is not None:
+                reevaluate_on_commit(modification.permit.establishment, as_of=on)
         if modification.applied_on is not None:
             applied.append(modification)
     return applied

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from fogkeeper.audit.services import snapshot
+from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
     Actor,
@@ -86,6 +87,7 @@ def plan_review_submit(
         review.save()
         audit("plan_review.submit", review, actor, after=_review_snapshot(review))
         _plans_in_step(establishment, actor)
+    reevaluate_on_commit(establishment)
     return review
 
 
@@ -120,4 +122,5 @@ def plan_review_decide(
             f"plan_review.{outcome}", review, actor, before=before, after=_review_snapshot(review)
         )
         _plans_in_step(review.establishment, actor)
+    reevaluate_on_commit(review.establishment)
     return review

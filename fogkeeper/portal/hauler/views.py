@@ -2,8 +2,8 @@
 
 What the hauler reaches is policy.establishments (its current customers in the agency the
 request acts for); any other establishment or device answers 404. Every submission goes
-through maintenance's services and the establishment is evaluated again at once (a file's
-customers together, in batches, fogkeeper.queue.reevaluate)."""
+through maintenance's services, which evaluate the establishment again as they commit (a
+file's customers together, on the workers: fogkeeper/reevaluation.py)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from fogkeeper.api.services import token_rotate
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
 from fogkeeper.maintenance.services import service_submit
-from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.web.common import policy
 from fogkeeper.web.common.forms import put_errors
@@ -104,7 +102,6 @@ def submit(request, code: str):
             put_errors(form, e)
         else:
             if created:
-                sweep_establishment(fse, as_of=today)
                 messages.success(
                     request, f"Manifest {service.manifest_number} recorded for {fse.name}."
                 )
@@ -144,7 +141,6 @@ def upload(request):
         except ManifestImportError as e:
             refused = e
         else:
-            reevaluate(request.agency, result.establishments, as_of=today)
             messages.success(
                 request,
                 f"{result.file}: {result.rows} row{'s' if result.rows != 1 else ''}, "

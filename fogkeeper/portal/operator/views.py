@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from fogkeeper.billing.documents import how_to_pay
 from fogkeeper.billing.models import Invoice
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.enforcement.codes import lock_codes
 from fogkeeper.enforcement.models import EnforcementAction, Letter
 from fogkeeper.enforcement.services import notice_answer
@@ -159,9 +158,8 @@ def invoice_pdf(request, fse, invoice: str):
 
 
 def _filed(request, fse, what: str, page: str = "portal:operator_establishment", anchor=""):
-    """Evaluate the establishment again at once and go back to its page (or `page` of it,
-    at `anchor`)."""
-    sweep_establishment(fse, as_of=_today())
+    """Go back to the establishment's page (or `page` of it, at `anchor`), evaluated again
+    by the write."""
     messages.success(request, f"{what} Your establishment's status was evaluated again.")
     url = reverse(page, kwargs={"code": fse.code})
     return redirect(f"{url}#{anchor}" if anchor else url)

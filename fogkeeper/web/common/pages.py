@@ -1,7 +1,7 @@
 """What every staff page is made of: who may open it (agency_page, acting_page, record_page,
 each asking policy), the refusal of writes to a page that only reads (reads_only), the day
-it is shown as of (page_as_of), the rows a list shows at a time (PAGE_SIZE), and the form
-page of a record with the evaluation again once it is written."""
+it is shown as of (page_as_of, also the day the page's writes are evaluated again on), the
+rows a list shows at a time (PAGE_SIZE), and the form page of a record."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from fogkeeper.compliance.resweep import sweep_establishment
+from fogkeeper.reevaluation import evaluating_on
 from fogkeeper.registry.models import FoodServiceEstablishment
 
 from . import policy
@@ -38,12 +38,13 @@ def reads_only(view):
     return wrapper
 
 
-def acting_page(admits, refusal: str):
+def acting_page(admits, refusal: str, dated: bool = False):
     """A page for signed-in people acting for one of their agencies: sets request.agencies,
     request.agency (the one chosen, policy.current_agency) and request.membership, then lets
     the view run only when `admits(membership)`, in the agency's time zone (its pack's: an
     Ohio city's times are Eastern, not the server's Pacific default); anyone else is answered
-    as if the page did not exist (404, with `refusal` as the reason)."""
+    as if the page did not exist (404, with `refusal` as the reason). A `dated` page's writes
+    are evaluated again on the day it shows (page_as_of), not the agency's today."""
 
     def decorate(view):
         @login_required
@@ -56,7 +57,9 @@ def acting_page(admits, refusal: str):
             request.membership = policy.request_membership(request, request.agency)
             if request.membership is None or not admits(request.membership):
                 raise Http404(refusal)
-            with timezone.override(request.agency.get_pack().calendar.tz):
+            tz = request.agency.get_pack().calendar.tz
+            # the day is read in the agency's time zone, once it is in force
+            with timezone.override(tz), evaluating_on(page_as_of(request) if dated else None):
                 return view(request, *args, **kwargs)
 
         return wrapper
@@ -65,7 +68,9 @@ def acting_page(admits, refusal: str):
 
 
 # The staff pages: a staff role at the agency acted for.
-agency_page = acting_page(lambda m: m.is_staff_role, "the staff pages are for the agency's staff")
+agency_page = acting_page(
+    lambda m: m.is_staff_role, "the staff pages are for the agency's staff", dated=True
+)
 
 
 def page_as_of(request) -> date:
@@ -98,8 +103,7 @@ def record_page(kind: str):
 
 
 def recorded(request, fse):
-    """Evaluate the establishment again at once and show its page."""
-    sweep_establishment(fse, as_of=page_as_of(request))
+    """Show the establishment's page, evaluated again by the write (on its commit)."""
     messages.success(request, "Recorded; the establishment was evaluated again.")
     return redirect("web:establishment", code=fse.code)
 

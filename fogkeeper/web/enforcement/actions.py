@@ -18,7 +18,6 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from fogkeeper.compliance.models import ComplianceStatus
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.enforcement import services
 from fogkeeper.enforcement.codes import action_code
 from fogkeeper.enforcement.models import HEARING, EnforcementAction, EnforcementCase
@@ -80,9 +79,8 @@ class Unnamed(Exception):
 
 
 def _done(request, case: EnforcementCase, action: EnforcementAction | None, what: str):
-    """Evaluate the establishment again, say what happened and what comes next."""
+    """Say what happened (the write evaluated the establishment again) and what comes next."""
     fse = case.establishment
-    sweep_establishment(fse, as_of=page_as_of(request))
     text = f"{what}; the establishment was evaluated again."
     if action is not None:
         ahead = _deadlines_of(fse, action.code)

@@ -41,7 +41,6 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.inspections.offline import Conflict, Upload, inspection_sync
 from fogkeeper.inspections.services import Answer, Reading
@@ -50,7 +49,7 @@ from fogkeeper.security.inputs import FIRST_YEAR, LAST_YEAR, MalformedInput, che
 
 from ..common import policy
 from ..common.forms import PhotosField
-from ..common.pages import agency_page, page_as_of
+from ..common.pages import agency_page
 from ..records.forms import InspectionForm
 
 # How the messages of a refusal name what they are about.
@@ -362,8 +361,6 @@ def _receive(request) -> JsonResponse:
         return _conflict(conflict)
     except ValidationError as error:
         return _refused(error)
-    if synced.created:
-        sweep_establishment(fse, as_of=page_as_of(request))
     return _stored(synced.inspection, synced.created)
 
 

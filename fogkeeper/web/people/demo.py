@@ -119,5 +119,5 @@ def _reach(role: str, record) -> int:
 
 
 def people_for_demo(*, agencies: list[Agency], staff, **_) -> None:
-    """Answers fogkeeper.signals.demo_loaded: the demo's people, in the demo's transaction."""
+    """Answers fogkeeper.upcalls' demo_people: the demo's people, in the demo's transaction."""
     load_people(agencies, staff)

@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import get_valid_filename
 
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.permits import selectors as permit_selectors
 from fogkeeper.permits import services
 from fogkeeper.permits.documents import permit_pdf
@@ -65,8 +64,7 @@ def _frequencies(agency, on) -> list[int] | None:
 
 
 def _done(request, fse, text: str, to=None):
-    """Evaluate the establishment again at once, say what happened, and go on."""
-    sweep_establishment(fse, as_of=page_as_of(request))
+    """Say what happened (the write evaluated the establishment again), and go on."""
     messages.success(request, f"{text} The establishment was evaluated again.")
     return to or redirect("web:establishment", code=fse.code)
 

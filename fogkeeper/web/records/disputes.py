@@ -14,7 +14,6 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.maintenance.models import Service
 from fogkeeper.maintenance.services import service_dispute, service_dispute_withdraw
 
@@ -95,7 +94,6 @@ def _act(request, service: Service, action: str, reason: str):
         said = f"The dispute of manifest {manifest} was withdrawn."
         unchanged = f"Manifest {manifest} is not disputed; nothing was changed."
     if done:
-        sweep_establishment(fse, as_of=today)
         messages.success(request, f"{said} The establishment was evaluated again.")
     else:
         messages.info(request, unchanged)

@@ -12,7 +12,6 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from fogkeeper import uploads
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.inspections.selectors import accumulation_limit, inspection_code
 from fogkeeper.inspections.services import (
     Answer,
@@ -69,7 +68,6 @@ def record_inspection(request, fse):
         except ValidationError as e:
             put_errors(form, e, _inspection_error_fields(form))
         else:
-            sweep_establishment(fse, as_of=page_as_of(request))
             messages.success(
                 request,
                 f"Inspection {inspection.code} of {fse.name} recorded; the establishment was "

@@ -11,11 +11,10 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.registry.models import FoodServiceEstablishment
 
 from ..common import policy
-from ..common.pages import agency_page, page_as_of
+from ..common.pages import agency_page
 
 
 def today():
@@ -45,9 +44,7 @@ def child_page(model, name: str, kind: str | None, path: str = "establishment"):
 
 
 def evaluated(request, *establishments, message: str, to: str, **kwargs):
-    """Evaluate the establishments again at once, say what happened, and go on to `to`."""
-    for fse in establishments:
-        sweep_establishment(fse, as_of=page_as_of(request))
+    """Say what happened (the write evaluated the establishments again), and go on to `to`."""
     messages.success(request, f"{message} The establishment was evaluated again.")
     return redirect(to, **kwargs)
 

@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
-from fogkeeper.compliance.resweep import sweep_establishment
 from fogkeeper.registry import selectors as registry
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
@@ -72,8 +71,7 @@ def form_page(request, form, *, title: str, fse=None, intro: str = "", **extra):
 
 
 def evaluated(request, fse, message: str):
-    """Evaluate the establishment again at once, say what happened, and show its page."""
-    sweep_establishment(fse, as_of=page_as_of(request))
+    """Say what happened (the write evaluated the establishment again), and show its page."""
     messages.success(request, f"{message} The establishment was evaluated again.")
     return redirect("web:establishment", code=fse.code)
 

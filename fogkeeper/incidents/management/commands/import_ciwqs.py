@@ -7,7 +7,6 @@ from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.incidents.ciwqs import CiwqsClash, CiwqsFileError, ciwqs_import
 from fogkeeper.incidents.reporting_pack import of_agency
-from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import Agency
 
 
@@ -60,7 +59,6 @@ class Command(BaseCommand):
         for line in result.summary():
             self.stdout.write(line)
         if result.establishments:
-            reevaluate(agency, sorted(result.establishments), as_of=agency.today())
             count = len(result.establishments)
             done = "evaluated again" if settings.CELERY_TASK_ALWAYS_EAGER else "queued to evaluate"
             self.stdout.write(f"{count} establishment{'s' if count > 1 else ''} {done}")

@@ -6,7 +6,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from fogkeeper.maintenance.manifests import COLUMNS, ManifestImportError, manifests_import
-from fogkeeper.queue import reevaluate
 from fogkeeper.registry.models import Agency
 
 
@@ -53,7 +52,6 @@ class Command(BaseCommand):
             f"{result.already_imported} already imported"
         )
         if result.establishments:
-            reevaluate(agency, result.establishments, as_of=today)
             count = len(result.establishments)
             done = "evaluated again" if settings.CELERY_TASK_ALWAYS_EAGER else "queued to evaluate"
             self.stdout.write(f"{count} establishment{'s' if count > 1 else ''} {done}")
