@@ -59,7 +59,7 @@ UPCALLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "reevaluate": ("compliance", ("reevaluation",)),
     "findings_of": ("compliance", ("enforcement",)),
     "report_of": ("compliance", ("billing",)),
-    "demo_people": ("web", ("compliance",)),
+    "demo_people": ("web", ("demo",)),
 }
 
 # task name -> (the package that defines it, the packages that queue it by name)
