@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..context import Context
+from ..records import Incident
 
 
 def check(ctx: Context) -> None:
@@ -13,7 +16,7 @@ def check(ctx: Context) -> None:
     _repeat(ctx, attributed)
 
 
-def _overflow(ctx: Context, inc) -> None:
+def _overflow(ctx: Context, inc: Incident) -> None:
     rule = "incident.overflow"
     if rule not in ctx.rules:
         return
@@ -39,7 +42,7 @@ def _overflow(ctx: Context, inc) -> None:
         )
 
 
-def _written_report(ctx: Context, inc) -> None:
+def _written_report(ctx: Context, inc: Incident) -> None:
     rule = "incident.written_report_late"
     if rule not in ctx.rules:
         return
@@ -56,7 +59,7 @@ def _written_report(ctx: Context, inc) -> None:
         ctx.plan("incident.written_report", inc.id, due, rule)
 
 
-def _repeat(ctx: Context, attributed: list) -> None:
+def _repeat(ctx: Context, attributed: list[Any]) -> None:
     """Each attributed incident within the window after an earlier one is a repeat overflow,
     open until its own clearance inspection (RULES.md 11.2: the window spans the overflows)."""
     rule = "incident.repeat_overflow"
