@@ -13,6 +13,7 @@ from fogkeeper.permits.requirements import ApplicationSpec, label
 from fogkeeper.registry.models import FoodServiceEstablishment, Hauler
 from fogkeeper.training.logs import training_log_kind
 from fogkeeper.training.models import Employee
+from fogkeeper.web.common.forms import model_choice_field
 
 RECENT_LEAVERS = timedelta(days=365)  # former employees still offered for a past training
 
@@ -61,8 +62,8 @@ class TrainingUploadForm(forms.Form):
             .exclude(left_on__lt=today - RECENT_LEAVERS)
             .order_by("name", "code")
         )
-        self.fields["attendees"].queryset = employees
-        self.fields["signed"].queryset = employees
+        model_choice_field(self, "attendees").queryset = employees
+        model_choice_field(self, "signed").queryset = employees
         self.employees = list(employees)
 
     def rows(self):
@@ -124,7 +125,7 @@ class PickupForm(forms.Form):
     def __init__(self, *args, establishment: FoodServiceEstablishment, today: date, **kwargs):
         super().__init__(*args, **kwargs)
         self.today = today
-        self.fields["hauler"].queryset = Hauler.objects.filter(
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(
             agency=establishment.agency, licensed=True
         ).order_by("name")
 

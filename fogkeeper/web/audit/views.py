@@ -23,7 +23,7 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 from .. import vocabulary
 from ..common import policy
 from ..common.exports import export_response
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
 
 PACK_KEY = re.compile(r"[a-z_]+\.[a-z_]+|[a-z]+_[a-z_]+")
@@ -123,11 +123,15 @@ class AuditFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         titles = agency.get_pack().titles
         people = [(str(u.pk), selectors.person(u)) for u in selectors.actors(agency=agency)]
-        self.fields["who"].choices = [("", "Anyone"), (selectors.SYSTEM, "The system"), *people]
+        choice_field(self, "who").choices = [
+            ("", "Anyone"),
+            (selectors.SYSTEM, "The system"),
+            *people,
+        ]
         kinds = [(k, kind_words(k, titles)) for k in selectors.kinds(agency=agency)]
-        self.fields["kind"].choices = [("", "Any change"), *kinds]
+        choice_field(self, "kind").choices = [("", "Any change"), *kinds]
         types = [(t, selectors.type_words(t)) for t in selectors.object_types(agency=agency)]
-        self.fields["object_type"].choices = [("", "Any record"), *types]
+        choice_field(self, "object_type").choices = [("", "Any record"), *types]
 
     def clean(self):
         data = super().clean()

@@ -18,7 +18,7 @@ from fogkeeper.registry.models import (
     PropertyOwner,
 )
 
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 from ..common.lookups import LookupField
 from ..models import STAFF_ROLES
 from .services import INVITED_ROLES, role_title
@@ -52,8 +52,8 @@ class InviteForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["role"].choices = _role_choices(agency, INVITED_ROLES)
-        self.fields["owner"].queryset = PropertyOwner.objects.filter(agency=agency)
+        choice_field(self, "role").choices = _role_choices(agency, INVITED_ROLES)
+        model_choice_field(self, "owner").queryset = PropertyOwner.objects.filter(agency=agency)
 
 
 class RoleForm(forms.Form):
@@ -62,7 +62,7 @@ class RoleForm(forms.Form):
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
         staff = [r for r in INVITED_ROLES if r in STAFF_ROLES]
-        self.fields["role"].choices = _role_choices(agency, staff)
+        choice_field(self, "role").choices = _role_choices(agency, staff)
 
 
 class EndForm(forms.Form):
@@ -191,7 +191,9 @@ class OperatorApprovalForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["operator"].queryset = Operator.objects.filter(agency=agency).order_by("name")
+        model_choice_field(self, "operator").queryset = Operator.objects.filter(
+            agency=agency
+        ).order_by("name")
         self.fields["operator"].help_text = (
             "Type part of its name or address and pick it; leave empty to register a new "
             f"operator: {business_name}."
@@ -231,7 +233,9 @@ class HaulerApprovalForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(agency=agency).order_by(
+            "name"
+        )
         self.fields["hauler"].help_text = (
             f"Type part of its name or code and pick it; leave empty to register a new hauler: "
             f"{business_name}."

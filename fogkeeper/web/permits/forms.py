@@ -9,7 +9,7 @@ from fogkeeper.inspections.models import Inspection
 from fogkeeper.permits.models import PLAN_OUTCOMES
 from fogkeeper.portal.operator.forms import PermitApplicationForm
 
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 
 
 def _text(label: str, rows: int = 3, required: bool = False) -> forms.CharField:
@@ -136,10 +136,12 @@ class ModificationForm(forms.Form):
     def __init__(self, *args, permit, **kwargs):
         super().__init__(*args, **kwargs)
         self.permit = permit
-        self.fields["inspection"].queryset = Inspection.objects.filter(
+        model_choice_field(self, "inspection").queryset = Inspection.objects.filter(
             establishment=permit.establishment
         ).order_by("-date")
-        self.fields["inspection"].label_from_instance = lambda i: f"{i.code} of {i.date}"
+        model_choice_field(self, "inspection").label_from_instance = lambda i: (
+            f"{i.code} of {i.date}"
+        )
         if not permit.agency.get_pack().parameters.get(
             "permit.modification_notice_inspection_period"
         ):
@@ -173,7 +175,7 @@ class DecisionForm(forms.Form):
     def __init__(self, *args, decisions: list, **kwargs):
         super().__init__(*args, **kwargs)
         self.decisions = {str(d.pk): d for d in decisions}
-        self.fields["decision"].choices = [
+        choice_field(self, "decision").choices = [
             (
                 str(d.pk),
                 f"{d.type.replace('_', ' ').capitalize()} {d.code} of case "

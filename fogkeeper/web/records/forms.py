@@ -10,7 +10,7 @@ from django import forms
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice, Hauler
 from fogkeeper.training.models import Employee
 
-from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField
+from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField, model_choice_field
 from ..common.lookups import HAULER_HELP, LookupField
 
 
@@ -46,12 +46,14 @@ class ServiceForm(forms.Form):
 
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["device"].queryset = (
+        model_choice_field(self, "device").queryset = (
             GreaseControlDevice.objects.select_related("establishment__agency")
             .filter(establishment=establishment, removed_on__isnull=True)
             .order_by("code")
         )
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=establishment.agency)
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(
+            agency=establishment.agency
+        )
 
 
 CHECK_CHOICES = [("yes", "Compliant"), ("no", "Not compliant")]
@@ -157,8 +159,8 @@ class TrainingForm(forms.Form):
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
         super().__init__(*args, **kwargs)
         employees = Employee.objects.filter(establishment=establishment).order_by("name")
-        self.fields["attendees"].queryset = employees
-        self.fields["signed"].queryset = employees
+        model_choice_field(self, "attendees").queryset = employees
+        model_choice_field(self, "signed").queryset = employees
 
     def unsigned(self) -> list[Employee]:
         signed = set(self.cleaned_data["signed"])

@@ -14,7 +14,7 @@ from django.shortcuts import render
 from fogkeeper.registry.models import Hauler
 
 from ..common.exports import export_response
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
 from . import selectors
 
@@ -56,7 +56,7 @@ class InspectionFilterForm(RecordFilterForm):
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, agency=agency, **kwargs)
-        self.fields["inspector"].queryset = selectors.inspectors(agency=agency)
+        model_choice_field(self, "inspector").queryset = selectors.inspectors(agency=agency)
         self.fields["inspector"].label = agency.get_pack().titles.get("inspector", "Inspector")
 
 
@@ -73,9 +73,11 @@ class ServiceFilterForm(RecordFilterForm):
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, agency=agency, **kwargs)
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(agency=agency).order_by(
+            "name"
+        )
         kinds = agency.get_pack().device_kinds
-        self.fields["device_kind"].choices = [("", "Any")] + [
+        choice_field(self, "device_kind").choices = [("", "Any")] + [
             (key, vocab.title) for key, vocab in kinds.items()
         ]
 
