@@ -134,7 +134,8 @@ class AuditFilterForm(forms.Form):
         choice_field(self, "object_type").choices = [("", "Any record"), *types]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", f"To ({end}) is before From ({start}).")

@@ -62,7 +62,8 @@ class RecipientFilters(forms.Form):
         return code
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("due_from"), data.get("due_to")
         if start and end and end < start:
             self.add_error("due_to", "The end of the range is before its start.")

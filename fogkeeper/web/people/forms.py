@@ -6,6 +6,7 @@ refused). They read what is typed."""
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from django import forms
 
@@ -198,19 +199,20 @@ class OperatorApprovalForm(forms.Form):
             "Type part of its name or address and pick it; leave empty to register a new "
             f"operator: {business_name}."
         )
-        self.fields["establishments"].agency = agency
+        cast(CodesField, self.fields["establishments"]).agency = agency
 
     def clean(self):
         """The new establishment's fields, when it is registered, as the service's `register`;
         each is required then."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         new = {k: data.pop(f"new_{k}", None) for k in ("code", "name", "address", "opened_on")}
         if not data.pop("register", False):
             data["register"] = None
             return data
         for key, value in new.items():
             if value in (None, ""):
-                label = self.fields[f"new_{key}"].label.lower()
+                label = str(self.fields[f"new_{key}"].label).lower()
                 self.add_error(f"new_{key}", f"Give {label} to register the establishment.")
         data["register"] = new
         return data
@@ -240,7 +242,7 @@ class HaulerApprovalForm(forms.Form):
             f"Type part of its name or code and pick it; leave empty to register a new hauler: "
             f"{business_name}."
         )
-        self.fields["customers"].agency = agency
+        cast(CodesField, self.fields["customers"]).agency = agency
 
 
 class RejectionForm(forms.Form):

@@ -79,7 +79,8 @@ class ApplicationApproveForm(PermitForm):
             self.fields["override_reason"] = _text("Why it is approved without them", rows=2)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("override") and not data.get("override_reason", "").strip():
             self.add_error(
                 "override_reason", "Say why the application is approved without the items."
@@ -149,7 +150,8 @@ class ModificationForm(forms.Form):
             del self.fields["inspection"]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("after_inspection") and not data.get("inspection"):
             self.add_error("inspection", "Pick the inspection the change results from.")
         if not data.get("after_inspection"):

@@ -37,7 +37,8 @@ class RecordFilterForm(forms.Form):
         self.agency = agency
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", f"The end ({end}) is before the start ({start}).")

@@ -76,7 +76,8 @@ class EstablishmentRegisterForm(EstablishmentForm):
         model_choice_field(self, "operator").queryset = Operator.objects.filter(agency=agency)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         known, new = data.get("operator"), (data.get("new_operator") or "").strip()
         if known is None and not new and "operator" not in self.errors:
             self.add_error("new_operator", "Pick an operator above or name a new one.")

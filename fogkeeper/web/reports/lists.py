@@ -30,7 +30,8 @@ class _Dated(forms.Form):
     start = end = ""
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get(self.start), data.get(self.end)
         if start and end and end < start:
             self.add_error(self.end, "The end of the range is before its start.")

@@ -173,6 +173,7 @@ def sweep_start(request):
         return HttpResponseNotAllowed(["POST"])
     policy.require_write(request.user, request.agency, START_KIND)
     form = _start_form(request, request.POST)
+    assert form is not None  # the person may write (required above)
     if not form.is_valid():
         return _list(request, form, status=400)
     try:
