@@ -445,8 +445,8 @@ def invoice_detail(request, code: str, invoice: str):
                         initial={"paid_on": on, "on": on})
               for name, (cls, kind) in INVOICE_FORMS.items()
               if policy.may_write(request.user, request.agency, kind)}  # fmt: skip
-    bound = forms_.get(action)
-    if bound is not None and bound.is_valid():
+    bound = forms_.get(action) if action is not None else None
+    if action is not None and bound is not None and bound.is_valid():
         try:
             done = _save(action, found, bound.cleaned_data, request.user)
         except ValidationError as e:

@@ -80,7 +80,8 @@ def may_send_first_notice(request) -> bool:
 
 def _first_notice_form(request, pack, as_of):
     spec = pack.actions[pack.procedure["first_notice"]]
-    return ActionForm(request.POST or None, pack=pack, spec=spec, case=None, as_of=as_of)
+    # no case yet: a first notice's form asks for no violation of one
+    return ActionForm(request.POST or None, pack=pack, spec=spec, case=None, as_of=as_of)  # type: ignore[arg-type]
 
 
 @agency_page

@@ -3,6 +3,8 @@ validate and their messages are put back on the fields they name (common.forms.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django import forms
 
 from fogkeeper.inspections.models import Inspection
@@ -67,7 +69,7 @@ class ApplicationApproveForm(PermitForm):
         "conditions",
     ]
 
-    def __init__(self, *args, missing: list[str] = (), **kwargs):
+    def __init__(self, *args, missing: Sequence[str] = (), **kwargs):
         """`missing`: the required items the application lacks; where there are any, the
         reviewer approves only by ticking the override and saying why."""
         super().__init__(*args, **kwargs)
@@ -140,7 +142,8 @@ class ModificationForm(forms.Form):
         model_choice_field(self, "inspection").queryset = Inspection.objects.filter(
             establishment=permit.establishment
         ).order_by("-date")
-        model_choice_field(self, "inspection").label_from_instance = lambda i: (
+        # an instance's own label, as Django's documentation does it
+        model_choice_field(self, "inspection").label_from_instance = lambda i: (  # type: ignore[method-assign, assignment]
             f"{i.code} of {i.date}"
         )
         if not permit.agency.get_pack().parameters.get(
@@ -187,7 +190,7 @@ class DecisionForm(forms.Form):
         ]
 
     def chosen(self):
-        return self.decisions.get(getattr(self, "cleaned_data", {}).get("decision"))
+        return self.decisions.get(getattr(self, "cleaned_data", {}).get("decision", ""))
 
 
 class SuspendForm(DecisionForm):

@@ -5,6 +5,8 @@ validate the records and their messages are put back on the fields they name
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice, Hauler
@@ -80,7 +82,7 @@ class InspectionForm(forms.Form):
     def __init__(
         self, *args, establishment: FoodServiceEstablishment, checklist, code="", day=None, **kwargs
     ):
-        super().__init__(*args, initial={"code": code, "date": day}, **kwargs)
+        super().__init__(*args, initial={"code": code, "date": day}, **kwargs)  # type: ignore[misc]  # no initial in kwargs
         self.items = []
         for i, item in enumerate(checklist.values()):
             name = f"item_{i}"
@@ -94,7 +96,7 @@ class InspectionForm(forms.Form):
                 required=False, max_length=500, label=f"Note ({item.citation})"
             )
             self.items.append({"item": item, "field": self[name], "note": self[f"{name}_note"]})
-        self.devices = []
+        self.devices: list[dict[str, Any]] = []
         devices = (
             GreaseControlDevice.objects.select_related("establishment__agency")
             .filter(establishment=establishment, removed_on__isnull=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.core.paginator import Paginator
@@ -46,7 +47,7 @@ class RecordFilterForm(forms.Form):
 
 
 class InspectionFilterForm(RecordFilterForm):
-    inspector = forms.ModelChoiceField(
+    inspector: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
         empty_label="Any",
@@ -62,7 +63,7 @@ class InspectionFilterForm(RecordFilterForm):
 
 
 class ServiceFilterForm(RecordFilterForm):
-    hauler = forms.ModelChoiceField(
+    hauler: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
         empty_label="Any",
