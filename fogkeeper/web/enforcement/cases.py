@@ -100,17 +100,17 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
     establishment's name, code or address), in four queries whatever their number. Open or
     closed is read from the last sweep's findings and calendar of each establishment."""
     pack = agency.get_pack()
-    cases = EnforcementCase.objects.filter(establishment__agency=agency).select_related(
+    found = EnforcementCase.objects.filter(establishment__agency=agency).select_related(
         "establishment"
     )
     if q := params.get("q", "").strip():
-        cases = cases.filter(
+        found = found.filter(
             Q(establishment__name__icontains=q)
             | Q(establishment__code__icontains=q)
             | Q(establishment__address__icontains=q)
             | Q(code__iexact=q)
         )
-    cases = list(cases.order_by("-opened_on", "establishment__code", "code"))
+    cases = list(found.order_by("-opened_on", "establishment__code", "code"))
     ids = [c.pk for c in cases]
     open_finding = Finding.objects.filter(
         establishment=OuterRef("case__establishment"),
@@ -126,7 +126,7 @@ def case_list(*, agency: Agency, params: dict[str, str], as_of: date) -> list[Ca
         .values_list("case_id", "rule", "live")
     ):
         violations[case_id].append((rule, is_live))
-    actions: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    actions: dict[int, list[Any]] = defaultdict(list)  # the values() rows
     for row in (
         EnforcementAction.objects.filter(case_id__in=ids)
         .order_by("taken_on", "pk")
@@ -482,7 +482,8 @@ def case_document(request, code: str, case: str, action: str):
     )  # fmt: skip
     if not found.document:
         raise Http404("no document was received with this act")
-    name = get_valid_filename(f"{code}-{action}-{found.document.name.rsplit('/', 1)[-1]}")
+    document = (found.document.name or "").rsplit("/", 1)[-1]
+    name = get_valid_filename(f"{code}-{action}-{document}")
     kind = name.rsplit(".", 1)[-1].lower()
     response = FileResponse(found.document.open("rb"), content_type=CONTENT_TYPES.get(kind))
     response["Content-Disposition"] = content_disposition_header(True, name)

@@ -147,8 +147,8 @@ class ActionForm(forms.Form):
             )  # fmt: skip
 
     def _violation(self) -> None:
-        violations = self.case.violations.select_related("case__establishment")
-        violations = list(violations.order_by("code"))
+        found = self.case.violations.select_related("case__establishment")
+        violations = list(found.order_by("code"))
         if violations:
             self.fields["violation"] = forms.ChoiceField(
                 required=False, label="Violation",
