@@ -129,8 +129,8 @@ def load_application_spec(folder: Path | str) -> ApplicationSpec:
         entry = data["in_lieu"]
         named = entry.get("field") if isinstance(entry, dict) else None
         in_lieu = _field(where, str(named), entry)
-        if name in names:
-            raise PackError(f"{where}: in_lieu: {name} is also a field of the form")
+        if named in names:
+            raise PackError(f"{where}: in_lieu: {named} is also a field of the form")
     elif any(f.in_lieu for f in fields):
         raise PackError(f"{where}: fields marked in_lieu but no in_lieu document named")
     return ApplicationSpec(reference, fields, in_lieu)
