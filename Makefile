@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install engine run test check lint format bench bench-scale clean browser redis
+.PHONY: install engine run test check lint typecheck format bench bench-scale clean browser redis
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,9 +44,14 @@ lint: $(STAMP) $(ENGINE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# The inner loop: lint, the conformance cases and every test that needs no database and no
-# browser (the engine's among them), in about a minute.
-check: lint
+# mypy over fogkeeper/ with the Django plugin, the engine strictly ([tool.mypy] in
+# pyproject.toml); its cache in .mypy_cache makes a second run take seconds.
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+# The inner loop: lint, the type check, the conformance cases and every test that needs no
+# database and no browser (the engine's among them), in about a minute.
+check: lint typecheck
 	$(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --quick -q
 
@@ -75,7 +80,7 @@ redis:
 	  echo "  run 'sudo apt-get install redis-server' (the worker tests in tests/tasks FAIL without it)" >&2; \
 	fi
 
-test: lint browser redis
+test: lint typecheck browser redis
 	@if [ -f $(SHARED)/tools/conformance.py ]; then \
 	  echo "conformance cases in $(SHARED)/spec/cases:"; \
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \
@@ -99,5 +104,5 @@ bench-scale: $(STAMP) $(ENGINE) redis
 	scripts/with-postgres scripts/with-redis $(BIN)/python -m bench.scale --agencies $${AGENCIES:-10} --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build *.egg-info $(ENGINE)
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build *.egg-info $(ENGINE)
 	find fogkeeper/rules -name '*.so' -delete

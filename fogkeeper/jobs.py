@@ -6,6 +6,7 @@ run twice)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,6 +20,11 @@ from fogkeeper import queue
 class Job(models.Model):
     QUEUED, RUNNING, COMPLETE, FAILED = "queued", "running", "complete", "failed"
     UNDERWAY = (QUEUED, RUNNING)
+    # Each kind of job declares these fields itself (its statuses; the rows of a file it reads).
+    status: str
+    rows_read: int
+    rows_total: int
+    get_status_display: Callable[[], str]
 
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
@@ -62,11 +68,13 @@ class Job(models.Model):
         read yet; returns the callback its reader tells `(rows read, rows)` as it goes."""
         self.begin()
         self.rows_read = 0
-        self.save(update_fields=["status", "started_at", "rows_read", "progress_at"])
+        fields = ["status", "started_at", "rows_read", "progress_at"]
+        self.save(update_fields=fields)  # a kind of job that reads rows has these fields
 
         def rows_read(done: int, total: int) -> None:
             self.rows_read, self.rows_total, self.progress_at = done, total, timezone.now()
-            self.save(update_fields=["rows_read", "rows_total", "progress_at"])
+            fields = ["rows_read", "rows_total", "progress_at"]
+            self.save(update_fields=fields)
 
         return rows_read
 

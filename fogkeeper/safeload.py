@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
@@ -87,10 +88,10 @@ def _check_events(events) -> None:
             if anchor is not None:
                 sizes[anchor] = size
         elif isinstance(event, yaml.AliasEvent):
-            repeated += sizes.get(event.anchor, 1)
+            repeated += sizes.get(event.anchor, 1)  # type: ignore[arg-type]  # an alias has an anchor
             if repeated > MAX_REPEATED:
                 raise _too_many_repeats()
-            open_[-1][1] += sizes.get(event.anchor, 1)
+            open_[-1][1] += sizes.get(event.anchor, 1)  # type: ignore[arg-type]  # as above
         elif isinstance(event, yaml.ScalarEvent):
             open_[-1][1] += 1
             if event.anchor is not None:

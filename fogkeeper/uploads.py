@@ -44,8 +44,9 @@ class Kept:
 def document_kind(upload: UploadedFile, kept: Kept) -> str:
     """The file's extension by its content ("pdf", "jpg" or "png"); refused under
     `kept.field`, in words, when it is none of them or larger than `kept.max_mb`."""
-    if upload.size > kept.max_mb * 1024 * 1024:
-        size = upload.size / (1024 * 1024)
+    length = upload.size or 0  # an uploaded file has its size
+    if length > kept.max_mb * 1024 * 1024:
+        size = length / (1024 * 1024)
         raise ValidationError(
             {kept.field: f"{kept.name} {kept.verb} {size:.1f} MB; the largest accepted is "
                          f"{kept.max_mb} MB."}
@@ -96,7 +97,7 @@ class KeptStorage(FileSystemStorage):
     def _save(self, name, content):
         self._writing.name = name
         try:
-            saved = super()._save(name, content)
+            saved = super()._save(name, content)  # type: ignore[misc]  # FileSystemStorage's; unstubbed
         except BaseException:
             if self._writing.name:  # free when this call began, so its file is this call's
                 _remove(self, self._writing.name)

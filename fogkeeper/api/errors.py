@@ -5,6 +5,8 @@ holds (its help text) and, for a choice, the values accepted."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from fogkeeper.formats import listed
@@ -17,7 +19,7 @@ def _what(name: str, field) -> str:
     return f"{name} ({helped})" if helped else name
 
 
-def _messages(name: str, field) -> dict[str, str]:
+def _messages(name: str, field) -> dict[str, Any]:
     what = _what(name, field)
     said = {
         "required": f"Send {what}: it is required.",
@@ -62,10 +64,11 @@ def plain_errors(serializer: serializers.Serializer) -> None:
                 field.error_messages[key] = words
             else:
                 said[key] = field.error_messages[key]
+        validator: Any
         for validator in field.validators:
-            key = _VALIDATORS.get(type(validator).__name__)
-            if key in said:
-                validator.message = said[key].replace("{" + key + "}", "%(limit_value)s")
+            limit = _VALIDATORS.get(type(validator).__name__)
+            if limit in said:
+                validator.message = said[limit].replace("{" + limit + "}", "%(limit_value)s")
 
 
 def _drf_words(kind: type) -> dict:

@@ -3,6 +3,8 @@ not understand (400) rather than ignoring it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.choices import BaseChoiceIterator
@@ -58,7 +60,8 @@ class _NoEmptyValues(forms.Form):
         super().__init__(*args, **kwargs)
         for name, field in self.fields.items():
             if isinstance(field, forms.ChoiceField):
-                accepted = listed([f'"{value}"' for value, _ in field.choices if value != ""])
+                choices: Any = field.choices  # a list of pairs by now (its stub: any form)
+                accepted = listed([f'"{value}"' for value, _ in choices if value != ""])
                 field.error_messages["invalid_choice"] = (
                     f'"%(value)s" is not a value of {name}: send one of {accepted}.'
                 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -240,13 +242,13 @@ class ServiceSubmitSerializer(serializers.Serializer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Only the devices the hauler serves (also what the browsable API's form lists).
-        device = self.fields["device"]
+        device: Any = self.fields["device"]  # a PrimaryKeyRelatedField
         device.queryset = self.context.get("devices", GreaseControlDevice.objects.none())
         plain_errors(self)
         agency = self.context.get("agency")
         if agency is not None:
             device.error_messages["does_not_exist"] = unknown_record(
-                "device of your customers", agency, named=self.context.get("agency_named"),
+                "device of your customers", agency, named=bool(self.context.get("agency_named")),
                 listed_at="GET /api/v1/devices/",
             )  # fmt: skip
 

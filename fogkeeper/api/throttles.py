@@ -9,9 +9,9 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 class AnonThrottle(AnonRateThrottle):
     def get_rate(self):
-        return settings.FOGKEEPER_API_RATES.get(self.scope)
+        return settings.FOGKEEPER_API_RATES.get(self.scope or "")
 
 
 class UserThrottle(UserRateThrottle):
     def get_rate(self):
-        return settings.FOGKEEPER_API_RATES.get(self.scope)
+        return settings.FOGKEEPER_API_RATES.get(self.scope or "")

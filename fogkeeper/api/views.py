@@ -3,6 +3,8 @@ person reaches, and the haulers' pump-out submissions through the maintenance se
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
@@ -44,11 +46,12 @@ class PolicyViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = "[0-9]+"
     reads: tuple[str, ...] = ()
     writes: str | None = None
-    model = None
+    model: type[Any] | None = None  # each view's model
+    filterset_class: Any  # each view's filters
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reading the types
-            return self.model.objects.none()
+            return self.model.objects.none()  # type: ignore[union-attr]  # each view has one
         return self.records(policy.establishments(self.request.user, self.agency))
 
     def records(self, reached):
@@ -79,7 +82,7 @@ class PolicyViewSet(viewsets.ReadOnlyModelViewSet):
         return super().filter_queryset(queryset if rows is None else queryset.filter(rows))
 
     def get_serializer_context(self):
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())
         if getattr(self, "agency", None) is not None:
             context["shown"] = shown.keys(self.outside_role, self.basename)
             context["obligations"] = shown.obligations(self.outside_role)

@@ -19,14 +19,21 @@ token by the first characters of its key only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
+from django.db.models.signals import (
+    ModelSignal,
+    m2m_changed,
+    post_delete,
+    post_save,
+    pre_delete,
+    pre_save,
+)
 
 from .services import audit_record, snapshot
 
@@ -272,7 +279,7 @@ def _m2m_changed(sender, instance, action, reverse, model, pk_set, **kwargs):
 
 def connect() -> None:
     User = get_user_model()
-    pairs = [
+    pairs: list[tuple[ModelSignal, Callable[..., Any], Any]] = [
         (pre_save, _membership_before, "web.Membership"),
         (post_save, _membership_saved, "web.Membership"),
         (pre_delete, _membership_deleting, "web.Membership"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, overload
 from uuid import UUID
 
 from django.db import models
@@ -26,6 +26,12 @@ def plain(value: Any) -> Any:
     return value
 
 
+@overload
+def snapshot(obj: models.Model) -> dict[str, Any]: ...
+@overload
+def snapshot(obj: None) -> None: ...
+@overload
+def snapshot(obj: models.Model | None) -> dict[str, Any] | None: ...
 def snapshot(obj: models.Model | None) -> dict[str, Any] | None:
     """The field values of a record, as JSON-able data (foreign keys as ids)."""
     if obj is None:
@@ -57,7 +63,7 @@ def establishment_id_of(obj: models.Model, depth: int = 4) -> int | None:
         if name not in names or getattr(obj, f"{name}_id") is None:
             continue
         if name == "establishment":
-            return obj.establishment_id
+            return getattr(obj, f"{name}_id")
         found = establishment_id_of(getattr(obj, name), depth - 1)
         if found is not None:
             return found

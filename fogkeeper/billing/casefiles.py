@@ -18,7 +18,7 @@ def _invoices(ids: list[int], as_of: date) -> tuple[list[tuple], dict[int, date]
     the establishments, and the date each was settled in full by `as_of`, if it was: paid,
     or voided or credited (what a void or credit takes off is no longer owed)."""
     rows = list(
-        Invoice.objects.filter(establishment_id__in=ids)
+        Invoice.objects.filter(establishment_id__in=ids)  # type: ignore[no-redef, misc]  # plugin: `total` is a property too
         .annotate(total=Sum("lines__amount"))
         .order_by("establishment_id", "noticed_on", "code")
         .values_list(

@@ -5,6 +5,7 @@ builds an invoice-only case file and reads the report."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -99,7 +100,7 @@ class StatementLine:
     charge: Decimal
     credit: Decimal
     balance: Decimal  # the running balance after this line
-    due_on: date | None = None  # invoices only
+    due_on: datetime.date | None = None  # invoices only (`date` is a field here)
     reference: str = ""  # payments only: check or receipt number
 
 
@@ -115,7 +116,7 @@ def account_statement(establishment: FoodServiceEstablishment, on: date) -> list
     payments = Payment.objects.filter(
         invoice__establishment=establishment, paid_on__lte=on
     ).select_related("invoice")
-    entries = [
+    entries: list[tuple[date, int, str, str, str, Any]] = [
         (i.noticed_on, 0, i.code, "invoice", i.description or i.get_kind_display(), i)
         for i in invoices
     ]

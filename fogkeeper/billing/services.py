@@ -338,7 +338,9 @@ def _check_adjustment(errors: Errors, invoice: Invoice, on: date, reason: str) -
         add_error(errors, "invoice", f"{invoice} is void already: nothing is recorded after it.")
 
 
-def _adjust(invoice: Invoice, kind: str, on: date, amount: Decimal, reason: str, actor: Actor):
+def _adjust(
+    invoice: Invoice, kind: str, on: date, amount: Decimal | None, reason: str, actor: Actor
+):
     """Save a void or credit of `amount`, with its audit row; refused when it is more than
     what is still owed, checked with the invoice locked."""
     adjustment = InvoiceAdjustment(

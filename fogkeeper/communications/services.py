@@ -62,8 +62,9 @@ def _check_attachment(errors: Errors, upload: UploadedFile | None) -> None:
     if upload is None:
         return
     limit = max_attachment_bytes()
-    if upload.size > limit:
-        add_error(errors, "attachment", f"The attachment is {size_words(upload.size)}; the "
+    size = upload.size or 0  # an uploaded file has its size
+    if size > limit:
+        add_error(errors, "attachment", f"The attachment is {size_words(size)}; the "
                   f"largest accepted is {size_words(limit)}. {NOTHING_SENT}")  # fmt: skip
         return
     upload.seek(0)
@@ -102,8 +103,9 @@ def communication_draft(
     comm.kind, comm.channel, comm.subject, comm.body = kind, channel, subject, body
     comm.filters, comm.site, comm.as_of = dict(filters), site, as_of
     if attachment is not None:
-        comm.attachment.save(attachment.name, attachment, save=False)
-        comm.attachment_name = attachment.name
+        name = attachment.name or ""  # an uploaded file has its name
+        comm.attachment.save(name, attachment, save=False)
+        comm.attachment_name = name
     elif remove_attachment:
         comm.attachment, comm.attachment_name = "", ""
     comm.full_clean()

@@ -55,5 +55,7 @@ def opt_out(recipient: Recipient) -> NewsletterOptOut:
             audit_record(action="newsletter.opt_out", obj=found,
                          agency=recipient.communication.agency)  # fmt: skip
     except IntegrityError:  # the same link followed twice at once
-        return opted_out(recipient)
+        found = opted_out(recipient)
+        assert found is not None  # the other request's
+        return found
     return found

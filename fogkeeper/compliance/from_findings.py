@@ -50,8 +50,8 @@ def case_from_findings(
     with transaction.atomic():
         lock_codes(establishment)  # held until the caller's transaction ends
         if case is None:
-            codes = establishment.cases.values_list("code", flat=True)
-            case = case_open(establishment=establishment, code=next_code(codes, "EC"),
+            case_codes = establishment.cases.values_list("code", flat=True)
+            case = case_open(establishment=establishment, code=next_code(case_codes, "EC"),
                              opened_on=opened_on, actor=actor)  # fmt: skip
         codes = list(case.violations.values_list("code", flat=True))
         for f in findings:

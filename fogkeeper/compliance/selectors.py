@@ -83,9 +83,9 @@ def violation_findings(*, establishment, keys: set[tuple[str, str]], on, **_) ->
     missing = keys - set(out)
     if missing:
         report = establishment_report(establishment=establishment, as_of=on)
-        for f in sorted(report.findings, key=lambda f: f.since):
-            if (f.rule, f.subject) in missing:
-                out.setdefault((f.rule, f.subject), []).append(f)
+        for found in sorted(report.findings, key=lambda f: f.since):
+            if (found.rule, found.subject) in missing:
+                out.setdefault((found.rule, found.subject), []).append(found)
     return out
 
 

@@ -53,7 +53,7 @@ from datetime import date
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import JSONField, Model
+from django.db.models import JSONField
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules import CaseFile, CaseFileError, Report, evaluate, parse_case
@@ -239,12 +239,12 @@ class _FindingWrites:
     gone: list[int] = field(default_factory=list)  # pks
 
 
-def _insert(model: type[Model], fields: tuple[str, ...], rows: list[tuple], result) -> None:
+def _insert(model: type[Any], fields: tuple[str, ...], rows: list[tuple], result) -> None:
     """INSERT rows of values of `fields`: COPY on PostgreSQL (Django's bulk_create spends
     most of its time adapting values), bulk_create elsewhere."""
     if not rows:
         return
-    meta = model._meta
+    meta: Any = model._meta  # of any model the sweep writes
     if connection.vendor != "postgresql":
         names = [meta.get_field(f).attname for f in fields]
         objs = [model(**dict(zip(names, row, strict=True))) for row in rows]
@@ -255,12 +255,12 @@ def _insert(model: type[Model], fields: tuple[str, ...], rows: list[tuple], resu
     result.queries += 1  # COPY goes around the execute wrapper
 
 
-def _update(model: type[Model], fields: tuple[str, ...], rows: list[tuple], result) -> None:
+def _update(model: type[Any], fields: tuple[str, ...], rows: list[tuple], result) -> None:
     """UPDATE rows of (pk, values of `fields`): on PostgreSQL, COPY into a temporary table
     and one UPDATE ... FROM it; elsewhere bulk_update."""
     if not rows:
         return
-    meta = model._meta
+    meta: Any = model._meta  # of any model the sweep writes
     if connection.vendor != "postgresql":
         names = [meta.get_field(f).attname for f in fields]
         objs = [model(pk=row[0], **dict(zip(names, row[1:], strict=True))) for row in rows]
@@ -269,11 +269,11 @@ def _update(model: type[Model], fields: tuple[str, ...], rows: list[tuple], resu
     qn = connection.ops.quote_name
     table, temp = qn(meta.db_table), qn(f"sweep_{meta.db_table}")
     columns = [meta.get_field(f) for f in fields]
-    names = ", ".join(qn(c.column) for c in columns)
+    selected = ", ".join(qn(c.column) for c in columns)
     pk = qn(meta.pk.column)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"CREATE TEMPORARY TABLE {temp} AS SELECT {pk}, {names} FROM {table} LIMIT 0"
+            f"CREATE TEMPORARY TABLE {temp} AS SELECT {pk}, {selected} FROM {table} LIMIT 0"
         )
         _copy(cursor, f"sweep_{meta.db_table}", [meta.pk, *columns], rows)
         assignments = ", ".join(f"{qn(c.column)} = s.{qn(c.column)}" for c in columns)
@@ -289,6 +289,7 @@ def _copy(cursor, table: str, fields: list, rows: list[tuple]) -> None:
     columns = ", ".join(qn(f.column) for f in fields)
     json_at = [i for i, f in enumerate(fields) if isinstance(f, JSONField)]
     with cursor.cursor.copy(f"COPY {qn(table)} ({columns}) FROM STDIN") as copy:
+        row: Any  # a tuple, or a list once its JSON is dumped
         for row in rows:
             if json_at:
                 row = list(row)
@@ -389,7 +390,7 @@ def _compare_findings(
             continue  # closed already
         if last_sweep is not None and last_seen <= last_sweep < as_of:
             last_seen = last_sweep  # open until now: seen by every sweep up to the last one
-        values = list(old)
-        values[OPEN], values[CLOSED_ON] = False, as_of
-        writes.changed.append((pk, *values, first_seen, min(last_seen, as_of)))
+        closed = list(old)
+        closed[OPEN], closed[CLOSED_ON] = False, as_of
+        writes.changed.append((pk, *closed, first_seen, min(last_seen, as_of)))
         result.closed += 1

@@ -46,7 +46,7 @@ def queue_batches(run: SweepRun) -> None:
 def sweep_batch(batch_id: int) -> None:
     run_id = run_batch(batch_id)
     if run_id is not None:
-        sweep_finish.apply_async(args=[run_id], priority=FIRST)
+        sweep_finish.apply_async(args=(run_id,), priority=FIRST)
 
 
 @shared_task(name="fogkeeper.sweep.finish")

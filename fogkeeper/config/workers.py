@@ -70,7 +70,7 @@ class HeadersFirstWorker(ThreadWorker):
         now = time.monotonic()
         for conn in [c for c, (_, deadline) in self._gathering.items() if deadline < now]:
             del self._gathering[conn]
-            with self._lock:
+            with self._lock:  # type: ignore[attr-defined]  # ThreadWorker has it; its stub not
                 self.poller.unregister(conn.sock)
             self.nr_conns -= 1
             conn.close()

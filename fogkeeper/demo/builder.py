@@ -280,7 +280,7 @@ class _Builder(_Training, _Inspections):
     def _device(self, rec: dict, k: int, spec: Device, opened_on: date, end: date) -> None:
         rng = self.rng
         interceptor = spec.kind == "interceptor"
-        dev = {
+        dev: dict[str, Any] = {
             "id": f"{'GI' if interceptor else 'GT'}-{k}",
             "kind": spec.kind,
             "installed_on": spec.installed or opened_on - timedelta(days=rng.randint(5, 40)),

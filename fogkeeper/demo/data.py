@@ -107,4 +107,5 @@ class Shape:
     @classmethod
     def read(cls, data: dict) -> Shape:
         ranges = ("opened_days", "permit_issued_days", "refresher_days")
-        return cls(**{k: tuple(v) if k in ranges else v for k, v in data.items()})
+        values: dict[str, Any] = {k: tuple(v) if k in ranges else v for k, v in data.items()}
+        return cls(**values)

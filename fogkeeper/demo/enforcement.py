@@ -108,6 +108,7 @@ def _steps(case, violation, steps: list[dict], after, staff) -> None:
                 **(mail if "certified_mail_number" in step else {}),
             )  # fmt: skip
         elif "hearing" in step:
+            assert refers_to is not None  # a hearing is on a notice
             hearing = hearing_schedule(
                 notice=refers_to, code=step["code"], noticed_on=day, actor=staff,
                 hearing_on=fields["hearing_on"], place=fields.get("place", ""), **mail,

@@ -4,12 +4,28 @@ samples of their discharge."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
+
+from .data import Shape
 
 
 class _Inspections:
     """The inspections and samples of builder.py's `_Builder`, which this is a part of."""
+
+    # What the builder (demo_builder._Builder) gives the parts it is made of.
+    rng: random.Random
+    start: date
+    A: date
+    shape: Shape
+    ago: Callable[[int], date]
+    between: Callable[[date, date], date]
+    inspections_from: date
+    checklist: list[str]
+    inspection_no: int
+    sample_no: int
 
     def _inspections(self, rec, opened_on, end, last_inspection) -> None:
         rng = self.rng

@@ -7,7 +7,7 @@ from __future__ import annotations
 import zlib
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from fogkeeper.audit.services import audit_record
 from fogkeeper.incidents.models import Incident
@@ -72,6 +72,12 @@ def load_program(program: Program, staff, seed: int) -> Agency:
     return agency
 
 
+@overload
+def _dec(value: float) -> Decimal: ...
+@overload
+def _dec(value: None) -> None: ...
+@overload
+def _dec(value: float | None) -> Decimal | None: ...
 def _dec(value: float | None) -> Decimal | None:
     """A program's float as the Decimal it reads as."""
     return None if value is None else Decimal(str(value))
@@ -564,4 +570,4 @@ def _place_incident(pack_id: str, incident: Incident) -> None:
     else:
         lat, lon = _centre(pack_id)
         dy, dx = _offsets(incident.code, 100)
-    incident.latitude, incident.longitude = lat + dy * STEP, lon + dx * STEP
+    incident.latitude, incident.longitude = lat + dy * STEP, lon + dx * STEP  # type: ignore[operator]  # placed

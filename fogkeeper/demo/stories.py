@@ -7,6 +7,7 @@ written. The order of the file is the order of the records and of the random dra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
@@ -62,7 +63,7 @@ def _lot(b: _Builder, address: str, lots: dict) -> str:
 
 
 def _device(b: _Builder, spec: dict) -> Device:
-    fields = {k: float(v) if k in _FLOATS else v for k, v in spec.items()}
+    fields: dict[str, Any] = {k: float(v) if k in _FLOATS else v for k, v in spec.items()}
     if "installed" in fields:
         fields["installed"] = _date_or_days_ago(b, fields["installed"])
     return Device(**fields)
@@ -217,7 +218,7 @@ def _sample(b: _Builder, rec: dict, s: dict) -> None:
     b.sample(rec, s["sample"], s["value"])
 
 
-STEPS = {
+STEPS: dict[str, Callable[..., None]] = {  # a step of no establishment is given None
     "fail": _fail,
     "inspect": _inspect,
     "set_permit": _set_permit,

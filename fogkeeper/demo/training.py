@@ -4,13 +4,25 @@ program's days of hiring."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from datetime import date, timedelta
+from typing import Any
 
-from .data import _years
+from .data import Shape, _years
 
 
 class _Training:
     """The employees and trainings of builder.py's `_Builder`, which this is a part of."""
+
+    # What the builder (demo_builder._Builder) gives the parts it is made of.
+    rng: random.Random
+    start: date
+    A: date
+    shape: Shape
+    ago: Callable[[int], date]
+    between: Callable[[date, date], date]
+    person: Callable[[], str]
 
     def _people(self, rec, opened_on, end, employees, last_training) -> None:
         staff = self._employees(opened_on, end, employees)
@@ -74,7 +86,7 @@ class _Training:
     def _trainings(self, staff: list[dict], sessions: list[date], opened_on: date) -> list[dict]:
         """The refreshers for those on staff that day, each new hire's own training and the
         opening crew's, in date order."""
-        trainings = []
+        trainings: list[dict[str, Any]] = []
         trainer = self.person()
         for when in sessions:
             attendees = [

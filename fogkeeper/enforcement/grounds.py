@@ -39,7 +39,7 @@ def ground_problem(
 def _overflow_problem(ground, case, fields, refers_to, actions, lead: str) -> str:
     complaint = refers_to.traces_to("administrative_complaint") if refers_to else None
     served = complaint.taken_on if complaint is not None else None
-    if served is None:
+    if complaint is None or served is None:
         return f"{lead}; the order names no administrative complaint."
     days = sorted(
         Incident.objects.filter(

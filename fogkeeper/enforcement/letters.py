@@ -20,7 +20,7 @@ render_letter() renders from plain values (fields, deadlines) for callers withou
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -298,7 +298,9 @@ def _establishment(fse: Any) -> dict[str, Any]:
 
 
 def _deadline(raw: Any, titles: dict, action_type: str, tz, routes: dict) -> dict[str, Any]:
-    get = raw.get if isinstance(raw, Mapping) else lambda k: getattr(raw, k, None)
+    get: Callable[[str], Any] = (
+        raw.get if isinstance(raw, Mapping) else lambda k: getattr(raw, k, None)
+    )
     when = get("date")
     if isinstance(when, str):
         when = datetime.fromisoformat(when) if "T" in when else date.fromisoformat(when)

@@ -48,7 +48,7 @@ def unmet(
     refers_to: EnforcementAction | None,
     case_actions: Iterable[EnforcementAction],
     on: date,
-    level: str = "",
+    level: str | None = "",
 ) -> list[Unmet]:
     """The requirements of `spec` not on record for an action with `fields`, referring to
     `refers_to`, taken on `on`, in a case holding `case_actions`."""
@@ -68,7 +68,7 @@ def candidates(
     spec: ActionSpec,
     case_actions: Iterable[EnforcementAction],
     on: date,
-    level: str = "",
+    level: str | None = "",
     fields: dict[str, Any] | None = None,
 ) -> list[EnforcementAction]:
     """The records of the case an action of `spec` could refer to on `on` and meet every
@@ -94,7 +94,7 @@ def _reason(
     refers_to: EnforcementAction | None,
     actions: list[EnforcementAction],
     on: date,
-    level: str,
+    level: str | None,
 ) -> str:
     """Why `r` is not met (empty when it is)."""
     if r.in_case:
@@ -151,7 +151,12 @@ def _follows(
 
 
 def _appeal_reason(
-    pack: Pack, spec: ActionSpec, r: Requirement, appeal: EnforcementAction, on: date, level: str
+    pack: Pack,
+    spec: ActionSpec,
+    r: Requirement,
+    appeal: EnforcementAction,
+    on: date,
+    level: str | None,
 ) -> str:
     if appeal.fields.get("rejected"):
         return f"the appeal {appeal.code} was rejected as late; it is decided by no order."

@@ -145,7 +145,7 @@ def actions_by_case(case_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         .order_by("taken_on", "pk")
         .values("case_id", "code", "type", "taken_on")
     ):
-        out[row["case_id"]].append(row)
+        out[row["case_id"]].append(dict(row))
     return out
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -337,7 +338,7 @@ def _incident(
 
 def _spill(row: dict[str, str], result: CiwqsImport) -> dict:
     """What the General Order asks of the spill, from the export's own columns."""
-    out = {
+    out: dict[str, Any] = {
         "gallons_recovered": cells.gallons(row.get("SPILL_VOL_RECOVER", "")),
         "gallons_to_surface_water": cells.gallons(row.get("SPILL_VOL_REACH_SURF", "")),
         "reached_surface_water": cells.yes_no(row.get("REACH_SURFACE", "")),
@@ -400,7 +401,7 @@ def _match(incident: Incident, establishments: _Establishments, result: CiwqsImp
     if not incident.normalised_address:
         result.unmatched["no address"] += 1
         return
-    city = cells.city(incident.source_record.get("CITY", ""))
+    city = cells.city((incident.source_record or {}).get("CITY", ""))
     found = establishments.exact.get(incident.normalised_address)
     how = "exact address"
     if not found:

@@ -182,7 +182,7 @@ def street_key(normalised: str) -> tuple[str, str] | None:
     number, rest = words[0], [_ORDINALS.get(w, w) for w in words[1:]]
     if len(rest) > 1 and rest[0] in _DIRECTIONS:
         rest = rest[1:]
-    name = []
+    name: list[str] = []
     for word in rest:
         if name and word in _STREET_TYPES:
             break

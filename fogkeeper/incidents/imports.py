@@ -49,7 +49,7 @@ def start_import(
 ) -> IncidentImport:
     """Store the checked upload as an import of `agency` and queue it."""
     run = IncidentImport(
-        agency=agency, filename=Path(upload.name).name, wdids=wdids, requested_by=user,
+        agency=agency, filename=Path(upload.name or "").name, wdids=wdids, requested_by=user,
         rows_total=rows,
     )  # fmt: skip
     with uploads.atomic():  # the file is kept only with its run

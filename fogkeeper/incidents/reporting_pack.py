@@ -219,7 +219,7 @@ def _thresholds(where: str, data: Any) -> dict[str, Threshold]:
     out = {}
     for key in THRESHOLDS:
         here = f"{where}: thresholds.{key}"
-        entry = data.get(key)
+        entry: Any = data.get(key)
         try:
             gallons = Decimal(str(entry["value"]))
         except (TypeError, KeyError, InvalidOperation):

@@ -272,7 +272,9 @@ def reports_due(
     out = []
     for incident in qs.iterator(chunk_size=500):
         for d in deadlines(incident, as_of, pack):
-            if d.state == "late" or (d.state == "due" and start <= d.day < end):
+            if d.state == "late" or (
+                d.state == "due" and d.day is not None and start <= d.day < end
+            ):
                 out.append(SpillReport(incident=incident, deadline=d))
     out.sort(key=_report_order)
     return out

@@ -97,7 +97,7 @@ class ChecklistAnswer(models.Model):
 
 def thumbnail_path(photo: "InspectionPhoto", filename: str) -> str:
     """The thumbnail is stored next to its photo: inspections/2025/06/trap.thumb.jpg."""
-    return str(PurePosixPath(photo.image.name).with_suffix("")) + ".thumb.jpg"
+    return str(PurePosixPath(photo.image.name or "").with_suffix("")) + ".thumb.jpg"
 
 
 class InspectionPhoto(models.Model):

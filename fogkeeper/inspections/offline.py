@@ -25,7 +25,7 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import IntegrityError
@@ -114,7 +114,7 @@ def inspection_sync(
     *,
     establishment: FoodServiceEstablishment,
     upload: Upload,
-    inspector: AbstractBaseUser | None = None,
+    inspector: User | None = None,
     today: date | None = None,
     actor: Actor = None,
 ) -> Synced:

@@ -106,7 +106,7 @@ def thumbnail_make(photo_id: int) -> bool:
         thumbnail=photo.thumbnail.name
     )
     if not stored:  # another run stored one meanwhile: keep that one
-        photo.thumbnail.storage.delete(photo.thumbnail.name)
+        photo.thumbnail.storage.delete(photo.thumbnail.name or "")
     return bool(stored)
 
 

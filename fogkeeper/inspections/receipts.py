@@ -60,7 +60,7 @@ def _signature_url(inspection: Inspection) -> str:
         return ""
     with inspection.signature.open("rb") as stream:
         data = stream.read()
-    kind = mimetypes.guess_type(inspection.signature.name)[0] or "image/png"
+    kind = mimetypes.guess_type(inspection.signature.name or "")[0] or "image/png"
     return f"data:{kind};base64,{base64.b64encode(data).decode()}"
 
 
@@ -91,7 +91,7 @@ def _readings(inspection: Inspection, pack, *, staff: bool) -> list[dict[str, An
         limit = accumulation_limit(pack, m.device.kind, max(inspection.date, pack.effective))
         values = {"device": m.device.code, "fog_inches": m.fog_inches,
                   "solids_inches": m.solids_inches}  # fmt: skip
-        row = values if staff else of_record(values, "measurements.")
+        row: dict[str, Any] = values if staff else of_record(values, "measurements.")
         row.update({"percent": None, "limit": None, "over": False})
         if depth and m.fog_inches is not None and m.solids_inches is not None:
             share = (m.fog_inches + m.solids_inches) / depth
@@ -176,7 +176,7 @@ def receipt_send(inspection_id: int) -> bool:
             .first()
         )
         operator = _operator(inspection) if inspection else None
-        if operator is None or not operator.email:
+        if inspection is None or operator is None or not operator.email:
             return False
         fse = inspection.establishment
         message = EmailMessage(

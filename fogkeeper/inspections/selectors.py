@@ -46,8 +46,9 @@ def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str,
         found = pack.parameters[DISCHARGE_LIMITS].value_on(on)
     except (KeyError, ParameterNotInForce):
         found = None
-    for parameter, limit in ((found.value or {}) if found else {}).items():
-        limits[parameter] = {**limit, "source": found.reference}
+    if found is not None:
+        for parameter, limit in (found.value or {}).items():
+            limits[parameter] = {**limit, "source": found.reference}
     permit = (
         establishment.permits.filter(issued_on__lte=on)
         .only("number", "discharge_limits")

@@ -9,7 +9,7 @@ from datetime import date
 from decimal import Decimal
 from uuid import UUID
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.files import File
 from django.db import transaction
@@ -179,7 +179,7 @@ def inspection_record(
     date: date,
     answers: Sequence[Answer] = (),
     measurements: Sequence[Reading] = (),
-    inspector: AbstractBaseUser | None = None,
+    inspector: User | None = None,
     notes: str = "",
     today: date | None = None,
     actor: Actor = None,

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -158,7 +159,7 @@ def manifests_import(
         report(i)
     new: list[Service] = []
     already = 0
-    marks = {"source": "import"}
+    marks: dict[str, Any] = {"source": "import"}
     if hauler is not None:
         submitter = actor if getattr(actor, "is_authenticated", False) else None
         marks = {"source": "hauler_csv", "submitted_by": submitter}
@@ -222,7 +223,7 @@ def _locked(new: list[Service], already: int) -> tuple[list[Service], int]:
     leave out the manifests stored meanwhile as already imported; one stored meanwhile with
     other content refuses the file. Returns the services still to add and the count already
     imported."""
-    for hauler_id in sorted({s.hauler_id for s in new}):
+    for hauler_id in sorted({s.hauler_id for s in new if s.hauler_id is not None}):
         lock_manifests(Hauler(pk=hauler_id))
     stored = {
         (s.hauler_id, s.manifest_number): s
@@ -237,7 +238,8 @@ def _locked(new: list[Service], already: int) -> tuple[list[Service], int]:
         if existing is None:
             left.append(s)
         elif differences := _differences(existing, {"device": s.device, **_content(s)}):
-            problems.append(f"manifest {s.manifest_number!r} of hauler {s.hauler.code!r} was "
+            hauler_code = s.hauler.code if s.hauler else ""  # a manifest's service has one
+            problems.append(f"manifest {s.manifest_number!r} of hauler {hauler_code!r} was "
                             f"stored meanwhile with other content ({'; '.join(differences)}); "
                             "nothing was written")  # fmt: skip
         else:
@@ -369,9 +371,7 @@ class _Lookups:
     """The agency's haulers, devices and the manifests already imported, read in bulk. For a
     hauler's own upload: that hauler only, and only its current customers' devices."""
 
-    def __init__(
-        self, agency: Agency, rows: list[_Row], *, hauler: Hauler | None, today: date | None
-    ):
+    def __init__(self, agency: Agency, rows: list[_Row], *, hauler: Hauler | None, today: date):
         self.hauler = hauler
         establishments = agency.establishments.all()
         # For a hauler's upload: each customer's contract periods with it.
@@ -399,7 +399,7 @@ class _Lookups:
         self.establishments: set[str] = set(
             establishments.filter(code__in=codes).values_list("code", flat=True)
         )
-        self.existing: dict[tuple[int, str], Service] = {}
+        self.existing: dict[tuple[int | None, str], Service] = {}
         wanted = sorted(
             {
                 (self.haulers[r.values["hauler_code"]].pk, r.values["manifest_number"])

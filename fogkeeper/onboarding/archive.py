@@ -147,7 +147,7 @@ def _deflated(raw: memoryview, broken: Refused) -> Iterator[bytes]:
     try:
         while not inflater.eof:
             if inflater.unconsumed_tail:
-                given = inflater.unconsumed_tail
+                given: bytes | memoryview = inflater.unconsumed_tail
             elif position < len(raw):
                 given, position = raw[position : position + CHUNK], position + CHUNK
             else:

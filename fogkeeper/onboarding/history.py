@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from types import SimpleNamespace
+from typing import Any
 
 from fogkeeper.permits.models import PERMIT_STATUSES, discharge_limit_problems
 from fogkeeper.registry.models import CHANGE_KINDS, DESIGN_FIELDS, normalise_address
@@ -303,7 +304,7 @@ def _incident(row: Row) -> dict | None:
         row.not_before(column, v.get("date"), "the incident")
     if row.problems:
         return None
-    more = {"establishment_id": fse.pk if fse else None}
+    more: dict[str, Any] = {"establishment_id": fse.pk if fse else None}
     if "address" in v:
         more["normalised_address"] = normalise_address(v["address"])
     return _fields(row, _INCIDENT_FIELDS, **more)

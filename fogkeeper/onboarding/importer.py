@@ -149,7 +149,8 @@ def _check_rows(spec: Kind, sheet: Sheet, context: Context, outcome: Outcome, pr
     lookups = Lookups(context.agency, sheet)
     stored = _stored(spec, context.agency, lookups)
     read = _reader(spec, sheet, context)
-    plan, first_row, counts, notes = _Plan(), {}, outcome.counts, Notes()
+    plan, counts, notes = _Plan(), outcome.counts, Notes()
+    first_row: dict[tuple[Any, ...], int] = {}
     checked: list[tuple[int, dict, dict]] = []  # (row, values, record) of the clean rows
     # the key's columns kept in the record's own fields (a code), which a new record needs
     plain = [(c, spec.column(c).source) for c in spec.key if "__" not in spec.column(c).source]
@@ -194,7 +195,7 @@ def _check_rows(spec: Kind, sheet: Sheet, context: Context, outcome: Outcome, pr
 def _reader(spec: Kind, sheet: Sheet, context: Context):
     """Reads a row's cells into (values, problems); each column remembers what it read of a
     text (the same day or number recurs on thousands of rows)."""
-    columns = [
+    columns: list[tuple[int, str, bool, Any, dict[Any, Any]]] = [
         (sheet.columns.index(c.name), c.name, c.required, _read(c, context), {})
         for c in spec.columns
         if c.name in sheet.columns

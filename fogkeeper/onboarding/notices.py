@@ -102,7 +102,7 @@ def _stored(checked: Checked, codes: set[str]) -> list[tuple[float, float]]:
         .exclude(code__in=codes)
         .values_list("latitude", "longitude")
     )
-    return [(float(lat), float(lon)) for lat, lon in rows.iterator(5000)]
+    return [(float(lat), float(lon)) for lat, lon in rows.iterator(5000)]  # type: ignore[arg-type]  # not null (filtered)
 
 
 def _km(a: tuple[float, float], b: tuple[float, float]) -> float:

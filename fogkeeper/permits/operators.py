@@ -8,6 +8,7 @@ the sweep finds in force."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from django.db import transaction
@@ -68,6 +69,7 @@ def operator_change(
         if permit.issued_on > on:
             add_error(errors, "on", f"Permit {permit.number} was issued after the change ({on}).")
     refuse(errors)
+    assert op is not None  # else refused above
     ending = [p for p in permits if ends_with_new_operator(permit=p, operator=op.name, on=on)]
 
     pack = establishment.agency.get_pack()
@@ -161,7 +163,9 @@ def _business_words(pack) -> str:
     return f" {parameter.description}"
 
 
-def operator_change_ended(*, permits: list, on: date, agency: Agency, kept: list = ()) -> str:
+def operator_change_ended(
+    *, permits: list[Permit], on: date, agency: Agency, kept: Sequence[Permit] = ()
+) -> str:
     """What a recorded change of operator ended and what it left in force, and what comes
     next."""
     pack = agency.get_pack()

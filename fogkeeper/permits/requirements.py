@@ -69,9 +69,13 @@ def missing_items(application) -> list[str]:
 
 
 def label(name: str) -> str:
+    from django.db import models
+
     from .models import PermitApplication
 
-    return str(PermitApplication._meta.get_field(name).verbose_name)
+    field = PermitApplication._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a field of the application, not a relation's
+    return str(field.verbose_name)
 
 
 def _blank(value: Any) -> bool:
@@ -123,10 +127,10 @@ def load_application_spec(folder: Path | str) -> ApplicationSpec:
     in_lieu = None
     if data.get("in_lieu"):
         entry = data["in_lieu"]
-        name = entry.get("field") if isinstance(entry, dict) else None
-        in_lieu = _field(where, str(name), entry)
-        if name in names:
-            raise PackError(f"{where}: in_lieu: {name} is also a field of the form")
+        named = entry.get("field") if isinstance(entry, dict) else None
+        in_lieu = _field(where, str(named), entry)
+        if named in names:
+            raise PackError(f"{where}: in_lieu: {named} is also a field of the form")
     elif any(f.in_lieu for f in fields):
         raise PackError(f"{where}: fields marked in_lieu but no in_lieu document named")
     return ApplicationSpec(reference, fields, in_lieu)

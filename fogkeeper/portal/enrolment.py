@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
@@ -94,7 +95,7 @@ def enrolment_request_submit(
     errors: Errors = {}
     for name in REQUIRED.get(kind, ()):
         if getattr(req, name) in ("", None):
-            label = EnrolmentRequest._meta.get_field(name).verbose_name
+            label = getattr(EnrolmentRequest._meta.get_field(name), "verbose_name", name)
             add_error(errors, name, f"Give the {label}.")
     if kind == "operator" and not (req.establishments or req.establishment_codes):
         add_error(errors, "establishments", "Name at least one establishment you run.")
@@ -277,7 +278,7 @@ def _approve(
     contracts_since, decided_at, register=None,
 ) -> Membership:  # fmt: skip
     """The writes of an approval (inside the caller's transaction)."""
-    link = {}
+    link: dict[str, Any] = {}
     if req.kind == "operator":
         link["operator"] = operator or operator_register(
             agency=req.agency, name=req.business_name, mailing_address=req.mailing_address,

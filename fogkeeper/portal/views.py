@@ -16,4 +16,4 @@ def home(request):
     if agency is None:
         return render(request, "web/no_agency.html", status=403)
     role = policy.role(request.user, agency)
-    return redirect(HOMES.get(role, "web:dashboard"))
+    return redirect(HOMES.get(role or "", "web:dashboard"))

@@ -125,7 +125,7 @@ class RecordAdmin(admin.ModelAdmin):
     def delete_model(self, request, obj):
         record_delete(obj, actor=request.user, on=timezone.localdate(), reason="admin")
 
-    def delete_queryset(self, request, queryset) -> int:
+    def delete_queryset(self, request, queryset) -> int:  # type: ignore[override]  # read above
         """Delete what may be deleted, tell what was refused and why; returns the count."""
         deleted = 0
         for obj in queryset:

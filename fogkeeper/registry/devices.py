@@ -331,6 +331,7 @@ def device_sizing_set(
     if spec is None:
         add_error(errors, "__all__", "The ordinance sizes no device of this kind by a formula.")
         refuse(errors)
+    assert spec is not None  # else refused above
     named = spec.get("inputs") or {}
     for name, value in inputs.items():
         if name not in named:

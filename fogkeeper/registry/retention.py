@@ -4,6 +4,7 @@ a record is kept while current and for the period after its date; the audit trai
 from __future__ import annotations
 
 from datetime import date, timedelta
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -82,6 +83,7 @@ def record_delete_check(obj: models.Model, *, on: date) -> None:
         return
     field, since = retained
     agency = record_agency(obj)
+    assert agency is not None  # a record with a retention period is an agency's
     pack = agency.get_pack()
     try:
         period = Duration.parse(pack.param(RETENTION, on))
@@ -111,10 +113,9 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
     record_delete_check(obj, on=on)
     before = snapshot(obj)
     for rel in obj._meta.related_objects:
-        if rel.one_to_many and rel.on_delete is models.CASCADE:
-            before[rel.get_accessor_name()] = [
-                snapshot(child) for child in getattr(obj, rel.get_accessor_name()).all()
-            ]
+        accessor = rel.get_accessor_name()
+        if rel.one_to_many and rel.on_delete is models.CASCADE and accessor is not None:
+            before[accessor] = [snapshot(child) for child in getattr(obj, accessor).all()]
     why = reason or f"deleted on {on}"
     try:
         with transaction.atomic():
@@ -125,9 +126,9 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
                      if isinstance(d, models.FileField)) if f]  # fmt: skip
             obj.delete()
             for file in files:  # the record's files go with it, once the deletion is committed
-                transaction.on_commit(lambda f=file: f.storage.delete(f.name))
+                transaction.on_commit(partial(file.storage.delete, file.name))
     except (ProtectedError, RestrictedError) as e:
-        referring = getattr(e, "protected_objects", None) or e.restricted_objects
+        referring = e.protected_objects if isinstance(e, ProtectedError) else e.restricted_objects
         others = sorted({str(o._meta.verbose_name_plural) for o in referring})
         raise ValidationError(
             {NON_FIELD_ERRORS: [f"{obj} is still referred to by {', '.join(others)}."]}

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 from django.utils import timezone
@@ -39,7 +39,7 @@ from .models import (
 from .selectors import record_agency
 
 Errors = dict[str, list[str]]
-Actor = AbstractBaseUser | None  # who acts: a user, or None for the system
+Actor = User | None  # who acts: a user, or None for the system
 
 # -- helpers shared by the services of every app ------------------------------------------
 
@@ -76,7 +76,7 @@ def check_model(
                 message = " ".join(error.messages)
                 key = field
                 if field == NON_FIELD_ERRORS and error.code == "unique_together":
-                    key = error.params["unique_check"][-1]
+                    key = (error.params or {})["unique_check"][-1]
                     if key in errors:
                         continue
                 elif field == NON_FIELD_ERRORS and had_errors:
@@ -274,6 +274,7 @@ def establishment_register(
     check_order(errors, "operator_since", since, opened_on, "the opening")
     op = operator_named(errors, operator, agency)
     refuse(errors)
+    assert op is not None  # else refuse() raised: the operator named no operator
     with transaction.atomic():
         fse.save()
         audit("establishment.register", fse, actor)

@@ -62,6 +62,7 @@ class Chart:
 def bar_chart(figure: Figure) -> Chart:
     """Horizontal bars of a figure's table (label, count), the longest as wide as there is
     room for; a bar of nothing is drawn as a hairline so that its row still reads."""
+    assert figure.table is not None  # each figure of CHARTS has its table
     rows = [(str(row[0]), int(row[-1] or 0)) for row in figure.table.rows]
     top = max((n for _, n in rows), default=0) or 1
     chart = Chart(key=figure.key, title=figure.label)
@@ -127,7 +128,7 @@ def annual_workbook(report: AnnualReport, out: str | IO[bytes]) -> None:
     from openpyxl.styles import Alignment, Font
 
     book = Workbook()
-    sheet = book.active
+    sheet = book.worksheets[0]  # its active sheet, typed
     sheet.title = "Figures"
     sheet.append([_cell(f"{report.agency.name}: FOG program annual report {report.year}")])
     sheet.append([_cell(f"From {report.start.isoformat()} to {report.end.isoformat()}")])

@@ -168,7 +168,7 @@ def read_action(spec: Any, raw: Any, path: str, pack: Any, problems: list[Proble
     return Action(id=raw.id, type=raw.type, fields=fields, milestones=milestones)
 
 
-def _penalty_class(value: Any, here: str, pack: Any, classes: Any, problems: list) -> bool:
+def _penalty_class(value: Any, here: str, pack: Any, classes: Any, problems: list[Any]) -> bool:
     """Whether `value` is a class a penalty order may impose; a Problem says why not."""
     if value in pack.court_classes():
         problems.append(
@@ -186,7 +186,7 @@ def _penalty_class(value: Any, here: str, pack: Any, classes: Any, problems: lis
     return True
 
 
-def _check_quantity(fields: dict, unit: str, path: str, problems: list[Problem]) -> None:
+def _check_quantity(fields: dict[Any, Any], unit: str, path: str, problems: list[Problem]) -> None:
     """A penalty is counted in its class's unit, and in no other (RULES.md 11.3)."""
     if unit not in fields and f"{path}.{unit}" not in {p.path for p in problems}:
         problems.append(
@@ -202,7 +202,9 @@ def _check_quantity(fields: dict, unit: str, path: str, problems: list[Problem])
             )
 
 
-def _check_continuance(spec: Any, fields: dict, path: str, problems: list[Problem]) -> None:
+def _check_continuance(
+    spec: Any, fields: dict[Any, Any], path: str, problems: list[Problem]
+) -> None:
     """A hearing is continued from its date to a later one (RULES.md 11.5)."""
     window = spec.checks.get("hearing_window") or {}
     heard = window.get("field")

@@ -5,11 +5,14 @@ demo shows points on its own map and addresses on its own streets; the engine ne
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import yaml
 
 from ..safeload import Refused, load_yaml
+
+if TYPE_CHECKING:
+    from .packmodel import Pack
 
 MAX_RADIUS_KM = 100
 MAX_LATITUDE, MAX_LONGITUDE = 90.0, 180.0  # degrees
@@ -60,7 +63,7 @@ def area_problems(data: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def area_of(pack) -> Area | None:
+def area_of(pack: Pack) -> Area | None:
     """The pack's area, or None when its pack.yaml has none (or one `packs check` refuses)."""
     try:
         meta = load_yaml((pack.source / "pack.yaml").read_text(encoding="utf-8"))
@@ -74,5 +77,5 @@ def area_of(pack) -> Area | None:
     return Area((float(lat), float(lon)), float(data["radius_km"]), streets)
 
 
-def _number(v: Any) -> bool:
+def _number(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, int | float) and not isinstance(v, bool)

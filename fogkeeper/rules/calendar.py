@@ -94,7 +94,7 @@ class HolidayRule:
         return d + timedelta(days=self.offset_days)
 
 
-class Sums(dict):
+class Sums(dict[date, date]):
     """A date -> the date a period after it, computed the first time it is asked for."""
 
     def __init__(self, calendar: LegalCalendar, period: Duration, roll: bool):

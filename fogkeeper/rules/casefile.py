@@ -85,7 +85,7 @@ def parse_case(
     return CaseFile(model=model, pack=pack, as_of=effective_as_of, actions=tuple(actions))
 
 
-def _schema_model(data: dict, registry: Any) -> schema.CaseFileModel:
+def _schema_model(data: dict[Any, Any], registry: Any) -> schema.CaseFileModel:
     """The pydantic schema's reading of a case file; raises CaseFileError with every
     problem of structure and type (and of references beside them)."""
     from pydantic import ValidationError
@@ -103,7 +103,7 @@ def _schema_model(data: dict, registry: Any) -> schema.CaseFileModel:
         raise CaseFileError(problems) from None
 
 
-def _fast_model(data: dict) -> records.CaseFileModel | None:
+def _fast_model(data: dict[Any, Any]) -> records.CaseFileModel | None:
     """The case file as Structs, or None unless the fast types take it as it is, no id is
     blank and every reference is to a listed record: the schema then says what is wrong."""
     try:
@@ -121,7 +121,7 @@ def _fast_model(data: dict) -> records.CaseFileModel | None:
     return model
 
 
-def _raw_actions(items: list) -> list | None:
+def _raw_actions(items: list[Any]) -> list[Any] | None:
     """Enforcement actions as the schema's RawAction reads them (nulls dropped), or None."""
     actions = []
     for item in items:
@@ -224,13 +224,13 @@ def _unknown_jurisdiction(name: str, registry: Any) -> Problem:
     return Problem("jurisdiction", f"unknown jurisdiction {name!r} (known: {known})")
 
 
-def _ids(items: Any, path: str, problems: list[Problem]) -> set:
+def _ids(items: Any, path: str, problems: list[Problem]) -> set[Any]:
     if type(items) is not list:
         return set()
     ids = [item.get("id") if type(item) is dict else None for item in items]
     known = {i for i in ids if isinstance(i, str)}  # an id of another type cannot be hashed
     if len(known) < len(ids):
-        seen: set = set()
+        seen: set[Any] = set()
         for i, value in enumerate(ids):
             if isinstance(value, str):
                 if value in seen:
@@ -239,7 +239,9 @@ def _ids(items: Any, path: str, problems: list[Problem]) -> set:
     return known
 
 
-def _refs(items: Any, field: str, known: set, path: str, what: str, problems: list[Problem]):
+def _refs(
+    items: Any, field: str, known: set[Any], path: str, what: str, problems: list[Problem]
+) -> None:
     if type(items) is not list:
         return
     for i, item in enumerate(items):
@@ -249,7 +251,7 @@ def _refs(items: Any, field: str, known: set, path: str, what: str, problems: li
                 problems.append(Problem(f"{path}[{i}].{field}", f"unknown {what} {value!r}"))
 
 
-def _check_references(data: dict, problems: list[Problem]) -> None:
+def _check_references(data: dict[Any, Any], problems: list[Problem]) -> None:
     """Unique ids within each list, and every reference to a listed id. Works on the raw
     data, so broken references are reported even beside badly typed fields."""
     get = data.get
@@ -276,7 +278,9 @@ def _check_references(data: dict, problems: list[Problem]) -> None:
                 _refs(insp.get(key), "device", devices, path, "device", problems)
 
 
-def _before(problems: list[Problem], path: str, later: date | None, earlier: date, what: str):
+def _before(
+    problems: list[Problem], path: str, later: date | None, earlier: date, what: str
+) -> None:
     if later is not None and later < earlier:
         problems.append(Problem(path, f"{later} is before {what} ({earlier})"))
 
@@ -327,7 +331,7 @@ def _check_vocabulary(m: records.CaseFileModel, pack: Any, problems: list[Proble
             )
 
 
-def _check_approvals(m: records.CaseFileModel, problems: list) -> None:
+def _check_approvals(m: records.CaseFileModel, problems: list[Any]) -> None:
     """An approval ends on or after the day it was given."""
     for i, device in enumerate(m.devices):
         for j, a in enumerate(device.approvals):
@@ -341,7 +345,7 @@ def _check_approvals(m: records.CaseFileModel, problems: list) -> None:
 
 
 def _check_design_exceptions(
-    m: records.CaseFileModel, pack: Any, as_of: date, problems: list
+    m: records.CaseFileModel, pack: Any, as_of: date, problems: list[Any]
 ) -> None:
     if pack.params_on(as_of).get("gcd.exceptions_allowed", False):
         return
@@ -366,7 +370,9 @@ def sample_limits(pack: Any, permit: Any, on: date) -> dict[str, Any]:
     return limits
 
 
-def _check_sample_units(m: records.CaseFileModel, pack: Any, as_of: date, problems: list) -> None:
+def _check_sample_units(
+    m: records.CaseFileModel, pack: Any, as_of: date, problems: list[Any]
+) -> None:
     if not m.samples:
         return
     limits = sample_limits(pack, m.permit, as_of)

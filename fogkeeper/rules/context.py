@@ -13,8 +13,9 @@ from functools import cache
 from operator import attrgetter
 from typing import Any
 
-from .calendar import Duration
+from .calendar import Duration, LegalCalendar
 from .casefile import CaseFile
+from .packmodel import Pack, ParamSet
 from .report import Finding, ScheduleItem
 
 ONE_DAY = timedelta(days=1)
@@ -32,7 +33,7 @@ def _upto(d: date | None, as_of: date) -> date | None:
     return d if d is not None and d <= as_of else None
 
 
-def _dated_upto(records: list, as_of: date) -> list:
+def _dated_upto(records: list[Any], as_of: date) -> list[Any]:
     """The records whose `date` is on or before as_of, sorted by date, then id (most files
     and the sweep give them in that order already: then they are not sorted again)."""
     out = []
@@ -62,13 +63,13 @@ class Context:
         m = case.model
         self.case = m
         self.case_actions = case.actions
-        self.pack = case.pack
+        self.pack: Pack = case.pack
         self.as_of = as_of
-        self.params = self.pack.params_on(as_of)
+        self.params: ParamSet = self.pack.params_on(as_of)
         self._cited = self.pack.cited()
         self.rules = self.pack.rules  # `rule in ctx.rules`: the pack has the rule
-        self.cal = self.pack.calendar
-        self.effective = self.pack.effective
+        self.cal: LegalCalendar = self.pack.calendar
+        self.effective: date = self.pack.effective
         self.cutoff = as_of - timedelta(days=self.params["report.lookback_days"])
         self.findings: list[Finding] = []
         self.schedule: list[ScheduleItem] = []
@@ -92,7 +93,7 @@ class Context:
         self.services = services = _dated_upto(m.services, as_of)
         if len(self.device_ids) < len(m.devices):
             services[:] = [s for s in services if s.device in self.device_ids]
-        self.services_by_device: dict[str, list] = defaultdict(list)
+        self.services_by_device: dict[str, list[Any]] = defaultdict(list)
         if len(self.device_ids) == 1:  # most often: every service is of the one device
             self.services_by_device.update(dict.fromkeys(self.device_ids, services))
         else:
@@ -103,7 +104,7 @@ class Context:
         self.inspections = _dated_upto(m.inspections, as_of)
         self.incidents = _dated_upto(m.incidents, as_of)
         self.samples = _dated_upto(m.samples, as_of)
-        self.measurements_by_device: dict[str, list] = defaultdict(list)
+        self.measurements_by_device: dict[str, list[Any]] = defaultdict(list)
         for insp in self.inspections:
             for r in insp.measurements:
                 self.measurements_by_device[r.device].append((insp.date, insp.id, r))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from .casefile import CaseFile, parse_case
 from .checks import OPERATIONAL, enforcement
@@ -25,23 +26,23 @@ def _status(ctx: Context) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _finding_order(f: Finding) -> tuple:
+def _finding_order(f: Finding) -> tuple[Any, ...]:
     return (not f.open, f.rule, f.subject, f.since, f.resolved_on or f.since)
 
 
-def _schedule_order(s: ScheduleItem) -> tuple:
+def _schedule_order(s: ScheduleItem) -> tuple[Any, ...]:
     return (s.due, s.obligation, s.subject)
 
 
-def _deadline_order(d: Deadline) -> tuple:
+def _deadline_order(d: Deadline) -> tuple[Any, ...]:
     return (d.date.isoformat(), d.action, d.name, d.kind)  # a date beside date-times
 
 
-def _accrual_order(a: Accrual) -> tuple:
+def _accrual_order(a: Accrual) -> tuple[Any, ...]:
     return (a.action, a.rule)
 
 
-def evaluate(case: CaseFile | dict, as_of: date | None = None) -> Report:
+def evaluate(case: CaseFile | dict[Any, Any], as_of: date | None = None) -> Report:
     """Decide one establishment's compliance on `as_of` (default: the case file's own)."""
     if not isinstance(case, CaseFile):
         case = parse_case(case, as_of=as_of)

@@ -10,6 +10,7 @@ import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 MAX_LENGTH = 500
 MAX_NODES = 200
@@ -91,7 +92,7 @@ def _refused(node: ast.AST) -> str | None:
 
 def _value(node: ast.expr, values: Mapping[str, float]) -> float:
     if isinstance(node, ast.Constant):
-        return float(node.value)
+        return float(node.value)  # type: ignore[arg-type]  # _refused() lets only numbers by
     if isinstance(node, ast.Name):
         return float(values[node.id])
     if isinstance(node, ast.UnaryOp):
@@ -111,7 +112,7 @@ def parse_cached(text: str) -> Formula:
     return parse(text)
 
 
-def sizing_values(spec: Mapping, inputs: Mapping[str, float]) -> dict[str, float]:
+def sizing_values(spec: Mapping[Any, Any], inputs: Mapping[str, float]) -> dict[str, float]:
     """The values a sizing rule's formula reads: the pack's constants, then the device's own
     inputs (only those the rule names)."""
     values = {k: float(v) for k, v in (spec.get("constants") or {}).items()}
@@ -120,7 +121,7 @@ def sizing_values(spec: Mapping, inputs: Mapping[str, float]) -> dict[str, float
     return values
 
 
-def required_size(spec: Mapping, inputs: Mapping[str, float]) -> float | None:
+def required_size(spec: Mapping[Any, Any], inputs: Mapping[str, float]) -> float | None:
     """The size a pack's sizing rule (`gcd.sizing` of a device kind) requires of a device
     with these inputs, or None while an input it names is not on record."""
     formula = parse_cached(spec["formula"])

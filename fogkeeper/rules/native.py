@@ -20,7 +20,10 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 STAMP = HERE / "native.json"
@@ -90,7 +93,12 @@ def _why_not_compiled() -> str | None:
 class _Sources(importlib.abc.MetaPathFinder):
     """Finds MODULES as their `.py` files, ahead of the extension modules beside them."""
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
         if fullname not in MODULES:
             return None
         source = source_of(fullname)

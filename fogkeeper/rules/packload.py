@@ -9,6 +9,7 @@ with a `PackError` a value without a citation, or of a shape the engine cannot u
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def _as_date(where: str, value: Any) -> date:
         raise PackError(f"{where}: not a date: {value!r}") from None
 
 
-def _dated_value(here: str, eff: Any, v: dict) -> ParameterValue:
+def _dated_value(here: str, eff: Any, v: dict[Any, Any]) -> ParameterValue:
     """A dated value; one set by a council resolution is cited as that resolution adopted
     under the section that lets the council set it."""
     reference = _cited(here, v)
@@ -135,7 +136,7 @@ def _load_state_reporting(where: str, value: Any) -> str | None:
             f"{where}: state_reporting: {value!r} is no State pack "
             f"(one of {', '.join(known)}, or {NO_STATE_PACK})"
         )
-    return value
+    return str(value)
 
 
 def _load_rules(where: str, data: Any) -> dict[str, RuleSpec]:
@@ -316,7 +317,7 @@ def _load_grounds(where: str, data: Any) -> dict[str, dict[str, Any]]:
 STEP_TYPES = ("appeal",)
 
 
-def _load_requires(where: str, data: Any, fields: dict) -> tuple[Requirement, ...]:
+def _load_requires(where: str, data: Any, fields: dict[Any, Any]) -> tuple[Requirement, ...]:
     """`requires: [{refers_to: [types], what, citation, heard?, past?, in_case?, when?,
     of?}]`."""
     out = []
@@ -351,7 +352,9 @@ def _flag(where: str, value: Any) -> bool:
     return value
 
 
-def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, str] | None:
+def _load_appeal(
+    where: str, data: Any, fields: dict[Any, Any], known: set[Any]
+) -> dict[str, str] | None:
     """`appeal: {deadline, filed, decided, final, replaced_by?}`: an appeal filed by `deadline`
     suspends `final` (and what runs from it) until `decided` (RULES.md 11.4); an order of the
     same type whose `replaced_by` field names this one replaces it: this one is never final
@@ -379,7 +382,9 @@ def _load_appeal(where: str, data: Any, fields: dict, known: set) -> dict[str, s
     return out
 
 
-def _check_appeal_levels(where: str, actions: dict[str, ActionSpec], sequence) -> None:
+def _check_appeal_levels(
+    where: str, actions: dict[str, ActionSpec], sequence: Sequence[str]
+) -> None:
     for type_, spec in actions.items():
         for d in spec.deadlines:
             if d.appeal_to and d.appeal_to not in (*sequence, *APPEAL_LEVELS):

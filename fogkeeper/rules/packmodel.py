@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -80,7 +80,7 @@ class Parameter:
         return current
 
 
-class ParamSet(dict):
+class ParamSet(dict[str, Any]):
     """The parameters of a pack in force on one date, name -> value: a dict, so the checks
     read it in C; `reference`, `duration` and `in_force` say more of each."""
 
@@ -117,7 +117,7 @@ class ParamSet(dict):
         self[name]
         return self._values[name].resolution
 
-    def in_force(self):
+    def in_force(self) -> Iterator[tuple[str, Any, str, date]]:
         """(name, value, reference, in force since) of each parameter, by name."""
         return ((n, v.value, v.reference, v.effective) for n, v in sorted(self._values.items()))
 
@@ -406,13 +406,13 @@ class Pack:
             )
         return classes
 
-    def _penalty_caps(self) -> dict[str, dict]:
+    def _penalty_caps(self) -> dict[str, dict[Any, Any]]:
         caps = self.__dict__.get("_caps")  # read for every penalty order: computed once
         if caps is None:
             caps = self.__dict__["_caps"] = self._read_penalty_caps()
         return caps
 
-    def _read_penalty_caps(self) -> dict[str, dict]:
+    def _read_penalty_caps(self) -> dict[str, dict[Any, Any]]:
         return {
             name[len(PENALTY_CAP) :]: p.values[0].value
             for name, p in self.parameters.items()

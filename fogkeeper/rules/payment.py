@@ -8,11 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ..safeload import Refused, load_yaml
+
+if TYPE_CHECKING:
+    from .packmodel import Pack
 
 DEFAULT_TERM_DAYS = 30  # a month to pay: the usual municipal bill
 MAX_TERM_DAYS = 366  # a year, leap or not: a longer term is a typing slip
@@ -48,7 +51,7 @@ def payment_problems(data: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def payment_terms(pack) -> PaymentTerms:
+def payment_terms(pack: Pack) -> PaymentTerms:
     """The pack's payment terms; the defaults where its pack.yaml gives none (or one that
     `packs check` refuses)."""
     return _terms(str(pack.source))

@@ -33,18 +33,18 @@ class _Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     pass
 
 
-class Operator(_Record, kw_only=True, gc=False):
+class Operator(_Record, kw_only=True, frozen=True, gc=False):
     name: str
     since: Date
 
 
-class Change(_Record, kw_only=True, gc=False):
+class Change(_Record, kw_only=True, frozen=True, gc=False):
     date: Date
     kind: Literal["remodel", "expansion", "process"]
     notified_on: Date | None = None
 
 
-class Establishment(_Record, kw_only=True, gc=False):
+class Establishment(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     name: str | None = None
     category: Id | None = None
@@ -61,12 +61,12 @@ class Establishment(_Record, kw_only=True, gc=False):
     changes: list[Change] = []
 
 
-class Limit(_Record, kw_only=True, gc=False):
+class Limit(_Record, kw_only=True, frozen=True, gc=False):
     max: Depth
     unit: Id
 
 
-class Permit(_Record, kw_only=True, gc=False):
+class Permit(_Record, kw_only=True, frozen=True, gc=False):
     number: Id
     holder: str
     issued_on: Date
@@ -81,14 +81,14 @@ class Permit(_Record, kw_only=True, gc=False):
     discharge_limits: dict[Id, Limit] = {}
 
 
-class ApprovedException(_Record, kw_only=True, gc=False):
+class ApprovedException(_Record, kw_only=True, frozen=True, gc=False):
     field: DesignField
     approved_on: Date
     by: str | None = None
     reference: str | None = None
 
 
-class Approval(_Record, kw_only=True, gc=False):
+class Approval(_Record, kw_only=True, frozen=True, gc=False):
     """A value the ordinance allows "unless approved" (a longer pump-out interval), approved
     for a device by a named official under a reference (a letter or resolution number); in
     force from `approved_on` through `ends_on` (its last day), when it has one."""
@@ -104,7 +104,7 @@ class Approval(_Record, kw_only=True, gc=False):
         return self.approved_on <= day and (self.ends_on is None or day <= self.ends_on)
 
 
-class Device(_Record, kw_only=True, gc=False):
+class Device(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     kind: Id
     installed_on: Date
@@ -118,7 +118,7 @@ class Device(_Record, kw_only=True, gc=False):
     approvals: list[Approval] = []  # approved longer intervals, by whom, when, until
 
 
-class Hauler(_Record, kw_only=True, gc=False):
+class Hauler(_Record, kw_only=True, frozen=True, gc=False):
     """A hauler; `licence_expires_on`, when given, is the last day its licence is valid: a
     service after it is done unlicensed, whatever `licensed` says."""
 
@@ -139,7 +139,7 @@ class Hauler(_Record, kw_only=True, gc=False):
         return self.licensed and not expired
 
 
-class Reading(_Record, kw_only=True, gc=False):
+class Reading(_Record, kw_only=True, frozen=True, gc=False):
     """Depths measured in a device: before a pump-out, or at an inspection."""
 
     fog_inches: Depth | None = None
@@ -148,7 +148,7 @@ class Reading(_Record, kw_only=True, gc=False):
     sludge_to_outlet_inches: Depth | None = None
 
 
-class Service(Reading, kw_only=True, gc=False):
+class Service(Reading, kw_only=True, frozen=True, gc=False):
     id: Id
     device: Id
     date: Date
@@ -157,13 +157,13 @@ class Service(Reading, kw_only=True, gc=False):
     gallons_removed: Depth | None = None
 
 
-class Pickup(_Record, kw_only=True, gc=False):
+class Pickup(_Record, kw_only=True, frozen=True, gc=False):
     date: Date
     hauler: Id | None = None
     gallons: Depth | None = None
 
 
-class Employee(_Record, kw_only=True, gc=False):
+class Employee(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     name: str | None = None
     hired_on: Date
@@ -172,36 +172,36 @@ class Employee(_Record, kw_only=True, gc=False):
     contractor: bool = False
 
 
-class Attendee(_Record, kw_only=True, gc=False):
+class Attendee(_Record, kw_only=True, frozen=True, gc=False):
     employee: Id
     signed: bool = True
 
 
-class Training(_Record, kw_only=True, gc=False):
+class Training(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     date: Date
     attendees: list[Attendee] = []
 
 
-class Measurement(Reading, kw_only=True, gc=False):
+class Measurement(Reading, kw_only=True, frozen=True, gc=False):
     device: Id
 
 
-class Answer(_Record, kw_only=True, gc=False):
+class Answer(_Record, kw_only=True, frozen=True, gc=False):
     item: str
     compliant: bool
     device: Id | None = None
     note: str | None = None
 
 
-class Inspection(_Record, kw_only=True, gc=False):
+class Inspection(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     date: Date
     measurements: list[Measurement] = []
     answers: list[Answer] = []
 
 
-class Incident(_Record, kw_only=True, gc=False):
+class Incident(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     date: Date
     kind: str
@@ -211,7 +211,7 @@ class Incident(_Record, kw_only=True, gc=False):
     clearance_inspection_on: Date | None = None
 
 
-class Sample(_Record, kw_only=True, gc=False):
+class Sample(_Record, kw_only=True, frozen=True, gc=False):
     id: Id
     date: Date
     device: Id | None = None
@@ -230,12 +230,12 @@ class RawAction(msgspec.Struct, frozen=True, gc=False):
     model_extra: dict[str, Any]
 
 
-class History(_Record, kw_only=True, gc=False):
+class History(_Record, kw_only=True, frozen=True, gc=False):
     starts: Date
     grace_days: Frequency
 
 
-class CaseFileModel(_Record, kw_only=True, gc=False):
+class CaseFileModel(_Record, kw_only=True, frozen=True, gc=False):
     jurisdiction: str
     as_of: Date | None = None
     establishment: Establishment
@@ -253,7 +253,7 @@ class CaseFileModel(_Record, kw_only=True, gc=False):
     history: History | None = None
 
 
-STRUCTS: dict[str, type] = {
+STRUCTS: dict[str, type[msgspec.Struct]] = {
     cls.__name__: cls
     for cls in (Operator, Change, Establishment, Limit, Permit, ApprovedException, Device,
                 Hauler, Reading, Service, Pickup, Employee, Attendee, Training, Measurement,
@@ -261,7 +261,7 @@ STRUCTS: dict[str, type] = {
 }  # fmt: skip
 
 
-def convert(data: dict) -> CaseFileModel:
+def convert(data: dict[Any, Any]) -> CaseFileModel:
     """The case file as Structs; raises msgspec.ValidationError on anything it does not
     accept (the caller then asks the schema)."""
     return msgspec.convert(data, CaseFileModel)

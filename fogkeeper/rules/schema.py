@@ -24,7 +24,7 @@ from pydantic import (
 
 from .actions import _to_datetime, _to_money
 from .errors import Problem
-from .records import DESIGN_FIELDS
+from .records import DesignField
 
 
 def _drop_nulls(value: Any) -> Any:
@@ -120,7 +120,7 @@ class Permit(_Single):
 class ApprovedException(_Model):
     """A design field the agency approved below the pack's limit (RULES.md 11.11)."""
 
-    field: Literal[DESIGN_FIELDS]
+    field: DesignField
     approved_on: Date
     by: Text | None = None
     reference: Text | None = None
@@ -291,7 +291,7 @@ class CaseFileModel(_Single):
     history: History | None = None
 
 
-def _path(loc: tuple) -> str:
+def _path(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):

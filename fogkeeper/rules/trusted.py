@@ -35,15 +35,17 @@ def case_file(model: records.CaseFileModel, *, packs: Any = None) -> CaseFile | 
     if not _ids_hold(model):
         return None
     pack = registry.get(model.jurisdiction)
-    if model.as_of < pack.effective:
+    as_of = model.as_of  # not None (above): `replace` made a new model
+    assert as_of is not None
+    if as_of < pack.effective:
         return None
-    problems: list = []
+    problems: list[Any] = []
     casefile._check_date_order(model, problems)
     casefile._check_vocabulary(model, pack, problems)
     casefile._check_checklist(model, pack, problems)
     actions = casefile._read_actions(model, pack, problems)
-    casefile._check_design_exceptions(model, pack, model.as_of, problems)
-    casefile._check_sample_units(model, pack, model.as_of, problems)
+    casefile._check_design_exceptions(model, pack, as_of, problems)
+    casefile._check_sample_units(model, pack, as_of, problems)
     if problems:
         return None
     if model.establishment.category is None:

@@ -28,11 +28,12 @@ class AtomicDatabaseCache(DatabaseCache):
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         q = connection.ops.quote_name
+        table = self._table  # type: ignore[attr-defined]  # DatabaseCache sets it; its stub does not
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
         live = connection.ops.adapt_datetimefield_value(now().replace(microsecond=0))
         with transaction.atomic(using=db), connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT {q('value')} FROM {q(self._table)} "
+                f"SELECT {q('value')} FROM {q(table)} "
                 f"WHERE {q('cache_key')} = %s AND {q('expires')} > %s{lock}",
                 [key, live],
             )
@@ -41,7 +42,7 @@ class AtomicDatabaseCache(DatabaseCache):
                 raise ValueError(f"Key '{key}' not found")
             value = _decoded(connection.ops.process_clob(row[0])) + delta
             cursor.execute(
-                f"UPDATE {q(self._table)} SET {q('value')} = %s WHERE {q('cache_key')} = %s",
+                f"UPDATE {q(table)} SET {q('value')} = %s WHERE {q('cache_key')} = %s",
                 [_encoded(value, self.pickle_protocol), key],
             )
         return value

@@ -13,6 +13,7 @@ A client that asks for JSON alone (the field app) is answered in JSON too."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
@@ -139,7 +140,7 @@ def _wants_json(request) -> bool:
 def refusal(request, message: str, status: int = 400) -> HttpResponse:
     request_id = requests.request_id(request)
     if _wants_json(request):
-        answer = {"detail": message, "request_id": request_id}
+        answer: dict[str, Any] = {"detail": message, "request_id": request_id}
         if not request.path_info.startswith("/api/"):  # the field app reads `messages`
             answer.update(status="refused", messages=[message])
         return JsonResponse(answer, status=status)

@@ -14,6 +14,7 @@ import re
 import uuid
 from contextvars import ContextVar
 from datetime import UTC, datetime
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -76,7 +77,7 @@ class RequestFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         request = _current.get()
         if request is None and isinstance(getattr(record, "request", None), HttpRequest):
-            request = record.request
+            request = record.request  # type: ignore[attr-defined]  # Django's request log adds it
         if request is not None:
             agency = getattr(request, "agency", None)
             record.request_id = request_id(request) or None
@@ -91,7 +92,7 @@ class JsonFormatter(logging.Formatter):
     FIELDS = ("request_id", "user", "agency", "path", "method")
 
     def format(self, record: logging.LogRecord) -> str:
-        entry = {
+        entry: dict[str, Any] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,

@@ -101,5 +101,5 @@ class Membership(models.Model):
             if name != link and value is not None:
                 raise ValidationError({name: f"a {self.role} membership names no {name}"})
         record = getattr(self, link) if link else None
-        if record is not None and record.agency_id != self.agency_id:
+        if link and record is not None and record.agency_id != self.agency_id:
             raise ValidationError({link: f"this {link} is not a record of {self.agency}"})

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Any
 
 from fogkeeper.enforcement.selectors import enforcement_entries
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
@@ -50,6 +51,7 @@ def build_case_file(establishment: FoodServiceEstablishment, as_of: date) -> dic
 
 def history_of(agency: Agency) -> dict:
     """The case file's `history`: the day the agency's pump-out records start, and its grace."""
+    assert agency.history_starts is not None  # asked of an agency whose history starts
     return {"starts": agency.history_starts.isoformat(), "grace_days": agency.history_grace_days}
 
 
@@ -64,7 +66,7 @@ def build_case_files(
     batch = _Batch(agency, list(establishments), as_of)
     _operators(batch, establishments)
     _changes(batch, establishments)
-    records = {
+    records: dict[str, Any] = {
         "permit": _permits(batch),
         "devices": _devices(batch),
         "services": _services(batch),

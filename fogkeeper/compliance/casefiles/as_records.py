@@ -46,7 +46,7 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
     CaseFile ready for `evaluate`, or, for the few out of the ordinary, the case file as a
     dict for `parse_case`. On a database other than PostgreSQL, dicts only."""
     if connection.vendor != "postgresql":
-        return build_case_files(agency, ids, as_of)
+        return dict(build_case_files(agency, ids, as_of))
     batch = _Batch(sorted(set(ids)), as_of)
     with connection.cursor() as cursor:
         # every query is read to its end: plans for the whole, not a cursor's first rows fast
@@ -62,7 +62,7 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
         history = records.History(
             starts=agency.history_starts, grace_days=agency.history_grace_days
         )
-    cases: dict[int, CaseFile | dict] = {}
+    cases: dict[int, Any] = {}  # None for the odd ones until they are built below
     for est_id, est in establishments.items():
         case = None
         if est_id not in batch.odd:
@@ -98,7 +98,7 @@ class _Batch:
 
 def _lists(agency: Agency, batch: _Batch) -> dict[str, dict[int, Any]]:
     """Every kind of record, keyed by establishment pk."""
-    lists = {"permit": _permits(batch), "devices": _devices(batch)}
+    lists: dict[str, Any] = {"permit": _permits(batch), "devices": _devices(batch)}
     lists["services"], haulers = _services(batch)
     lists["yellow_grease_pickups"] = _pickups(batch, haulers)
     lists["haulers"] = _haulers(batch, haulers)
@@ -159,7 +159,7 @@ def _establishments(agency: Agency, batch: _Batch) -> dict[int, records.Establis
     default_category = agency.get_pack().default_category
     operators = _operators(batch)
     changes = _changes(batch)
-    establishments = {}
+    establishments: dict[int, Any] = {}
     for (pk, code, name, category, on_public_sewer, opened_on, closed_on, remodeled_on,
          food_grinder, food_grinder_installed_on, variance_granted, interceptor_exception,
          interceptor_plans_submitted_on) in _rows(

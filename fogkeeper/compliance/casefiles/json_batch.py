@@ -25,7 +25,7 @@ class _Float(Cast):
 
     @property
     def convert_value(self):
-        return BaseExpression._convert_value_noop
+        return BaseExpression._convert_value_noop  # type: ignore[attr-defined]  # Django's own, unstubbed
 
 
 def _iso_or_none(value: date | None) -> str | None:

@@ -5,6 +5,7 @@ whole batch, one more when a record names another establishment's device or empl
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
 
@@ -109,7 +110,7 @@ def _employees(batch: _Batch) -> dict[int, list]:
         )
     ):
         batch.employee_codes[pk] = code
-        employee = {"id": code, "name": name, "hired_on": hired_on.isoformat()}
+        employee: dict[str, Any] = {"id": code, "name": name, "hired_on": hired_on.isoformat()}
         _put(employee, "left_on", _iso_or_none(left_on))
         employee["kitchen_duties"] = kitchen_duties
         employee["contractor"] = contractor

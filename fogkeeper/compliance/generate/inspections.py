@@ -53,7 +53,7 @@ class Inspections:
         span = min(end - first, 5 * YEAR)
         step = max(30, span // n)
         when = end - ri(10, min(step, 400))
-        dates = []
+        dates: list[int] = []
         while when >= first and len(dates) < n:
             dates.append(when)
             when -= int(step * rng.uniform(0.8, 1.2))

@@ -63,7 +63,7 @@ class Ordinance:
         self.changes = pack.has("permit.change_not_notified")
         self.exceptions = pack.has("gcd.trap_needs_interceptor")
         self.design_limits = limits
-        self.discharge_limits = {}
+        self.discharge_limits: dict[str, Any] = {}
         if pack.has("discharge.limit_exceeded"):
             self.discharge_limits = pack_value(pack, "discharge.limits", as_of) or {}
         self.approves = pack.has("gcd.design_nonconforming") and bool(

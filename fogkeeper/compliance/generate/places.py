@@ -39,7 +39,7 @@ class Places:
     def reach(self) -> list[list[float]] | None:
         """A short east-west reach of sewer inside the area, as SewerSegment.path holds it."""
         lat, lon = self.point()
-        if lat is None:
+        if lat is None or lon is None:
             return None
         half = SEGMENT_KM / 2 / (KM_PER_DEGREE * max(math.cos(math.radians(lat)), 0.01))
         return [[float(lat), float(lon) - half], [float(lat), float(lon) + half]]

@@ -55,8 +55,8 @@ class Pumpouts:
                     fog = total * uniform(0.3, 0.6)
                     fog_in, solids_in = round(fog, 2), round(total - fog, 2)
                     oil = bad(0.03) if large else None
-                    sludge = round(uniform(0.5, 2) if bad(0.03) else uniform(3, 20), 1)
-                    sludge = sludge if large else None
+                    depth_in = round(uniform(0.5, 2) if bad(0.03) else uniform(3, 20), 1)
+                    sludge = depth_in if large else None
                 else:
                     fog_in = solids_in = oil = sludge = None
                 rows.append(

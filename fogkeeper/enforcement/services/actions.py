@@ -75,7 +75,11 @@ def _save_action(
 
 
 def _check_appeal_reached(
-    errors: Errors, case: EnforcementCase, refers_to: EnforcementAction | None, level: str, what
+    errors: Errors,
+    case: EnforcementCase,
+    refers_to: EnforcementAction | None,
+    level: str | None,
+    what,
 ) -> None:
     reached = refers_to is not None and (
         (refers_to.type == APPEAL and refers_to.fields.get("to") == level)
@@ -88,7 +92,7 @@ def _check_appeal_reached(
             f"Out of sequence: a {what} decides an appeal to the {level} or a hearing before "
             "it; refer to that appeal or hearing.",
         )
-    elif refers_to.case_id != case.pk:
+    elif refers_to is not None and refers_to.case_id != case.pk:
         add_error(errors, "refers_to", f"{refers_to.code} belongs to another case.")
 
 
@@ -136,8 +140,8 @@ def action_take(
     try:
         parse_case(_minimal_case(establishment, entry, max(as_of, pack.effective)))
     except CaseFileError as e:
-        for problem in e.problems:
-            add_error(errors, problem.path.rsplit(".", 1)[-1], problem.message)
+        for found in e.problems:
+            add_error(errors, found.path.rsplit(".", 1)[-1], found.message)
     refuse(errors)
 
     check_done(errors, establishment, **acts_of(spec, fields))
@@ -185,7 +189,7 @@ def _check_prerequisites(
     fields: dict[str, Any],
     refers_to: EnforcementAction | None,
     on: date,
-    level: str,
+    level: str | None,
 ) -> None:
     """Each step the pack says must be on record before this action (RULES.md 12.1)."""
     if refers_to is not None and refers_to.case_id != case.pk:
@@ -313,7 +317,7 @@ def _appeal_decided(
     pack: Pack,
     case: EnforcementCase,
     refers_to: EnforcementAction | None,
-    level: str,
+    level: str | None,
     on: date,
 ) -> list[tuple[EnforcementAction, str, Any]]:
     """An action at the level an appeal was taken to, referring to that appeal, decides it:
@@ -322,6 +326,7 @@ def _appeal_decided(
     if refers_to is None or refers_to.type != APPEAL or refers_to.level != level:
         return []
     appealed = refers_to.refers_to
+    assert appealed is not None  # an appeal is of an action
     route = pack.actions[appealed.type].appeal if appealed.type in pack.actions else None
     if route is None or refers_to.fields.get("deadline") != route["deadline"]:
         return []
@@ -395,7 +400,8 @@ def action_final_on(action: EnforcementAction, on: date) -> tuple[date | None, s
     deadlines = _engine_deadlines(action.establishment, _entry(action, pack), on)
     mine = {d.name: d for d in deadlines if d.action == action.code}
     final, last = mine.get(route["final"]), mine.get(route["deadline"])
-    cite = (final or last).citation if (final or last) else action.cites
+    deadline = final or last
+    cite = deadline.citation if deadline else action.cites
     if final is not None and day_of(final.date) <= on:
         return day_of(final.date), f"{cite}: {action.code} became final on {day_of(final.date)}."
     if final is None and last is not None and day_of(last.date) >= on:

@@ -172,6 +172,7 @@ def hearing_conclude(
             f"day (asked {concluded_on}).",
         )
     refuse(errors)
+    assert notice is not None  # a hearing is on a notice
     if notice.type == "administrative_complaint":
         fact = ActionFact(action=hearing, field="concluded_on", value=concluded_on.isoformat())
         with transaction.atomic():

@@ -53,7 +53,10 @@ def permit_suspend(
     check_order(errors, "suspended_from", suspended_from, permit.issued_on, "the permit's issue")
     check_order(errors, "suspended_until", suspended_until, suspended_from, "the suspension")
     refuse(errors)
-    changes = {"suspended_from": suspended_from, "suspended_until": suspended_until}
+    changes: dict[str, Any] = {
+        "suspended_from": suspended_from,
+        "suspended_until": suspended_until,
+    }
     if suspended_until is None or suspended_until >= suspended_from:
         changes["status"] = "suspended"
     return _decide(permit, changes, "permit.suspend", actor, reason)

@@ -9,7 +9,7 @@ from django.template.defaultfilters import filesizeformat
 
 from fogkeeper.maintenance.manifests import COLUMNS
 from fogkeeper.registry.models import GreaseControlDevice
-from fogkeeper.web.common.forms import YES_NO_UNKNOWN, DateInput
+from fogkeeper.web.common.forms import YES_NO_UNKNOWN, DateInput, model_choice_field
 
 
 class DeviceChoice(forms.ModelChoiceField):
@@ -57,9 +57,9 @@ class PumpOutForm(forms.Form):
 
     def __init__(self, *args, devices, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["device"].queryset = devices
+        model_choice_field(self, "device").queryset = devices
         if len(devices) == 1:
-            self.fields["device"].empty_label = None
+            model_choice_field(self, "device").empty_label = None
 
 
 class ManifestFileForm(forms.Form):

@@ -234,7 +234,7 @@ def deadline_row(pack: Pack, spec, deadline: Deadline, as_of: date) -> dict[str,
         "text": _deadline_text(pack, deadline, to),
         "date": _when(deadline.date),
         "day": day,
-        "passed": day < as_of,
+        "passed": day is not None and day < as_of,
         "appeal_to": to,
         "citation": deadline.citation,
     }

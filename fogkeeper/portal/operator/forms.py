@@ -3,16 +3,19 @@ wrong; the services validate the records (their messages go back on the fields t
 
 from __future__ import annotations
 
+import datetime
 from datetime import date, timedelta
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 
 from fogkeeper.permits.models import Permit, PermitApplication
 from fogkeeper.permits.requirements import ApplicationSpec, label
 from fogkeeper.registry.models import FoodServiceEstablishment, Hauler
 from fogkeeper.training.logs import training_log_kind
 from fogkeeper.training.models import Employee
+from fogkeeper.web.common.forms import model_choice_field
 
 RECENT_LEAVERS = timedelta(days=365)  # former employees still offered for a past training
 
@@ -53,7 +56,9 @@ class TrainingUploadForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,image/jpeg,image/png"}),
     )
 
-    def __init__(self, *args, establishment: FoodServiceEstablishment, today: date, **kwargs):
+    def __init__(
+        self, *args, establishment: FoodServiceEstablishment, today: datetime.date, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.today = today
         employees = (
@@ -61,8 +66,8 @@ class TrainingUploadForm(forms.Form):
             .exclude(left_on__lt=today - RECENT_LEAVERS)
             .order_by("name", "code")
         )
-        self.fields["attendees"].queryset = employees
-        self.fields["signed"].queryset = employees
+        model_choice_field(self, "attendees").queryset = employees
+        model_choice_field(self, "signed").queryset = employees
         self.employees = list(employees)
 
     def rows(self):
@@ -71,7 +76,7 @@ class TrainingUploadForm(forms.Form):
         def ticked(name):
             if not self.is_bound:
                 return set()
-            return {str(v) for v in self.data.getlist(name)}
+            return {str(v) for v in self.data.getlist(name)}  # type: ignore[attr-defined]  # a QueryDict
 
         attended, signed = ticked("attendees"), ticked("signed")
         return [
@@ -94,7 +99,8 @@ class TrainingUploadForm(forms.Form):
         return log
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         attendees, signed = set(data.get("attendees") or ()), set(data.get("signed") or ())
         if signed - attendees:
             names = ", ".join(sorted(e.name for e in signed - attendees))
@@ -121,10 +127,12 @@ class PickupForm(forms.Form):
     )
     manifest_number = forms.CharField(max_length=60, label="Receipt or manifest number")
 
-    def __init__(self, *args, establishment: FoodServiceEstablishment, today: date, **kwargs):
+    def __init__(
+        self, *args, establishment: FoodServiceEstablishment, today: datetime.date, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.today = today
-        self.fields["hauler"].queryset = Hauler.objects.filter(
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(
             agency=establishment.agency, licensed=True
         ).order_by("name")
 
@@ -175,7 +183,9 @@ class PermitApplicationForm(forms.Form):
     @staticmethod
     def _field(name: str, help_text: str) -> forms.Field:
         model_field = PermitApplication._meta.get_field(name)
+        assert isinstance(model_field, models.Field)  # an application's own field
         formfield = model_field.formfield(required=False)
+        assert formfield is not None  # each field asked has a form field
         if isinstance(formfield.widget, forms.Textarea):
             formfield.widget.attrs.update({"rows": 3})
         formfield.label = str(model_field.verbose_name).capitalize()

@@ -132,11 +132,11 @@ def letter_pdf(request, fse, letter: int):
     """A letter sent to the establishment, byte for byte as it was sent."""
     if not policy.may_read(request.user, request.agency, "letters"):
         raise Http404("no such letter")
-    letter = get_object_or_404(
+    found = get_object_or_404(
         Letter.objects.select_related("action"), pk=letter, action__establishment=fse
     )
-    response = HttpResponse(bytes(letter.pdf), content_type="application/pdf")
-    name = f"{fse.code}-{letter.action.code}-{letter.pk}.pdf"
+    response = HttpResponse(bytes(found.pdf), content_type="application/pdf")
+    name = f"{fse.code}-{found.action.code}-{found.pk}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -304,8 +304,9 @@ def yellow_grease(request, fse):
 
 def _application_initial(fse, request) -> dict:
     """What the last application of the establishment said, else what the registry knows."""
-    last = PermitApplication.objects.filter(establishment=fse).order_by("-submitted_on", "-pk")
-    last = last.first()
+    last = (
+        PermitApplication.objects.filter(establishment=fse).order_by("-submitted_on", "-pk").first()
+    )
     spec_names = application_spec(fse.agency.get_pack()).names
     if last is not None:
         return {name: getattr(last, name) for name in spec_names}

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 from operator import itemgetter
+from typing import Any
 
 from ..calendar import Duration
 from ..context import ONE_DAY, Context
 from ..declared import Rule
 from ..formula import FormulaError, required_size
+from ..records import Approval, Device, Hauler, Service
+
+# a reading of a device: (date, record id, the service or measurement), as the context keeps it
+Dated = tuple[Any, ...]
 
 # The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
 RULES = (
@@ -81,14 +87,14 @@ def check(ctx: Context) -> None:
         _frequency_invalid(ctx, device, freq, source)
 
 
-def _new_or_changed_on(ctx: Context) -> list:
+def _new_or_changed_on(ctx: Context) -> list[date]:
     """Dates after the effective date on which the FSE opened, changed operator or remodeled."""
     est = ctx.est
     dates = (est.opened_on, est.operator.since, est.remodeled_on)
     return [d for d in dates if d is not None and ctx.effective < d <= ctx.as_of]
 
 
-def _missing(ctx: Context, triggers: list) -> None:
+def _missing(ctx: Context, triggers: list[date]) -> None:
     if "gcd.missing" not in ctx.rules or not ctx.operating:
         return
     if ctx.category not in ctx.params["gcd.required_categories"]:
@@ -115,7 +121,7 @@ def _missing(ctx: Context, triggers: list) -> None:
         )
 
 
-def _design(ctx: Context, device, triggers: list) -> None:
+def _design(ctx: Context, device: Device, triggers: list[date]) -> None:
     if "gcd.design_nonconforming" not in ctx.rules:
         return
     since = _design_since(ctx, device, triggers)
@@ -160,7 +166,7 @@ def _design(ctx: Context, device, triggers: list) -> None:
     )
 
 
-def _sizing(ctx: Context, device) -> None:
+def _sizing(ctx: Context, device: Device) -> None:
     """A device smaller than the pack's sizing formula requires of it (`gcd.sizing`), from
     its installation or the chapter's effective date; exactly the size required is enough,
     and an approved exception on the field resolves it, as for the design limits."""
@@ -207,7 +213,7 @@ def _sizing(ctx: Context, device) -> None:
     )
 
 
-def _design_since(ctx: Context, device, triggers: list):
+def _design_since(ctx: Context, device: Device, triggers: list[date]) -> date | None:
     """The day the design limits first apply to the device, or None when they do not: in San
     Clemente only to devices installed under the chapter, from their installation whatever
     happened at the FSE later, or to an older device from the FSE's latest change (11.10)."""
@@ -220,7 +226,9 @@ def _design_since(ctx: Context, device, triggers: list):
     return None
 
 
-def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
+def _service_gaps(
+    ctx: Context, device: Device, freq: Duration | None, full_dates: list[date]
+) -> None:
     if freq is None or "gcd.service_overdue" not in ctx.rules:
         return
     due_after, effective = ctx.cal.sums(freq), ctx.effective
@@ -266,7 +274,9 @@ def _service_gaps(ctx: Context, device, freq, full_dates: list) -> None:
         )
 
 
-def _approved_due(ctx: Context, device, previous: date, due: date):
+def _approved_due(
+    ctx: Context, device: Device, previous: date, due: date
+) -> tuple[date, Approval | None]:
     """The due date under an approved longer interval, and the approval. An approval counts
     for a pump-out falling due on or after the day it was given and not after its end: the
     interval it approves then runs from the last pump-out, but no later than its last day.
@@ -282,7 +292,7 @@ def _approved_due(ctx: Context, device, previous: date, due: date):
     return due, None
 
 
-def _every(freq, approval) -> str:
+def _every(freq: Duration, approval: Approval | None) -> str:
     """How often the device is due, and, under an approval, who approved it."""
     if approval is None:
         return f"every {freq}"
@@ -293,7 +303,7 @@ def _every(freq, approval) -> str:
     )
 
 
-def _history_grace(ctx: Context, device, full_dates: list) -> date | None:
+def _history_grace(ctx: Context, device: Device, full_dates: list[date]) -> date | None:
     """The day a device's first pump-out is due at the latest when the agency's pump-out
     history starts after it was installed and holds no full pump-out of it from before that
     day (CASEFILE.md `history`): its record is not yet kept, so it is not overdue before."""
@@ -305,7 +315,7 @@ def _history_grace(ctx: Context, device, full_dates: list) -> date | None:
     return history.starts + timedelta(days=history.grace_days)
 
 
-def _gap_evidence(freq, approval=None) -> dict:
+def _gap_evidence(freq: Duration, approval: Approval | None = None) -> dict[str, Any]:
     if approval is None:
         return {"frequency": str(freq), "frequency_days": freq.days_equivalent()}
     return {
@@ -317,14 +327,16 @@ def _gap_evidence(freq, approval=None) -> dict:
     }
 
 
-def _reported_after(ctx: Context, full_dates: list) -> date | None:
+def _reported_after(ctx: Context, full_dates: list[date]) -> date | None:
     """The last full pump-out before the look-back: an episode of readings up to that day is
     cured by then, so not reported, and leaves no episode open for the readings after it."""
     i = bisect_left(full_dates, ctx.cutoff)
     return full_dates[i - 1] if i else None
 
 
-def _readings(ctx: Context, device, services, after: date | None) -> list:
+def _readings(
+    ctx: Context, device: Device, services: Sequence[Service], after: date | None
+) -> list[Dated]:
     """The device's measurements after `after` (all if None): pre-pump readings and
     inspection readings, by date."""
     measurements = ctx.measurements_by_device.get(device.id, ())
@@ -346,16 +358,16 @@ def _readings(ctx: Context, device, services, after: date | None) -> list:
 _by_record = itemgetter(0, 1)  # a reading's (date, record id)
 
 
-def _by_value(r: tuple) -> tuple:
+def _by_value(r: Dated) -> Dated:
     m = r[2]
     values = (m.fog_inches, m.solids_inches, m.final_chamber_floating_oil)
     return (r[0], r[1], *(-1 if v is None else v for v in (*values, m.sludge_to_outlet_inches)))
 
 
-def _episodes(over: list, full_dates: list) -> list[tuple]:
+def _episodes(over: list[Dated], full_dates: list[date]) -> list[Dated]:
     """Group the readings over a limit into episodes, each cured by the first full service on
     or after the reading that began it: [(since, cured_on or None, first reading id, it)]."""
-    episodes: list[tuple] = []
+    episodes: list[Dated] = []
     cure = None
     for when, rid, reading in over:
         if episodes and (cure is None or when <= cure):
@@ -366,7 +378,14 @@ def _episodes(over: list, full_dates: list) -> list[tuple]:
     return episodes
 
 
-def _report_episodes(ctx, rule, device, episodes, message, evidence) -> None:
+def _report_episodes(
+    ctx: Context,
+    rule: str,
+    device: Device,
+    episodes: list[Dated],
+    message: Callable[[date, Any], str],
+    evidence: Callable[[Any], dict[str, Any]],
+) -> None:
     for since, cured, rid, reading in episodes:
         if cured is not None and cured < ctx.cutoff:
             continue  # cured before the look-back: not reported
@@ -381,7 +400,9 @@ def _report_episodes(ctx, rule, device, episodes, message, evidence) -> None:
         )
 
 
-def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
+def _accumulation(
+    ctx: Context, device: Device, readings: list[Dated], full_dates: list[date]
+) -> list[Dated]:
     rule = "gcd.accumulation_over_limit"
     if rule not in ctx.rules or device.kind not in ctx.params["gcd.accumulation_device_kinds"]:
         return []
@@ -426,11 +447,12 @@ def _accumulation(ctx: Context, device, readings, full_dates) -> list[tuple]:
     return episodes
 
 
-def _ratio(reading, depth) -> float:
-    return round((reading.fog_inches + reading.solids_inches) / depth, 4)
+def _ratio(reading: Any, depth: float) -> float:
+    ratio: float = round((reading.fog_inches + reading.solids_inches) / depth, 4)
+    return ratio
 
 
-def _outlet(ctx: Context, device, readings, full_dates) -> None:
+def _outlet(ctx: Context, device: Device, readings: list[Dated], full_dates: list[date]) -> None:
     rule = "gcd.outlet_clearance"
     if rule not in ctx.rules or device.kind not in ctx.params["gcd.outlet_device_kinds"]:
         return
@@ -458,7 +480,7 @@ def _outlet(ctx: Context, device, readings, full_dates) -> None:
     )
 
 
-def _service_defects(ctx: Context, device, services) -> None:
+def _service_defects(ctx: Context, device: Device, services: Sequence[Service]) -> None:
     partial = "gcd.partial_pump_out" in ctx.rules and device.kind in ctx.params.get(
         "gcd.partial_pump_out_device_kinds", ()
     )
@@ -478,7 +500,7 @@ def _service_defects(ctx: Context, device, services) -> None:
                 resolved_on=s.date,
                 evidence={"service": s.id},
             )
-        hauler = unlicensed.get(s.hauler) if unlicensed else None
+        hauler = unlicensed.get(s.hauler) if unlicensed and s.hauler is not None else None
         if hauler is not None and not hauler.licensed_on(s.date):
             ctx.finding(
                 "gcd.unlicensed_hauler",
@@ -503,7 +525,7 @@ def _certification(ctx: Context) -> str | None:
     return spec.get("name") if spec.get("required") else None
 
 
-def _uncertified(ctx: Context, device, s, name: str) -> None:
+def _uncertified(ctx: Context, device: Device, s: Service, name: str) -> None:
     """A service done by a hauler whose certification was not current on its day: none on
     record, or expired (the day of expiry is still certified), as for the licence."""
     hauler = ctx.haulers.get(s.hauler) if s.hauler is not None else None
@@ -523,17 +545,19 @@ def _uncertified(ctx: Context, device, s, name: str) -> None:
     )
 
 
-def _service_date(s) -> date:
+def _service_date(s: Service) -> date:
     return s.date
 
 
-def _expired(hauler) -> str:
+def _expired(hauler: Hauler) -> str:
     if hauler.licensed and hauler.licence_expires_on is not None:
         return f" (its licence expired on {hauler.licence_expires_on})"
     return ""
 
 
-def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
+def _trap_needs_interceptor(
+    ctx: Context, device: Device, freq: Duration | None, over_limit: list[Dated]
+) -> None:
     rule = "gcd.trap_needs_interceptor"
     if rule not in ctx.rules or freq is None:
         return
@@ -565,7 +589,7 @@ def _trap_needs_interceptor(ctx: Context, device, freq, over_limit) -> None:
     )
 
 
-def _fill_rates(full: list, full_dates: list, wanted: int) -> list[tuple]:
+def _fill_rates(full: list[Service], full_dates: list[date], wanted: int) -> list[Dated]:
     """The last `wanted` measured intervals, oldest first: (inches a day, service) for each
     full pump-out with readings, over the days since the full pump-out of an earlier day."""
     rates = []
@@ -587,7 +611,13 @@ def _fill_rates(full: list, full_dates: list, wanted: int) -> list[tuple]:
     return rates
 
 
-def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
+def _frequency_review(
+    ctx: Context,
+    device: Device,
+    freq: Duration | None,
+    full: list[Service],
+    full_dates: list[date],
+) -> None:
     rule = "gcd.frequency_review"
     depth = device.design_depth_inches
     if rule not in ctx.rules or not depth:
@@ -630,7 +660,7 @@ def _frequency_review(ctx: Context, device, freq, full, full_dates) -> None:
     )
 
 
-def _frequency_invalid(ctx: Context, device, freq, source) -> None:
+def _frequency_invalid(ctx: Context, device: Device, freq: Duration | None, source: str) -> None:
     rule = "gcd.frequency_invalid"
     if rule not in ctx.rules or source == "pack" or freq is None:
         return

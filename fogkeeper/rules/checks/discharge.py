@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..casefile import sample_limits
 from ..context import Context
 from ..declared import Rule
+from ..records import Sample
 
 RULE = "discharge.limit_exceeded"
 
@@ -16,7 +19,7 @@ def check(ctx: Context) -> None:
     if RULE not in ctx.rules or not ctx.samples:
         return
     limits = sample_limits(ctx.pack, ctx.permit, ctx.as_of)
-    series: dict[tuple[str, str], list] = {}
+    series: dict[tuple[str, str], list[Any]] = {}
     for sample in ctx.samples:
         if sample.parameter in limits:
             subject = sample.device or ctx.est_id
@@ -25,7 +28,7 @@ def check(ctx: Context) -> None:
         _exceedances(ctx, subject, limits[parameter], samples)
 
 
-def _exceedances(ctx: Context, subject: str, limit: dict, samples: list) -> None:
+def _exceedances(ctx: Context, subject: str, limit: dict[Any, Any], samples: list[Any]) -> None:
     """One finding from a sample above the limit until a later-dated sample within it."""
     high = None
     for sample in samples:
@@ -39,7 +42,9 @@ def _exceedances(ctx: Context, subject: str, limit: dict, samples: list) -> None
         _report(ctx, subject, limit, high, cured=None)
 
 
-def _report(ctx: Context, subject: str, limit: dict, high, cured) -> None:
+def _report(
+    ctx: Context, subject: str, limit: dict[Any, Any], high: Sample, cured: Sample | None
+) -> None:
     unit = limit["unit"]
     ctx.finding(
         RULE,

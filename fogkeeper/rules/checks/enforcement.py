@@ -5,6 +5,7 @@ this module reads it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -13,6 +14,8 @@ from fogkeeper.formats import unit_one
 
 from ..context import ONE_DAY, Context
 from ..errors import ParameterNotInForce
+from ..packmodel import ActionSpec, DeadlineSpec, ParameterValue
+from ..records import Action
 from ..report import Accrual, Deadline
 
 
@@ -62,7 +65,7 @@ def _replaced(ctx: Context) -> set[str]:
     return out
 
 
-def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
+def _as_of(ctx: Context, spec: ActionSpec, action: Action) -> dict[str, Any]:
     """The action's fields with acts after as_of removed (planned dates stay)."""
     fields = {}
     for name, value in action.fields.items():
@@ -74,8 +77,13 @@ def _as_of(ctx: Context, spec, action) -> dict[str, Any]:
 
 
 def _deadlines(
-    ctx: Context, spec, action, fields, out: list[Deadline], replaced: bool = False
-) -> dict:
+    ctx: Context,
+    spec: ActionSpec,
+    action: Action,
+    fields: dict[str, Any],
+    out: list[Deadline],
+    replaced: bool = False,
+) -> dict[Any, Any]:
     values: dict[Any, Any] = dict(fields)
     paid = fields.get("paid_on")
     # a replaced order is never final, nor is anything that runs from its finality
@@ -109,7 +117,9 @@ def _deadlines(
     return values
 
 
-def _appeal(spec, d, fields: dict, values: dict):
+def _appeal(
+    spec: ActionSpec, d: DeadlineSpec, fields: dict[str, Any], values: dict[Any, Any]
+) -> Any:
     """For the deadline that makes an order final: "pending" while an appeal filed in time is
     undecided, the decision date once decided, else None (RULES.md 11.4)."""
     cfg = spec.appeal
@@ -122,7 +132,9 @@ def _appeal(spec, d, fields: dict, values: dict):
     return "pending" if decided is None else decided
 
 
-def _extended(ctx: Context, ext: dict, fields: dict, start, when):
+def _extended(
+    ctx: Context, ext: dict[str, Any], fields: dict[str, Any], start: Any, when: Any
+) -> Any:
     """A later deadline when a condition holds, e.g. the record of proceedings requested in
     time and delivered (SC 13.30.090(E))."""
     requested = fields.get(ext["requested"])
@@ -135,7 +147,9 @@ def _extended(ctx: Context, ext: dict, fields: dict, start, when):
     return max(when, later)
 
 
-def _daily_fine(ctx: Context, action, fields: dict, cfg: dict) -> list[Accrual]:
+def _daily_fine(
+    ctx: Context, action: Action, fields: dict[str, Any], cfg: dict[str, Any]
+) -> list[Accrual]:
     """The fine for each day after the correction date until corrected, at the rate in force
     on each day: a new council resolution changes the rate from the day it takes effect, so
     the days on each side of it are an accrual of their own, citing their resolution."""
@@ -156,7 +170,9 @@ def _daily_fine(ctx: Context, action, fields: dict, cfg: dict) -> list[Accrual]:
     return out
 
 
-def _periods(ctx: Context, name: str, start: date, through: date):
+def _periods(
+    ctx: Context, name: str, start: date, through: date
+) -> Iterator[tuple[date, date, ParameterValue]]:
     """(first day, last day, value) of each stretch of start..through over which one dated
     value of the parameter is in force; before its first value, the first one."""
     values = ctx.pack.parameters[name].values
@@ -169,7 +185,7 @@ def _periods(ctx: Context, name: str, start: date, through: date):
     yield first, through, current
 
 
-def _value_on(ctx: Context, name: str, day: date):
+def _value_on(ctx: Context, name: str, day: date) -> ParameterValue:
     """The dated value in force on `day`, or the first one for a day before it."""
     param = ctx.pack.parameters[name]
     try:
@@ -185,7 +201,14 @@ def _with_resolution(citation: str | None, resolution: str | None) -> str | None
     return f"{citation}; {resolution}" if citation else resolution
 
 
-def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
+def _hearing_window(
+    ctx: Context,
+    action: Action,
+    fields: dict[str, Any],
+    values: dict[Any, Any],
+    since: date,
+    cfg: dict[str, Any],
+) -> None:
     hearing_on = fields.get(cfg["field"])
     if hearing_on is None:
         return
@@ -197,7 +220,7 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
         problems.append(
             f"The hearing set for {hearing_on} is outside the notice window ({bounds})."
         )
-    continuance = cfg.get("continuance")
+    continuance: Any = cfg.get("continuance")
     continued_to = fields.get(continuance["field"]) if continuance else None
     if continued_to is not None:
         limit = ctx.params.duration(continuance["limit"])
@@ -227,12 +250,14 @@ def _hearing_window(ctx: Context, action, fields, values, since, cfg) -> None:
         )
 
 
-def _money(amount) -> str:
+def _money(amount: Any) -> str:
     """An amount as the pages and letters show money: $1,234.00."""
     return f"${Decimal(str(amount)):,.2f}"
 
 
-def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
+def _penalty_cap(
+    ctx: Context, action: Action, fields: dict[str, Any], since: date, cfg: dict[str, Any]
+) -> None:
     """The amount against the class cap in force on the order's date (Pack.penalty_cap): a
     cap set by council resolution is the one adopted by then, and the finding cites it."""
     cls = fields["class"]
@@ -263,7 +288,9 @@ def _penalty_cap(ctx: Context, action, fields, since, cfg) -> None:
         )
 
 
-def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
+def _compliance_schedule(
+    ctx: Context, action: Action, fields: dict[str, Any], since: date, cfg: dict[str, Any]
+) -> None:
     owed = fields.get("balance_due") or Decimal(0)
     allowed = ctx.params[cfg["arrangement_allowed"]] and fields.get("payment_arrangement")
     if owed > 0 and not allowed:
@@ -290,7 +317,13 @@ def _compliance_schedule(ctx: Context, action, fields, since, cfg) -> None:
         )
 
 
-def _delinquency(ctx: Context, action, fields, values, cfg) -> None:
+def _delinquency(
+    ctx: Context,
+    action: Action,
+    fields: dict[str, Any],
+    values: dict[Any, Any],
+    cfg: dict[str, Any],
+) -> None:
     due = values.get(cfg["after"])
     if due is None:
         return

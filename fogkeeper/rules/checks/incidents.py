@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..context import Context
 from ..declared import Rule
+from ..records import Incident
 
 # The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
 RULES = (
@@ -26,7 +29,7 @@ def check(ctx: Context) -> None:
     _repeat(ctx, attributed)
 
 
-def _overflow(ctx: Context, inc) -> None:
+def _overflow(ctx: Context, inc: Incident) -> None:
     rule = "incident.overflow"
     if rule not in ctx.rules:
         return
@@ -52,7 +55,7 @@ def _overflow(ctx: Context, inc) -> None:
         )
 
 
-def _written_report(ctx: Context, inc) -> None:
+def _written_report(ctx: Context, inc: Incident) -> None:
     rule = "incident.written_report_late"
     if rule not in ctx.rules:
         return
@@ -69,7 +72,7 @@ def _written_report(ctx: Context, inc) -> None:
         ctx.plan("incident.written_report", inc.id, due, rule)
 
 
-def _repeat(ctx: Context, attributed: list) -> None:
+def _repeat(ctx: Context, attributed: list[Any]) -> None:
     """Each attributed incident within the window after an earlier one is a repeat overflow,
     open until its own clearance inspection (RULES.md 11.2: the window spans the overflows)."""
     rule = "incident.repeat_overflow"

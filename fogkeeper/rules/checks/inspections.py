@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from ..context import ONE_DAY, Context
 from ..declared import Rule
 
@@ -38,7 +40,7 @@ def check(ctx: Context) -> None:
             _due(ctx, rule, device.id, base, last)
 
 
-def _due(ctx: Context, rule: str, subject: str, base, last) -> None:
+def _due(ctx: Context, rule: str, subject: str, base: date, last: date | None) -> None:
     due = ctx.add(ctx.clamp(base), "inspection.annual_interval")
     ctx.plan("inspection.annual", subject, due, rule)
     if ctx.as_of > due:

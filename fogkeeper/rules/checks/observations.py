@@ -3,6 +3,8 @@ the pack's words for the item (12.10), never as the inspector's question."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..context import Context
 from ..declared import Rule
 
@@ -20,7 +22,7 @@ def check(ctx: Context) -> None:
     if not failed:
         return
     failed_items = {item for item, _ in failed}
-    answers: dict[tuple[str, str], dict] = {}
+    answers: dict[tuple[str, str], dict[Any, Any]] = {}
     for insp in ctx.inspections:
         for a in insp.answers:
             if a.item not in failed_items:

@@ -8,6 +8,7 @@ from datetime import date
 
 from ..context import ONE_DAY, Context
 from ..declared import Rule
+from ..records import Permit
 
 # The rules this module raises (fogkeeper.rules.declared): a pack lists those it enforces.
 RULES = (
@@ -71,7 +72,7 @@ def check(ctx: Context) -> None:
     _changes(ctx)
 
 
-def _ended_by_new_operator(ctx: Context, permit) -> bool:
+def _ended_by_new_operator(ctx: Context, permit: Permit) -> bool:
     """Only an operator who took over after the permit was issued ends it; the Town's permit
     in the business's name stays with the business (RULES.md 11.9)."""
     est = ctx.est
@@ -81,7 +82,7 @@ def _ended_by_new_operator(ctx: Context, permit) -> bool:
     return not (by_name and est.name and _same_holder(permit.holder, est.name))
 
 
-def _term(ctx: Context, permit) -> None:
+def _term(ctx: Context, permit: Permit) -> None:
     rule = "permit.term_invalid"
     if rule not in ctx.rules:
         return
@@ -98,7 +99,7 @@ def _term(ctx: Context, permit) -> None:
         )
 
 
-def _suspended(ctx: Context, permit) -> None:
+def _suspended(ctx: Context, permit: Permit) -> None:
     rule = "permit.suspended"
     start = ctx.act(permit.suspended_from)
     if start is None or rule not in ctx.rules:
@@ -119,7 +120,7 @@ def _suspended(ctx: Context, permit) -> None:
     )
 
 
-def _revoked(ctx: Context, permit, revoked_on: date) -> None:
+def _revoked(ctx: Context, permit: Permit, revoked_on: date) -> None:
     if "permit.revoked" not in ctx.rules:
         return
     ctx.finding(
@@ -131,7 +132,7 @@ def _revoked(ctx: Context, permit, revoked_on: date) -> None:
     )
 
 
-def _expiry(ctx: Context, permit) -> None:
+def _expiry(ctx: Context, permit: Permit) -> None:
     applied = ctx.act(permit.renewal_applied_on)
     keeps = ctx.params.get("permit.renewal_pending_keeps_permit", False)
     timely = keeps and applied is not None and applied <= permit.expires_on

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import defaultdict
+from datetime import date
+from typing import Any
 
 from ..context import Context
 from ..declared import Rule
+from ..records import Employee
 
 NEW_HIRE = "training.new_hire_overdue"
 REFRESHER = "training.refresher_overdue"
@@ -68,11 +71,11 @@ def check(ctx: Context) -> None:
             _refresher(ctx, emp, due_after, dates, left)
 
 
-def _attendances(ctx: Context) -> tuple[dict, dict]:
+def _attendances(ctx: Context) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """Employee -> the dates of their trainings; employee -> [(date, training)] for each
     attendance record they did not sign."""
-    attended: dict[str, list] = defaultdict(list)
-    not_signed: dict[str, list] = {}
+    attended: dict[str, list[Any]] = defaultdict(list)
+    not_signed: dict[str, list[Any]] = {}
     for t in ctx.trainings:
         day = t.date
         for a in t.attendees:
@@ -82,7 +85,7 @@ def _attendances(ctx: Context) -> tuple[dict, dict]:
     return attended, not_signed
 
 
-def _unsigned_entries(ctx: Context, not_signed: dict) -> None:
+def _unsigned_entries(ctx: Context, not_signed: dict[Any, Any]) -> None:
     """Every entry of the log carries a signature, whoever attended: with or without kitchen
     duties, a contractor, one not yet hired or since gone (RULES.md 11.15, 12.9)."""
     names = {e.id: e.name or e.id for e in ctx.case.employees}
@@ -102,7 +105,9 @@ def _unsigned_entries(ctx: Context, not_signed: dict) -> None:
             )
 
 
-def _new_hire(ctx: Context, emp, due, first, left) -> None:
+def _new_hire(
+    ctx: Context, emp: Employee, due: date, first: date | None, left: date | None
+) -> None:
     ctx.overdue(
         NEW_HIRE,
         emp.id,
@@ -117,7 +122,13 @@ def _new_hire(ctx: Context, emp, due, first, left) -> None:
         ctx.plan("training.new_hire", emp.id, due, NEW_HIRE)
 
 
-def _refresher(ctx: Context, emp, due_after: dict, dates: list, left) -> None:
+def _refresher(
+    ctx: Context,
+    emp: Employee,
+    due_after: dict[date, date],
+    dates: list[date],
+    left: date | None,
+) -> None:
     # A past gap is reported only when closed within the look-back: start from the gap
     # that the first training on or after the cutoff closed.
     start = max(0, bisect_left(dates, ctx.cutoff) - 1)
@@ -135,7 +146,9 @@ def _refresher(ctx: Context, emp, due_after: dict, dates: list, left) -> None:
         _refresher_overdue(ctx, emp, due, None, left)
 
 
-def _refresher_overdue(ctx: Context, emp, due, following, left) -> None:
+def _refresher_overdue(
+    ctx: Context, emp: Employee, due: date, following: date | None, left: date | None
+) -> None:
     ctx.overdue(
         REFRESHER,
         emp.id,

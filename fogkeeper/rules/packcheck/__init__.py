@@ -93,8 +93,8 @@ def _check_placeholders(pk: _Pack) -> None:
         except (OSError, UnicodeDecodeError):
             continue
         at: dict[int, list[str]] = {}
-        for key, line in lines.items():
-            at.setdefault(line, []).append(key)
+        for key, number in lines.items():
+            at.setdefault(number, []).append(key)
         for n, line in enumerate(text.splitlines(), start=1):
             if "TODO" not in line.split("#", 1)[0]:  # a comment's "TODO" is no placeholder
                 continue

@@ -9,13 +9,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
 from ...safeload import Refused
 from ..packload import _load_yaml
-from ..packmodel import PENALTY_CAP  # noqa: F401  (read by the other parts from here)
+from ..packmodel import PENALTY_CAP as PENALTY_CAP  # read by the other parts from here
 from ..yamllines import key_lines, line_of
 
 # A shape of a value: the problems of one value, as messages (empty: fine).
@@ -115,7 +115,7 @@ class PackCheck:
         )
 
 
-class _Names(set):
+class _Names(set[Any]):
     """A set of names that answers "no" for a value that cannot be a name (a list, a map)."""
 
     def __contains__(self, x: object) -> bool:
@@ -125,7 +125,7 @@ class _Names(set):
             return False
 
 
-class _Fields(dict):
+class _Fields(dict[Any, Any]):
     """Field name -> (kind, choices), answering "no" for a value that cannot be a name."""
 
     def __contains__(self, x: object) -> bool:
@@ -147,7 +147,7 @@ def placeholder(v: Any) -> bool:
     return False
 
 
-def _text(v: Any) -> bool:
+def _text(v: Any) -> TypeGuard[str]:
     return isinstance(v, str) and bool(v.strip())
 
 
@@ -226,7 +226,7 @@ def _listed(names: Iterable[str]) -> str:
     return ", ".join(sorted(names)) or "none"
 
 
-def _mapping(pk: _Pack, file: str, key: str, value: Any, what: str) -> dict:
+def _mapping(pk: _Pack, file: str, key: str, value: Any, what: str) -> dict[Any, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -235,7 +235,9 @@ def _mapping(pk: _Pack, file: str, key: str, value: Any, what: str) -> dict:
     return value
 
 
-def _unknown_keys(pk: _Pack, file: str, key: str, entry: dict, known: Iterable[str]) -> None:
+def _unknown_keys(
+    pk: _Pack, file: str, key: str, entry: dict[Any, Any], known: Iterable[str]
+) -> None:
     known = tuple(known)
     for k in entry:
         if k not in known:

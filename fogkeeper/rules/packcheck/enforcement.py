@@ -82,7 +82,7 @@ def _check_enforcement(pk: _Pack, data: Any) -> int:
     _unknown_keys(pk, f, "", data, ("actions", "procedure"))
     actions = _mapping(pk, f, "actions", data.get("actions"), "action types")
     procedure = data.get("procedure")
-    sequence: tuple = ()
+    sequence: tuple[Any, ...] = ()
     if isinstance(procedure, dict) and isinstance(procedure.get("sequence"), list):
         sequence = tuple(str(level) for level in procedure["sequence"])
     caps = {
@@ -103,7 +103,7 @@ def _check_enforcement(pk: _Pack, data: Any) -> int:
     return len(actions)
 
 
-def _check_grounds(pk: _Pack, here: str, grounds: Any, actions: dict) -> None:
+def _check_grounds(pk: _Pack, here: str, grounds: Any, actions: dict[Any, Any]) -> None:
     """What each penalty class needs on record (RULES.md 12.4)."""
     f = "enforcement.yaml"
     if not isinstance(grounds, dict):
@@ -124,14 +124,14 @@ def _check_grounds(pk: _Pack, here: str, grounds: Any, actions: dict) -> None:
                     pk.add(f, f"{at}.{key}", f"{t!r} is not an action type of the pack")
 
 
-def _check_requires(pk: _Pack, here: str, entry: dict, actions: dict) -> None:
+def _check_requires(pk: _Pack, here: str, entry: dict[Any, Any], actions: dict[Any, Any]) -> None:
     """What must be on record before the action (RULES.md 12.1)."""
     f = "enforcement.yaml"
     requires = entry["requires"]
     if not isinstance(requires, list):
         pk.add(f, here, "expected a list of {refers_to, what, citation}")
         return
-    fields = entry.get("fields") if isinstance(entry.get("fields"), dict) else {}
+    fields: Any = entry.get("fields") if isinstance(entry.get("fields"), dict) else {}
     for i, r in enumerate(requires):
         at = f"{here}[{i}]"
         if not isinstance(r, dict):
@@ -165,7 +165,12 @@ def _check_requires(pk: _Pack, here: str, entry: dict, actions: dict) -> None:
 
 
 def _check_action(
-    pk: _Pack, type_: str, entry: Any, sequence: tuple, has_procedure: bool, caps: dict
+    pk: _Pack,
+    type_: str,
+    entry: Any,
+    sequence: tuple[Any, ...],
+    has_procedure: bool,
+    caps: dict[Any, Any],
 ) -> None:
     f = "enforcement.yaml"
     here = f"actions.{type_}"
@@ -206,7 +211,7 @@ def _check_action(
                 )
 
 
-def _action_fields(pk: _Pack, here: str, entry: dict) -> dict:
+def _action_fields(pk: _Pack, here: str, entry: dict[Any, Any]) -> dict[Any, Any]:
     """The action's fields, name -> (kind, choices), and its date field checked."""
     f = "enforcement.yaml"
     fields: dict[str, tuple[str | None, tuple[str, ...]]] = _Fields()
@@ -232,7 +237,7 @@ def _action_fields(pk: _Pack, here: str, entry: dict) -> dict:
 
 
 def _check_deadline(
-    pk: _Pack, at: str, d: Any, fields: dict, names: set, sequence: tuple
+    pk: _Pack, at: str, d: Any, fields: dict[Any, Any], names: set[Any], sequence: tuple[Any, ...]
 ) -> str | None:
     """One deadline of an action; its name when it has one."""
     f = "enforcement.yaml"
@@ -278,7 +283,7 @@ def _check_deadline(
     return dname if _text(dname) else None
 
 
-def _check_when(pk: _Pack, dhere: str, when: Any, fields: dict) -> None:
+def _check_when(pk: _Pack, dhere: str, when: Any, fields: dict[Any, Any]) -> None:
     f = "enforcement.yaml"
     if not isinstance(when, dict):
         pk.add(f, f"{dhere}.when", "expected {field: value}")
@@ -294,7 +299,7 @@ def _check_when(pk: _Pack, dhere: str, when: Any, fields: dict) -> None:
             )
 
 
-def _check_appeal_to(pk: _Pack, dhere: str, d: dict, sequence: tuple) -> None:
+def _check_appeal_to(pk: _Pack, dhere: str, d: dict[Any, Any], sequence: tuple[Any, ...]) -> None:
     f = "enforcement.yaml"
     level = d.get("appeal_to")
     if level is None:
@@ -310,7 +315,9 @@ def _check_appeal_to(pk: _Pack, dhere: str, d: dict, sequence: tuple) -> None:
         pk.add(f, f"{dhere}.appeal_to", "only a deadline (the last day to appeal) goes to a level")
 
 
-def _check_penalty_fields(pk: _Pack, here: str, fields: dict, capped: bool, caps: dict) -> None:
+def _check_penalty_fields(
+    pk: _Pack, here: str, fields: dict[Any, Any], capped: bool, caps: dict[Any, Any]
+) -> None:
     """A penalty order names a class and counts it in its cap's unit."""
     f = "enforcement.yaml"
     penalty_fields = [n for n, (k, _) in fields.items() if k == "penalty_class"]
@@ -341,7 +348,7 @@ def _check_penalty_fields(pk: _Pack, here: str, fields: dict, capped: bool, caps
             break
 
 
-def _check_extension(pk: _Pack, here: str, ext: Any, fields: dict) -> None:
+def _check_extension(pk: _Pack, here: str, ext: Any, fields: dict[Any, Any]) -> None:
     f = "enforcement.yaml"
     if not isinstance(ext, dict):
         pk.add(f, here, "expected {requested, within, from, add, roll?}")
@@ -356,7 +363,9 @@ def _check_extension(pk: _Pack, here: str, ext: Any, fields: dict) -> None:
         pk.add(f, f"{here}.roll", f"{ext['roll']!r} is not true or false")
 
 
-def _check_appeal(pk: _Pack, here: str, appeal: Any, fields: dict, names: set) -> None:
+def _check_appeal(
+    pk: _Pack, here: str, appeal: Any, fields: dict[Any, Any], names: set[Any]
+) -> None:
     f = "enforcement.yaml"
     if not isinstance(appeal, dict):
         pk.add(f, here, "expected {deadline, filed, decided, final}")
@@ -377,7 +386,13 @@ def _check_appeal(pk: _Pack, here: str, appeal: Any, fields: dict, names: set) -
 
 
 def _check_check(
-    pk: _Pack, here: str, name: str, cfg: Any, fields: dict, names: set, kinds_of: dict
+    pk: _Pack,
+    here: str,
+    name: str,
+    cfg: Any,
+    fields: dict[Any, Any],
+    names: set[Any],
+    kinds_of: dict[Any, Any],
 ) -> None:
     f = "enforcement.yaml"
     if name not in CHECKS:
@@ -420,7 +435,7 @@ def _check_check(
         pk.add(f, f"{here}.window", "the window needs an earliest or a deadline of that name")
 
 
-def _check_procedure(pk: _Pack, data: Any, actions: dict) -> None:
+def _check_procedure(pk: _Pack, data: Any, actions: dict[Any, Any]) -> None:
     f = "enforcement.yaml"
     actions = _Fields(actions)
     if not isinstance(data, dict):

@@ -139,7 +139,7 @@ def _check_parameters(pk: _Pack, data: Any) -> None:
         pk.parameters[name] = values
 
 
-def _resolution(pk: _Pack, f: str, here: str, v: dict) -> None:
+def _resolution(pk: _Pack, f: str, here: str, v: dict[Any, Any]) -> None:
     """A value set by council resolution names the resolution as it is cited."""
     if "resolution" in v and not _text(v["resolution"]):
         pk.add(
@@ -164,7 +164,9 @@ def _check_values(pk: _Pack) -> None:
     """Each value against the shape the engine reads it in, and what the rules need."""
     f = "parameters.yaml"
     for name, values in pk.parameters.items():
-        shapes = [(f, None, s) for s in [_shape_of(name)] if s is not None]
+        shapes: list[tuple[str, str | None, Checker]] = [
+            (f, None, s) for s in [_shape_of(name)] if s is not None
+        ]
         shapes += pk.uses.get(name, [])
         seen: set[str] = set()
         for _on, eff, value in values:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..calendar import Duration
 from ..formula import FormulaError, parse
@@ -16,7 +16,7 @@ from .common import CALENDAR_UNITS, Checker, _Pack
 # Value shapes. Each checker returns the problems of one value, as messages (empty: fine).
 
 
-def _is_number(v: Any) -> bool:
+def _is_number(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
@@ -215,7 +215,7 @@ def sizing_rules(v: Any, pack: _Pack) -> list[str]:
     return out
 
 
-def _sizing_spec(kind: str, spec: dict) -> list[str]:
+def _sizing_spec(kind: str, spec: dict[Any, Any]) -> list[str]:
     out = []
     field = spec.get("field", "capacity_gallons")
     if field not in DESIGN_FIELDS:

@@ -23,7 +23,7 @@ from fogkeeper.registry.models import FoodServiceEstablishment
 from .. import vocabulary
 from ..common import policy
 from ..common.exports import export_response
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
 
 PACK_KEY = re.compile(r"[a-z_]+\.[a-z_]+|[a-z]+_[a-z_]+")
@@ -123,14 +123,19 @@ class AuditFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         titles = agency.get_pack().titles
         people = [(str(u.pk), selectors.person(u)) for u in selectors.actors(agency=agency)]
-        self.fields["who"].choices = [("", "Anyone"), (selectors.SYSTEM, "The system"), *people]
+        choice_field(self, "who").choices = [
+            ("", "Anyone"),
+            (selectors.SYSTEM, "The system"),
+            *people,
+        ]
         kinds = [(k, kind_words(k, titles)) for k in selectors.kinds(agency=agency)]
-        self.fields["kind"].choices = [("", "Any change"), *kinds]
+        choice_field(self, "kind").choices = [("", "Any change"), *kinds]
         types = [(t, selectors.type_words(t)) for t in selectors.object_types(agency=agency)]
-        self.fields["object_type"].choices = [("", "Any record"), *types]
+        choice_field(self, "object_type").choices = [("", "Any record"), *types]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", f"To ({end}) is before From ({start}).")

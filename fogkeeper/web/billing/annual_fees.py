@@ -70,7 +70,8 @@ class AnnualFeesForm(forms.Form):
         return day
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         year, day = data.get("year"), data.get("noticed_on")
         if year is not None and day is not None:
             try:
@@ -149,6 +150,7 @@ def annual_fee_start(request):
         return HttpResponseNotAllowed(["POST"])
     policy.require_write(request.user, request.agency, KIND)
     form = _form(request, request.POST)
+    assert form is not None  # the person may write (required above)
     if not form.is_valid():
         return _list(request, form, status=400)
     data = form.cleaned_data

@@ -42,7 +42,7 @@ from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import FoodServiceEstablishment
 
 from ..common import policy
-from ..common.forms import DateInput, put_errors
+from ..common.forms import DateInput, choice_field, put_errors
 from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only, record_page
 from ..templatetags.words import money as dollars
 
@@ -154,9 +154,9 @@ class InvoiceForm(RowsForm):
 
     def __init__(self, *args, fees, incidents, orders, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["fees"].choices = fees
-        self.fields["incident"].choices = [("", "—"), *incidents]
-        self.fields["enforcement_action"].choices = [("", "—"), *orders]
+        choice_field(self, "fees").choices = fees
+        choice_field(self, "incident").choices = [("", "—"), *incidents]
+        choice_field(self, "enforcement_action").choices = [("", "—"), *orders]
 
     def lines(self) -> list[dict]:
         return [
@@ -200,7 +200,7 @@ class LienForm(forms.Form):
 
     def __init__(self, *args, orders, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["penalty_order"].choices = orders
+        choice_field(self, "penalty_order").choices = orders
 
 
 class LienReleaseForm(forms.Form):
@@ -413,8 +413,8 @@ def invoice_detail(request, code: str, invoice: str):
                         initial={"paid_on": on, "on": on})
               for name, (cls, kind) in INVOICE_FORMS.items()
               if policy.may_write(request.user, request.agency, kind)}  # fmt: skip
-    bound = forms_.get(action)
-    if bound is not None and bound.is_valid():
+    bound = forms_.get(action) if action is not None else None
+    if action is not None and bound is not None and bound.is_valid():
         try:
             done = _save(action, found, bound.cleaned_data, request.user)
         except ValidationError as e:

@@ -197,7 +197,9 @@ class _Workbook:
         """Write every row, yielding after each batch of ROWS_AT_ONCE rows written (a reader
         stopping early stops the writing: the zip is left unfinished)."""
         book = zipfile.ZipFile(self.out, "w", compression=zipfile.ZIP_DEFLATED)
-        current, used, size, batch = None, SHEET_ROWS, 0, []
+        current: Any = None
+        batch: list[str] = []
+        used, size = SHEET_ROWS, 0
         for row in rows:
             if used >= SHEET_ROWS or size >= SHEET_BYTES:
                 if current is not None:

@@ -4,6 +4,9 @@ put back on the fields it names; a text input with suggested values."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any, cast
+
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -67,11 +70,26 @@ def _check_together(files) -> None:
         )
 
 
-def put_errors(form: forms.Form, error: ValidationError, fields: dict[str, str] | None = None):
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field `name`, a choice field whose choices the form sets per request
+    (django-stubs types `form.fields` as plain Fields)."""
+    return cast(forms.ChoiceField, form.fields[name])
+
+
+def model_choice_field(form: forms.BaseForm, name: str) -> forms.ModelChoiceField[Any]:
+    """The form's field `name`, a model choice field whose queryset the form sets per request."""
+    return cast("forms.ModelChoiceField[Any]", form.fields[name])
+
+
+def put_errors(
+    form: forms.BaseForm, error: ValidationError, fields: dict[str, str] | None = None
+) -> None:
     """Put a service's ValidationError on the form's fields (`fields` maps a service's key to
     a form field where their names differ); what matches no field is a form error."""
     fields = fields or {}
-    messages = error.message_dict if hasattr(error, "error_dict") else {None: error.messages}
+    messages: dict[Any, Any] = (
+        error.message_dict if hasattr(error, "error_dict") else {None: error.messages}
+    )
     for key, texts in messages.items():
         name = fields.get(key, key)
         form.add_error(name if name in form.fields else None, texts)
@@ -85,7 +103,7 @@ class Suggestions(forms.TextInput):
 
     template_name = "web/widgets/suggestions.html"
 
-    def __init__(self, options: list[tuple[str, str]] = (), attrs=None):
+    def __init__(self, options: Iterable[tuple[str, str]] = (), attrs=None):
         super().__init__(attrs)
         self.options = list(options)
 

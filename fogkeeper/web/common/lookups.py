@@ -7,6 +7,7 @@ record's code (an operator's or owner's name, a parcel's number)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -36,7 +37,7 @@ class Kind:
     JavaScript (`key`), the fields searched, the words naming one, and who may look (a role
     that may write one of `writes`, the forms offering this choice)."""
 
-    model: type
+    model: type[Any]  # a model of the agency's records
     key: str
     searched: tuple[str, ...]
     noun: str
@@ -150,14 +151,15 @@ class LookupField(forms.ModelChoiceField):
         super().__init__(queryset=queryset or KINDS[kind].model.objects.none(), **kwargs)
 
     def _set_queryset(self, queryset):
-        super()._set_queryset(queryset)
-        self.widget.queryset = self._queryset
+        # ModelChoiceField's own queryset property, not in its stub
+        super()._set_queryset(queryset)  # type: ignore[misc]
+        self.widget.queryset = self._queryset  # type: ignore[attr-defined]
 
-    queryset = property(forms.ModelChoiceField._get_queryset, _set_queryset)
+    queryset = property(forms.ModelChoiceField._get_queryset, _set_queryset)  # type: ignore[attr-defined]
 
     def __deepcopy__(self, memo):
         result = super().__deepcopy__(memo)
-        result.widget.queryset = result._queryset
+        result.widget.queryset = result._queryset  # type: ignore[attr-defined]
         return result
 
     def to_python(self, value):

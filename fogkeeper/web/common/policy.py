@@ -267,5 +267,6 @@ def services(user, agency: Agency | None) -> QuerySet:
         return reached
     if may_read(user, agency, "own_services"):
         found = membership(user, agency)
+        assert found is not None  # reading own services is a member's
         return reached.filter(hauler_id=found.hauler_id) if found.hauler_id else reached.none()
     return reached.none()

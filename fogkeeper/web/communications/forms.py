@@ -13,7 +13,7 @@ from fogkeeper.communications.services import size_words
 from fogkeeper.rules.checks import obligations
 from fogkeeper.rules.report import STATUSES
 
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field
 from ..registry import selectors
 from ..templatetags.words import pack_title, status_word
 
@@ -46,10 +46,10 @@ class RecipientFilters(forms.Form):
         self.agency = agency
         pack = agency.get_pack()
         choices = selectors.filter_choices(agency=agency)
-        self.fields["status"].choices = _any((s, status_word(s)) for s in STATUSES)
-        self.fields["rule"].choices = _any(choices["rules"])
-        self.fields["device"].choices = _any(choices["device_kinds"])
-        self.fields["obligation"].choices = _any(
+        choice_field(self, "status").choices = _any((s, status_word(s)) for s in STATUSES)
+        choice_field(self, "rule").choices = _any(choices["rules"])
+        choice_field(self, "device").choices = _any(choices["device_kinds"])
+        choice_field(self, "obligation").choices = _any(
             sorted(((o, pack_title(pack, o)) for o in obligations()), key=lambda c: c[1])
         )
         if titles := pack.titles.get("permit"):
@@ -62,7 +62,8 @@ class RecipientFilters(forms.Form):
         return code
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("due_from"), data.get("due_to")
         if start and end and end < start:
             self.add_error("due_to", "The end of the range is before its start.")

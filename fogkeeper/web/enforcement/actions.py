@@ -5,9 +5,10 @@ case page shows what happened and the deadlines the step set."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from functools import wraps
-from typing import Any
+from typing import Any, Literal, overload
 
 from django import forms
 from django.contrib import messages
@@ -64,6 +65,12 @@ def case_step(kind_of):
     return decorate
 
 
+@overload
+def _refers_to(
+    request: Any, case: EnforcementCase, required: Literal[True] = True
+) -> EnforcementAction: ...
+@overload
+def _refers_to(request: Any, case: EnforcementCase, required: bool) -> EnforcementAction | None: ...
 def _refers_to(request, case: EnforcementCase, required: bool = True) -> EnforcementAction | None:
     """The action of the case the step is on (`?refers_to=CODE`); another case's is 404."""
     code = request.POST.get("refers_to") or request.GET.get("refers_to", "")
@@ -105,7 +112,7 @@ def _deadlines_of(fse, code: str) -> list[str]:
     ]
 
 
-def _page(request, case, form, title: str, *, intro: list[str] = (), preview: bool = False):
+def _page(request, case, form, title: str, *, intro: Sequence[str] = (), preview: bool = False):
     context = {"case": case, "fse": case.establishment, "form": form, "title": title,
                "intro": intro, "preview": preview}  # fmt: skip
     return render(
@@ -197,6 +204,7 @@ def schedule_hearing(request, case: EnforcementCase):
     on = _refers_to(request, case)
     continued = on if on.type == HEARING else None
     notice = on.refers_to if continued else on
+    assert notice is not None  # a hearing is always on a notice (services.hearing_schedule)
     form = HearingForm(request.POST or None, initial={
         "code": action_code(case.establishment, "H"), "noticed_on": page_as_of(request),
         "place": (continued.fields.get("place", "") if continued else ""),
@@ -427,7 +435,7 @@ def record_judgment(request, case: EnforcementCase):
         data = form.cleaned_data
         cls = data["penalty_class"]
         unit = pack.court_classes()[cls]
-        quantity = data["quantity"] if unit == "gallons" else int(data["quantity"])
+        quantity: Any = data["quantity"] if unit == "gallons" else int(data["quantity"])
         try:
             judgment = services.court_judgment_record(
                 case=case, code=data["code"], entered_on=data["entered_on"],

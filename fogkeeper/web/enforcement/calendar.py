@@ -321,6 +321,7 @@ def _spill_entry(report: SpillReport) -> Entry:
     i, d = report.incident, report.deadline
     fse = i.establishment
     at = d.due if isinstance(d.due, datetime) else None
+    assert d.day is not None  # a report due or late has its day
     return Entry(
         day=d.day, at=at, kind="spill_report", name=d.key, engine_kind="spill", what=d.what,
         action=i.code, action_title=f"{i.kind.capitalize()}", establishment=fse.code if fse else "",
@@ -420,7 +421,7 @@ def calendar_page(request):
 
 
 def _refused(form: CalendarForm) -> HttpResponse:
-    text = " ".join(m for messages in form.errors.values() for m in messages)
+    text = " ".join(str(m) for messages in form.errors.values() for m in messages)
     return HttpResponse(text, status=400, content_type="text/plain; charset=utf-8")
 
 

@@ -418,7 +418,8 @@ def case_document(request, code: str, case: str, action: str):
     )  # fmt: skip
     if not found.document:
         raise Http404("no document was received with this act")
-    name = get_valid_filename(f"{code}-{action}-{found.document.name.rsplit('/', 1)[-1]}")
+    document = (found.document.name or "").rsplit("/", 1)[-1]
+    name = get_valid_filename(f"{code}-{action}-{document}")
     kind = name.rsplit(".", 1)[-1].lower()
     response = FileResponse(found.document.open("rb"), content_type=CONTENT_TYPES.get(kind))
     response["Content-Disposition"] = content_disposition_header(True, name)
@@ -430,18 +431,18 @@ def case_document(request, code: str, case: str, action: str):
 @reads_only
 def letter_pdf(request, letter: int):
     """The letter of an action exactly as it was sent (the stored bytes)."""
-    letter = get_object_or_404(
+    found = get_object_or_404(
         Letter.objects.select_related("action__establishment"),
         pk=letter,
         action__establishment__agency=request.agency,
     )
-    action = letter.action
+    action = found.action
     name = get_valid_filename(
         f"{action.establishment.code}-{action.code}-{action.type.replace('_', '-')}.pdf"
     )
-    response = HttpResponse(bytes(letter.pdf), content_type="application/pdf")
+    response = HttpResponse(bytes(found.pdf), content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(True, name)
-    response["ETag"] = f'"{letter.sha256}"'
+    response["ETag"] = f'"{found.sha256}"'
     response["Cache-Control"] = "private, max-age=3600"
     return response
 

@@ -16,7 +16,7 @@ from fogkeeper.formats import money, unit_one, unit_words
 from fogkeeper.rules.calendar import Duration, add_months
 from fogkeeper.rules.packs import PENALTY_UNITS, ActionSpec, Pack
 
-from ..common.forms import DateInput, DateTimeInput
+from ..common.forms import DateInput, DateTimeInput, choice_field
 from ..vocabulary import identifier_words, reference_words, violation_words
 
 # Fields a later step records (a fact, a hearing, an appeal), or the service computes.
@@ -144,8 +144,8 @@ class ActionForm(forms.Form):
             )  # fmt: skip
 
     def _violation(self) -> None:
-        violations = self.case.violations.select_related("case__establishment")
-        violations = list(violations.order_by("code"))
+        found = self.case.violations.select_related("case__establishment")
+        violations = list(found.order_by("code"))
         if violations:
             self.fields["violation"] = forms.ChoiceField(
                 required=False, label="Violation",
@@ -247,10 +247,10 @@ class JudgmentForm(forms.Form):
 
     def __init__(self, data=None, *, pack: Pack, case: EnforcementCase, **kwargs):
         super().__init__(data, **kwargs)
-        self.fields["violation"].choices = [
+        choice_field(self, "violation").choices = [
             (v.code, violation_words(pack, v, citation=False))
             for v in case.violations.select_related("case__establishment").order_by("code")
         ]
-        self.fields["penalty_class"].choices = [
+        choice_field(self, "penalty_class").choices = [
             (c, f"{c} (counted in {unit_words(per)})") for c, per in pack.court_classes().items()
         ]

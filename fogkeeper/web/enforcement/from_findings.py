@@ -18,7 +18,7 @@ from fogkeeper.formats import counted
 from fogkeeper.queue import beside, waiting
 
 from ..common import policy
-from ..common.forms import DateInput, put_errors
+from ..common.forms import DateInput, choice_field, put_errors
 from ..common.pages import agency_page, page_as_of, reads_only, record_page
 from ..templatetags.words import pack_title
 from ..vocabulary import finding_words
@@ -35,10 +35,10 @@ class OpenCaseForm(forms.Form):
     def __init__(self, data=None, *, fse, findings, as_of):
         super().__init__(data, initial={"opened_on": as_of})
         pack = fse.agency.get_pack()
-        self.fields["findings"].choices = [
+        choice_field(self, "findings").choices = [
             (str(f.pk), finding_words(pack, f, fse)) for f in findings
         ]
-        self.fields["case"].choices = [("", "A new case")] + [
+        choice_field(self, "case").choices = [("", "A new case")] + [
             (c.code, f"Add to case {c.code} (opened {c.opened_on})")
             for c in fse.cases.order_by("-opened_on")
         ]
@@ -80,7 +80,8 @@ def may_send_first_notice(request) -> bool:
 
 def _first_notice_form(request, pack, as_of):
     spec = pack.actions[pack.procedure["first_notice"]]
-    return ActionForm(request.POST or None, pack=pack, spec=spec, case=None, as_of=as_of)
+    # no case yet: a first notice's form asks for no violation of one
+    return ActionForm(request.POST or None, pack=pack, spec=spec, case=None, as_of=as_of)  # type: ignore[arg-type]
 
 
 @agency_page

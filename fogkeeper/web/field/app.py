@@ -62,7 +62,7 @@ def _release() -> str:
     """A digest of the static files the worker keeps: a new release, a new cache."""
     digest = hashlib.sha256()
     for path in SHELL_STATIC:
-        with open(finders.find(path), "rb") as f:
+        with open(finders.find(path), "rb") as f:  # type: ignore[arg-type]  # each file is there
             digest.update(f.read())
     return digest.hexdigest()[:16]
 

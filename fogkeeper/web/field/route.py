@@ -56,7 +56,7 @@ def _devices(fse: FoodServiceEstablishment, pack: Pack, as_of: date) -> list[dic
 
 
 def _last_inspection(fse: FoodServiceEstablishment, pack: Pack) -> dict[str, Any] | None:
-    last = fse.route_inspections[0] if fse.route_inspections else None
+    last = fse.route_inspections[0] if fse.route_inspections else None  # type: ignore[attr-defined]  # prefetched
     if last is None:
         return None
     failed = [
@@ -75,7 +75,7 @@ def _last_inspection(fse: FoodServiceEstablishment, pack: Pack) -> dict[str, Any
 def _done_today(fse: FoodServiceEstablishment, as_of: date) -> str | None:
     """The number of the inspection of `fse` on the route's day, if there is one: the stop is
     done (until the sweep moves its next inspection out of today's list)."""
-    last = fse.route_inspections[0] if fse.route_inspections else None
+    last = fse.route_inspections[0] if fse.route_inspections else None  # type: ignore[attr-defined]  # prefetched
     return last.code if last is not None and last.date == as_of else None
 
 
@@ -87,7 +87,7 @@ def _findings(fse: FoodServiceEstablishment, pack: Pack) -> list[dict[str, Any]]
             "since": f.since.isoformat(),
             "subject": f.subject,
         }
-        for f in fse.route_findings
+        for f in fse.route_findings  # type: ignore[attr-defined]  # prefetched
     ]
 
 

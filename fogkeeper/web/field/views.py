@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
@@ -58,7 +59,7 @@ def stops(establishments, as_of: date) -> list[FieldStop]:
     for fse in establishments:
         due = fse.due.isoformat()
         items = (i for i in fse.compliance.schedule if i["due"] == due)
-        first = next((i for i in items if is_inspection(i["obligation"])), {})
+        first: dict[str, Any] = next((i for i in items if is_inspection(i["obligation"])), {})
         out.append(
             FieldStop(
                 establishment=fse,

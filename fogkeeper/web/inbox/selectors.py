@@ -218,7 +218,7 @@ def inbox_rows(*, agency: Agency, events: Iterable[AuditEvent]) -> list[InboxRow
         row = shown[s.kind].get(e.object_id)
         if row is None:
             continue
-        who, business = people.get(e.actor_id, ("", ""))
+        who, business = people.get(e.actor_id or 0, ("", ""))  # 0: no one's id
         out.append(InboxRow(at=e.at, kind=s.kind, title=s.title, what=row["what"],
                             who=row.get("who", who), business=row.get("business", business),
                             establishment=row["establishment"], url=row["url"]))  # fmt: skip

@@ -8,7 +8,7 @@ from django import forms
 from fogkeeper.incidents.services import STATE_FIELDS
 from fogkeeper.registry.models import FoodServiceEstablishment
 
-from ..common.forms import DateInput, DateTimeInput
+from ..common.forms import DateInput, DateTimeInput, choice_field, model_choice_field
 
 INCIDENT_KINDS = [("overflow", "Overflow"), ("spill", "Spill"), ("blockage", "Blockage")]
 
@@ -128,7 +128,7 @@ class IncidentFilterForm(forms.Form):
         if state is None:
             del self.fields["category"], self.fields["reports_late"]
         if state is None or state.system != "CIWQS":
-            self.fields["source"].choices = SOURCE_CHOICES[:2]
+            choice_field(self, "source").choices = SOURCE_CHOICES[:2]
 
     q = forms.CharField(
         required=False, label="Search number, address, cause or establishment", max_length=100
@@ -159,9 +159,9 @@ class MatchForm(forms.Form):
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["establishment"].queryset = FoodServiceEstablishment.objects.filter(
-            agency=agency
-        )
+        model_choice_field(
+            self, "establishment"
+        ).queryset = FoodServiceEstablishment.objects.filter(agency=agency)
 
 
 class SetAsideForm(forms.Form):

@@ -112,6 +112,7 @@ def import_list(request):
         return _list(request, _form(request))
     policy.require_write(request.user, request.agency, KIND)
     form = _form(request, request.POST, request.FILES)
+    assert form is not None  # the person may write (required above)
     if not form.is_valid():
         return _list(request, form, status=400)
     run = start_import(

@@ -111,6 +111,7 @@ def onboardings(request):
         return _list(request, _form(request))
     policy.require_write(request.user, request.agency, KIND)
     form = _form(request, request.POST, request.FILES)
+    assert form is not None  # the person may write (required above)
     if not form.is_valid():
         return _list(request, form, status=400)
     run = start_dry_run(

@@ -6,6 +6,7 @@ training's signed log."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -150,7 +151,7 @@ def _operator_initial(req: EnrolmentRequest) -> dict:
     email (never a duplicate by default) and, for a new business naming no establishment
     number, its establishment registered with the agency's next number, named and placed as
     the request says ("Taco Loco, 12 Main St")."""
-    initial = {"operator": matching_operator(req)}
+    initial: dict[str, Any] = {"operator": matching_operator(req)}
     if req.establishment_codes:
         return initial
     first = next((line.strip() for line in req.establishments.splitlines() if line.strip()), "")
@@ -245,7 +246,7 @@ def stream_log(training: Training) -> FileResponse:
     """The training's log file as a download (404 when none was uploaded)."""
     if not training.log:
         raise Http404("no log was uploaded")
-    name = training.log.name.rsplit("/", 1)[-1]
+    name = (training.log.name or "").rsplit("/", 1)[-1]
     return FileResponse(training.log.open("rb"), as_attachment=True, filename=name)
 
 

@@ -6,6 +6,7 @@ refused). They read what is typed."""
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from django import forms
 
@@ -18,7 +19,7 @@ from fogkeeper.registry.models import (
     PropertyOwner,
 )
 
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 from ..common.lookups import LookupField
 from ..models import STAFF_ROLES
 from .services import INVITED_ROLES, role_title
@@ -52,8 +53,8 @@ class InviteForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["role"].choices = _role_choices(agency, INVITED_ROLES)
-        self.fields["owner"].queryset = PropertyOwner.objects.filter(agency=agency)
+        choice_field(self, "role").choices = _role_choices(agency, INVITED_ROLES)
+        model_choice_field(self, "owner").queryset = PropertyOwner.objects.filter(agency=agency)
 
 
 class RoleForm(forms.Form):
@@ -62,7 +63,7 @@ class RoleForm(forms.Form):
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
         staff = [r for r in INVITED_ROLES if r in STAFF_ROLES]
-        self.fields["role"].choices = _role_choices(agency, staff)
+        choice_field(self, "role").choices = _role_choices(agency, staff)
 
 
 class EndForm(forms.Form):
@@ -191,24 +192,27 @@ class OperatorApprovalForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["operator"].queryset = Operator.objects.filter(agency=agency).order_by("name")
+        model_choice_field(self, "operator").queryset = Operator.objects.filter(
+            agency=agency
+        ).order_by("name")
         self.fields["operator"].help_text = (
             "Type part of its name or address and pick it; leave empty to register a new "
             f"operator: {business_name}."
         )
-        self.fields["establishments"].agency = agency
+        cast(CodesField, self.fields["establishments"]).agency = agency
 
     def clean(self):
         """The new establishment's fields, when it is registered, as the service's `register`;
         each is required then."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         new = {k: data.pop(f"new_{k}", None) for k in ("code", "name", "address", "opened_on")}
         if not data.pop("register", False):
             data["register"] = None
             return data
         for key, value in new.items():
             if value in (None, ""):
-                label = self.fields[f"new_{key}"].label.lower()
+                label = str(self.fields[f"new_{key}"].label).lower()
                 self.add_error(f"new_{key}", f"Give {label} to register the establishment.")
         data["register"] = new
         return data
@@ -231,12 +235,14 @@ class HaulerApprovalForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, business_name: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(agency=agency).order_by(
+            "name"
+        )
         self.fields["hauler"].help_text = (
             f"Type part of its name or code and pick it; leave empty to register a new hauler: "
             f"{business_name}."
         )
-        self.fields["customers"].agency = agency
+        cast(CodesField, self.fields["customers"]).agency = agency
 
 
 class RejectionForm(forms.Form):

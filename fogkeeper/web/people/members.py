@@ -4,6 +4,7 @@ a membership. Another agency's membership answers 404."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -45,8 +46,9 @@ def members(request):
         request.GET.get("page")
     )
     ended = list(ended_members(agency=agency)[:ENDED_SHOWN])
+    row: Any  # a membership, or the audit row of one ended
     for row in [*page.object_list, *ended]:
-        held = row.before.get("role") if isinstance(row, AuditEvent) else row.role
+        held: Any = (row.before or {}).get("role") if isinstance(row, AuditEvent) else row.role
         row.role_title = role_title(agency, held)
     context = {
         "page": page, "q": q, "role": role,

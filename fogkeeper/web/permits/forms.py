@@ -3,13 +3,15 @@ validate and their messages are put back on the fields they name (common.forms.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django import forms
 
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.permits.models import PLAN_OUTCOMES
 from fogkeeper.portal.operator.forms import PermitApplicationForm
 
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 
 
 def _text(label: str, rows: int = 3, required: bool = False) -> forms.CharField:
@@ -67,7 +69,7 @@ class ApplicationApproveForm(PermitForm):
         "conditions",
     ]
 
-    def __init__(self, *args, missing: list[str] = (), **kwargs):
+    def __init__(self, *args, missing: Sequence[str] = (), **kwargs):
         """`missing`: the required items the application lacks; where there are any, the
         reviewer approves only by ticking the override and saying why."""
         super().__init__(*args, **kwargs)
@@ -79,7 +81,8 @@ class ApplicationApproveForm(PermitForm):
             self.fields["override_reason"] = _text("Why it is approved without them", rows=2)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("override") and not data.get("override_reason", "").strip():
             self.add_error(
                 "override_reason", "Say why the application is approved without the items."
@@ -136,10 +139,13 @@ class ModificationForm(forms.Form):
     def __init__(self, *args, permit, **kwargs):
         super().__init__(*args, **kwargs)
         self.permit = permit
-        self.fields["inspection"].queryset = Inspection.objects.filter(
+        model_choice_field(self, "inspection").queryset = Inspection.objects.filter(
             establishment=permit.establishment
         ).order_by("-date")
-        self.fields["inspection"].label_from_instance = lambda i: f"{i.code} of {i.date}"
+        # an instance's own label, as Django's documentation does it
+        model_choice_field(self, "inspection").label_from_instance = lambda i: (  # type: ignore[method-assign, assignment]
+            f"{i.code} of {i.date}"
+        )
         if not permit.agency.get_pack().parameters.get(
             "permit.modification_notice_inspection_period"
         ):
@@ -147,7 +153,8 @@ class ModificationForm(forms.Form):
             del self.fields["inspection"]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("after_inspection") and not data.get("inspection"):
             self.add_error("inspection", "Pick the inspection the change results from.")
         if not data.get("after_inspection"):
@@ -173,7 +180,7 @@ class DecisionForm(forms.Form):
     def __init__(self, *args, decisions: list, **kwargs):
         super().__init__(*args, **kwargs)
         self.decisions = {str(d.pk): d for d in decisions}
-        self.fields["decision"].choices = [
+        choice_field(self, "decision").choices = [
             (
                 str(d.pk),
                 f"{d.type.replace('_', ' ').capitalize()} {d.code} of case "
@@ -183,7 +190,7 @@ class DecisionForm(forms.Form):
         ]
 
     def chosen(self):
-        return self.decisions.get(getattr(self, "cleaned_data", {}).get("decision"))
+        return self.decisions.get(getattr(self, "cleaned_data", {}).get("decision", ""))
 
 
 class SuspendForm(DecisionForm):

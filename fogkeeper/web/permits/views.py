@@ -121,8 +121,8 @@ def application_queue(request):
     """Applications filed in the portal or recorded, waiting first, each with what the
     ordinance requires it to contain and what is missing."""
     pack = request.agency.get_pack()
-    page = Paginator(permit_selectors.application_queue(agency=request.agency), PAGE_SIZE)
-    page = page.get_page(request.GET.get("page"))
+    pages = Paginator(permit_selectors.application_queue(agency=request.agency), PAGE_SIZE)
+    page = pages.get_page(request.GET.get("page"))
     rows = [
         {"application": a, "contents": permit_selectors.application_contents(a, pack)}
         for a in page.object_list
@@ -544,7 +544,7 @@ def plan_review_document(request, code: str, pk: int):
     review = _plan_review(request, code, pk)
     if not review.document:
         raise Http404("no plans were uploaded with this submission")
-    name = review.document.name.rsplit("/", 1)[-1]
+    name = (review.document.name or "").rsplit("/", 1)[-1]
     kind = name.rsplit(".", 1)[-1]
     return FileResponse(
         review.document.open("rb"),

@@ -5,12 +5,14 @@ validate the records and their messages are put back on the fields they name
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice, Hauler
 from fogkeeper.training.models import Employee
 
-from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField
+from ..common.forms import YES_NO_UNKNOWN, DateInput, PhotosField, model_choice_field
 from ..common.lookups import HAULER_HELP, LookupField
 
 
@@ -46,12 +48,14 @@ class ServiceForm(forms.Form):
 
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["device"].queryset = (
+        model_choice_field(self, "device").queryset = (
             GreaseControlDevice.objects.select_related("establishment__agency")
             .filter(establishment=establishment, removed_on__isnull=True)
             .order_by("code")
         )
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=establishment.agency)
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(
+            agency=establishment.agency
+        )
 
 
 CHECK_CHOICES = [("yes", "Compliant"), ("no", "Not compliant")]
@@ -78,7 +82,7 @@ class InspectionForm(forms.Form):
     def __init__(
         self, *args, establishment: FoodServiceEstablishment, checklist, code="", day=None, **kwargs
     ):
-        super().__init__(*args, initial={"code": code, "date": day}, **kwargs)
+        super().__init__(*args, initial={"code": code, "date": day}, **kwargs)  # type: ignore[misc]  # no initial in kwargs
         self.items = []
         for i, item in enumerate(checklist.values()):
             name = f"item_{i}"
@@ -92,7 +96,7 @@ class InspectionForm(forms.Form):
                 required=False, max_length=500, label=f"Note ({item.citation})"
             )
             self.items.append({"item": item, "field": self[name], "note": self[f"{name}_note"]})
-        self.devices = []
+        self.devices: list[dict[str, Any]] = []
         devices = (
             GreaseControlDevice.objects.select_related("establishment__agency")
             .filter(establishment=establishment, removed_on__isnull=True)
@@ -157,8 +161,8 @@ class TrainingForm(forms.Form):
     def __init__(self, *args, establishment: FoodServiceEstablishment, **kwargs):
         super().__init__(*args, **kwargs)
         employees = Employee.objects.filter(establishment=establishment).order_by("name")
-        self.fields["attendees"].queryset = employees
-        self.fields["signed"].queryset = employees
+        model_choice_field(self, "attendees").queryset = employees
+        model_choice_field(self, "signed").queryset = employees
 
     def unsigned(self) -> list[Employee]:
         signed = set(self.cleaned_data["signed"])

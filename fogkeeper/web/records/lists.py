@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.core.paginator import Paginator
@@ -14,7 +15,7 @@ from django.shortcuts import render
 from fogkeeper.registry.models import Hauler
 
 from ..common.exports import export_response
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
 from . import selectors
 
@@ -37,7 +38,8 @@ class RecordFilterForm(forms.Form):
         self.agency = agency
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", f"The end ({end}) is before the start ({start}).")
@@ -45,7 +47,7 @@ class RecordFilterForm(forms.Form):
 
 
 class InspectionFilterForm(RecordFilterForm):
-    inspector = forms.ModelChoiceField(
+    inspector: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
         empty_label="Any",
@@ -56,12 +58,12 @@ class InspectionFilterForm(RecordFilterForm):
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, agency=agency, **kwargs)
-        self.fields["inspector"].queryset = selectors.inspectors(agency=agency)
+        model_choice_field(self, "inspector").queryset = selectors.inspectors(agency=agency)
         self.fields["inspector"].label = agency.get_pack().titles.get("inspector", "Inspector")
 
 
 class ServiceFilterForm(RecordFilterForm):
-    hauler = forms.ModelChoiceField(
+    hauler: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None,
         required=False,
         empty_label="Any",
@@ -73,9 +75,11 @@ class ServiceFilterForm(RecordFilterForm):
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, agency=agency, **kwargs)
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency).order_by("name")
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(agency=agency).order_by(
+            "name"
+        )
         kinds = agency.get_pack().device_kinds
-        self.fields["device_kind"].choices = [("", "Any")] + [
+        choice_field(self, "device_kind").choices = [("", "Any")] + [
             (key, vocab.title) for key, vocab in kinds.items()
         ]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import mimetypes
 
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 
 from fogkeeper.inspections.models import InspectionPhoto
@@ -21,7 +22,7 @@ def _photo(request, pk: int) -> InspectionPhoto:
     )
 
 
-def _private(response: HttpResponse) -> HttpResponse:
+def _private(response: HttpResponseBase) -> HttpResponseBase:
     # Photos are evidence of one agency: kept out of shared caches, never run as a document.
     response["Cache-Control"] = "private, max-age=86400"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
@@ -34,7 +35,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 def photo(request, photo: int):
     """The photo as it was taken."""
     found = _photo(request, photo)
-    content_type = mimetypes.guess_type(found.image.name)[0]
+    content_type = mimetypes.guess_type(found.image.name or "")[0]
     if content_type not in IMAGE_TYPES:
         content_type = "application/octet-stream"
     try:

@@ -15,7 +15,7 @@ from fogkeeper.inspections.selectors import discharge_limits
 from fogkeeper.inspections.services import sample_record
 from fogkeeper.registry.models import FoodServiceEstablishment, GreaseControlDevice
 
-from ..common.forms import DateInput, Suggestions, put_errors
+from ..common.forms import DateInput, Suggestions, model_choice_field, put_errors
 from ..common.pages import page_as_of, record_form_page, record_page, recorded
 from ..vocabulary import identifier_words, value_words
 
@@ -54,7 +54,7 @@ class SampleForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.limits = limits
-        self.fields["device"].queryset = (
+        model_choice_field(self, "device").queryset = (
             GreaseControlDevice.objects.select_related("establishment__agency")
             .filter(establishment=establishment, removed_on__isnull=True)
             .order_by("code")

@@ -8,7 +8,7 @@ from django import forms
 
 from fogkeeper.registry.models import DESIGN_FIELDS, Hauler
 
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field, model_choice_field
 from ..common.lookups import HAULER_HELP, LookupField
 
 TEXTAREA = {"rows": 2}
@@ -49,7 +49,7 @@ class DesignForm(forms.Form):
 
     def __init__(self, *args, pack, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = kind_choices(pack)
+        choice_field(self, "kind").choices = kind_choices(pack)
 
     def design(self) -> dict:
         names = ("location", "capacity_gallons", "design_depth_inches", "compartments",
@@ -147,7 +147,7 @@ class ContractForm(forms.Form):
 
     def __init__(self, *args, agency, fixed: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["hauler"].queryset = Hauler.objects.filter(agency=agency)
+        model_choice_field(self, "hauler").queryset = Hauler.objects.filter(agency=agency)
         del self.fields[fixed]
 
 

@@ -143,7 +143,7 @@ def evaluated_on(page: EstablishmentPage, pack: Pack, as_of: date) -> Establishm
     if stored is not None and stored.as_of == as_of:
         return page
     report = establishment_report(establishment=page.establishment, as_of=as_of)
-    page.compliance = Evaluation(
+    page.compliance = Evaluation(  # type: ignore[assignment]  # read as a ComplianceStatus
         status=report.status,
         as_of=as_of,
         status_citation=report.status_citation,

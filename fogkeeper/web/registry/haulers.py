@@ -136,7 +136,7 @@ def hauler_edit(request, hauler):
     """Keep the hauler's name and licence current; its customers are evaluated again, since
     a pump-out is judged by the licence on its date."""
     certification = _certification(request)
-    fields = ("name", "licence_number", "licence_expires_on", "licensed")
+    fields: tuple[str, ...] = ("name", "licence_number", "licence_expires_on", "licensed")
     fields += CERTIFICATION if certification else ()
     initial = {f: getattr(hauler, f) for f in fields}
     form = HaulerEditForm(request.POST or None, initial=initial, certification=certification)

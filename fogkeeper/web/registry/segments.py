@@ -4,6 +4,8 @@ of one segment and its cleanings is registry/sewers.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -41,7 +43,7 @@ def _row(s: selectors.SegmentState) -> list:
         s.segment.description,
         s.segment.prone_to_blockage,
         s.segment.cleaning_frequency_days,
-        s.segment.lateral_count,
+        s.segment.lateral_count,  # type: ignore[attr-defined]  # annotated by segment_list
         s.state_word,
         last.cleaned_on if last else None,
         last.get_fog_found_display() if last else "",
@@ -65,7 +67,12 @@ def _export(request, fmt: str, filters: dict):
 def segment_list(request):
     form = SegmentFilterForm(request.GET)
     if not form.is_valid():
-        context = {"form": form, "page": None, "query": "", "as_of": page_as_of(request)}
+        context: dict[str, Any] = {
+            "form": form,
+            "page": None,
+            "query": "",
+            "as_of": page_as_of(request),
+        }
         return render(request, "web/registry/segment_list.html", context, status=400)
     filters = form.cleaned_data
     if "export" in request.GET:

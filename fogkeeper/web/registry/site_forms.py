@@ -17,6 +17,8 @@ from fogkeeper.registry.models import (
 from fogkeeper.web.common.forms import DateInput
 from fogkeeper.web.common.lookups import LookupField
 
+from ..common.forms import choice_field, model_choice_field
+
 
 def _text(label: str, *, required: bool = False, max_length: int = 200, **kw) -> forms.CharField:
     return forms.CharField(label=label, required=required, max_length=max_length, **kw)
@@ -52,9 +54,9 @@ class EstablishmentForm(forms.Form):
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
         pack = agency.get_pack()
-        self.fields["category"].choices = [(k, v.title) for k, v in pack.categories.items()]
+        choice_field(self, "category").choices = [(k, v.title) for k, v in pack.categories.items()]
         self.fields["category"].initial = pack.default_category
-        self.fields["parcel"].queryset = Parcel.objects.filter(agency=agency)
+        model_choice_field(self, "parcel").queryset = Parcel.objects.filter(agency=agency)
 
 
 class EstablishmentRegisterForm(EstablishmentForm):
@@ -71,10 +73,11 @@ class EstablishmentRegisterForm(EstablishmentForm):
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, agency=agency, **kwargs)
-        self.fields["operator"].queryset = Operator.objects.filter(agency=agency)
+        model_choice_field(self, "operator").queryset = Operator.objects.filter(agency=agency)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         known, new = data.get("operator"), (data.get("new_operator") or "").strip()
         if known is None and not new and "operator" not in self.errors:
             self.add_error("new_operator", "Pick an operator above or name a new one.")
@@ -133,7 +136,7 @@ class ParcelForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = PropertyOwner.objects.filter(agency=agency)
+        model_choice_field(self, "owner").queryset = PropertyOwner.objects.filter(agency=agency)
 
 
 class SegmentForm(forms.Form):
@@ -156,7 +159,7 @@ class LateralForm(forms.Form):
 
     def __init__(self, *args, agency: Agency, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["segment"].queryset = SewerSegment.objects.filter(agency=agency)
+        model_choice_field(self, "segment").queryset = SewerSegment.objects.filter(agency=agency)
 
 
 class RemoveForm(forms.Form):

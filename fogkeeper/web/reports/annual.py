@@ -5,6 +5,7 @@ by every staff role, as a page with charts, a PDF (`&format=pdf`) and a workbook
 from __future__ import annotations
 
 import tempfile
+from typing import Any
 
 from django import forms
 from django.http import FileResponse, HttpResponse, HttpResponseBadRequest
@@ -56,7 +57,7 @@ def annual(request):
             content_type="text/plain; charset=utf-8",
         )
     if not form.is_valid():
-        context = {"form": form, "report": None}
+        context: dict[str, Any] = {"form": form, "report": None}
         return render(request, "web/reports/annual.html", context, status=400)
     report = annual_report(agency=request.agency, year=form.cleaned_data["year"], today=today)
     if fmt == "pdf":

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from fogkeeper.rules.packs import SEVERITIES
 
 from ..common.exports import export_response
-from ..common.forms import DateInput
+from ..common.forms import DateInput, choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
 from ..templatetags.words import identifier_words, pack_title
 from ..vocabulary import name_subjects
@@ -30,7 +30,8 @@ class _Dated(forms.Form):
     start = end = ""
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get(self.start), data.get(self.end)
         if start and end and end < start:
             self.add_error(self.end, "The end of the range is before its start.")
@@ -50,7 +51,7 @@ class FindingFilters(forms.Form):
         super().__init__(data)
         rules = sorted(((r, pack_title(pack, r)) for r in [*pack.rules, *pack.checklist]),
                        key=lambda pair: pair[1])  # fmt: skip
-        self.fields["rule"].choices = _any(rules)
+        choice_field(self, "rule").choices = _any(rules)
 
 
 class InvoiceFilters(_Dated):
@@ -71,7 +72,7 @@ class ActionFilters(_Dated):
 
     def __init__(self, data, *, types):
         super().__init__(data)
-        self.fields["type"].choices = _any(types)
+        choice_field(self, "type").choices = _any(types)
 
 
 def _list_page(request, *, form, rows, template: str, export: dict, extra=None):

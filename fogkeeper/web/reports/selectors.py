@@ -81,6 +81,7 @@ def pump_out_history(*, agency: Agency, as_of: date) -> PumpOutHistory | None:
         .count()
     )  # fmt: skip
     ends = agency.history_grace_ends
+    assert ends is not None  # the history starts (above), so its grace ends
     return PumpOutHistory(agency.history_starts, ends, waiting, as_of <= ends)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, Subquery, Value
@@ -37,7 +38,8 @@ def sweep_standing(*, agency: Agency, now: datetime | None = None) -> SweepStand
     now = now or timezone.now()
     complete, latest = _last_runs(agency)
     dead_before = now - timedelta(seconds=settings.FOGKEEPER_SWEEP_DEAD_AFTER)
-    if latest is not None and latest.status == SweepRun.RUNNING and latest.last < dead_before:
+    last: Any = getattr(latest, "last", None)  # annotated by _last_runs
+    if latest is not None and latest.status == SweepRun.RUNNING and last < dead_before:
         latest.status = SweepRun.DIED  # as the next tick will store it
     standing = SweepStanding(
         complete=complete,

@@ -154,7 +154,7 @@ def _start_form(request, data=None) -> SweepStartForm | None:
 def _list(request, form, running=None, status=200):
     runs = SweepRun.objects.filter(agency=request.agency).order_by("-started_at", "-pk")
     page = Paginator(runs.defer("errors", "timings"), PAGE_SIZE).get_page(request.GET.get("page"))
-    page.object_list = [run_row(r) for r in page.object_list]
+    page.object_list = [run_row(r) for r in page.object_list]  # type: ignore[misc]  # rows shown
     context = {"page": page, "form": form, "running": running}
     return render(request, "web/sweeps/list.html", context, status=status)
 
@@ -173,6 +173,7 @@ def sweep_start(request):
         return HttpResponseNotAllowed(["POST"])
     policy.require_write(request.user, request.agency, START_KIND)
     form = _start_form(request, request.POST)
+    assert form is not None  # the person may write (required above)
     if not form.is_valid():
         return _list(request, form, status=400)
     try:

@@ -24,7 +24,9 @@ class Command(BaseCommand):
         for comm in comms:
             before = comm.recipients.exclude(state=Recipient.PENDING).count()
             Communication.objects.filter(pk=comm.pk).update(status=Communication.QUEUED)
-            comm = run_communication(comm.pk)
+            ran = run_communication(comm.pk)
+            assert ran is not None  # queued just above, so it ran
+            comm = ran
             self.stdout.write(
                 f"Communication {comm.pk} ({comm.agency.code}, {comm.subject!r}): "
                 f"{comm.done - before:,} more done; {comm.sent:,} sent, {comm.letter_only:,} "

@@ -31,7 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args, as_of=None, days=DEFAULT_DAYS, agency=None, **options):
         if days < 0:
             raise CommandError(f"--days: not a number of days ahead: {days}")
-        day = _as_of(as_of) if as_of else timezone.localdate()
+        day = (_as_of(as_of) if as_of else None) or timezone.localdate()
         agencies = _agencies(agency) if agency else None
         summary = send_reminders(as_of=day, days=days, agencies=agencies)
         for line in summary.lines():
