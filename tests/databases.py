@@ -90,6 +90,19 @@ def clone_for_worker() -> str:
     return own
 
 
+def clone_template(name: str) -> bool:
+    """A database `name` cloned from the run's migrated template, for a server of a test's own
+    (tests/api/test_schema_random.py), instead of migrating one; False where there is no
+    template (no xdist, or SQLite)."""
+    if not uses_templates():
+        return False
+    conn = connections["default"]
+    with _run_lock():
+        _execute_nodb(conn, f'DROP DATABASE IF EXISTS "{name}"')
+        _execute_nodb(conn, f'CREATE DATABASE "{name}" TEMPLATE "{template_name()}"')
+    return True
+
+
 def drop_worker_database(name: str) -> None:
     conn = connections["default"]
     conn.close()
