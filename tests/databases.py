@@ -16,7 +16,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from django.db import connections
+from django.db import connections, transaction
 
 RUN_VARIABLE = "FOGKEEPER_TEST_RUN"
 
@@ -90,6 +90,19 @@ def clone_for_worker() -> str:
     return own
 
 
+def clone_template(name: str) -> bool:
+    """A database `name` cloned from the run's migrated template, for a server of a test's own
+    (tests/api/test_schema_random.py), instead of migrating one; False where there is no
+    template (no xdist, or SQLite)."""
+    if not uses_templates():
+        return False
+    conn = connections["default"]
+    with _run_lock():
+        _execute_nodb(conn, f'DROP DATABASE IF EXISTS "{name}"')
+        _execute_nodb(conn, f'CREATE DATABASE "{name}" TEMPLATE "{template_name()}"')
+    return True
+
+
 def drop_worker_database(name: str) -> None:
     conn = connections["default"]
     conn.close()
@@ -107,3 +120,22 @@ def drop_template() -> None:
     where = {"host": s["HOST"], "port": s["PORT"], "user": s["USER"], "dbname": "postgres"}
     with psycopg.connect(**where, password=s["PASSWORD"] or None, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{template_name()}"')
+
+
+@contextmanager
+def rolled_back(django_db_blocker):
+    """For a module-scoped fixture: what it builds inside stays for the module's tests, each of
+    which runs in a savepoint of this transaction (pytest-django's db fixture nests in it), and
+    is rolled back when the module ends, so it costs its building once per worker."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+
+
+def check_constraints() -> None:
+    """Checks now the foreign keys of what a `rolled_back` fixture built: else each test's
+    check at its end (Django's TestCase) checks them all again, its savepoint being rolled
+    back with the check, at the world's size a second a test."""
+    connections["default"].check_constraints()

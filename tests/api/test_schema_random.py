@@ -28,12 +28,14 @@ import pytest
 
 from fogkeeper.api.agency import HEADER as AGENCY_HEADER
 from fogkeeper.demo.builder import STAFF_PASSWORD
+from tests import databases
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 AS_OF = "2026-03-02"
 ROLES = ["manager", "operator", "hauler", "owner"]  # the demo's logins
-pytestmark = pytest.mark.servers
+# one worker runs both tests, so that the server is started once in a run
+pytestmark = [pytest.mark.servers, pytest.mark.xdist_group("schema-random")]
 EXAMPLES = 15  # per operation and role: the four roles together take about two minutes
 PAGES = Path(__file__).with_name("pages.openapi.yaml")
 PAGE_EXAMPLES = 25  # per page: the two pages take well under a minute
@@ -55,17 +57,21 @@ def _manage(env, *args) -> str:
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(django_db_setup, django_db_blocker):
     """gunicorn (two workers) on a database of its own with the demo loaded; the tokens of the
-    demo's logins."""
+    demo's logins. Under xdist the database is a clone of the run's migrated template."""
     admin = os.environ["DATABASE_URL"]
     copy = f"fogkeeper_random_{os.getpid()}"
-    with psycopg.connect(admin, autocommit=True) as db:
-        db.execute(f'DROP DATABASE IF EXISTS "{copy}"')
-        db.execute(f'CREATE DATABASE "{copy}"')
+    with django_db_blocker.unblock():
+        cloned = databases.clone_template(copy)
+    if not cloned:
+        with psycopg.connect(admin, autocommit=True) as db:
+            db.execute(f'DROP DATABASE IF EXISTS "{copy}"')
+            db.execute(f'CREATE DATABASE "{copy}"')
     url = re.sub(r"/[^/]*$", f"/{copy}", admin)
     env = dict(os.environ, DATABASE_URL=url, FOGKEEPER_DEBUG="false", PYTHONUNBUFFERED="1")
-    _manage(env, "migrate", "--no-input")
+    if not cloned:
+        _manage(env, "migrate", "--no-input")
     _manage(env, "demo", "--as-of", AS_OF)
     tokens = {}
     for role in ROLES:
