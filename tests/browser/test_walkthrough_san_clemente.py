@@ -176,10 +176,16 @@ def _complaint_hearing_and_order(walk):
     walk.shot("penalty-refused-before-its-hearing")
     walk.go(f"{CASE}?as_of=2025-09-05")
     walk.step("Administrative complaint")
-    walk.fill({"Action number": "AC-1", "Served on": "2025-09-05",
-               "Charges (the acts or failures to act, and the provisions of law)":
-               "GT-2 was not pumped out as 13.30.050(H) requires.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "AC-1",
+            "Served on": "2025-09-05",
+            "Charges (the acts or failures to act, and the provisions of law)": (
+                "GT-2 was not pumped out as 13.30.050(H) requires."
+            ),
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("AC-1 taken")
     walk.as_("clara")

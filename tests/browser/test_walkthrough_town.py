@@ -69,10 +69,16 @@ def _complaint_hearing_decision_and_order(walk):
     walk.as_("tom")
     walk.go(f"{CASE}?as_of=2025-06-06")
     walk.step("Administrative complaint")
-    walk.fill({"Action number": "AC-1", "Served on": "2025-06-06",
-               "Charges (the acts or failures to act, and the provisions of law)":
-               "GT-2 was not cleaned as 10.02.130 requires.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "AC-1",
+            "Served on": "2025-06-06",
+            "Charges (the acts or failures to act, and the provisions of law)": (
+                "GT-2 was not cleaned as 10.02.130 requires."
+            ),
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("AC-1 taken")
     walk.as_("tia")

@@ -267,13 +267,18 @@ def next_steps(pack: Pack, page: EnforcementPage) -> list[dict[str, Any]]:
     for row in page.invoices:
         if row["balance"] > 0:
             due = row["due_on"]
-            steps.append({
-                "day": due or page.as_of,
-                "text": f"Pay ${row['balance']:,.2f} still owed on invoice {row['invoice'].code}"
-                + (f" by {due.isoformat()}" if due and due >= page.as_of else "")
-                + (" (past due)" if due and due < page.as_of else "") + ".",
-                "citation": "",
-            })  # fmt: skip
+            steps.append(
+                {
+                    "day": due or page.as_of,
+                    "text": (
+                        f"Pay ${row['balance']:,.2f} still owed on invoice {row['invoice'].code}"
+                        + (f" by {due.isoformat()}" if due and due >= page.as_of else "")
+                        + (" (past due)" if due and due < page.as_of else "")
+                        + "."
+                    ),
+                    "citation": "",
+                }
+            )
     unique = {(s["day"], s["text"]): s for s in steps}
     return overdue + sorted(unique.values(), key=lambda s: s["day"])
 
