@@ -113,9 +113,16 @@ def _send(agency, args, as_of: date) -> None:
     print(f"Load before: {_load()}")
     started = time.perf_counter()
     comm = communication_draft(
-        agency=agency, kind="newsletter", channel=args.channel, subject=SUBJECT, body=BODY,
-        filters={}, chosen=chosen(agency, {}), site="http://127.0.0.1:8000/", as_of=as_of,
-    )  # fmt: skip
+        agency=agency,
+        kind="newsletter",
+        channel=args.channel,
+        subject=SUBJECT,
+        body=BODY,
+        filters={},
+        chosen=chosen(agency, {}),
+        site="http://127.0.0.1:8000/",
+        as_of=as_of,
+    )
     drafted = time.perf_counter() - started
     with open(os.devnull, "w") as sink, redirect_stdout(sink):
         comm = communication_send(communication=comm, chosen=chosen(agency, {}), on=as_of)
@@ -126,12 +133,16 @@ def _send(agency, args, as_of: date) -> None:
     print(f"Draft checked ({comm.total:,} establishments chosen): {drafted:.1f} s")
     print(f"Confirmed (recipients fixed, queued): {queued:.1f} s")
     print(f"Sent (until complete): {sending:.1f} s, {comm.total / sending:,.0f} recipients/s")
-    print(f"Status {comm.status}{': ' + comm.error if comm.error else ''}; {comm.sent:,} sent, "
-          f"{comm.letter_only:,} letter only (no email address), {comm.skipped:,} skipped, "
-          f"{comm.failed:,} failed")  # fmt: skip
+    print(
+        f"Status {comm.status}{': ' + comm.error if comm.error else ''}; {comm.sent:,} sent, "
+        f"{comm.letter_only:,} letter only (no email address), {comm.skipped:,} skipped, "
+        f"{comm.failed:,} failed"
+    )
     met = "met" if total <= TARGET_SECONDS else "NOT met"
-    print(f"Queued and sent to {comm.total:,} establishments in {total:.1f} s "
-          f"(target <= {TARGET_SECONDS:.0f} s: {met})")  # fmt: skip
+    print(
+        f"Queued and sent to {comm.total:,} establishments in {total:.1f} s "
+        f"(target <= {TARGET_SECONDS:.0f} s: {met})"
+    )
 
 
 def _child(args) -> None:
@@ -164,9 +175,16 @@ def _restart(agency, folder: str, as_of: date) -> None:
     services.queue = lambda comm: None  # queued for the child process below, not a thread
     everyone = chosen(agency, {})
     comm = services.communication_draft(
-        agency=agency, kind="legal_notice", channel="email", subject=SUBJECT, body=BODY,
-        filters={}, chosen=everyone, site="http://127.0.0.1:8000/", as_of=as_of,
-    )  # fmt: skip
+        agency=agency,
+        kind="legal_notice",
+        channel="email",
+        subject=SUBJECT,
+        body=BODY,
+        filters={},
+        chosen=everyone,
+        site="http://127.0.0.1:8000/",
+        as_of=as_of,
+    )
     comm = services.communication_send(communication=comm, chosen=everyone, on=as_of)
     mail_dir = Path(folder) / "mail"
     worker = _spawn(folder, "--child", str(comm.pk), "--mail-dir", str(mail_dir))
@@ -176,8 +194,10 @@ def _restart(agency, folder: str, as_of: date) -> None:
     worker.send_signal(signal.SIGKILL)
     worker.wait()
     killed_at = done.count()
-    print(f"Restart: a legal notice to {comm.total:,}; its process killed (SIGKILL) after "
-          f"{killed_at:,} were done")  # fmt: skip
+    print(
+        f"Restart: a legal notice to {comm.total:,}; its process killed (SIGKILL) after "
+        f"{killed_at:,} were done"
+    )
     _spawn(folder, "--resume", "--child", "0", "--mail-dir", str(mail_dir)).wait()
     comm.refresh_from_db()
     _read_mail(comm, mail_dir)
@@ -191,11 +211,15 @@ def _read_mail(comm, mail_dir: Path) -> None:
     )
     emailed = comm.recipients.exclude(email="").count()
     twice = sum(1 for n in got.values() if n > 1)
-    print(f"Resumed: status {comm.status}, {comm.sent:,} sent, {comm.letter_only:,} letter only, "
-          f"{comm.failed:,} failed")  # fmt: skip
-    print(f"Mail files: {sum(got.values()):,} messages to {len(got):,} establishments "
-          f"({emailed:,} emailed by the rows): {emailed - len(got):,} got none, {twice:,} got "
-          f"two (at most the one in flight at the kill)")  # fmt: skip
+    print(
+        f"Resumed: status {comm.status}, {comm.sent:,} sent, {comm.letter_only:,} letter only, "
+        f"{comm.failed:,} failed"
+    )
+    print(
+        f"Mail files: {sum(got.values()):,} messages to {len(got):,} establishments "
+        f"({emailed:,} emailed by the rows): {emailed - len(got):,} got none, {twice:,} got "
+        f"two (at most the one in flight at the kill)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -163,8 +163,10 @@ def main(argv: list[str] | None = None) -> None:
     _client()  # the auditor the exports are requested as
     connection.close()  # the exports run in processes of their own
 
-    for label, date_from, rows in (("every pump-out", "", total),
-                                   (f"a tenth: those from {day}", day, tenth)):  # fmt: skip
+    for label, date_from, rows in (
+        ("every pump-out", "", total),
+        (f"a tenth: those from {day}", day, tenth),
+    ):
         print(f"\nExport of {label}, /pump-outs/?export=… (one process each)")
         for fmt in args.formats:
             timed = _measure(args, fmt, date_from, trace=False)

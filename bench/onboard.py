@@ -79,9 +79,13 @@ def _import(agency, files: list[Path], as_of: date) -> tuple[dict, float]:
         kind = kind_of(path)
         began = time.perf_counter()
         outcome = onboard(
-            agency=agency, kind=kind, data=path.read_bytes(), name=path.name, today=as_of,
+            agency=agency,
+            kind=kind,
+            data=path.read_bytes(),
+            name=path.name,
+            today=as_of,
             dry_run=False,
-        )  # fmt: skip
+        )
         seconds = time.perf_counter() - began
         if outcome.problems:
             print(f"  {path.name}: {len(outcome.problems)} problems, nothing stored; the first:")
@@ -111,8 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         files = _export(source, folder, args.format)
         target = _empty_agency(source)
-        print(f"Importing {len(files)} {args.format.upper()} files into {target.code!r}; load "
-              f"{_load()}")  # fmt: skip
+        print(
+            f"Importing {len(files)} {args.format.upper()} files into {target.code!r}; load "
+            f"{_load()}"
+        )
         per_kind, wall = _import(target, files, as_of)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -123,8 +129,10 @@ def main(argv: list[str] | None = None) -> None:
     rows = sum(r for r, _ in per_kind.values())
     print(f"{'all':<20}{rows:>12,}{wall:>10.1f}{rows / wall:>10,.0f}")
     met = "met" if wall <= TARGET_SECONDS else "NOT met"
-    print(f"Import of {args.establishments:,} establishments, {args.years} years: {wall:.0f} s "
-          f"(target at most {TARGET_SECONDS:.0f} s: {met})")  # fmt: skip
+    print(
+        f"Import of {args.establishments:,} establishments, {args.years} years: {wall:.0f} s "
+        f"(target at most {TARGET_SECONDS:.0f} s: {met})"
+    )
 
 
 if __name__ == "__main__":

@@ -133,12 +133,23 @@ def _generate(args, as_of: date, missing: list[int]) -> None:
     children = []
     for slot in range(jobs):
         command = [
-            sys.executable, "-m", "bench.scale", "--generate-child",
-            "--slot", str(slot if jobs > 1 else -1),
-            "--indices", ",".join(str(i) for i in missing[slot::jobs]),
-            "--establishments", str(args.establishments), "--years", str(args.years),
-            "--as-of", as_of.isoformat(), "--seed", str(args.seed),
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "bench.scale",
+            "--generate-child",
+            "--slot",
+            str(slot if jobs > 1 else -1),
+            "--indices",
+            ",".join(str(i) for i in missing[slot::jobs]),
+            "--establishments",
+            str(args.establishments),
+            "--years",
+            str(args.years),
+            "--as-of",
+            as_of.isoformat(),
+            "--seed",
+            str(args.seed),
+        ]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
     results = []
     try:
@@ -383,10 +394,15 @@ def _figures(run_ids, workers_n, wall, planned, memory, load) -> dict:
     runs = list(SweepRun.objects.filter(pk__in=run_ids).values("timings", "queries"))
     batches = list(
         SweepBatch.objects.filter(run_id__in=run_ids).values(
-            "worker", "timings", "establishments", "max_rss_kib", "started_at", "finished_at",
+            "worker",
+            "timings",
+            "establishments",
+            "max_rss_kib",
+            "started_at",
+            "finished_at",
             "attempts",
         )
-    )  # fmt: skip
+    )
     split = {k: sum(b["timings"].get(k, 0.0) for b in batches) for k in ("load", "evaluate")}
     split["store"] = sum(b["timings"].get("store", 0.0) for b in batches)
     rates = sum(r["timings"].get("store", 0.0) for r in runs) - split["store"]

@@ -23,19 +23,39 @@ class Worker:
         self.name = name
         self.log = log_dir / f"{name}.log"
         env = {
-            **os.environ, "FOGKEEPER_BROKER_URL": broker, "DATABASE_URL": database, **(env or {})
-        }  # fmt: skip
+            **os.environ,
+            "FOGKEEPER_BROKER_URL": broker,
+            "DATABASE_URL": database,
+            **(env or {}),
+        }
         command = [
-            sys.executable, "-m", "celery", "-A", "fogkeeper", "worker",
-            "--pool", "prefork", "--concurrency", str(concurrency),
-            "--hostname", f"{name}@%h", "--loglevel", "INFO", "--without-gossip",
-            "--without-mingle", "--without-heartbeat",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "fogkeeper",
+            "worker",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            str(concurrency),
+            "--hostname",
+            f"{name}@%h",
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
         with self.log.open("w") as out:
             self.process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
-            )  # fmt: skip
+            )
 
     def ready(self) -> bool:
         return " ready." in self.log.read_text(errors="replace")

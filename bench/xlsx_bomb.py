@@ -126,8 +126,10 @@ def main() -> None:
     print(f"bomb: {len(data) / 1024**2:.2f} MiB unpacking to {args.gib} GiB (lying: {args.lie})")
     found = subprocess.run(
         [sys.executable, "-m", "bench.xlsx_bomb", "--refuse", path],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     print(found.stdout.strip())
 
 

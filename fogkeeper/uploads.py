@@ -48,9 +48,11 @@ def document_kind(upload: UploadedFile, kept: Kept) -> str:
     if length > kept.max_mb * 1024 * 1024:
         size = length / (1024 * 1024)
         raise ValidationError(
-            {kept.field: f"{kept.name} {kept.verb} {size:.1f} MB; the largest accepted is "
-                         f"{kept.max_mb} MB."}
-        )  # fmt: skip
+            {
+                kept.field: f"{kept.name} {kept.verb} {size:.1f} MB; the largest accepted is "
+                f"{kept.max_mb} MB."
+            }
+        )
     upload.seek(0)
     head = upload.read(5)
     upload.seek(0)
@@ -59,9 +61,11 @@ def document_kind(upload: UploadedFile, kept: Kept) -> str:
     kind = _image_kind(upload)
     if kind == "too many pixels":
         raise ValidationError(
-            {kept.field: f"{kept.whose} image has too many pixels to open; scan it at 300 dpi "
-                         "and upload it."}
-        )  # fmt: skip
+            {
+                kept.field: f"{kept.whose} image has too many pixels to open; scan it at 300 dpi "
+                "and upload it."
+            }
+        )
     if kind is None:
         raise ValidationError(
             {kept.field: f"{kept.name} must be a PDF, or a JPEG or PNG photo or scan."}
@@ -146,5 +150,6 @@ def _remove(storage, name: str) -> None:
     try:
         storage.delete(name)
     except OSError as exc:
-        log.warning("a file of a transaction that did not commit was not removed: %s: %s",
-                    name, exc)  # fmt: skip
+        log.warning(
+            "a file of a transaction that did not commit was not removed: %s: %s", name, exc
+        )

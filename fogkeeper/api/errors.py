@@ -79,9 +79,11 @@ def _drf_words(kind: type) -> dict:
 
 
 _VALIDATORS = {
-    "MinValueValidator": "min_value", "MaxValueValidator": "max_value",
-    "MaxLengthValidator": "max_length", "MinLengthValidator": "min_length",
-}  # fmt: skip
+    "MinValueValidator": "min_value",
+    "MaxValueValidator": "max_value",
+    "MaxLengthValidator": "max_length",
+    "MinLengthValidator": "min_length",
+}
 
 
 def unknown_record(what: str, agency, *, named: bool, listed_at: str) -> str:

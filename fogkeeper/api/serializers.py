@@ -248,9 +248,11 @@ class ServiceSubmitSerializer(serializers.Serializer):
         agency = self.context.get("agency")
         if agency is not None:
             device.error_messages["does_not_exist"] = unknown_record(
-                "device of your customers", agency, named=bool(self.context.get("agency_named")),
+                "device of your customers",
+                agency,
+                named=bool(self.context.get("agency_named")),
                 listed_at="GET /api/v1/devices/",
-            )  # fmt: skip
+            )
 
 
 class TrainingSerializer(ShownSerializer):

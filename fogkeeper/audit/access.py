@@ -41,8 +41,14 @@ _request: ContextVar[Any] = ContextVar("audit_request", default=None)
 _quiet: ContextVar[bool] = ContextVar("audit_access_quiet", default=False)
 
 USER_FIELDS = (
-    "username", "first_name", "last_name", "email", "is_active", "is_staff", "is_superuser",
-)  # fmt: skip
+    "username",
+    "first_name",
+    "last_name",
+    "email",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+)
 TOKEN_SHOWN = 6  # characters of a token's key an audit row or the admin shows
 # A token is saved or deleted as itself or through a proxy (the admin's): signals name each.
 TOKENS = ("authtoken.Token", "authtoken.TokenProxy", "api.ApiToken")
@@ -243,13 +249,21 @@ def _m2m_specs() -> dict[type, tuple[str, str, str, str, Any]]:
     User = get_user_model()
     return {
         Group.permissions.through: (
-            "group", "permission", "group.permissions_change", "permissions", _permissions
+            "group",
+            "permission",
+            "group.permissions_change",
+            "permissions",
+            _permissions,
         ),
         User.groups.through: ("user", "group", "user.groups_change", "groups", _groups),
         User.user_permissions.through: (
-            "user", "permission", "user.permissions_change", "permissions", _permissions
+            "user",
+            "permission",
+            "user.permissions_change",
+            "permissions",
+            _permissions,
         ),
-    }  # fmt: skip
+    }
 
 
 def _m2m_changed(sender, instance, action, reverse, model, pk_set, **kwargs):

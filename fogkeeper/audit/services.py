@@ -45,9 +45,18 @@ ESTABLISHMENT = "registry.foodserviceestablishment"
 # The foreign keys that lead from a record to its establishment, tried in this order (a
 # device's, a service's through its device, an invoice's through its incident…).
 TOWARDS_ESTABLISHMENT = (
-    "establishment", "device", "service", "inspection", "training", "permit", "case",
-    "action", "invoice", "lien", "incident",
-)  # fmt: skip
+    "establishment",
+    "device",
+    "service",
+    "inspection",
+    "training",
+    "permit",
+    "case",
+    "action",
+    "invoice",
+    "lien",
+    "incident",
+)
 
 
 def establishment_id_of(obj: models.Model, depth: int = 4) -> int | None:

@@ -145,10 +145,14 @@ def _invoice_one(fse, fee: FeeItem, year: int, on: date, actor: Actor) -> tuple[
         )
     try:
         invoice_issue(
-            establishment=fse, code=code, kind="fee",
-            noticed_on=on, fees=[fee.code], description=f"{fee.description} {year}",
+            establishment=fse,
+            code=code,
+            kind="fee",
+            noticed_on=on,
+            fees=[fee.code],
+            description=f"{fee.description} {year}",
             actor=actor,
-        )  # fmt: skip
+        )
     except ValidationError as e:
         return REFUSED, " ".join(e.messages)
     return ISSUED, ""

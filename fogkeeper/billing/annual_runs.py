@@ -55,9 +55,13 @@ def start_annual_fees(*, agency: Agency, year: int, on: date, user=None) -> Annu
     try:
         with transaction.atomic():
             run = AnnualFeeRun.objects.create(
-                agency=agency, year=year, noticed_on=on, fee_code=fee.code,
-                requested_by=user, total=total,
-            )  # fmt: skip
+                agency=agency,
+                year=year,
+                noticed_on=on,
+                fee_code=fee.code,
+                requested_by=user,
+                total=total,
+            )
     except IntegrityError:
         raise AnnualFeesUnderway(underway(agency)) from None
     queue(run)

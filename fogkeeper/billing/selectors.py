@@ -143,9 +143,15 @@ def account_statement(establishment: FoodServiceEstablishment, on: date) -> list
         else:
             balance -= obj.amount
             line = StatementLine(
-                day, kind, code, description, ZERO, obj.amount, balance,
+                day,
+                kind,
+                code,
+                description,
+                ZERO,
+                obj.amount,
+                balance,
                 reference=getattr(obj, "reference", ""),
-            )  # fmt: skip
+            )
         lines.append(line)
     return lines
 
@@ -175,12 +181,17 @@ def account_invoices(establishment: FoodServiceEstablishment, on: date) -> list[
         .order_by("-noticed_on", "-code")
     )
     return [
-        {"invoice": i, "lines": list(i.lines.all()), "payments": list(i.payments.all()),
-         "adjustments": list(i.adjustments.all()), "balance": invoice_balance(i, on),
-         "due_on": invoice_due_on(i),
-         "void": any(a.kind == "void" for a in i.adjustments.all())}
+        {
+            "invoice": i,
+            "lines": list(i.lines.all()),
+            "payments": list(i.payments.all()),
+            "adjustments": list(i.adjustments.all()),
+            "balance": invoice_balance(i, on),
+            "due_on": invoice_due_on(i),
+            "void": any(a.kind == "void" for a in i.adjustments.all()),
+        }
         for i in invoices
-    ]  # fmt: skip
+    ]
 
 
 def case_invoices(

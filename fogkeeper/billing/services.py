@@ -271,8 +271,11 @@ def _check_links(errors: Errors, invoice: Invoice) -> None:
 
 def _check_number_free(errors: Errors, agency: Agency, code: str) -> None:
     if code and Invoice.objects.filter(agency=agency, code=code).exists():
-        add_error(errors, "code", f"Invoice number {code} is taken by another invoice: use "
-                  f"{next_invoice_code(agency)}.")  # fmt: skip
+        add_error(
+            errors,
+            "code",
+            f"Invoice number {code} is taken by another invoice: use {next_invoice_code(agency)}.",
+        )
 
 
 def lock_invoices(agency: Agency) -> None:
@@ -344,9 +347,13 @@ def _adjust(
     """Save a void or credit of `amount`, with its audit row; refused when it is more than
     what is still owed, checked with the invoice locked."""
     adjustment = InvoiceAdjustment(
-        invoice=invoice, kind=kind, adjusted_on=on, amount=amount, reason=reason.strip(),
+        invoice=invoice,
+        kind=kind,
+        adjusted_on=on,
+        amount=amount,
+        reason=reason.strip(),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+    )
     with transaction.atomic():
         Invoice.objects.select_for_update().filter(pk=invoice.pk).first()
         owed = invoice_owed(invoice)
@@ -355,10 +362,11 @@ def _adjust(
             add_error(errors, "amount", f"Nothing is owed on {invoice}: nothing to {kind}.")
         elif amount is not None and amount > owed:
             add_error(
-                errors, "amount",
+                errors,
+                "amount",
                 f"${amount} is more than the ${owed} still owed on {invoice}: a credit may "
                 "not exceed what is owed.",
-            )  # fmt: skip
+            )
         refuse(errors)
         if kind == "void":
             adjustment.amount = owed
@@ -413,28 +421,36 @@ def _check_lien(errors: Errors, establishment, order, recorded_on: date, amount:
     eligible = lien_eligibility(establishment, order.code, recorded_on)
     if eligible.on is None:
         add_error(
-            errors, "recorded_on",
+            errors,
+            "recorded_on",
             f"{order.code} is not eligible for a lien on {recorded_on} ({eligible.citation}): "
             "a penalty becomes a lien only when it is unpaid after the order is final.",
-        )  # fmt: skip
+        )
     elif recorded_on < eligible.on:
         add_error(
-            errors, "recorded_on",
+            errors,
+            "recorded_on",
             f"A lien for {order.code} may be recorded on or after {eligible.on} "
             f"({eligible.citation}), not on {recorded_on}.",
-        )  # fmt: skip
+        )
     owed = penalty_owed(establishment, order, recorded_on)
     if owed <= 0:
-        add_error(errors, "amount", f"Nothing is owed on {order.code} on {recorded_on}: no lien "
-                  f"({eligible.citation}).")  # fmt: skip
+        add_error(
+            errors,
+            "amount",
+            f"Nothing is owed on {order.code} on {recorded_on}: no lien ({eligible.citation}).",
+        )
     elif not errors.get("amount") and amount > owed:
         add_error(errors, "amount", f"${amount} is more than the ${owed} owed on {order.code}.")
     held = Lien.objects.filter(
         establishment=establishment, enforcement_action=order.code, release__isnull=True
     ).first()
     if held is not None:
-        add_error(errors, "penalty_order", f"Lien {held.document_number} for {order.code} is "
-                  "recorded and not released.")  # fmt: skip
+        add_error(
+            errors,
+            "penalty_order",
+            f"Lien {held.document_number} for {order.code} is recorded and not released.",
+        )
 
 
 def lien_record(
@@ -458,11 +474,15 @@ def lien_record(
     order = _lien_order(errors, establishment, penalty_order, invoice)
     check_not_future(errors, establishment.agency.today(), recorded_on=recorded_on)
     lien = Lien(
-        agency=establishment.agency, establishment=establishment,
-        enforcement_action=order.code if order else penalty_order, invoice=invoice,
-        recorded_on=recorded_on, amount=amount, document_number=(document_number or "").strip(),
+        agency=establishment.agency,
+        establishment=establishment,
+        enforcement_action=order.code if order else penalty_order,
+        invoice=invoice,
+        recorded_on=recorded_on,
+        amount=amount,
+        document_number=(document_number or "").strip(),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+    )
     check_model(lien, errors, exclude=["amount"] if errors.get("amount") else ())
     if order is not None:
         _check_lien(errors, establishment, order, recorded_on, amount)
@@ -479,9 +499,11 @@ def lien_release(
 ) -> LienRelease:
     """The release of `lien`, recorded on `released_on` as document `document_number`."""
     release = LienRelease(
-        lien=lien, released_on=released_on, document_number=(document_number or "").strip(),
+        lien=lien,
+        released_on=released_on,
+        document_number=(document_number or "").strip(),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+    )
     errors: Errors = {}
     with transaction.atomic():
         list(Lien.objects.select_for_update().filter(pk=lien.pk).values("pk"))  # one release
@@ -489,8 +511,9 @@ def lien_release(
             add_error(errors, "lien", f"{lien} is released already.")
         else:
             check_model(release, errors)
-        check_order(errors, "released_on", released_on, lien.recorded_on,
-                    f"the recording of {lien}")  # fmt: skip
+        check_order(
+            errors, "released_on", released_on, lien.recorded_on, f"the recording of {lien}"
+        )
         refuse(errors)
         release.save()
         _audit("lien.release", release, actor, lien.agency)

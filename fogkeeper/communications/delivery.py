@@ -47,8 +47,12 @@ def plan(comm: Communication, email: str, *, opted_out: bool) -> dict:
         return {"state": Recipient.SKIPPED, "email": False, "letter": False, "reason": OPTED_OUT}
     if comm.emails and not email:
         return {"state": Recipient.LETTER_ONLY, "email": False, "letter": True, "reason": NO_EMAIL}
-    return {"state": Recipient.SENT, "email": comm.emails,
-            "letter": comm.channel != Communication.EMAIL, "reason": ""}  # fmt: skip
+    return {
+        "state": Recipient.SENT,
+        "email": comm.emails,
+        "letter": comm.channel != Communication.EMAIL,
+        "reason": "",
+    }
 
 
 def run_communication(pk: int) -> Communication | None:
@@ -73,8 +77,13 @@ def run_communication(pk: int) -> Communication | None:
         return comm.finish(Communication.FAILED, error=f"It stopped on an error: {e}")
     _count(comm)
     with transaction.atomic():
-        audit_record(action="communication.complete", obj=comm, actor=comm.requested_by,
-                     agency=comm.agency, after=_counts(comm))  # fmt: skip
+        audit_record(
+            action="communication.complete",
+            obj=comm,
+            actor=comm.requested_by,
+            agency=comm.agency,
+            after=_counts(comm),
+        )
         return comm.finish(Communication.COMPLETE)
 
 
@@ -117,9 +126,16 @@ def _deliver(comm, recipient: Recipient, v: dict, outcome: dict, mail, attachmen
     pdf = None
     if outcome["letter"]:
         pdf = letter_pdf(comm, v["_fse"], subject=subject, body=body, operator=v["operator_name"])
-    fields = {"state": outcome["state"], "email": email, "letter": pdf is not None,
-              "letter_pdf": pdf, "reason": outcome["reason"], "subject": subject[:300],
-              "body": body, "sent_at": timezone.now()}  # fmt: skip
+    fields = {
+        "state": outcome["state"],
+        "email": email,
+        "letter": pdf is not None,
+        "letter_pdf": pdf,
+        "reason": outcome["reason"],
+        "subject": subject[:300],
+        "body": body,
+        "sent_at": timezone.now(),
+    }
     try:
         with transaction.atomic():
             if not _claim(comm, recipient, fields):
@@ -129,8 +145,14 @@ def _deliver(comm, recipient: Recipient, v: dict, outcome: dict, mail, attachmen
     except (smtplib.SMTPException, OSError) as e:
         mail.close()  # a fresh connection for the next one
         reason = f"the mail server refused it: {e}"[:300]
-        failed = {**fields, "state": Recipient.FAILED, "email": "", "letter": False,
-                  "letter_pdf": None, "reason": reason}  # fmt: skip
+        failed = {
+            **fields,
+            "state": Recipient.FAILED,
+            "email": "",
+            "letter": False,
+            "letter_pdf": None,
+            "reason": reason,
+        }
         with transaction.atomic():
             _claim(comm, recipient, failed)
 
@@ -140,11 +162,21 @@ def _claim(comm, recipient: Recipient, fields: dict) -> bool:
     if claimed:
         for name, value in fields.items():
             setattr(recipient, name, value)
-        after = {"communication": comm.pk, "subject": fields["subject"],
-                 "state": fields["state"], "email": fields["email"],
-                 "letter": fields["letter"], "reason": fields["reason"]}  # fmt: skip
-        audit_record(action="communication.send", obj=recipient, actor=comm.requested_by,
-                     agency=comm.agency, after=after)  # fmt: skip
+        after = {
+            "communication": comm.pk,
+            "subject": fields["subject"],
+            "state": fields["state"],
+            "email": fields["email"],
+            "letter": fields["letter"],
+            "reason": fields["reason"],
+        }
+        audit_record(
+            action="communication.send",
+            obj=recipient,
+            actor=comm.requested_by,
+            agency=comm.agency,
+            after=after,
+        )
     return bool(claimed)
 
 
@@ -158,9 +190,13 @@ def _message(comm, recipient: Recipient, subject: str, body: str, email: str, at
             f"\n\n-- \nA newsletter of {comm.agency.name}. To receive no more newsletters at "
             f"this establishment: {url}\nLegal notices are sent whatever you choose."
         )
-    message = EmailMessage(subject=" ".join(subject.split()), body=body,
-                           from_email=settings.DEFAULT_FROM_EMAIL, to=[email],
-                           headers=headers)  # fmt: skip
+    message = EmailMessage(
+        subject=" ".join(subject.split()),
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[email],
+        headers=headers,
+    )
     if attachment is not None:
         message.attach(comm.attachment_name or "attachment.pdf", attachment, "application/pdf")
     return message

@@ -19,8 +19,9 @@ STYLE = Path(__file__).resolve().parents[1] / "letterhead.css"  # the letters' a
 FOLDER = Path(__file__).resolve().parent / "templates" / "communications"
 
 
-def letter_pdf(communication, fse, *, subject: str, body: str, operator: str,
-               preview: bool = False) -> bytes:  # fmt: skip
+def letter_pdf(
+    communication, fse, *, subject: str, body: str, operator: str, preview: bool = False
+) -> bytes:
     """The letter of `communication` to `fse` as sent (or marked PREVIEW — not sent)."""
     agency = communication.agency
     context = {

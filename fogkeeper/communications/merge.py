@@ -72,16 +72,20 @@ def problems(text: str, what: str) -> list[str]:
     try:
         parsed = list(string.Formatter().parse(text))
     except ValueError:
-        return [f"The {what} has a {{ or }} that opens or closes no merge field: write {{{{ or "
-                f"}}}} for a brace itself, and merge fields such as {EXAMPLE}."]  # fmt: skip
+        return [
+            f"The {what} has a {{ or }} that opens or closes no merge field: write {{{{ or "
+            f"}}}} for a brace itself, and merge fields such as {EXAMPLE}."
+        ]
     for _, name, spec, conversion in parsed:
         if name is None:
             continue
         shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
         shown += "}"
         if name not in FIELDS:
-            found.append(f"The {what} names the merge field {shown}, which does not exist. "
-                         f"The merge fields are: {', '.join(FIELDS)}.")  # fmt: skip
+            found.append(
+                f"The {what} names the merge field {shown}, which does not exist. "
+                f"The merge fields are: {', '.join(FIELDS)}."
+            )
         elif spec or conversion:
             found.append(f"The {what} has {shown}: write the merge field alone, {{{name}}}.")
     return found

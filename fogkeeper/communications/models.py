@@ -81,8 +81,12 @@ class Recipient(models.Model):
     with its own values) and how: emailed (and the address), a letter, or why not."""
 
     PENDING, SENT, LETTER_ONLY, SKIPPED, FAILED = (
-        "pending", "sent", "letter_only", "skipped", "failed",
-    )  # fmt: skip
+        "pending",
+        "sent",
+        "letter_only",
+        "skipped",
+        "failed",
+    )
     STATES = [
         (PENDING, "Not sent yet"),
         (SENT, "Sent"),

@@ -64,8 +64,12 @@ def _check_attachment(errors: Errors, upload: UploadedFile | None) -> None:
     limit = max_attachment_bytes()
     size = upload.size or 0  # an uploaded file has its size
     if size > limit:
-        add_error(errors, "attachment", f"The attachment is {size_words(size)}; the "
-                  f"largest accepted is {size_words(limit)}. {NOTHING_SENT}")  # fmt: skip
+        add_error(
+            errors,
+            "attachment",
+            f"The attachment is {size_words(size)}; the "
+            f"largest accepted is {size_words(limit)}. {NOTHING_SENT}",
+        )
         return
     upload.seek(0)
     head = upload.read(5)
@@ -77,17 +81,31 @@ def _check_attachment(errors: Errors, upload: UploadedFile | None) -> None:
 def _check_recipients(errors: Errors, chosen: QuerySet, on: date) -> int:
     count = recipients(chosen, on).count()
     if count == 0:
-        add_error(errors, "__all__", "No establishment open today matches these filters, so "
-                  f"it would go to no one. {NOTHING_SENT} Change the filters.")  # fmt: skip
+        add_error(
+            errors,
+            "__all__",
+            "No establishment open today matches these filters, so "
+            f"it would go to no one. {NOTHING_SENT} Change the filters.",
+        )
     return count
 
 
 def communication_draft(
-    *, agency: Agency, kind: str, channel: str, subject: str, body: str,
-    filters: dict[str, str], chosen: QuerySet, site: str, as_of: date,
+    *,
+    agency: Agency,
+    kind: str,
+    channel: str,
+    subject: str,
+    body: str,
+    filters: dict[str, str],
+    chosen: QuerySet,
+    site: str,
+    as_of: date,
     attachment: UploadedFile | None = None,
-    remove_attachment: bool = False, draft: Communication | None = None, actor: Actor = None,
-) -> Communication:  # fmt: skip
+    remove_attachment: bool = False,
+    draft: Communication | None = None,
+    actor: Actor = None,
+) -> Communication:
     """A draft (a new one, or `draft` changed) to the establishments `filters` choose
     (`chosen`), once its merge fields, its attachment and its recipients are right; refused
     with every problem otherwise."""
@@ -111,15 +129,28 @@ def communication_draft(
     comm.full_clean()
     with transaction.atomic():
         comm.save()
-        audit_record(action="communication.draft", obj=comm, actor=actor, agency=agency,
-                     before=before, after=audit_snapshot(comm))  # fmt: skip
+        audit_record(
+            action="communication.draft",
+            obj=comm,
+            actor=actor,
+            agency=agency,
+            before=before,
+            after=audit_snapshot(comm),
+        )
     return comm
 
 
 def audit_snapshot(comm: Communication) -> dict[str, Any]:
-    return {"kind": comm.kind, "channel": comm.channel, "subject": comm.subject,
-            "body": comm.body, "filters": comm.filters, "attachment": comm.attachment_name,
-            "status": comm.status, "total": comm.total}  # fmt: skip
+    return {
+        "kind": comm.kind,
+        "channel": comm.channel,
+        "subject": comm.subject,
+        "body": comm.body,
+        "filters": comm.filters,
+        "attachment": comm.attachment_name,
+        "status": comm.status,
+        "total": comm.total,
+    }
 
 
 def _user(actor: Actor):
@@ -155,9 +186,15 @@ def preview(comm: Communication, chosen: QuerySet, on: date, n: int = PREVIEWED)
     shown = []
     for pk in ids:
         v = values[pk]
-        shown.append({"establishment": v["_fse"], "email": v["_email"],
-                      "subject": merge.fill(comm.subject, v), "body": merge.fill(comm.body, v),
-                      "plan": plan(comm, v["_email"], opted_out=pk in opted)})  # fmt: skip
+        shown.append(
+            {
+                "establishment": v["_fse"],
+                "email": v["_email"],
+                "subject": merge.fill(comm.subject, v),
+                "body": merge.fill(comm.body, v),
+                "plan": plan(comm, v["_email"], opted_out=pk in opted),
+            }
+        )
     return shown
 
 
@@ -172,8 +209,12 @@ def communication_send(
         comm = Communication.objects.select_for_update().get(pk=communication.pk)
         if not comm.is_draft:
             state = comm.get_status_display().lower()
-            add_error(errors, "__all__", f"This communication was confirmed already ({state}): "
-                      "it is sent once. Nothing more was sent.")  # fmt: skip
+            add_error(
+                errors,
+                "__all__",
+                f"This communication was confirmed already ({state}): "
+                "it is sent once. Nothing more was sent.",
+            )
         _check_text(errors, comm.subject, comm.body)
         refuse(errors)
         ids = list(recipients(chosen, on).values_list("pk", flat=True))
@@ -181,15 +222,23 @@ def communication_send(
             _check_recipients(errors, chosen, on)
             refuse(errors)
         Recipient.objects.bulk_create(
-            [Recipient(communication=comm, establishment_id=pk, position=n)
-             for n, pk in enumerate(ids)], batch_size=1000,
-        )  # fmt: skip
+            [
+                Recipient(communication=comm, establishment_id=pk, position=n)
+                for n, pk in enumerate(ids)
+            ],
+            batch_size=1000,
+        )
         now = timezone.now()
         comm.status, comm.total, comm.as_of = Communication.QUEUED, len(ids), on
         comm.queued_at = comm.progress_at = now
         comm.save()
-        audit_record(action="communication.queue", obj=comm, actor=actor, agency=comm.agency,
-                     after=audit_snapshot(comm))  # fmt: skip
+        audit_record(
+            action="communication.queue",
+            obj=comm,
+            actor=actor,
+            agency=comm.agency,
+            after=audit_snapshot(comm),
+        )
         transaction.on_commit(lambda: queue(comm))
     return comm
 
@@ -208,8 +257,13 @@ def communication_resume(*, communication: Communication, actor: Actor = None) -
         comm.status, comm.error, comm.finished_at = Communication.QUEUED, "", None
         comm.progress_at = timezone.now()
         comm.save(update_fields=["status", "error", "finished_at", "progress_at"])
-        audit_record(action="communication.requeue", obj=comm, actor=actor, agency=comm.agency,
-                     after=audit_snapshot(comm))  # fmt: skip
+        audit_record(
+            action="communication.requeue",
+            obj=comm,
+            actor=actor,
+            agency=comm.agency,
+            after=audit_snapshot(comm),
+        )
         transaction.on_commit(lambda: queue(comm))
     return True
 

@@ -49,11 +49,13 @@ def opt_out(recipient: Recipient) -> NewsletterOptOut:
     try:
         with transaction.atomic():
             found = NewsletterOptOut.objects.create(
-                establishment=recipient.establishment, email=recipient.email,
+                establishment=recipient.establishment,
+                email=recipient.email,
                 communication=recipient.communication,
-            )  # fmt: skip
-            audit_record(action="newsletter.opt_out", obj=found,
-                         agency=recipient.communication.agency)  # fmt: skip
+            )
+            audit_record(
+                action="newsletter.opt_out", obj=found, agency=recipient.communication.agency
+            )
     except IntegrityError:  # the same link followed twice at once
         found = opted_out(recipient)
         assert found is not None  # the other request's

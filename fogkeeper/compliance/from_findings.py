@@ -51,14 +51,19 @@ def case_from_findings(
         lock_codes(establishment)  # held until the caller's transaction ends
         if case is None:
             case_codes = establishment.cases.values_list("code", flat=True)
-            case = case_open(establishment=establishment, code=next_code(case_codes, "EC"),
-                             opened_on=opened_on, actor=actor)  # fmt: skip
+            case = case_open(
+                establishment=establishment,
+                code=next_code(case_codes, "EC"),
+                opened_on=opened_on,
+                actor=actor,
+            )
         codes = list(case.violations.values_list("code", flat=True))
         for f in findings:
             code = next_code(codes, "V")
             codes.append(code)
-            violation_add(case=case, code=code, rule=f.rule, subject=f.subject, since=f.since,
-                          actor=actor)  # fmt: skip
+            violation_add(
+                case=case, code=code, rule=f.rule, subject=f.subject, since=f.since, actor=actor
+            )
     return case
 
 
@@ -101,11 +106,17 @@ def bulk_notice_start(
         add_error(errors, "first_certified", "Give the first certified mail number of the roll.")
     refuse(errors)
     return BulkNotice.objects.create(
-        agency=agency, action_type=first, rule=rule, codes=codes, as_of=as_of,
+        agency=agency,
+        action_type=first,
+        rule=rule,
+        codes=codes,
+        as_of=as_of,
         fields={k: str(v) if isinstance(v, date) else v for k, v in fields.items()},
-        delivery=delivery, first_certified=first_certified, total=len(codes),
+        delivery=delivery,
+        first_certified=first_certified,
+        total=len(codes),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+    )
 
 
 def run_bulk_notice(run_id: int) -> BulkNotice:
@@ -159,11 +170,17 @@ def _send_one(run: BulkNotice, code: str, n: int) -> dict[str, Any]:
 
 def _notice(run: BulkNotice, fse, findings: list[Finding], n: int) -> EnforcementAction:
     actor = run.created_by
-    case = case_from_findings(establishment=fse, findings=findings, opened_on=run.as_of,
-                              actor=actor)  # fmt: skip
+    case = case_from_findings(
+        establishment=fse, findings=findings, opened_on=run.as_of, actor=actor
+    )
     violations = list(case.violations.order_by("code"))
     return action_take(
-        case=case, type=run.action_type, code=action_code(fse, run.prefix()), fields=run.fields,
-        delivery=run.delivery, certified_mail_number=_certified(run.first_certified, n),
-        violation=violations[0] if len(violations) == 1 else None, actor=actor,
-    )  # fmt: skip
+        case=case,
+        type=run.action_type,
+        code=action_code(fse, run.prefix()),
+        fields=run.fields,
+        delivery=run.delivery,
+        certified_mail_number=_certified(run.first_certified, n),
+        violation=violations[0] if len(violations) == 1 else None,
+        actor=actor,
+    )

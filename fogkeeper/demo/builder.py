@@ -21,15 +21,63 @@ STAFF_PASSWORD = "fogkeeper-demo"
 EARLIEST_AS_OF = date(2025, 1, 1)  # the Town's program needs a year of history
 
 FIRST = (
-    "Ana", "Luis", "Mei", "Sam", "Priya", "Omar", "Jo", "Kim", "Raul", "Tess", "Ivan", "Nia",
-    "Carlos", "Maria", "Duc", "Linh", "Jorge", "Rosa", "Kevin", "Aisha", "Diego", "Hana",
-    "Marcus", "Sofia", "Tomas", "Yuki", "Elena", "Andre", "Gabriela", "Noah",
-)  # fmt: skip
+    "Ana",
+    "Luis",
+    "Mei",
+    "Sam",
+    "Priya",
+    "Omar",
+    "Jo",
+    "Kim",
+    "Raul",
+    "Tess",
+    "Ivan",
+    "Nia",
+    "Carlos",
+    "Maria",
+    "Duc",
+    "Linh",
+    "Jorge",
+    "Rosa",
+    "Kevin",
+    "Aisha",
+    "Diego",
+    "Hana",
+    "Marcus",
+    "Sofia",
+    "Tomas",
+    "Yuki",
+    "Elena",
+    "Andre",
+    "Gabriela",
+    "Noah",
+)
 LAST = (
-    "Ruiz", "Chen", "Patel", "Nguyen", "Smith", "Garcia", "Okafor", "Kowalski", "Lee",
-    "Hernandez", "Tran", "Lopez", "Morales", "Kim", "Johnson", "Flores", "Reyes", "Park",
-    "Castillo", "Brooks", "Silva", "Ortiz", "Sato", "Mendoza",
-)  # fmt: skip
+    "Ruiz",
+    "Chen",
+    "Patel",
+    "Nguyen",
+    "Smith",
+    "Garcia",
+    "Okafor",
+    "Kowalski",
+    "Lee",
+    "Hernandez",
+    "Tran",
+    "Lopez",
+    "Morales",
+    "Kim",
+    "Johnson",
+    "Flores",
+    "Reyes",
+    "Park",
+    "Castillo",
+    "Brooks",
+    "Silva",
+    "Ortiz",
+    "Sato",
+    "Mendoza",
+)
 
 
 OPERATOR_SUFFIXES = ("Foods LLC", "Restaurant Group Inc", "Hospitality LLC", "Partners LP")
@@ -164,9 +212,16 @@ class _Builder(_Training, _Inspections):
             devices = [Device()]
         if permit:
             self._permits(
-                rec, {d.kind for d in devices}, opened_on, operator, previous_operator,
-                operator_since, permit_issued, permit_frequency, yellow_grease,
-            )  # fmt: skip
+                rec,
+                {d.kind for d in devices},
+                opened_on,
+                operator,
+                previous_operator,
+                operator_since,
+                permit_issued,
+                permit_frequency,
+                yellow_grease,
+            )
         for k, spec in enumerate(devices, start=1):  # devices and their pump-outs
             self._device(rec, k, spec, opened_on, end)
         self._yellow_grease(rec, yellow_grease, opened_on, end)
@@ -209,10 +264,17 @@ class _Builder(_Training, _Inspections):
         }
 
     def _permits(
-        self, rec: dict, kinds: set[str], opened_on: date, operator: str,
-        previous_operator: str | None, operator_since: int | None, permit_issued: int | None,
-        permit_frequency: int | None, yellow_grease: int | None,
-    ) -> None:  # fmt: skip
+        self,
+        rec: dict,
+        kinds: set[str],
+        opened_on: date,
+        operator: str,
+        previous_operator: str | None,
+        operator_since: int | None,
+        permit_issued: int | None,
+        permit_frequency: int | None,
+        yellow_grease: int | None,
+    ) -> None:
         """The permit in force, and the one before it when the establishment was open then."""
         rng, shape = self.rng, self.shape
         if permit_frequency is None:

@@ -64,9 +64,13 @@ def load_enforcement(agency, *, as_of: date, staff) -> None:
     violation = None
     if pack.has("gcd.service_overdue"):
         violation = violation_add(
-            case=case, code="V-1", rule="gcd.service_overdue", subject=subject, since=since,
+            case=case,
+            code="V-1",
+            rule="gcd.service_overdue",
+            subject=subject,
+            since=since,
             actor=staff,
-        )  # fmt: skip
+        )
     if steps:
         _steps(case, violation, steps, after, staff)
     else:
@@ -103,16 +107,26 @@ def _steps(case, violation, steps: list[dict], after, staff) -> None:
         mail = {"delivery": "mail", "certified_mail_number": step["certified_mail_number"]}
         if "act" in step:
             action_take(
-                case=case, type=step["act"], code=step["code"], violation=violation,
-                fields=fields, refers_to=refers_to, actor=staff,
+                case=case,
+                type=step["act"],
+                code=step["code"],
+                violation=violation,
+                fields=fields,
+                refers_to=refers_to,
+                actor=staff,
                 **(mail if "certified_mail_number" in step else {}),
-            )  # fmt: skip
+            )
         elif "hearing" in step:
             assert refers_to is not None  # a hearing is on a notice
             hearing = hearing_schedule(
-                notice=refers_to, code=step["code"], noticed_on=day, actor=staff,
-                hearing_on=fields["hearing_on"], place=fields.get("place", ""), **mail,
-            )  # fmt: skip
+                notice=refers_to,
+                code=step["code"],
+                noticed_on=day,
+                actor=staff,
+                hearing_on=fields["hearing_on"],
+                place=fields.get("place", ""),
+                **mail,
+            )
             if "concluded" in step:
                 concluded = day + timedelta(days=step["concluded"])
                 hearing_conclude(hearing=hearing, concluded_on=concluded, actor=staff)
@@ -130,10 +144,15 @@ def _first_letter(pack, case, violation, after, staff) -> None:
             continue
         try:
             action_take(
-                case=case, type=spec.type, code=f"{_initials(spec.type)}-1",
-                violation=violation, fields=_filled(pack, spec, after(5)), delivery="mail",
-                certified_mail_number="7019 0700 0000 4412 0003", actor=staff,
-            )  # fmt: skip
+                case=case,
+                type=spec.type,
+                code=f"{_initials(spec.type)}-1",
+                violation=violation,
+                fields=_filled(pack, spec, after(5)),
+                delivery="mail",
+                certified_mail_number="7019 0700 0000 4412 0003",
+                actor=staff,
+            )
         except ValidationError:
             continue  # its fields need more than a demo fills in: the next one
         return
@@ -190,19 +209,35 @@ def _money(agency, pack, fse, other, before, staff, written: dict) -> None:
         for item in written["fees"]
     ]
     fee_schedule_set(
-        agency=agency, effective_on=pack.effective, items=items,
-        resolution="Demo fee resolution", actor=staff,
-    )  # fmt: skip
+        agency=agency,
+        effective_on=pack.effective,
+        items=items,
+        resolution="Demo fee resolution",
+        actor=staff,
+    )
     fees = written["invoiced"]
     paid = invoice_issue(
-        establishment=other, code="INV-1", kind="fee", noticed_on=before(200), fees=fees,
+        establishment=other,
+        code="INV-1",
+        kind="fee",
+        noticed_on=before(200),
+        fees=fees,
         actor=staff,
-    )  # fmt: skip
+    )
     payment_record(
-        invoice=paid, paid_on=before(180), amount=paid.total(), method="check",
-        reference="4471", today=before(0), actor=staff,
-    )  # fmt: skip
-    invoice_issue(
-        establishment=fse, code="INV-2", kind="fee", noticed_on=before(60), fees=fees,
+        invoice=paid,
+        paid_on=before(180),
+        amount=paid.total(),
+        method="check",
+        reference="4471",
+        today=before(0),
         actor=staff,
-    )  # fmt: skip
+    )
+    invoice_issue(
+        establishment=fse,
+        code="INV-2",
+        kind="fee",
+        noticed_on=before(60),
+        fees=fees,
+        actor=staff,
+    )

@@ -41,18 +41,26 @@ def _spill(model, agency, s: dict, segments: dict, as_of: date, tz):
     segment = segments.get(s.get("segment"))
     reports = s.get("reports", {})
     incident = model(
-        agency=agency, segment=segment, code=s["code"], date=day, kind="spill",
-        fog_caused=s.get("fog_caused", False), gallons=_dec(s.get("gallons")),
+        agency=agency,
+        segment=segment,
+        code=s["code"],
+        date=day,
+        kind="spill",
+        fog_caused=s.get("fog_caused", False),
+        gallons=_dec(s.get("gallons")),
         gallons_recovered=_dec(s.get("recovered")),
         gallons_to_surface_water=_dec(s.get("surface_water")),
         reached_surface_water=s.get("reached_surface_water"),
         reached_storm_drain=s.get("reached_storm_drain"),
         storm_drain_fully_captured=s.get("storm_drain_fully_captured"),
-        started_at=started, ended_at=ended,
+        started_at=started,
+        ended_at=ended,
         known_at=started + timedelta(minutes=s.get("known_after_minutes", 0)),
-        address=s["address"], normalised_address=normalise_address(s["address"]),
-        cause=s.get("cause", ""), oes_control_number=s.get("oes_control_number", ""),
-    )  # fmt: skip
+        address=s["address"],
+        normalised_address=normalise_address(s["address"]),
+        cause=s.get("cause", ""),
+        oes_control_number=s.get("oes_control_number", ""),
+    )
     if "oes_notified_minutes" in reports:
         incident.oes_notified_at = incident.known_at + timedelta(
             minutes=reports["oes_notified_minutes"]

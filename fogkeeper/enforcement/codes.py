@@ -43,8 +43,12 @@ def check_code_free(errors, model, establishment, code: str) -> None:
     taken = set(codes)
     if code in taken:
         prefix = code.rsplit("-", 1)[0] if "-" in code else code
-        add_error(errors, "code", f"{code} is taken at {establishment.name} (by another "
-                  f"{model._meta.verbose_name}): use {next_code(taken, prefix)}.")  # fmt: skip
+        add_error(
+            errors,
+            "code",
+            f"{code} is taken at {establishment.name} (by another "
+            f"{model._meta.verbose_name}): use {next_code(taken, prefix)}.",
+        )
 
 
 def action_code(establishment, prefix: str) -> str:

@@ -59,14 +59,20 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "administrative_complaint": ("violations", "charges", "hearing", "appeal"),
     "hearing_decision": ("violations", "hearing_held", "decision", "appeal", "finality"),
     "penalty_order": (
-        "violations", "hearing_held", "findings", "penalty", "appeal", "finality",
-        "judicial_review", "lien",
+        "violations",
+        "hearing_held",
+        "findings",
+        "penalty",
+        "appeal",
+        "finality",
+        "judicial_review",
+        "lien",
     ),
     "final_decision": ("violations", "decision", "finality", "judicial_review"),
     "compliance_schedule": ("violations", "milestones", "appeal"),
     "hearing": ("violations", "hearing"),
     "appeal": (),  # only the rejection of a late appeal sends a letter (RULES.md 12.7)
-}  # fmt: skip
+}
 GENERIC = ("violations", "fields", "appeal")
 
 PREVIEW_MARK = "PREVIEW — not sent"
@@ -378,12 +384,14 @@ def _milestones(fields: dict, spec: Any) -> list[dict[str, Any]]:
         if kinds.get(name) != "milestones" or not isinstance(value, list):
             continue
         for m in value:
-            out.append({
-                "id": m.get("id", ""),
-                "what": m.get("what", ""),
-                "due": substance_of.as_date(m["due"]) if m.get("due") else None,
-                "met_on": substance_of.as_date(m["met_on"]) if m.get("met_on") else None,
-            })  # fmt: skip
+            out.append(
+                {
+                    "id": m.get("id", ""),
+                    "what": m.get("what", ""),
+                    "due": substance_of.as_date(m["due"]) if m.get("due") else None,
+                    "met_on": substance_of.as_date(m["met_on"]) if m.get("met_on") else None,
+                }
+            )
     return sorted(out, key=lambda m: (m["due"] or date.max, m["id"]))
 
 

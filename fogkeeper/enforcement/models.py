@@ -92,16 +92,21 @@ class EnforcementAction(Immutable):
     cites = models.CharField(max_length=200)
     fields = models.JSONField(default=dict, blank=True)
     refers_to = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
         help_text="the notice a hearing is on, the action appealed, the appeal decided",
-    )  # fmt: skip
+    )
     violation = models.ForeignKey(
         CaseViolation, null=True, blank=True, on_delete=models.PROTECT, related_name="actions"
     )
     document = models.FileField(
-        upload_to="enforcement/%Y/%m/", blank=True,
+        upload_to="enforcement/%Y/%m/",
+        blank=True,
         help_text="the written appeal (or waiver) as received, PDF or image",
-    )  # fmt: skip
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

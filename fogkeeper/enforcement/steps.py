@@ -209,10 +209,12 @@ def _appeals(
         if not to or to not in sequence or to == "court":
             continue
         if any(
-            a.type == APPEAL and a.refers_to_id == action.pk and a.level == to
+            a.type == APPEAL
+            and a.refers_to_id == action.pk
+            and a.level == to
             and not a.fields.get("rejected")
             for a in actions
-        ):  # fmt: skip
+        ):
             continue
         by = str(d["date"])[:10]
         label = f"Appeal {action.code} to the {pack.level_title(to)}"

@@ -32,15 +32,52 @@ _FOG = re.compile(r"\bgrease|\bfog\b|\bf\.o\.g\b|\bfats?,? oils?\b", re.I)
 _NOT_FOG = re.compile(r"\b(?:not|non)[\s-]+(?:fog|f\.o\.g|grease)\w*", re.I)
 _DIRECTIONS = {"n", "s", "e", "w", "ne", "nw", "se", "sw"}
 _STREET_TYPES = {
-    "st", "ave", "av", "blvd", "rd", "dr", "ln", "ct", "pl", "hwy", "pkwy", "way", "cir",
-    "circle", "ter", "terrace", "trl", "trail", "sq", "loop", "aly", "alley", "plz", "plaza",
-    "cv", "pt", "row", "walk", "str", "wy", "crt",
-}  # fmt: skip
+    "st",
+    "ave",
+    "av",
+    "blvd",
+    "rd",
+    "dr",
+    "ln",
+    "ct",
+    "pl",
+    "hwy",
+    "pkwy",
+    "way",
+    "cir",
+    "circle",
+    "ter",
+    "terrace",
+    "trl",
+    "trail",
+    "sq",
+    "loop",
+    "aly",
+    "alley",
+    "plz",
+    "plaza",
+    "cv",
+    "pt",
+    "row",
+    "walk",
+    "str",
+    "wy",
+    "crt",
+}
 _ORDINALS = {
-    "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th",
-    "sixth": "6th", "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th",
-    "eleventh": "11th", "twelfth": "12th",
-}  # fmt: skip
+    "first": "1st",
+    "second": "2nd",
+    "third": "3rd",
+    "fourth": "4th",
+    "fifth": "5th",
+    "sixth": "6th",
+    "seventh": "7th",
+    "eighth": "8th",
+    "ninth": "9th",
+    "tenth": "10th",
+    "eleventh": "11th",
+    "twelfth": "12th",
+}
 
 
 def yes_no(text: str) -> bool | None:

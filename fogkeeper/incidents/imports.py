@@ -49,9 +49,12 @@ def start_import(
 ) -> IncidentImport:
     """Store the checked upload as an import of `agency` and queue it."""
     run = IncidentImport(
-        agency=agency, filename=Path(upload.name or "").name, wdids=wdids, requested_by=user,
+        agency=agency,
+        filename=Path(upload.name or "").name,
+        wdids=wdids,
+        requested_by=user,
         rows_total=rows,
-    )  # fmt: skip
+    )
     with uploads.atomic():  # the file is kept only with its run
         run.file.save(run.filename, upload, save=False)
         run.save()
@@ -73,9 +76,12 @@ def run_import(run_id: int) -> IncidentImport | None:
     rows_read = run.read_rows()
     try:
         result = ciwqs_import(
-            agency=run.agency, path=run.file.path, actor=run.requested_by, wdids=run.wdids,
+            agency=run.agency,
+            path=run.file.path,
+            actor=run.requested_by,
+            wdids=run.wdids,
             rows_read=rows_read,
-        )  # fmt: skip
+        )
     except (CiwqsFileError, OSError) as e:
         return run.finish(IncidentImport.FAILED, error=f"{e}; nothing was imported.")
     except CiwqsClash:  # the same spills stored by another writer while this one read

@@ -41,9 +41,13 @@ COUNTED_FROM = {
 }
 # The incident fields that record a deadline met.
 DONE_FIELDS = (
-    "draft_report_on", "certified_report_on", "amended_report_on", "technical_report_on",
-    "oes_notified_at", "notification_certified_at",
-)  # fmt: skip
+    "draft_report_on",
+    "certified_report_on",
+    "amended_report_on",
+    "technical_report_on",
+    "oes_notified_at",
+    "notification_certified_at",
+)
 UNITS = ("hours", "days", "business_days")
 
 

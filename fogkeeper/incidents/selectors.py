@@ -17,9 +17,15 @@ from .spills import late_incident_ids
 
 # The columns of an imported CIWQS row shown to whoever matches it by hand.
 SOURCE_COLUMNS = (
-    "SPILL_ID", "START_DT", "ADDRESS", "CITY", "SPILL_LOC_NAME", "SPILL_VOL", "SPILL_CAUSE",
+    "SPILL_ID",
+    "START_DT",
+    "ADDRESS",
+    "CITY",
+    "SPILL_LOC_NAME",
+    "SPILL_VOL",
+    "SPILL_CAUSE",
     "SPILL_CAUSE_EXPLAIN",
-)  # fmt: skip
+)
 CANDIDATES = 20
 
 

@@ -37,16 +37,22 @@ SPILL_TIMES = ("started_at", "ended_at", "known_at", "oes_notified_at", "notific
 SPILL_VOLUMES = ("gallons_recovered", "gallons_to_surface_water")
 SPILL_FLAGS = ("reached_surface_water", "reached_storm_drain", "storm_drain_fully_captured")
 SPILL_REPORTS = (
-    "draft_report_on", "certified_report_on", "amended_report_on", "technical_report_on",
-)  # fmt: skip
+    "draft_report_on",
+    "certified_report_on",
+    "amended_report_on",
+    "technical_report_on",
+)
 SPILL_FIELDS = (*SPILL_TIMES, *SPILL_VOLUMES, *SPILL_FLAGS, *SPILL_REPORTS, "oes_control_number")
 # The State's records of a spill, as a refusal names them.
 STATE_FIELDS = {
-    "oes_notified_at": "The State's notification", "oes_control_number": "Its control number",
+    "oes_notified_at": "The State's notification",
+    "oes_control_number": "Its control number",
     "notification_certified_at": "The notification's certification",
-    "draft_report_on": "The draft spill report", "certified_report_on": "The certified report",
-    "amended_report_on": "The amended report", "technical_report_on": "The technical report",
-}  # fmt: skip
+    "draft_report_on": "The draft spill report",
+    "certified_report_on": "The certified report",
+    "amended_report_on": "The amended report",
+    "technical_report_on": "The technical report",
+}
 
 
 def incident_report(

@@ -165,11 +165,16 @@ def deadlines(incident: Incident, as_of: date, pack: ReportingPack | None = None
         done = getattr(incident, ob.done)
         out.append(
             Deadline(
-                key=ob.key, what=ob.what, due=due, counted_from=said, citation=ob.citation,
-                done_on=done, state=_state(incident, ob, due, done, as_of, pack),
+                key=ob.key,
+                what=ob.what,
+                due=due,
+                counted_from=said,
+                citation=ob.citation,
+                done_on=done,
+                state=_state(incident, ob, due, done, as_of, pack),
                 window=ob.window,
             )
-        )  # fmt: skip
+        )
     return out
 
 
@@ -252,8 +257,10 @@ def reports_due(
     Spills imported from the State's own export are in its system already and owe nothing
     here."""
     if agency is None:
-        every = [reports_due(as_of=as_of, start=start, end=end, agency=a, pack=pack)
-                 for a in Agency.objects.order_by("code")]  # fmt: skip
+        every = [
+            reports_due(as_of=as_of, start=start, end=end, agency=a, pack=pack)
+            for a in Agency.objects.order_by("code")
+        ]
         return sorted((r for found in every for r in found), key=_report_order)
     pack = pack if pack is not None else of_agency(agency)
     if pack is None:

@@ -70,8 +70,11 @@ class Conflict(Exception):
     def __init__(self, establishment, changes: list[str], version: str, seen: dict[str, Any]):
         super().__init__(f"{establishment} changed since the route was downloaded")
         self.establishment, self.changes, self.version, self.seen = (
-            establishment, changes, version, seen,
-        )  # fmt: skip
+            establishment,
+            changes,
+            version,
+            seen,
+        )
 
 
 def stored_inspection(establishment: FoodServiceEstablishment, client_id: UUID):

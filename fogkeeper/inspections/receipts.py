@@ -68,12 +68,17 @@ def _answers(inspection: Inspection, checklist, *, staff: bool) -> list[dict[str
     rows = []
     place = {item: i for i, item in enumerate(checklist)}  # the order the pack asks them in
     found = inspection.answers.select_related("device")
-    in_order = sorted(found, key=lambda a: (place.get(a.item, len(place)), a.item,
-                                            a.device.code if a.device else ""))  # fmt: skip
+    in_order = sorted(
+        found,
+        key=lambda a: (place.get(a.item, len(place)), a.item, a.device.code if a.device else ""),
+    )
     for a in in_order:
         item = checklist.get(a.item)
-        row = {"device": a.device.code if a.device else "", "compliant": a.compliant,
-               "note": a.note}  # fmt: skip
+        row = {
+            "device": a.device.code if a.device else "",
+            "compliant": a.compliant,
+            "note": a.note,
+        }
         rows.append(
             {
                 **(row if staff else of_record(row, "answers.")),
@@ -89,8 +94,11 @@ def _readings(inspection: Inspection, pack, *, staff: bool) -> list[dict[str, An
     for m in inspection.measurements.select_related("device").order_by("device__code"):
         depth = m.device.design_depth_inches
         limit = accumulation_limit(pack, m.device.kind, max(inspection.date, pack.effective))
-        values = {"device": m.device.code, "fog_inches": m.fog_inches,
-                  "solids_inches": m.solids_inches}  # fmt: skip
+        values = {
+            "device": m.device.code,
+            "fog_inches": m.fog_inches,
+            "solids_inches": m.solids_inches,
+        }
         row: dict[str, Any] = values if staff else of_record(values, "measurements.")
         row.update({"percent": None, "limit": None, "over": False})
         if depth and m.fog_inches is not None and m.solids_inches is not None:
@@ -137,8 +145,12 @@ def receipt_context(inspection: Inspection, *, staff: bool = False) -> dict[str,
     fse = inspection.establishment
     pack = fse.agency.get_pack()
     answers = _answers(inspection, pack.checklist, staff=staff)
-    record = {"code": inspection.code, "date": inspection.date,
-              "inspector": _inspector(inspection), "signed_by": inspection.signed_by}  # fmt: skip
+    record = {
+        "code": inspection.code,
+        "date": inspection.date,
+        "inspector": _inspector(inspection),
+        "signed_by": inspection.signed_by,
+    }
     return {
         "inspection": inspection if staff else of_record(record),
         "agency": fse.agency,

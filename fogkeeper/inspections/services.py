@@ -58,8 +58,11 @@ class Reading:
 
 
 # How a reading's depths are named to a person.
-DEPTHS = {"fog_inches": "FOG depth", "solids_inches": "Solids depth",
-          "sludge_to_outlet_inches": "Sludge to the outlet"}  # fmt: skip
+DEPTHS = {
+    "fog_inches": "FOG depth",
+    "solids_inches": "Solids depth",
+    "sludge_to_outlet_inches": "Sludge to the outlet",
+}
 
 
 def _check_device(
@@ -193,9 +196,15 @@ def inspection_record(
     One recorded offline carries its field app's `client_id` and may carry the signature of
     who signed for the establishment (`signed_by` names them; both or neither)."""
     inspection = Inspection(
-        establishment=establishment, code=code, date=date, inspector=inspector, notes=notes,
-        client_id=client_id, signature=signature, signed_by=signed_by,
-    )  # fmt: skip
+        establishment=establishment,
+        code=code,
+        date=date,
+        inspector=inspector,
+        notes=notes,
+        client_id=client_id,
+        signature=signature,
+        signed_by=signed_by,
+    )
     errors: Errors = {}
     _check_header(errors, inspection, answers, measurements, today)
     _check_signature(errors, signature, signed_by)
@@ -274,9 +283,16 @@ def sample_record(
             f"The {parameter} limit is in {limit['unit']}; record the result in {limit['unit']}.",
         )
     sample = Sample(
-        establishment=establishment, device=device, code=code, date=date, parameter=parameter,
-        value=value, unit=unit, method=method, inspection=inspection,
-    )  # fmt: skip
+        establishment=establishment,
+        device=device,
+        code=code,
+        date=date,
+        parameter=parameter,
+        value=value,
+        unit=unit,
+        method=method,
+        inspection=inspection,
+    )
     check_model(sample, errors)
     refuse(errors)
     with transaction.atomic():

@@ -239,9 +239,11 @@ def _locked(new: list[Service], already: int) -> tuple[list[Service], int]:
             left.append(s)
         elif differences := _differences(existing, {"device": s.device, **_content(s)}):
             hauler_code = s.hauler.code if s.hauler else ""  # a manifest's service has one
-            problems.append(f"manifest {s.manifest_number!r} of hauler {hauler_code!r} was "
-                            f"stored meanwhile with other content ({'; '.join(differences)}); "
-                            "nothing was written")  # fmt: skip
+            problems.append(
+                f"manifest {s.manifest_number!r} of hauler {hauler_code!r} was "
+                f"stored meanwhile with other content ({'; '.join(differences)}); "
+                "nothing was written"
+            )
         else:
             already += 1
     if problems:
@@ -499,8 +501,9 @@ def _check(
     fields["notes"] = v.get("notes", "")
     if device is not None:
         deeper: dict = {}
-        check_within_depth(deeper, "solids_inches", device, fields.get("fog_inches"),
-                           fields.get("solids_inches"))  # fmt: skip
+        check_within_depth(
+            deeper, "solids_inches", device, fields.get("fog_inches"), fields.get("solids_inches")
+        )
         for reason in deeper.get("solids_inches", []):
             bad("solids_inches", reason)
 

@@ -242,10 +242,13 @@ def lock_manifests(hauler: Hauler | None) -> None:
 
 # What a manifest holds, in the words of a refusal naming what differs.
 MANIFEST_WORDS = {
-    "device_id": "device", "date": "date", "full_pump_out": "full or partial pump-out",
-    "gallons_removed": "gallons removed", "fog_inches": "FOG depth",
+    "device_id": "device",
+    "date": "date",
+    "full_pump_out": "full or partial pump-out",
+    "gallons_removed": "gallons removed",
+    "fog_inches": "FOG depth",
     "solids_inches": "solids depth",
-}  # fmt: skip
+}
 
 
 def _submitted(

@@ -77,8 +77,10 @@ class _Sheet:
 def check(data: bytes, name: str, max_rows: int) -> bool:
     """Refuse (Refused) an XLSX past the limits; whether a worksheet holds a formula."""
     if data.count(b"PK\x01\x02") > MAX_MEMBERS:
-        raise Refused(f"{name} holds more than {MAX_MEMBERS:,} files inside; a workbook holds a "
-                      "few dozen, so it is not read")  # fmt: skip
+        raise Refused(
+            f"{name} holds more than {MAX_MEMBERS:,} files inside; a workbook holds a "
+            "few dozen, so it is not read"
+        )
     try:
         members = zipfile.ZipFile(io.BytesIO(data)).infolist()
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):

@@ -26,9 +26,10 @@ def blank(kind: str, pack, file_format: str) -> bytes:
 
 def _meaning(spec, column, pack) -> str:
     words = {
-        "category": pack.categories, "kind": pack.device_kinds if spec.name == "devices" else None,
+        "category": pack.categories,
+        "kind": pack.device_kinds if spec.name == "devices" else None,
         "item": pack.checklist,
-    }.get(column.name)  # fmt: skip
+    }.get(column.name)
     meaning = column.meaning if words is None else f"{column.meaning}: {', '.join(words)}"
     if column.name in spec.key:
         meaning += f" (with {', '.join(spec.key)}: what identifies the record; a row with the "

@@ -38,8 +38,7 @@ def insert(model, records: list[dict]) -> None:
     for name in json_fields:
         defaults[name] = _json(defaults[name])
     qn = connection.ops.quote_name
-    sql = (f"COPY {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-           "FROM STDIN")  # fmt: skip
+    sql = f"COPY {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) FROM STDIN"
     with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
         write = copy.write_row
         for record in records:

@@ -19,8 +19,21 @@ from .onsite import (
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in (
-        ESTABLISHMENTS, HAULERS, DEVICES, APPROVED_EXCEPTIONS, OPERATION_CHANGES, PERMITS,
-        PUMPOUTS, PICKUPS, EMPLOYEES, TRAININGS, ATTENDANCE, INSPECTIONS, MEASUREMENTS,
-        CHECKLIST_ANSWERS, SAMPLES, INCIDENTS,
+        ESTABLISHMENTS,
+        HAULERS,
+        DEVICES,
+        APPROVED_EXCEPTIONS,
+        OPERATION_CHANGES,
+        PERMITS,
+        PUMPOUTS,
+        PICKUPS,
+        EMPLOYEES,
+        TRAININGS,
+        ATTENDANCE,
+        INSPECTIONS,
+        MEASUREMENTS,
+        CHECKLIST_ANSWERS,
+        SAMPLES,
+        INCIDENTS,
     )
-}  # fmt: skip
+}

@@ -147,10 +147,15 @@ def write_rows(kind: Kind, rows, file_format: str) -> bytes:
     if file_format == "csv":
         return _csv_lines(kind, [header]) + _csv_lines(kind, rows)
     buffer = io.BytesIO()
-    book = xlsxwriter.Workbook(buffer, {
-        "constant_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
-        "strings_to_urls": False,
-    })  # fmt: skip
+    book = xlsxwriter.Workbook(
+        buffer,
+        {
+            "constant_memory": True,
+            "strings_to_numbers": False,
+            "strings_to_formulas": False,
+            "strings_to_urls": False,
+        },
+    )
     sheet = book.add_worksheet(kind.name[:31])
     day = book.add_format({"num_format": "yyyy-mm-dd"})
     sheet.write_row(0, 0, header)

@@ -71,8 +71,12 @@ APPROVED_EXCEPTIONS = Kind(
     (
         establishment_column("device__establishment__code"),
         device_column(True, path="device__code"),
-        Column("field", True, "the design field approved below the limit: "
-               + ", ".join(n for n, _ in DESIGN_FIELDS), one_of(DESIGN_FIELDS, "a design field")),
+        Column(
+            "field",
+            True,
+            "the design field approved below the limit: " + ", ".join(n for n, _ in DESIGN_FIELDS),
+            one_of(DESIGN_FIELDS, "a design field"),
+        ),
         Column("approved_on", True, "the day the agency approved it", day),
         Column("approved_by", False, "who approved it", text(200)),
         Column("reference", False, "the approval's number", text(80)),
@@ -80,7 +84,7 @@ APPROVED_EXCEPTIONS = Kind(
     model="registry.ApprovedException",
     agency="device__establishment__agency",
     build=_exception,
-)  # fmt: skip
+)
 
 
 def _change(row: Row) -> dict | None:
@@ -120,17 +124,30 @@ def _limits(value: str, context) -> tuple:
             top = Decimal(figure)
         except ArithmeticError:
             return None, f"not a limit: {part!r} (write parameter: max unit; ...)"
-        limits[name.strip()] = {"max": int(top) if top == top.to_integral() else float(top),
-                                "unit": unit.strip()}  # fmt: skip
+        limits[name.strip()] = {
+            "max": int(top) if top == top.to_integral() else float(top),
+            "unit": unit.strip(),
+        }
     problems = discharge_limit_problems(limits)
     return (None, " ".join(problems)) if problems else (limits, "")
 
 
 _PERMIT_FIELDS = (
-    "holder", "issued_on", "expires_on", "renewal_applied_on", "renewal_denied_on",
-    "suspended_from", "suspended_until", "revoked_on", "service_frequency_days",
-    "yellow_grease_frequency_days", "discharge_limits", "conditions", "status", "ended_on",
-)  # fmt: skip
+    "holder",
+    "issued_on",
+    "expires_on",
+    "renewal_applied_on",
+    "renewal_denied_on",
+    "suspended_from",
+    "suspended_until",
+    "revoked_on",
+    "service_frequency_days",
+    "yellow_grease_frequency_days",
+    "discharge_limits",
+    "conditions",
+    "status",
+    "ended_on",
+)
 
 
 def _permit(row: Row) -> dict | None:
@@ -157,23 +174,36 @@ PERMITS = Kind(
         Column("renewal_applied_on", False, "when its renewal was applied for", day),
         Column("renewal_denied_on", False, "when a timely renewal was denied", day),
         Column("suspended_from", False, "first day of a suspension", day),
-        Column("suspended_until", False, "last day of the suspension; blank: until further "
-               "order", any_day),
+        Column(
+            "suspended_until",
+            False,
+            "last day of the suspension; blank: until further order",
+            any_day,
+        ),
         Column("revoked_on", False, "the day it was revoked", day),
         Column("service_frequency_days", False, "days between pump-outs it sets", days),
-        Column("yellow_grease_frequency_days", False, "days between waste oil pickups it "
-               "sets", days),
-        Column("discharge_limits", False, "limits over the ordinance's, as parameter: max "
-               "unit; ... (oil_and_grease: 100 mg/L)", _limits),
+        Column(
+            "yellow_grease_frequency_days", False, "days between waste oil pickups it sets", days
+        ),
+        Column(
+            "discharge_limits",
+            False,
+            "limits over the ordinance's, as parameter: max unit; ... (oil_and_grease: 100 mg/L)",
+            _limits,
+        ),
         Column("conditions", False, "its conditions", text(5000)),
-        Column("status", False, "active, ended, suspended, revoked or superseded; blank: "
-               "active", one_of(PERMIT_STATUSES, "a permit status")),
+        Column(
+            "status",
+            False,
+            "active, ended, suspended, revoked or superseded; blank: active",
+            one_of(PERMIT_STATUSES, "a permit status"),
+        ),
         Column("ended_on", False, "the day it ended (a new operator, a renewal)", day),
     ),
     model="permits.Permit",
     agency="agency",
     build=_permit,
-)  # fmt: skip
+)
 
 
 def _pumpout(row: Row) -> dict | None:
@@ -185,16 +215,16 @@ def _pumpout(row: Row) -> dict | None:
     if device is not None and served is not None:
         row.not_before("service_date", device.installed_on, "the device was installed")
         if device.removed_on is not None and served > device.removed_on:
-            row.problem("service_date", f"{served} is after the device was removed "
-                        f"({device.removed_on})")  # fmt: skip
+            row.problem(
+                "service_date", f"{served} is after the device was removed ({device.removed_on})"
+            )
     check_readings_fit(row, device)
     if hauler is None or device is None or row.problems:
         return None
     _one_visit(row, hauler, device, served)
     if row.problems:
         return None
-    return _fields(row, _SERVICE_FIELDS, device_id=device.pk, hauler_id=hauler,
-                   date=served)  # fmt: skip
+    return _fields(row, _SERVICE_FIELDS, device_id=device.pk, hauler_id=hauler, date=served)
 
 
 def _one_visit(row: Row, hauler: int, device, served) -> None:
@@ -204,22 +234,34 @@ def _one_visit(row: Row, hauler: int, device, served) -> None:
     visit = (device.establishment, served)
     first = row.lookups.visits.setdefault((hauler, manifest), (row.number, visit))
     if first[1] != visit:
-        row.problem("manifest_number", f"manifest {manifest!r} of hauler "
-                    f"{row.values['hauler_code']!r} is also in row {first[0]}, of another "
-                    "visit: one manifest covers one visit")  # fmt: skip
+        row.problem(
+            "manifest_number",
+            f"manifest {manifest!r} of hauler "
+            f"{row.values['hauler_code']!r} is also in row {first[0]}, of another "
+            "visit: one manifest covers one visit",
+        )
         return
     for other_device, other_visit in row.lookups.stored_manifests.get((hauler, manifest), ()):
         if other_visit != visit and other_device != device.pk:
-            row.problem("manifest_number", f"manifest {manifest!r} of hauler "
-                        f"{row.values['hauler_code']!r} is already recorded for another "
-                        f"visit ({other_visit[1]})")  # fmt: skip
+            row.problem(
+                "manifest_number",
+                f"manifest {manifest!r} of hauler "
+                f"{row.values['hauler_code']!r} is already recorded for another "
+                f"visit ({other_visit[1]})",
+            )
             return
 
 
 _SERVICE_FIELDS = (
-    "manifest_number", "full_pump_out", "gallons_removed", "fog_inches", "solids_inches",
-    "final_chamber_floating_oil", "sludge_to_outlet_inches", "notes",
-)  # fmt: skip
+    "manifest_number",
+    "full_pump_out",
+    "gallons_removed",
+    "fog_inches",
+    "solids_inches",
+    "final_chamber_floating_oil",
+    "sludge_to_outlet_inches",
+    "notes",
+)
 
 
 def check_readings_fit(row: Row, device) -> None:
@@ -239,11 +281,19 @@ def readings() -> tuple[Column, ...]:
     return (
         Column("fog_inches", False, "inches of FOG measured", number(2, INCHES)),
         Column("solids_inches", False, "inches of solids measured", number(2, INCHES)),
-        Column("final_chamber_floating_oil", False, "yes or no: oil floating in the last "
-               "chamber", yes_no(None)),
-        Column("sludge_to_outlet_inches", False, "inches from the sludge to the outlet",
-               number(2, INCHES)),
-    )  # fmt: skip
+        Column(
+            "final_chamber_floating_oil",
+            False,
+            "yes or no: oil floating in the last chamber",
+            yes_no(None),
+        ),
+        Column(
+            "sludge_to_outlet_inches",
+            False,
+            "inches from the sludge to the outlet",
+            number(2, INCHES),
+        ),
+    )
 
 
 PUMPOUTS = Kind(
@@ -253,10 +303,17 @@ PUMPOUTS = Kind(
     (
         establishment_column("device__establishment__code"),
         device_column(True, path="device__code"),
-        Column("hauler_code", True, "the hauler's id (its code)", text(40), "H-1",
-               path="hauler__code"),
-        Column("manifest_number", True, "the hauler's manifest number; with the establishment, "
-               "device and hauler it identifies the pump-out", text(60), "M-1001"),
+        Column(
+            "hauler_code", True, "the hauler's id (its code)", text(40), "H-1", path="hauler__code"
+        ),
+        Column(
+            "manifest_number",
+            True,
+            "the hauler's manifest number; with the establishment, "
+            "device and hauler it identifies the pump-out",
+            text(60),
+            "M-1001",
+        ),
         Column("service_date", True, "the day of the pump-out", day, "2025-05-01", path="date"),
         Column("full_pump_out", False, "yes or no; blank: yes", yes_no(True)),
         Column("gallons_removed", False, "gallons", number(1, "99999999.9")),
@@ -267,7 +324,7 @@ PUMPOUTS = Kind(
     agency="device__establishment__agency",
     build=_pumpout,
     fixed={"source": "import"},
-)  # fmt: skip
+)
 
 
 def _pickup(row: Row) -> dict | None:
@@ -275,8 +332,9 @@ def _pickup(row: Row) -> dict | None:
     hauler = row.hauler()
     if fse is None or row.problems:
         return None
-    return _fields(row, ("date", "gallons", "manifest_number"), establishment_id=fse.pk,
-                   hauler_id=hauler)  # fmt: skip
+    return _fields(
+        row, ("date", "gallons", "manifest_number"), establishment_id=fse.pk, hauler_id=hauler
+    )
 
 
 PICKUPS = Kind(
@@ -286,15 +344,20 @@ PICKUPS = Kind(
     (
         establishment_column(),
         Column("date", True, "the day of the pickup", day, "2025-05-01"),
-        Column("hauler_code", False, "the hauler's or renderer's id (its code)", text(40),
-               path="hauler__code"),
+        Column(
+            "hauler_code",
+            False,
+            "the hauler's or renderer's id (its code)",
+            text(40),
+            path="hauler__code",
+        ),
         Column("gallons", False, "gallons collected", number(1, "99999999.9")),
         Column("manifest_number", False, "its receipt or manifest number", text(60)),
     ),
     model="maintenance.YellowGreasePickup",
     agency="establishment__agency",
     build=_pickup,
-)  # fmt: skip
+)
 
 
 def _incident(row: Row) -> dict | None:
@@ -310,29 +373,42 @@ def _incident(row: Row) -> dict | None:
     return _fields(row, _INCIDENT_FIELDS, **more)
 
 
-_INCIDENT_FIELDS = ("date", "kind", "attributed", "fog_caused", "gallons", "address",
-                    "written_report_on", "clearance_inspection_on")  # fmt: skip
+_INCIDENT_FIELDS = (
+    "date",
+    "kind",
+    "attributed",
+    "fog_caused",
+    "gallons",
+    "address",
+    "written_report_on",
+    "clearance_inspection_on",
+)
 
 INCIDENTS = Kind(
     "incidents",
     "Sewer overflows, spills and blockages",
     ("code",),
     (
-        Column("code", True, "the agency's id of the incident, unique in the agency",
-               text(60), "SSO-2025-001"),
+        Column(
+            "code",
+            True,
+            "the agency's id of the incident, unique in the agency",
+            text(60),
+            "SSO-2025-001",
+        ),
         establishment_column(required=False),
         Column("date", True, "the day it happened", day, "2025-05-01"),
         Column("kind", False, "overflow, spill, blockage...; blank: overflow", text(40)),
-        Column("attributed", False, "yes or no: the establishment caused or contributed",
-               yes_no(False)),
+        Column(
+            "attributed", False, "yes or no: the establishment caused or contributed", yes_no(False)
+        ),
         Column("fog_caused", False, "yes or no: caused by FOG", yes_no(False)),
         Column("gallons", False, "gallons spilled", number(1, "99999999999.9")),
         Column("address", False, "where", text(200)),
-        Column("written_report_on", False, "when the establishment's written report came",
-               day),
+        Column("written_report_on", False, "when the establishment's written report came", day),
         Column("clearance_inspection_on", False, "the day of the clearance inspection", day),
     ),
     model="incidents.Incident",
     agency="agency",
     build=_incident,
-)  # fmt: skip
+)

@@ -43,8 +43,7 @@ log = logging.getLogger(__name__)
 CREATED, UPDATED, UNCHANGED = "created", "updated", "unchanged"
 ANALYZED_FROM = 10_000  # new rows past which the table's planner statistics are gathered again
 
-__all__ = ["CREATED", "UPDATED", "UNCHANGED", "Outcome", "OnboardingError", "RowProblem",
-           "onboard"]  # fmt: skip
+__all__ = ["CREATED", "UPDATED", "UNCHANGED", "Outcome", "OnboardingError", "RowProblem", "onboard"]
 
 
 @dataclass
@@ -109,10 +108,13 @@ def onboard(
             if not outcome.problems:
                 _store(spec, plan, context)
                 audit_record(
-                    action="onboarding.import", obj=agency, actor=actor, agency=agency,
+                    action="onboarding.import",
+                    obj=agency,
+                    actor=actor,
+                    agency=agency,
                     after={"file": name, "kind": kind, "rows": outcome.rows, **outcome.counts},
                     reason=f"onboarding of {name}",
-                )  # fmt: skip
+                )
                 if dry_run:  # the same path as the import, all of it undone
                     transaction.set_rollback(True)
     except DatabaseError:
@@ -274,7 +276,7 @@ def _audit_changes(spec: Kind, changed: list[tuple[int, dict, dict]], context: C
             establishment_id=pk if spec.name == "establishments" else old.get("establishment_id"),
             before={k: plain(v) for k, v in old.items()},
             after={k: plain(v) for k, v in new.items()},
-        )  # fmt: skip
+        )
         for pk, new, old in changed
     ]
     AuditEvent.objects.bulk_create(events, batch_size=bulk.BATCH)

@@ -311,18 +311,34 @@ def _write_establishments(records: list[dict], context) -> None:
     operators = Operator.objects.bulk_create(
         [Operator(agency=context.agency, name=name) for name, _ in held], batch_size=bulk.BATCH
     )
-    bulk.insert(OperatorTenure, [
-        {"establishment_id": fse.pk, "operator_id": operator.pk, "since": since}
-        for fse, operator, (_, since) in zip(fses, operators, held, strict=True)
-    ])  # fmt: skip
+    bulk.insert(
+        OperatorTenure,
+        [
+            {"establishment_id": fse.pk, "operator_id": operator.pk, "since": since}
+            for fse, operator, (_, since) in zip(fses, operators, held, strict=True)
+        ],
+    )
 
 
 _ESTABLISHMENT_FIELDS = (
-    "name", "address", "city", "state", "zip_code", "category", "on_public_sewer", "opened_on",
-    "closed_on", "remodeled_on", "food_grinder", "food_grinder_installed_on",
-    "variance_granted", "interceptor_exception", "interceptor_plans_submitted_on", "latitude",
+    "name",
+    "address",
+    "city",
+    "state",
+    "zip_code",
+    "category",
+    "on_public_sewer",
+    "opened_on",
+    "closed_on",
+    "remodeled_on",
+    "food_grinder",
+    "food_grinder_installed_on",
+    "variance_granted",
+    "interceptor_exception",
+    "interceptor_plans_submitted_on",
+    "latitude",
     "longitude",
-)  # fmt: skip
+)
 
 ESTABLISHMENTS = Kind(
     "establishments",
@@ -341,30 +357,58 @@ ESTABLISHMENTS = Kind(
         Column("on_public_sewer", False, "yes or no; blank: yes", yes_no(True)),
         Column("opened_on", True, "the day it opened", day, "2015-03-01"),
         Column("closed_on", False, "the day it closed, if it has", day),
-        Column("operator_name", True, "who operates it (a new or known operator)", text(200),
-               "Harbor Foods LLC"),
+        Column(
+            "operator_name",
+            True,
+            "who operates it (a new or known operator)",
+            text(200),
+            "Harbor Foods LLC",
+        ),
         Column("operator_since", False, "since when; blank: since it opened", day),
         Column("remodeled_on", False, "its last remodel or change of use, if any", day),
-        Column("food_grinder", False, "yes or no: a food grinder discharges to the sewer",
-               yes_no(False)),
+        Column(
+            "food_grinder",
+            False,
+            "yes or no: a food grinder discharges to the sewer",
+            yes_no(False),
+        ),
         Column("food_grinder_installed_on", False, "when the food grinder was installed", day),
-        Column("variance_granted", False, "yes or no: the agency granted it a variance",
-               yes_no(False)),
-        Column("interceptor_exception", False, "why it has no interceptor, where the ordinance "
-               "allows one: space or slope", one_of(INTERCEPTOR_EXCEPTIONS, "space or slope")),
-        Column("interceptor_plans_submitted_on", False, "when plans of an interceptor were "
-               "submitted", day),
-        Column("latitude", False, "degrees north, negative south; kept to six decimals",
-               coordinate(90, "latitude"), "33.4269"),
-        Column("longitude", False, "degrees east, negative west (all of the United States); "
-               "kept to six decimals", coordinate(180, "longitude"), "-117.6120"),
+        Column(
+            "variance_granted", False, "yes or no: the agency granted it a variance", yes_no(False)
+        ),
+        Column(
+            "interceptor_exception",
+            False,
+            "why it has no interceptor, where the ordinance allows one: space or slope",
+            one_of(INTERCEPTOR_EXCEPTIONS, "space or slope"),
+        ),
+        Column(
+            "interceptor_plans_submitted_on",
+            False,
+            "when plans of an interceptor were submitted",
+            day,
+        ),
+        Column(
+            "latitude",
+            False,
+            "degrees north, negative south; kept to six decimals",
+            coordinate(90, "latitude"),
+            "33.4269",
+        ),
+        Column(
+            "longitude",
+            False,
+            "degrees east, negative west (all of the United States); kept to six decimals",
+            coordinate(180, "longitude"),
+            "-117.6120",
+        ),
     ),
     model="registry.FoodServiceEstablishment",
     agency="agency",
     build=_establishment,
     write=_write_establishments,
     warn=notices.establishments,
-)  # fmt: skip
+)
 
 
 def _hauler(row: Row) -> dict | None:
@@ -389,8 +433,14 @@ HAULERS = Kind(
     build=_hauler,
 )
 
-_DESIGN = ("location", "capacity_gallons", "design_depth_inches", "compartments",
-           "manhole_diameter_inches", "service_frequency_days")  # fmt: skip
+_DESIGN = (
+    "location",
+    "capacity_gallons",
+    "design_depth_inches",
+    "compartments",
+    "manhole_diameter_inches",
+    "service_frequency_days",
+)
 
 
 def _device(row: Row) -> dict | None:
@@ -404,10 +454,13 @@ def _device(row: Row) -> dict | None:
     stored = row.lookups.devices.get((v["establishment_code"], v["code"]))
     frequency = v.get("service_frequency_days")
     if stored is not None and "service_frequency_days" in v and frequency != stored.frequency:
-        row.problem("service_frequency_days", (
-            f"{frequency} here, {stored.frequency or 'blank'} on the device: a frequency is "
-            "changed on the device's page, with its reason"
-        ))  # fmt: skip
+        row.problem(
+            "service_frequency_days",
+            (
+                f"{frequency} here, {stored.frequency or 'blank'} on the device: a frequency is "
+                "changed on the device's page, with its reason"
+            ),
+        )
     return None if row.problems else record
 
 
@@ -432,4 +485,4 @@ DEVICES = Kind(
     agency="establishment__agency",
     build=_device,
     warn=notices.devices,
-)  # fmt: skip
+)

@@ -29,9 +29,13 @@ class Onboarding(Job):
     kind = models.CharField(max_length=20, choices=[(k.name, k.title) for k in KINDS.values()])
     dry_run = models.BooleanField(default=True)
     checked = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="imports",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="imports",
         help_text="the dry run this import was confirmed from",
-    )  # fmt: skip
+    )
     file = models.FileField(upload_to="imports/onboarding/%Y/%m/")
     filename = models.CharField(max_length=255)
     status = models.CharField(max_length=10, choices=STATUSES, default=Job.QUEUED)
@@ -69,6 +73,8 @@ class Onboarding(Job):
         """A clean dry run may be imported as it was checked, once: again only if its import
         stopped (its worker died, or it failed) without storing it."""
         return (
-            self.dry_run and self.status == Job.COMPLETE and not self.problem_count
+            self.dry_run
+            and self.status == Job.COMPLETE
+            and not self.problem_count
             and not any(i.status != Job.FAILED and not i.died() for i in self.imports.all())
-        )  # fmt: skip
+        )

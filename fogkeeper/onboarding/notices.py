@@ -108,8 +108,10 @@ def _stored(checked: Checked, codes: set[str]) -> list[tuple[float, float]]:
 def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
     """The great-circle distance between two points, in kilometres."""
     lat1, lon1, lat2, lon2 = (math.radians(v) for v in (*a, *b))
-    h = (math.sin((lat2 - lat1) / 2) ** 2
-         + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2)  # fmt: skip
+    h = (
+        math.sin((lat2 - lat1) / 2) ** 2
+        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    )
     return 2 * EARTH_KM * math.asin(min(1.0, math.sqrt(h)))
 
 

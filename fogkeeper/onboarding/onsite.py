@@ -47,14 +47,15 @@ EMPLOYEES = Kind(
         Column("name", True, "the employee's name", text(200), "Ana Ruiz"),
         Column("hired_on", True, "the first day of work", day, "2024-01-15"),
         Column("left_on", False, "the first day no longer employed", day),
-        Column("kitchen_duties", False, "yes or no: works in the kitchen; blank: yes",
-               yes_no(True)),
+        Column(
+            "kitchen_duties", False, "yes or no: works in the kitchen; blank: yes", yes_no(True)
+        ),
         Column("contractor", False, "yes or no: a contractor; blank: no", yes_no(False)),
     ),
     model="training.Employee",
     agency="establishment__agency",
     build=_employee,
-)  # fmt: skip
+)
 
 
 def _dated_record(row: Row, names: tuple[str, ...]) -> dict | None:
@@ -72,14 +73,13 @@ TRAININGS = Kind(
         establishment_column(),
         _code("the training's id at that establishment", "T-1"),
         Column("date", True, "the day it was given", day, "2025-03-01"),
-        Column("topic", False, "what it taught; blank: kitchen BMPs and FOG control",
-               text(200)),
+        Column("topic", False, "what it taught; blank: kitchen BMPs and FOG control", text(200)),
         Column("trainer", False, "who gave it", text(200)),
     ),
     model="training.Training",
     agency="establishment__agency",
     build=lambda row: _dated_record(row, ("date", "topic", "trainer")),
-)  # fmt: skip
+)
 
 
 def _attendance(row: Row) -> dict | None:
@@ -96,17 +96,28 @@ ATTENDANCE = Kind(
     ("establishment_code", "training_code", "employee_code"),
     (
         establishment_column("training__establishment__code"),
-        Column("training_code", True, "the training's id at that establishment", text(40),
-               "T-1", path="training__code"),
-        Column("employee_code", True, "the employee's id at that establishment", text(40),
-               "E-1", path="employee__code"),
-        Column("signed", False, "yes or no: signed the attendance log; blank: yes",
-               yes_no(True)),
+        Column(
+            "training_code",
+            True,
+            "the training's id at that establishment",
+            text(40),
+            "T-1",
+            path="training__code",
+        ),
+        Column(
+            "employee_code",
+            True,
+            "the employee's id at that establishment",
+            text(40),
+            "E-1",
+            path="employee__code",
+        ),
+        Column("signed", False, "yes or no: signed the attendance log; blank: yes", yes_no(True)),
     ),
     model="training.Attendance",
     agency="training__establishment__agency",
     build=_attendance,
-)  # fmt: skip
+)
 
 INSPECTIONS = Kind(
     "inspections",
@@ -131,17 +142,21 @@ def _of_inspection(row: Row, names: tuple[str, ...], device_required: bool) -> d
         check_readings_fit(row, device)
     if inspection is None or row.problems or (device_required and device is None):
         return None
-    return _fields(row, names, inspection_id=inspection.pk,
-                   device_id=device.pk if device else None)  # fmt: skip
+    return _fields(row, names, inspection_id=inspection.pk, device_id=device.pk if device else None)
 
 
 def _inspection_column() -> Column:
-    return Column("inspection_code", True, "the inspection's id at that establishment",
-                  text(40), "I-1", path="inspection__code")  # fmt: skip
+    return Column(
+        "inspection_code",
+        True,
+        "the inspection's id at that establishment",
+        text(40),
+        "I-1",
+        path="inspection__code",
+    )
 
 
-_READINGS = ("fog_inches", "solids_inches", "final_chamber_floating_oil",
-             "sludge_to_outlet_inches")  # fmt: skip
+_READINGS = ("fog_inches", "solids_inches", "final_chamber_floating_oil", "sludge_to_outlet_inches")
 
 MEASUREMENTS = Kind(
     "measurements",
@@ -193,8 +208,9 @@ SAMPLES = Kind(
         _code("the sample's id at that establishment", "S-1"),
         device_column(False),
         Column("date", True, "the day it was taken", day, "2025-03-01"),
-        Column("parameter", True, "what was measured (oil_and_grease...)", text(60),
-               "oil_and_grease"),
+        Column(
+            "parameter", True, "what was measured (oil_and_grease...)", text(60), "oil_and_grease"
+        ),
         Column("value", True, "the value measured", number(3, "999999999.999"), "42"),
         Column("unit", True, "its unit", text(20), "mg/L"),
         Column("method", False, "the method of analysis", text(80)),
@@ -202,4 +218,4 @@ SAMPLES = Kind(
     model="inspections.Sample",
     agency="establishment__agency",
     build=_sample,
-)  # fmt: skip
+)

@@ -107,9 +107,15 @@ class Lookups:
         from fogkeeper.registry.models import GreaseControlDevice
 
         rows = self._of(GreaseControlDevice).values_list(
-            "establishment__code", "code", "pk", "establishment_id", "installed_on",
-            "removed_on", "service_frequency_days", "design_depth_inches",
-        )  # fmt: skip
+            "establishment__code",
+            "code",
+            "pk",
+            "establishment_id",
+            "installed_on",
+            "removed_on",
+            "service_frequency_days",
+            "design_depth_inches",
+        )
         return {(fse, code): Device(*rest) for fse, code, *rest in rows}
 
     @cached_property
@@ -159,8 +165,9 @@ class Lookups:
             part = wanted[start : start + MANIFESTS_A_QUERY]
             for hauler, manifest, device, fse, day in Service.objects.filter(
                 hauler_id__in={h for h, _ in part}, manifest_number__in={m for _, m in part}
-            ).values_list("hauler_id", "manifest_number", "device_id", "device__establishment_id",
-                          "date"):  # fmt: skip
+            ).values_list(
+                "hauler_id", "manifest_number", "device_id", "device__establishment_id", "date"
+            ):
                 stored.setdefault((hauler, manifest), []).append((device, (fse, day)))
         return stored
 

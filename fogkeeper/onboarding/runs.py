@@ -47,10 +47,15 @@ def confirm(dry_run: Onboarding, user=None) -> Onboarding:
         if dead.died():
             dead.finish(Onboarding.FAILED, error=STOPPED)
     run = Onboarding.objects.create(
-        agency=dry_run.agency, kind=dry_run.kind, dry_run=False, checked=dry_run,
-        file=dry_run.file.name, filename=dry_run.filename, requested_by=user,
+        agency=dry_run.agency,
+        kind=dry_run.kind,
+        dry_run=False,
+        checked=dry_run,
+        file=dry_run.file.name,
+        filename=dry_run.filename,
+        requested_by=user,
         rows_total=dry_run.rows_total,
-    )  # fmt: skip
+    )
     queue(run)
     return run
 
@@ -112,10 +117,15 @@ def carry_out(run_id: int) -> Onboarding | None:
             data = f.read()
         with Heartbeat(run) as heart:
             outcome = onboard(
-                agency=run.agency, kind=run.kind, data=data, name=run.filename,
-                today=run.agency.today(), dry_run=run.dry_run, actor=run.requested_by,
+                agency=run.agency,
+                kind=run.kind,
+                data=data,
+                name=run.filename,
+                today=run.agency.today(),
+                dry_run=run.dry_run,
+                actor=run.requested_by,
                 progress=heart.progress,
-            )  # fmt: skip
+            )
     except (OnboardingError, OSError) as e:
         error = str(e).replace("\x00", "")  # PostgreSQL stores no NUL, not even in a message
         return run.finish(Onboarding.FAILED, error=f"{error}; nothing was stored.")

@@ -59,10 +59,16 @@ from .models import EnrolmentRequest
 REQUIRED = {
     "operator": ("business_name", "contact_name", "email", "phone", "mailing_address"),
     "hauler": (
-        "business_name", "contact_name", "email", "phone", "mailing_address", "service_area",
-        "licence_number", "licence_expires_on",
+        "business_name",
+        "contact_name",
+        "email",
+        "phone",
+        "mailing_address",
+        "service_area",
+        "licence_number",
+        "licence_expires_on",
     ),
-}  # fmt: skip
+}
 
 
 def enrolment_request_submit(
@@ -85,13 +91,20 @@ def enrolment_request_submit(
     that is not one, an operator naming no establishment, a hauler without its licence, and a
     second waiting request of the same email at the same agency."""
     req = EnrolmentRequest(
-        agency=agency, kind=kind, business_name=business_name.strip(),
-        contact_name=contact_name.strip(), email=email.strip().lower(), phone=phone.strip(),
-        mailing_address=mailing_address.strip(), establishments=establishments.strip(),
+        agency=agency,
+        kind=kind,
+        business_name=business_name.strip(),
+        contact_name=contact_name.strip(),
+        email=email.strip().lower(),
+        phone=phone.strip(),
+        mailing_address=mailing_address.strip(),
+        establishments=establishments.strip(),
         establishment_codes=sorted({c.strip().upper() for c in establishment_codes if c.strip()}),
-        service_area=service_area.strip(), licence_number=licence_number.strip(),
-        licence_expires_on=licence_expires_on, submitted_at=submitted_at or timezone.now(),
-    )  # fmt: skip
+        service_area=service_area.strip(),
+        licence_number=licence_number.strip(),
+        licence_expires_on=licence_expires_on,
+        submitted_at=submitted_at or timezone.now(),
+    )
     errors: Errors = {}
     for name in REQUIRED.get(kind, ()):
         if getattr(req, name) in ("", None):
@@ -170,8 +183,9 @@ def matching_operator(req: EnrolmentRequest) -> Operator | None:
     return by_name or (operators.filter(email__iexact=req.email).first() if req.email else None)
 
 
-def _check_operator(req, operator, establishments, change_on, errors: Errors,
-                    registering: bool = False) -> None:  # fmt: skip
+def _check_operator(
+    req, operator, establishments, change_on, errors: Errors, registering: bool = False
+) -> None:
     """An operator's establishments are the agency's and at least one (or one registered with
     the approval); each is run by the operator now, or the change of operator is recorded
     (which needs its date)."""
@@ -224,15 +238,26 @@ def enrolment_request_approve(
             if request.kind == "operator":
                 check_same_agency(errors, "operator", operator, request.agency)
                 operator = operator or matching_operator(request)
-                _check_operator(request, operator, establishments, change_on, errors,
-                                registering=bool(register))  # fmt: skip
+                _check_operator(
+                    request, operator, establishments, change_on, errors, registering=bool(register)
+                )
             else:
                 _check_hauler(request, hauler, hauler_code, customers, contracts_since, errors)
             refuse(errors)
             membership = _approve(
-                request, actor, user, operator, establishments, change_on, hauler, hauler_code,
-                customers, contracts_since, decided_at or timezone.now(), register,
-            )  # fmt: skip
+                request,
+                actor,
+                user,
+                operator,
+                establishments,
+                change_on,
+                hauler,
+                hauler_code,
+                customers,
+                contracts_since,
+                decided_at or timezone.now(),
+                register,
+            )
     except ValidationError as e:
         raise ValidationError(
             {_ERROR_FIELDS.get(k, k): v for k, v in e.message_dict.items()}
@@ -265,40 +290,65 @@ def _register_establishment(req, operator, register: dict, actor) -> FoodService
     refusals are put on the approval form's fields for it (`new_<field>`)."""
     try:
         return establishment_register(
-            agency=req.agency, code=register["code"].strip(), name=register["name"].strip(),
-            address=register["address"].strip(), opened_on=register["opened_on"],
-            operator=operator, today=timezone.localdate(), actor=actor,
-        )  # fmt: skip
+            agency=req.agency,
+            code=register["code"].strip(),
+            name=register["name"].strip(),
+            address=register["address"].strip(),
+            opened_on=register["opened_on"],
+            operator=operator,
+            today=timezone.localdate(),
+            actor=actor,
+        )
     except ValidationError as e:
         raise ValidationError({f"new_{k}": v for k, v in e.message_dict.items()}) from e
 
 
 def _approve(
-    req, actor, user, operator, establishments, change_on, hauler, hauler_code, customers,
-    contracts_since, decided_at, register=None,
-) -> Membership:  # fmt: skip
+    req,
+    actor,
+    user,
+    operator,
+    establishments,
+    change_on,
+    hauler,
+    hauler_code,
+    customers,
+    contracts_since,
+    decided_at,
+    register=None,
+) -> Membership:
     """The writes of an approval (inside the caller's transaction)."""
     link: dict[str, Any] = {}
     if req.kind == "operator":
         link["operator"] = operator or operator_register(
-            agency=req.agency, name=req.business_name, mailing_address=req.mailing_address,
-            phone=req.phone, email=req.email, actor=actor,
-        )  # fmt: skip
+            agency=req.agency,
+            name=req.business_name,
+            mailing_address=req.mailing_address,
+            phone=req.phone,
+            email=req.email,
+            actor=actor,
+        )
         if register:
             _register_establishment(req, link["operator"], register, actor)
         for fse in establishments:
             current = fse.current_tenure()
             if current is None or current.operator_id != link["operator"].pk:
                 operator_change(
-                    establishment=fse, operator=link["operator"], on=change_on, actor=actor,
+                    establishment=fse,
+                    operator=link["operator"],
+                    on=change_on,
+                    actor=actor,
                     reason=f"enrolment request {req.pk}",
-                )  # fmt: skip
+                )
     else:
         link["hauler"] = hauler or hauler_register(
-            agency=req.agency, code=hauler_code.strip(), name=req.business_name,
-            licence_number=req.licence_number, licence_expires_on=req.licence_expires_on,
+            agency=req.agency,
+            code=hauler_code.strip(),
+            name=req.business_name,
+            licence_number=req.licence_number,
+            licence_expires_on=req.licence_expires_on,
             actor=actor,
-        )  # fmt: skip
+        )
         for fse in customers:
             _contract(link["hauler"], fse, contracts_since, actor)
     with audited_by_caller():
@@ -306,8 +356,13 @@ def _approve(
             user = User(username=req.email, email=req.email, first_name=req.contact_name[:150])
             user.set_unusable_password()
             user.save()
-            audit_record(action="user.create", obj=user, actor=actor, agency=req.agency,
-                         after={"username": user.username, "email": user.email})  # fmt: skip
+            audit_record(
+                action="user.create",
+                obj=user,
+                actor=actor,
+                agency=req.agency,
+                after={"username": user.username, "email": user.email},
+            )
         role = req.kind
         membership = Membership(user=user, agency=req.agency, role=role, **link)
         membership.full_clean()
@@ -337,8 +392,9 @@ def _decide(req, status: str, actor, decided_at, membership=None, reason: str = 
     req.full_clean()
     req.save()
     action = "enrolment.approve" if status == "approved" else "enrolment.reject"
-    audit_record(action=action, obj=req, actor=actor, agency=req.agency, before=before,
-                 reason=reason)  # fmt: skip
+    audit_record(
+        action=action, obj=req, actor=actor, agency=req.agency, before=before, reason=reason
+    )
 
 
 def enrolment_request_reject(

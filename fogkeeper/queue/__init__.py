@@ -76,8 +76,9 @@ def _send(name: str, args: list, priority: int | None) -> None:
 def _keep(name: str, args: list, priority: int | None, record: Any, exc: Exception) -> None:
     from .models import Unsent
 
-    log.warning("the broker could not be reached: %s%r kept for the next tick: %s",
-                name, tuple(args), exc)  # fmt: skip
+    log.warning(
+        "the broker could not be reached: %s%r kept for the next tick: %s", name, tuple(args), exc
+    )
     Unsent.objects.create(
         task=name, args=args, priority=priority, record=_label(record), error=str(exc)[:1000]
     )

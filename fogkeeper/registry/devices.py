@@ -37,8 +37,13 @@ from .services import (
     refuse,
 )
 
-DESIGN = ("location", "capacity_gallons", "design_depth_inches", "compartments",
-          "manhole_diameter_inches")  # fmt: skip
+DESIGN = (
+    "location",
+    "capacity_gallons",
+    "design_depth_inches",
+    "compartments",
+    "manhole_diameter_inches",
+)
 ALLOWED = "gcd.allowed_frequencies_days"
 INVALID_RULE = "gcd.frequency_invalid"
 
@@ -92,10 +97,14 @@ def device_add(
     (device,) = together(
         errors,
         lambda: device_install(
-            establishment=establishment, code=code, kind=kind, installed_on=installed_on,
-            actor=actor, **design,
+            establishment=establishment,
+            code=code,
+            kind=kind,
+            installed_on=installed_on,
+            actor=actor,
+            **design,
         ),
-    )  # fmt: skip
+    )
     reevaluate_on_commit(establishment)
     return device
 
@@ -163,10 +172,15 @@ def device_replace(
             errors,
             lambda: device_remove(device=device, removed_on=on, actor=actor, reason=why),
             lambda: device_install(
-                establishment=device.establishment, code=code, kind=kind, installed_on=on,
-                service_frequency_days=frequency, actor=actor, **design,
+                establishment=device.establishment,
+                code=code,
+                kind=kind,
+                installed_on=on,
+                service_frequency_days=frequency,
+                actor=actor,
+                **design,
             ),
-        )  # fmt: skip
+        )
     except ValidationError:
         device.refresh_from_db()
         raise
@@ -290,8 +304,13 @@ def food_grinder_remove(
         establishment.food_grinder = False
         establishment.food_grinder_installed_on = None
         establishment.save()
-        audit("food_grinder.remove", establishment, actor, before=before,
-              reason=f"removed on {removed_on.isoformat()}")  # fmt: skip
+        audit(
+            "food_grinder.remove",
+            establishment,
+            actor,
+            before=before,
+            reason=f"removed on {removed_on.isoformat()}",
+        )
     reevaluate_on_commit(establishment)
     return establishment
 
@@ -321,9 +340,12 @@ def sizing_required(device: GreaseControlDevice, on: date) -> float | None:
 
 
 def device_sizing_set(
-    *, device: GreaseControlDevice, inputs: dict[str, float | None], on: date,
+    *,
+    device: GreaseControlDevice,
+    inputs: dict[str, float | None],
+    on: date,
     actor: Actor = None,
-) -> GreaseControlDevice:  # fmt: skip
+) -> GreaseControlDevice:
     """Record the inputs of the pack's sizing formula for the device (seats, hours, flow):
     only the inputs the rule names, each a number of zero or more; None clears one."""
     spec = sizing_rule(device, on)

@@ -52,11 +52,16 @@ def hauler_add(
     (hauler,) = together(
         errors,
         lambda: hauler_register(
-            agency=agency, code=code, name=name, licence_number=licence_number.strip(),
-            licence_expires_on=licence_expires_on, licensed=licensed, actor=actor,
+            agency=agency,
+            code=code,
+            name=name,
+            licence_number=licence_number.strip(),
+            licence_expires_on=licence_expires_on,
+            licensed=licensed,
+            actor=actor,
             **_certification(**certification),
         ),
-    )  # fmt: skip
+    )
     return hauler
 
 
@@ -136,9 +141,10 @@ def contract_start(
     ).first()
     if running is not None:
         add_error(
-            errors, "establishment",
+            errors,
+            "establishment",
             f"{hauler} already serves {establishment.name} (since {running.since}).",
-        )  # fmt: skip
+        )
     contract = ServiceContract(hauler=hauler, establishment=establishment, since=since)
     if not errors:
         check_model(contract, errors)
@@ -166,11 +172,17 @@ def contract_end(
         together(
             errors,
             lambda: record_end(
-                contract, field="until", on=until, started_on=contract.since,
-                started="its start", ended="ended", action="contract.end", actor=actor,
+                contract,
+                field="until",
+                on=until,
+                started_on=contract.since,
+                started="its start",
+                ended="ended",
+                action="contract.end",
+                actor=actor,
                 reason=reason,
             ),
-        )  # fmt: skip
+        )
     finally:
         contract.refresh_from_db()
     reevaluate_on_commit(contract.establishment)

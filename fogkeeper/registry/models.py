@@ -82,8 +82,12 @@ def city_line(city: str, state: str, zip_code: str) -> str:
 
 def _check_area(south, west, north, east) -> None:
     errors = {}
-    for name, value, largest in (("area_south", south, 90), ("area_north", north, 90),
-                                 ("area_west", west, 180), ("area_east", east, 180)):  # fmt: skip
+    for name, value, largest in (
+        ("area_south", south, 90),
+        ("area_north", north, 90),
+        ("area_west", west, 180),
+        ("area_east", east, 180),
+    ):
         if abs(value) > largest:
             errors[name] = f"{value} is not between -{largest} and {largest}."
     if not errors and south >= north:
@@ -123,16 +127,18 @@ class Agency(models.Model):
     area_west = _degrees("the westmost longitude of the agency's area (negative in the US)")
     area_east = _degrees("the eastmost longitude of the agency's area (negative in the US)")
     history_starts = models.DateField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="the day the agency's pump-out records start: a device in place before it "
         "with no pump-out on record is not counted overdue until the grace period ends",
-    )  # fmt: skip
+    )
     history_grace_days = models.PositiveIntegerField(
-        default=60, db_default=60,
+        default=60,
+        db_default=60,
         validators=[MinValueValidator(1), MaxValueValidator(730)],
         help_text="days after the history starts within which a device without a record is "
         "not counted overdue",
-    )  # fmt: skip
+    )
 
     class Meta:
         verbose_name_plural = "agencies"
@@ -253,9 +259,12 @@ class FoodServiceEstablishment(models.Model):
     address = models.CharField(max_length=200)
     city = models.CharField(max_length=100, blank=True)
     state = models.CharField(
-        max_length=2, blank=True, default="", db_default="",  # a row written without it: blank
+        max_length=2,
+        blank=True,
+        default="",
+        db_default="",  # a row written without it: blank
         help_text="the state's two-letter postal code: CA, OH",
-    )  # fmt: skip
+    )
     zip_code = models.CharField(max_length=10, blank=True)
     normalised_address = models.CharField(max_length=200, db_index=True, editable=False)
     parcel = models.ForeignKey(

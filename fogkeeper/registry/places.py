@@ -25,13 +25,21 @@ from .services import (
 
 
 def owner_register(
-    *, agency: Agency, name: str, mailing_address: str = "", phone: str = "", email: str = "",
+    *,
+    agency: Agency,
+    name: str,
+    mailing_address: str = "",
+    phone: str = "",
+    email: str = "",
     actor: Actor = None,
-) -> PropertyOwner:  # fmt: skip
+) -> PropertyOwner:
     owner = PropertyOwner(
-        agency=agency, name=name.strip(), mailing_address=mailing_address.strip(),
-        phone=phone.strip(), email=email.strip(),
-    )  # fmt: skip
+        agency=agency,
+        name=name.strip(),
+        mailing_address=mailing_address.strip(),
+        phone=phone.strip(),
+        email=email.strip(),
+    )
     return _create(owner, lambda errors: _check_phone(errors, owner.phone), "owner.register", actor)
 
 
@@ -43,14 +51,22 @@ def owner_update(*, owner: PropertyOwner, actor: Actor = None, **values: Any) ->
 
 
 def parcel_register(
-    *, agency: Agency, apn: str, address: str, owner: PropertyOwner | None = None,
-    multi_tenant: bool = False, actor: Actor = None,
-) -> Parcel:  # fmt: skip
+    *,
+    agency: Agency,
+    apn: str,
+    address: str,
+    owner: PropertyOwner | None = None,
+    multi_tenant: bool = False,
+    actor: Actor = None,
+) -> Parcel:
     """A parcel of the agency, by its assessor's parcel number (one per agency)."""
     parcel = Parcel(
-        agency=agency, apn=apn.strip(), address=address.strip(), owner=owner,
+        agency=agency,
+        apn=apn.strip(),
+        address=address.strip(),
+        owner=owner,
         multi_tenant=multi_tenant,
-    )  # fmt: skip
+    )
 
     def check(errors: Errors) -> None:
         check_same_agency(errors, "owner", owner, agency)
@@ -79,13 +95,21 @@ def _check_segment(errors: Errors, segment: SewerSegment) -> None:
 
 
 def segment_register(
-    *, agency: Agency, code: str, description: str = "", prone_to_blockage: bool = False,
-    cleaning_frequency_days: int | None = None, actor: Actor = None,
-) -> SewerSegment:  # fmt: skip
+    *,
+    agency: Agency,
+    code: str,
+    description: str = "",
+    prone_to_blockage: bool = False,
+    cleaning_frequency_days: int | None = None,
+    actor: Actor = None,
+) -> SewerSegment:
     segment = SewerSegment(
-        agency=agency, code=code.strip(), description=description.strip(),
-        prone_to_blockage=prone_to_blockage, cleaning_frequency_days=cleaning_frequency_days,
-    )  # fmt: skip
+        agency=agency,
+        code=code.strip(),
+        description=description.strip(),
+        prone_to_blockage=prone_to_blockage,
+        cleaning_frequency_days=cleaning_frequency_days,
+    )
     return _create(segment, lambda e: _check_segment(e, segment), "segment.register", actor)
 
 
@@ -102,14 +126,21 @@ def _check_lateral(errors: Errors, lateral: Lateral, today: date) -> None:
 
 
 def lateral_add(
-    *, establishment: FoodServiceEstablishment, segment: SewerSegment | None, today: date,
-    description: str = "", last_inspected_on: date | None = None, actor: Actor = None,
-) -> Lateral:  # fmt: skip
+    *,
+    establishment: FoodServiceEstablishment,
+    segment: SewerSegment | None,
+    today: date,
+    description: str = "",
+    last_inspected_on: date | None = None,
+    actor: Actor = None,
+) -> Lateral:
     """The establishment's sewer lateral to a segment of the same agency's public sewer."""
     lateral = Lateral(
-        establishment=establishment, segment=segment, description=description.strip(),
+        establishment=establishment,
+        segment=segment,
+        description=description.strip(),
         last_inspected_on=last_inspected_on,
-    )  # fmt: skip
+    )
     reevaluate_on_commit(establishment)
     return _create(lateral, lambda e: _check_lateral(e, lateral, today), "lateral.add", actor)
 

@@ -122,8 +122,15 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
             audit(
                 f"{obj._meta.model_name}.delete", obj, actor, before=before, after=None, reason=why
             )
-            files = [f for f in (getattr(obj, d.attname) for d in obj._meta.concrete_fields
-                     if isinstance(d, models.FileField)) if f]  # fmt: skip
+            files = [
+                f
+                for f in (
+                    getattr(obj, d.attname)
+                    for d in obj._meta.concrete_fields
+                    if isinstance(d, models.FileField)
+                )
+                if f
+            ]
             obj.delete()
             for file in files:  # the record's files go with it, once the deletion is committed
                 transaction.on_commit(partial(file.storage.delete, file.name))

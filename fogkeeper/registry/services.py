@@ -158,9 +158,12 @@ def operator_register(
     actor: Actor = None,
 ) -> Operator:
     operator = Operator(
-        agency=agency, name=name.strip(), mailing_address=mailing_address.strip(),
-        phone=phone.strip(), email=email.strip(),
-    )  # fmt: skip
+        agency=agency,
+        name=name.strip(),
+        mailing_address=mailing_address.strip(),
+        phone=phone.strip(),
+        email=email.strip(),
+    )
     errors: Errors = {}
     _check_phone(errors, operator.phone)
     check_model(operator, errors, exclude=["phone"] if "phone" in errors else ())
@@ -346,9 +349,12 @@ def device_exception_approve(
     engine no longer checks it (RULES 11.11). Refused where the pack allows no exceptions."""
     errors: Errors = {}
     exception = ApprovedException(
-        device=device, field=field, approved_on=approved_on, approved_by=approved_by,
+        device=device,
+        field=field,
+        approved_on=approved_on,
+        approved_by=approved_by,
         reference=reference,
-    )  # fmt: skip
+    )
     check_model(exception, errors)
     refuse(errors)
     with transaction.atomic():
@@ -373,9 +379,13 @@ def device_interval_approve(
     through `ends_on`. Audited as every device write."""
     errors: Errors = {}
     approval = IntervalApproval(
-        device=device, days=days, approved_on=approved_on, approved_by=approved_by.strip(),
-        reference=reference.strip(), ends_on=ends_on,
-    )  # fmt: skip
+        device=device,
+        days=days,
+        approved_on=approved_on,
+        approved_by=approved_by.strip(),
+        reference=reference.strip(),
+        ends_on=ends_on,
+    )
     check_model(approval, errors)
     refuse(errors)
     with transaction.atomic():
@@ -417,10 +427,16 @@ def device_remove(
     *, device: GreaseControlDevice, removed_on: date, actor: Actor = None, reason: str = ""
 ) -> GreaseControlDevice:
     record_end(
-        device, field="removed_on", on=removed_on, started_on=device.installed_on,
-        started="its installation", ended="was removed", action="device.remove",
-        actor=actor, reason=reason,
-    )  # fmt: skip
+        device,
+        field="removed_on",
+        on=removed_on,
+        started_on=device.installed_on,
+        started="its installation",
+        ended="was removed",
+        action="device.remove",
+        actor=actor,
+        reason=reason,
+    )
     reevaluate_on_commit(device.establishment)
     return device
 
@@ -457,9 +473,18 @@ def hauler_register(
 # -- the registry kept current from the staff pages ---------------------------------------
 
 ESTABLISHMENT_FIELDS = (
-    "name", "address", "city", "state", "zip_code", "category", "opened_on", "parcel",
-    "on_public_sewer", "latitude", "longitude",
-)  # fmt: skip
+    "name",
+    "address",
+    "city",
+    "state",
+    "zip_code",
+    "category",
+    "opened_on",
+    "parcel",
+    "on_public_sewer",
+    "latitude",
+    "longitude",
+)
 
 
 def check_not_future(errors: Errors, today: date | None, **dates: date | None) -> None:
@@ -555,10 +580,16 @@ def establishment_close(
     check_not_future(errors, today, closed_on=closed_on)
     refuse(errors)
     record_end(
-        establishment, field="closed_on", on=closed_on, started_on=establishment.opened_on,
-        started="the opening", ended="closed", action="establishment.close", actor=actor,
+        establishment,
+        field="closed_on",
+        on=closed_on,
+        started_on=establishment.opened_on,
+        started="the opening",
+        ended="closed",
+        action="establishment.close",
+        actor=actor,
         reason=reason,
-    )  # fmt: skip
+    )
     reevaluate_on_commit(establishment)
     return establishment
 
@@ -593,9 +624,12 @@ def operation_change_record(
     agency was told of it (the Town's ordinance wants notice ahead: the engine checks it). A
     remodel is also the establishment's latest remodel when it is the latest one."""
     change = OperationChange(
-        establishment=establishment, kind=kind, date=date, notified_on=notified_on,
+        establishment=establishment,
+        kind=kind,
+        date=date,
+        notified_on=notified_on,
         description=description.strip(),
-    )  # fmt: skip
+    )
     errors: Errors = {}
     check_not_future(errors, today, notified_on=notified_on)
     check_order(errors, "date", date, establishment.opened_on, "the opening")
@@ -619,9 +653,14 @@ def operation_change_record(
 
 
 def operator_update(
-    *, operator: Operator, name: str, phone: str, email: str, mailing_address: str,
+    *,
+    operator: Operator,
+    name: str,
+    phone: str,
+    email: str,
+    mailing_address: str,
     actor: Actor = None,
-) -> bool:  # fmt: skip
+) -> bool:
     """The operator's name and contact details as given (the contact checked as the portal's
     form checks it). Returns whether anything changed."""
     name = name.strip()
@@ -638,9 +677,12 @@ def operator_update(
             operator.save(update_fields=["name"])
             audit("operator.rename", operator, actor, before=before)
         changed = operator_contact_update(
-            operator=operator, phone=phone, email=email, mailing_address=mailing_address,
+            operator=operator,
+            phone=phone,
+            email=email,
+            mailing_address=mailing_address,
             actor=actor,
-        )  # fmt: skip
+        )
     return renamed or changed
 
 

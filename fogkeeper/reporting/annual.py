@@ -35,8 +35,20 @@ from fogkeeper.sewers.selectors import cleaning_states
 SPILL_KINDS = ("overflow", "spill")  # a blockage that spilled nothing is no spill
 STEP_TITLES = {"hearing": "Hearing", "appeal": "Appeal", "court_judgment": "Court judgment"}
 ACCESS_REFUSED = "inspection.access_refused"  # as the engine's inspection check reads it
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")  # fmt: skip
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 ZERO = Decimal("0.00")
 
 
@@ -379,10 +391,16 @@ def _compliance(r: AnnualReport, agency, pack) -> list[Figure]:
             f"{compliant} of {active}{share}",
             f"{source}: the establishments open that day with no violation open that day, of "
             "all establishments open that day.",
-            Table(("Establishments", "Count"), [("Open", active), ("In compliance", compliant),
-                                                ("Not in compliance", active - compliant)]),
+            Table(
+                ("Establishments", "Count"),
+                [
+                    ("Open", active),
+                    ("In compliance", compliant),
+                    ("Not in compliance", active - compliant),
+                ],
+            ),
         )
-    ]  # fmt: skip
+    ]
 
 
 def action_title(pack, action_type: str) -> str:
@@ -549,7 +567,7 @@ def _segments(r: AnnualReport, agency, pack) -> list[Figure]:
                     "On schedule",
                 ),
                 rows,
-            ),  # fmt: skip
+            ),
         )
     ]
 

@@ -47,12 +47,13 @@ def area_problems(data: Any) -> list[tuple[str, str]]:
                 "centre",
                 f"{centre!r} is not [latitude, longitude] in decimal degrees "
                 "(south and west negative, as [41.5868, -93.6250])",
-            )  # fmt: skip
+            )
         )
     radius = data.get("radius_km")
     if not (_number(radius) and 0 < radius <= MAX_RADIUS_KM):
-        problems.append(("radius_km", f"{radius!r} is not a distance in km (over 0, at most "
-                                      f"{MAX_RADIUS_KM})"))  # fmt: skip
+        problems.append(
+            ("radius_km", f"{radius!r} is not a distance in km (over 0, at most {MAX_RADIUS_KM})")
+        )
     streets = data.get("streets")
     if not (
         isinstance(streets, list)

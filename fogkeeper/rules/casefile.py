@@ -152,8 +152,17 @@ def _blank_words(m: records.CaseFileModel) -> bool:
     return any(map(str.isspace, words))
 
 
-LISTS = ("devices", "haulers", "employees", "services", "trainings", "inspections", "incidents",
-         "samples", "enforcement")  # fmt: skip
+LISTS = (
+    "devices",
+    "haulers",
+    "employees",
+    "services",
+    "trainings",
+    "inspections",
+    "incidents",
+    "samples",
+    "enforcement",
+)
 
 
 def _listed_ids(data: dict[str, Any]) -> dict[str, set[str]] | None:

@@ -26,8 +26,11 @@ IMPOSED_BY = ("administrative", "court")
 # Levels an appeal may go to beyond a pack's own procedure sequence.
 APPEAL_LEVELS = ("court", "city_manager")
 # The key of `titles` naming who acts at a level, where it is not the level's own name.
-LEVEL_TITLE_KEYS = {"hearing_officer": "hearing_body", "council": "appeal_body",
-                    "city_manager": "emergency_appeal"}  # fmt: skip
+LEVEL_TITLE_KEYS = {
+    "hearing_officer": "hearing_body",
+    "council": "appeal_body",
+    "city_manager": "emergency_appeal",
+}
 # The court, where a pack's titles name none: the word, not a State's court.
 COURT = "court"
 # The State packs (fogkeeper/incidents/reporting_packs/), one YAML file each, named in a

@@ -22,11 +22,16 @@ Id = Annotated[str, msgspec.Meta(min_length=1)]
 Depth = Annotated[float, msgspec.Meta(ge=0)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 Frequency = Annotated[int, msgspec.Meta(gt=0)]
-DesignField = Literal["capacity_gallons", "design_depth_inches", "compartments",
-                      "manhole_diameter_inches"]  # fmt: skip
+DesignField = Literal[
+    "capacity_gallons", "design_depth_inches", "compartments", "manhole_diameter_inches"
+]
 # the design figures of a device that a pack may limit and an approved exception excuse
-DESIGN_FIELDS = ("capacity_gallons", "design_depth_inches", "compartments",
-                 "manhole_diameter_inches")  # fmt: skip
+DESIGN_FIELDS = (
+    "capacity_gallons",
+    "design_depth_inches",
+    "compartments",
+    "manhole_diameter_inches",
+)
 
 
 class _Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -255,10 +260,30 @@ class CaseFileModel(_Record, kw_only=True, frozen=True, gc=False):
 
 STRUCTS: dict[str, type[msgspec.Struct]] = {
     cls.__name__: cls
-    for cls in (Operator, Change, Establishment, Limit, Permit, ApprovedException, Device,
-                Hauler, Reading, Service, Pickup, Employee, Attendee, Training, Measurement,
-                Answer, Inspection, Incident, Sample, History, CaseFileModel)
-}  # fmt: skip
+    for cls in (
+        Operator,
+        Change,
+        Establishment,
+        Limit,
+        Permit,
+        ApprovedException,
+        Device,
+        Hauler,
+        Reading,
+        Service,
+        Pickup,
+        Employee,
+        Attendee,
+        Training,
+        Measurement,
+        Answer,
+        Inspection,
+        Incident,
+        Sample,
+        History,
+        CaseFileModel,
+    )
+}
 
 
 def convert(data: dict[Any, Any]) -> CaseFileModel:

@@ -88,5 +88,14 @@ def _ids_hold(m: records.CaseFileModel) -> bool:
     )
 
 
-_LISTED = ("devices", "haulers", "employees", "services", "trainings", "inspections",
-           "incidents", "samples", "enforcement")  # fmt: skip
+_LISTED = (
+    "devices",
+    "haulers",
+    "employees",
+    "services",
+    "trainings",
+    "inspections",
+    "incidents",
+    "samples",
+    "enforcement",
+)

@@ -77,9 +77,13 @@ class FailureAnswerMiddleware:
             if matches(exception):
                 result = kind.response(request)
                 log_response(
-                    kind.LOGGED, request.path, response=result, request=request,
-                    logger=kind.logger, exception=exception,
-                )  # fmt: skip
+                    kind.LOGGED,
+                    request.path,
+                    response=result,
+                    request=request,
+                    logger=kind.logger,
+                    exception=exception,
+                )
                 return result
         return None
 

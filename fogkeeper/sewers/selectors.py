@@ -131,9 +131,12 @@ def _states(segments: list[SewerSegment], as_of: date, keep: int | None) -> list
 
 
 def cleaning_states(
-    *, agency: Agency, as_of: date, segments: Iterable[SewerSegment] | None = None,
+    *,
+    agency: Agency,
+    as_of: date,
+    segments: Iterable[SewerSegment] | None = None,
     keep: int | None = None,
-) -> list[SegmentState]:  # fmt: skip
+) -> list[SegmentState]:
     """Every segment of the agency (or those given, of the agency), in code order unless
     given, with its state and its cleanings up to `as_of` (only the newest `keep` of each
     when given)."""

@@ -21,16 +21,29 @@ from .models import SegmentCleaning
 
 
 def cleaning_record(
-    *, agency: Agency, segment: SewerSegment, cleaned_on: date, crew: str, method: str,
-    fog_found: str, notes: str = "", actor: Actor, today: date | None = None,
-) -> SegmentCleaning:  # fmt: skip
+    *,
+    agency: Agency,
+    segment: SewerSegment,
+    cleaned_on: date,
+    crew: str,
+    method: str,
+    fog_found: str,
+    notes: str = "",
+    actor: Actor,
+    today: date | None = None,
+) -> SegmentCleaning:
     """A cleaning of one of the agency's segments, done on `cleaned_on` (not after `today`)
     by `crew`, with its method and the FOG found (the model's choices)."""
     cleaning = SegmentCleaning(
-        agency=agency, segment=segment, cleaned_on=cleaned_on, crew=(crew or "").strip(),
-        method=method, fog_found=fog_found, notes=(notes or "").strip(),
+        agency=agency,
+        segment=segment,
+        cleaned_on=cleaned_on,
+        crew=(crew or "").strip(),
+        method=method,
+        fog_found=fog_found,
+        notes=(notes or "").strip(),
         recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )  # fmt: skip
+    )
     errors: Errors = {}
     if segment.agency_id != agency.pk:
         add_error(errors, "segment", f"Segment {segment} belongs to another agency than {agency}.")

@@ -74,11 +74,17 @@ def employee_leave(
         together(
             errors,
             lambda: record_end(
-                employee, field="left_on", on=left_on, started_on=employee.hired_on,
-                started="the hiring", ended="left", action="employee.leave", actor=actor,
+                employee,
+                field="left_on",
+                on=left_on,
+                started_on=employee.hired_on,
+                started="the hiring",
+                ended="left",
+                action="employee.leave",
+                actor=actor,
                 reason=reason,
             ),
-        )  # fmt: skip
+        )
     except ValidationError:
         employee.refresh_from_db()
         raise

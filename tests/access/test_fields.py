@@ -41,9 +41,17 @@ ENDPOINTS = {
 # status word, a rule's title, an employee's name for their code, "Yes" for true, the
 # attendees by name): the page named shows them, but not as the API's value.
 IN_WORDS = {
-    "kind", "status.status", "status", "rule", "severity", "source", "schedule.obligation",
-    "schedule.subject", "answers.item", "attendees",
-}  # fmt: skip
+    "kind",
+    "status.status",
+    "status",
+    "rule",
+    "severity",
+    "source",
+    "schedule.obligation",
+    "schedule.subject",
+    "answers.item",
+    "attendees",
+}
 # A permit's holder, status and end, and any permit but the one in force (with its renewal
 # application), are in the table of permits, shown once there is more than one.
 PERMITS_TABLE = {"holder", "ended_on"}

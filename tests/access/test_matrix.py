@@ -272,8 +272,12 @@ def _photo(side) -> dict:
     return {"photo": photos.earliest("pk").pk}
 
 
-RECORDS = {"web:case": _case, "web:letter": _agency_letter, "web:photo": _photo,
-           "web:photo_thumbnail": _photo}  # fmt: skip
+RECORDS = {
+    "web:case": _case,
+    "web:letter": _agency_letter,
+    "web:photo": _photo,
+    "web:photo_thumbnail": _photo,
+}
 for _area in areas.modules():
     RECORDS.update(getattr(_area, "RECORDS", {}))
 

@@ -39,7 +39,6 @@ def test_it_asks_to_delete_a_token_without_showing_its_key(admin_client, token):
 
 def test_it_issues_a_token_from_the_admin_without_showing_its_key(admin_client):
     user = User.objects.create_user("ivy")
-    response = admin_client.post(reverse("admin:api_apitoken_add"), {"user": user.pk},
-                                 follow=True)  # fmt: skip
+    response = admin_client.post(reverse("admin:api_apitoken_add"), {"user": user.pk}, follow=True)
     key = Token.objects.get(user=user).key
     assert key not in response.content.decode()

@@ -59,9 +59,18 @@ def test_it_ends_access_at_once_when_the_membership_is_removed(people):
 
 
 @pytest.mark.parametrize(
-    "path", ["establishments", "devices", "permits", "services", "trainings", "inspections",
-             "incidents", "findings"],
-)  # fmt: skip
+    "path",
+    [
+        "establishments",
+        "devices",
+        "permits",
+        "services",
+        "trainings",
+        "inspections",
+        "incidents",
+        "findings",
+    ],
+)
 def test_it_answers_404_for_a_record_of_another_agency_whatever_the_id(people, world, path):
     mine = api(people["town"]).get(f"/api/v1/{path}/").json()["results"][0]["id"]
     response = api(people["manager"]).get(f"/api/v1/{path}/{mine}/")

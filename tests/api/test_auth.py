@@ -10,8 +10,16 @@ from tests.web.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-PATHS = ["establishments", "devices", "permits", "services", "trainings", "inspections",
-         "incidents", "findings"]  # fmt: skip
+PATHS = [
+    "establishments",
+    "devices",
+    "permits",
+    "services",
+    "trainings",
+    "inspections",
+    "incidents",
+    "findings",
+]
 
 
 @pytest.mark.parametrize("path", PATHS)

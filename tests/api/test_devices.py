@@ -35,8 +35,14 @@ def test_it_shows_a_hauler_the_devices_in_place_only(people, world):
     make_device(world.pier, "GI-0", installed_on="2000-01-01", removed_on=d("2009-12-31"))
     rows = api(people["hauler"]).get(URL).json()["results"]
     assert [r["code"] for r in rows] == ["GI-1"]
-    assert set(rows[0]) == {"id", "establishment", "code", "kind", "capacity_gallons",
-                            "service_frequency_days"}  # fmt: skip
+    assert set(rows[0]) == {
+        "id",
+        "establishment",
+        "code",
+        "kind",
+        "capacity_gallons",
+        "service_frequency_days",
+    }
     assert api(people["hauler"]).get(f"{URL}?installed=false").status_code == 403
 
 

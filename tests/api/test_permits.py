@@ -17,8 +17,9 @@ def test_it_shows_a_permit(people, world):
 
 
 def test_it_filters_by_status_and_expiry(people, world):
-    make_permit(world.grill, "SC-0", issued_on="2019-01-01", expires_on="2023-12-31",
-                status="superseded")  # fmt: skip
+    make_permit(
+        world.grill, "SC-0", issued_on="2019-01-01", expires_on="2023-12-31", status="superseded"
+    )
     client = api(people["manager"])
     assert codes(client.get(f"{URL}?status=superseded"), "number") == ["SC-0"]
     assert codes(client.get(f"{URL}?expires_to=2024-01-01"), "number") == ["SC-0"]

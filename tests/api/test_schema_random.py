@@ -50,8 +50,11 @@ def _free_port() -> int:
 def _manage(env, *args) -> str:
     done = subprocess.run(
         [str(BIN / "python"), "manage.py", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -80,11 +83,21 @@ def server(django_db_setup, django_db_blocker):
     port = _free_port()
     with tempfile.TemporaryFile("w+") as log:
         gunicorn = subprocess.Popen(
-            [str(BIN / "gunicorn"), "--config", "python:fogkeeper.config.gunicorn",
-             "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "fogkeeper.config.wsgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            [
+                str(BIN / "gunicorn"),
+                "--config",
+                "python:fogkeeper.config.gunicorn",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "fogkeeper.config.wsgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             base = f"http://127.0.0.1:{port}"
             _wait_ready(f"{base}/api/v1/schema/", gunicorn)
@@ -113,14 +126,29 @@ def _wait_ready(url: str, process) -> None:
 
 def _schemathesis(base: str, token: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [str(BIN / "schemathesis"), "run", f"{base}/api/v1/schema/",
-         "--checks", "not_a_server_error,response_schema_conformance",
-         "--phases", "examples,fuzzing", "--max-examples", str(EXAMPLES),
-         "--exclude-path", "/api/v1/token/",
-         "--header", f"Authorization: Token {token}",
-         "--header", f"{AGENCY_HEADER}: san-clemente", "--no-color"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        [
+            str(BIN / "schemathesis"),
+            "run",
+            f"{base}/api/v1/schema/",
+            "--checks",
+            "not_a_server_error,response_schema_conformance",
+            "--phases",
+            "examples,fuzzing",
+            "--max-examples",
+            str(EXAMPLES),
+            "--exclude-path",
+            "/api/v1/token/",
+            "--header",
+            f"Authorization: Token {token}",
+            "--header",
+            f"{AGENCY_HEADER}: san-clemente",
+            "--no-color",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def test_it_conforms_to_its_schema_on_random_examples(server):
@@ -159,11 +187,29 @@ def test_the_field_sync_and_the_onboarding_upload_answer_random_posts_in_words(s
     base, _ = server
     cookie, csrf = _signed_in(base, "manager")
     run = subprocess.run(
-        [str(BIN / "schemathesis"), "run", str(PAGES), "--url", base,
-         "--checks", "not_a_server_error,status_code_conformance,response_schema_conformance",
-         "--phases", "examples,fuzzing", "--max-examples", str(PAGE_EXAMPLES),
-         "--header", f"Cookie: {cookie}", "--header", f"X-CSRFToken: {csrf}",
-         "--header", f"Referer: {base}/", "--no-color"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            str(BIN / "schemathesis"),
+            "run",
+            str(PAGES),
+            "--url",
+            base,
+            "--checks",
+            "not_a_server_error,status_code_conformance,response_schema_conformance",
+            "--phases",
+            "examples,fuzzing",
+            "--max-examples",
+            str(PAGE_EXAMPLES),
+            "--header",
+            f"Cookie: {cookie}",
+            "--header",
+            f"X-CSRFToken: {csrf}",
+            "--header",
+            f"Referer: {base}/",
+            "--no-color",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]

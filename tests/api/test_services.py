@@ -35,8 +35,9 @@ def test_it_answers_404_to_a_hauler_for_another_haulers_pump_out_at_its_customer
 
 def test_it_shows_staff_that_a_pump_out_is_disputed(people):
     service = Service.objects.get(manifest_number="R-2")
-    service_dispute(service=service, reason="no manifest", raised_on=d("2026-02-01"),
-                    actor=people["inspector"])  # fmt: skip
+    service_dispute(
+        service=service, reason="no manifest", raised_on=d("2026-02-01"), actor=people["inspector"]
+    )
     assert api(people["manager"]).get(f"{URL}{service.pk}/").json()["disputed"] is True
 
 

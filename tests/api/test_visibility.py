@@ -34,7 +34,7 @@ SEEN = [
             "hauler": ["C-1"],
             "owner": 403,
         },
-    ),  # fmt: skip
+    ),
     (
         "incidents",
         "code",
@@ -44,7 +44,7 @@ SEEN = [
             "hauler": 403,
             "owner": 403,
         },
-    ),  # fmt: skip
+    ),
 ]
 CASES = [
     (path, field, role, expected[("staff" if role in STAFF else role)])
@@ -80,9 +80,18 @@ def test_it_refuses_findings_to_a_hauler(people):
 
 
 @pytest.mark.parametrize(
-    "path", ["establishments", "devices", "permits", "services", "trainings", "inspections",
-             "incidents", "findings"],
-)  # fmt: skip
+    "path",
+    [
+        "establishments",
+        "devices",
+        "permits",
+        "services",
+        "trainings",
+        "inspections",
+        "incidents",
+        "findings",
+    ],
+)
 def test_it_shows_the_town_only_its_own_records(people, path):
     response = api(people["town"]).get(f"/api/v1/{path}/")
     body = response.json()

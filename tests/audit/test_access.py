@@ -20,14 +20,27 @@ def clerk():
 
 
 def _membership_form(m: Membership, **changes) -> dict:
-    return {"user": m.user_id, "agency": m.agency_id, "role": m.role, "operator": "",
-            "hauler": "", "owner": "", **changes}  # fmt: skip
+    return {
+        "user": m.user_id,
+        "agency": m.agency_id,
+        "role": m.role,
+        "operator": "",
+        "hauler": "",
+        "owner": "",
+        **changes,
+    }
 
 
 def _user_form(user: User, **changes) -> dict:
-    data = {"username": user.username, "first_name": user.first_name,
-            "last_name": user.last_name, "email": user.email, "is_active": "on",
-            "date_joined_0": "2024-01-02", "date_joined_1": "09:00:00"}  # fmt: skip
+    data = {
+        "username": user.username,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "email": user.email,
+        "is_active": "on",
+        "date_joined_0": "2024-01-02",
+        "date_joined_1": "09:00:00",
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not False}
 
@@ -84,8 +97,7 @@ def test_it_records_a_password_changed_never_its_hash(admin_client, clerk):
 
 def test_it_audits_a_token_issued_and_revoked(admin_client, admin_user, clerk):
     token = Token.objects.create(user=clerk.user)
-    admin_client.post(reverse("admin:api_apitoken_delete", args=[clerk.user_id]),
-                      {"post": "yes"})  # fmt: skip
+    admin_client.post(reverse("admin:api_apitoken_delete", args=[clerk.user_id]), {"post": "yes"})
     issued, revoked = events("api_token.issue") + events("api_token.revoke")
     assert (issued.actor, issued.object_id, revoked.actor) == (None, str(clerk.user_id), admin_user)
     assert token.key not in str(issued.after) + str(revoked.before)
@@ -97,8 +109,9 @@ def test_it_audits_a_permission_given_to_a_group(admin_user):
     group.permissions.add(Permission.objects.get(codename="view_membership"))
     (event,) = events("group.permissions_change")
     assert (event.before, event.after) == (
-        {"permissions": []}, {"permissions": ["web.view_membership"]}
-    )  # fmt: skip
+        {"permissions": []},
+        {"permissions": ["web.view_membership"]},
+    )
     assert [e.action for e in events()][-2:] == ["group.create", "group.permissions_change"]
 
 

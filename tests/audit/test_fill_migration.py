@@ -26,9 +26,14 @@ migration = importlib.import_module("fogkeeper.audit.migrations.0002_establishme
 def unfilled(obj, **kw) -> AuditEvent:
     """A row as written before the field existed: no establishment."""
     return AuditEvent.objects.create(
-        action="x.y", object_type=obj._meta.label_lower, object_id=str(obj.pk),
-        before={"a": 1}, after={"a": 2}, reason="old", **kw,
-    )  # fmt: skip
+        action="x.y",
+        object_type=obj._meta.label_lower,
+        object_id=str(obj.pk),
+        before={"a": 1},
+        after={"a": 2},
+        reason="old",
+        **kw,
+    )
 
 
 def filled() -> dict[str, int | None]:

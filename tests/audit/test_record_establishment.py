@@ -49,9 +49,12 @@ def test_it_names_a_pump_outs_establishment_through_its_device(fse):
 
 def test_a_pump_out_recorded_by_its_service_is_on_its_establishments_trail(fse):
     service_record(
-        device=make_device(fse), manifest_number="M-2", date=date(2025, 1, 15),
-        hauler=make_hauler(fse.agency), today=date(2025, 1, 16),
-    )  # fmt: skip
+        device=make_device(fse),
+        manifest_number="M-2",
+        date=date(2025, 1, 15),
+        hauler=make_hauler(fse.agency),
+        today=date(2025, 1, 16),
+    )
     (event,) = AuditEvent.objects.filter(action="service.record")
     assert event.establishment == fse
 

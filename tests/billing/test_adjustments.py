@@ -67,8 +67,10 @@ def test_a_void_credits_what_is_still_owed():
     assert void.amount == Decimal("150.00")
     assert account_balance(fse, d("2025-03-12")) == Decimal("0.00")
     assert [line.kind for line in account_statement(fse, d("2025-03-31"))] == [
-        "invoice", "payment", "void"
-    ]  # fmt: skip
+        "invoice",
+        "payment",
+        "void",
+    ]
 
 
 def test_nothing_is_recorded_on_an_invoice_after_its_void():
@@ -89,9 +91,12 @@ def test_a_payment_on_a_void_invoice_is_refused():
     invoice_void(invoice=inv, on=d("2025-03-12"), reason="Issued in error")
 
     errors = refused(
-        payment_record, invoice=inv, paid_on=d("2025-03-13"), amount=Decimal("1.00"),
+        payment_record,
+        invoice=inv,
+        paid_on=d("2025-03-13"),
+        amount=Decimal("1.00"),
         method="check",
-    )  # fmt: skip
+    )
     assert errors["amount"] == ["Invoice INV-1 is void: nothing is paid on it."]
 
 

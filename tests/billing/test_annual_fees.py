@@ -18,11 +18,21 @@ from .records import TOWN_FEES, invoice
 pytestmark = pytest.mark.django_db
 
 SC_FEES = [
-    {"code": "RGI", "description": "Annual Restaurant Grease Inspection fee",
-     "amount": Decimal("312.00"), "basis": "annual", "citation": "13.30.050(M)"},
-    {"code": "CLEAN", "description": "Quarterly clean-out fee", "amount": Decimal("95.00"),
-     "basis": "quarterly", "citation": "13.30.050(M)"},
-]  # fmt: skip
+    {
+        "code": "RGI",
+        "description": "Annual Restaurant Grease Inspection fee",
+        "amount": Decimal("312.00"),
+        "basis": "annual",
+        "citation": "13.30.050(M)",
+    },
+    {
+        "code": "CLEAN",
+        "description": "Quarterly clean-out fee",
+        "amount": Decimal("95.00"),
+        "basis": "quarterly",
+        "citation": "13.30.050(M)",
+    },
+]
 
 
 @pytest.fixture
@@ -45,8 +55,9 @@ def test_it_invoices_the_annual_fee_to_each_active_establishment(sc):
 
     invoices = Invoice.objects.filter(agency=sc).order_by("code")
     assert [(i.code, i.total()) for i in invoices] == [
-        ("RGI-2026-FSE-1", Decimal("312.00")), ("RGI-2026-FSE-2", Decimal("312.00"))
-    ]  # fmt: skip
+        ("RGI-2026-FSE-1", Decimal("312.00")),
+        ("RGI-2026-FSE-2", Decimal("312.00")),
+    ]
     assert "Issued: 2 (FSE-1, FSE-2)" in output
 
 

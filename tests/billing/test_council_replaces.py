@@ -19,10 +19,19 @@ pytestmark = pytest.mark.django_db
 def order(case, code, by, amount, issued_on, served_on, refers_to=None):
     refers_to = refers_to or heard_complaint(case)
     return action_take(
-        case=case, type="penalty_order", code=code, refers_to=refers_to,
-        fields={"issued_by": by, "issued_on": d(issued_on), "served_on": d(served_on),
-                "amount": Decimal(amount), "class": "records", "days": 5},
-    )  # fmt: skip
+        case=case,
+        type="penalty_order",
+        code=code,
+        refers_to=refers_to,
+        fields={
+            "issued_by": by,
+            "issued_on": d(issued_on),
+            "served_on": d(served_on),
+            "amount": Decimal(amount),
+            "class": "records",
+            "days": 5,
+        },
+    )
 
 
 def cut_on_appeal():
@@ -63,10 +72,13 @@ def test_it_refuses_to_invoice_the_order_replaced_and_stores_nothing():
 
     with pytest.raises(Exception) as e:
         invoice_issue(
-            establishment=fse, code="INV-1", kind="penalty", noticed_on=d("2025-08-05"),
+            establishment=fse,
+            code="INV-1",
+            kind="penalty",
+            noticed_on=d("2025-08-05"),
             enforcement_action="PO-1",
             lines=[{"description": "Penalty PO-1", "amount": Decimal("5000.00")}],
-        )  # fmt: skip
+        )
 
     assert "PO-1 was replaced by the order that decided its appeal" in str(e.value)
     assert Invoice.objects.count() == 0
@@ -76,13 +88,20 @@ def test_it_refuses_a_lien_for_the_order_replaced_and_records_one_for_the_counci
     fse, _, _ = cut_on_appeal()
 
     message = refused(
-        lien_record, establishment=fse, recorded_on=d("2025-10-01"), amount=Decimal("5000"),
-        document_number="2025-1", penalty_order="PO-1",
-    )  # fmt: skip
+        lien_record,
+        establishment=fse,
+        recorded_on=d("2025-10-01"),
+        amount=Decimal("5000"),
+        document_number="2025-1",
+        penalty_order="PO-1",
+    )
     lien_record(
-        establishment=fse, recorded_on=d("2025-10-01"), amount=Decimal("2000"),
-        document_number="2025-2", penalty_order="PO-2",
-    )  # fmt: skip
+        establishment=fse,
+        recorded_on=d("2025-10-01"),
+        amount=Decimal("2000"),
+        document_number="2025-2",
+        penalty_order="PO-2",
+    )
 
     assert "PO-1 is not eligible for a lien" in message
     assert lien_eligibility(fse, "PO-1", d("2025-10-01")).on is None
@@ -96,10 +115,20 @@ def test_it_refuses_an_appeal_of_named_by_hand_that_is_not_the_order_appealed():
     order(case, "PO-1", "manager", "5000", "2025-07-01", "2025-07-02")
 
     message = refused(
-        action_take, case=case, type="penalty_order", code="PO-2", refers_to=heard_complaint(case),
-        fields={"issued_by": "manager", "issued_on": d("2025-08-01"),
-                "served_on": d("2025-08-01"), "amount": Decimal("100"), "class": "records",
-                "days": 1, "appeal_of": "PO-1"},
-    )  # fmt: skip
+        action_take,
+        case=case,
+        type="penalty_order",
+        code="PO-2",
+        refers_to=heard_complaint(case),
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-08-01"),
+            "served_on": d("2025-08-01"),
+            "amount": Decimal("100"),
+            "class": "records",
+            "days": 1,
+            "appeal_of": "PO-1",
+        },
+    )
 
     assert "appeal_of is the order whose appeal this order decides, not PO-1" in message

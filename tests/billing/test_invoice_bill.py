@@ -27,8 +27,9 @@ def text_of(pdf: bytes) -> str:
 def san_clemente_invoice():
     agency = make_agency(letterhead="910 Calle Negocio\nSan Clemente, CA 92673")
     fse = make_establishment(agency, code="FSE-9", name="Pier Taqueria", operator="Harbor Eats")
-    lines = [{"description": "Reinspection", "amount": Decimal("100.00"),
-              "citation": "13.30.050(F)"}]  # fmt: skip
+    lines = [
+        {"description": "Reinspection", "amount": Decimal("100.00"), "citation": "13.30.050(F)"}
+    ]
     return invoice(fse, code="SC-INV-4", noticed_on="2025-05-01", lines=lines)
 
 
@@ -52,11 +53,15 @@ def test_the_packs_billing_gives_the_term_payee_phone_and_link(tmp_path, monkeyp
     folder = tmp_path / "imaginary-town"
     shutil.copytree(PACKS / "imaginary-town", folder)
     meta = folder / "pack.yaml"
-    meta.write_text(meta.read_text(encoding="utf-8") + (
-        "billing:\n  payment_term_days: 14\n  payee: Town Treasurer\n"
-        "  address: 1 Main St, Imaginary Town\n  phone: 555-0100\n"
-        "  online: https://pay.example.gov/fog\n"
-    ), encoding="utf-8")  # fmt: skip
+    meta.write_text(
+        meta.read_text(encoding="utf-8")
+        + (
+            "billing:\n  payment_term_days: 14\n  payee: Town Treasurer\n"
+            "  address: 1 Main St, Imaginary Town\n  phone: 555-0100\n"
+            "  online: https://pay.example.gov/fog\n"
+        ),
+        encoding="utf-8",
+    )
     monkeypatch.setenv("FOGKEEPER_PACKS", str(tmp_path))
     agency = make_agency("imaginary-town")
     assert how_to_pay(agency) == {

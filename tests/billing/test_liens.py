@@ -22,20 +22,31 @@ def penalised():
     served 2025-07-02: final 2025-07-13, a lien from 2025-09-11."""
     fse, case, _ = open_case()
     action_take(
-        case=case, type="penalty_order", code="PO-1", refers_to=heard_complaint(case),
-        fields={"issued_by": "manager", "issued_on": d("2025-07-01"),
-                "served_on": d("2025-07-02"), "amount": Decimal("2000"), "class": "records",
-                "days": 1},
-    )  # fmt: skip
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        refers_to=heard_complaint(case),
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-07-01"),
+            "served_on": d("2025-07-02"),
+            "amount": Decimal("2000"),
+            "class": "records",
+            "days": 1,
+        },
+    )
     return fse
 
 
 def record(fse, on="2025-09-11", amount="2000.00", **kw):
     kw.setdefault("penalty_order", "PO-1")
     return lien_record(
-        establishment=fse, recorded_on=d(on), amount=Decimal(amount),
-        document_number=kw.pop("document_number", "2025-0012345"), **kw,
-    )  # fmt: skip
+        establishment=fse,
+        recorded_on=d(on),
+        amount=Decimal(amount),
+        document_number=kw.pop("document_number", "2025-0012345"),
+        **kw,
+    )
 
 
 def counts():
@@ -75,10 +86,13 @@ def test_it_refuses_a_lien_the_day_before_it_is_eligible_citing_the_section():
 def test_it_refuses_a_lien_when_the_penalty_invoice_is_paid():
     fse = penalised()
     inv = invoice_issue(
-        establishment=fse, code="INV-9", kind="penalty", noticed_on=d("2025-07-01"),
+        establishment=fse,
+        code="INV-9",
+        kind="penalty",
+        noticed_on=d("2025-07-01"),
         enforcement_action="PO-1",
         lines=[{"description": "Penalty PO-1", "amount": Decimal("2000.00")}],
-    )  # fmt: skip
+    )
     payment_record(invoice=inv, paid_on=d("2025-08-01"), amount=Decimal("2000.00"), method="check")
 
     errors = refused(record, fse, invoice=inv, penalty_order="")

@@ -46,9 +46,14 @@ def san_clemente():
     san_clemente_case(fse)
     ramen = make_vista_hermosa_ramen(sc)
     Sample.objects.create(
-        establishment=ramen, code="S-1", date=date(2025, 6, 2), parameter="oil_and_grease",
-        value=Decimal("185"), unit="mg/L", method="EPA 1664",
-    )  # fmt: skip
+        establishment=ramen,
+        code="S-1",
+        date=date(2025, 6, 2),
+        parameter="oil_and_grease",
+        value=Decimal("185"),
+        unit="mg/L",
+        method="EPA 1664",
+    )
     sweep_agency(sc, as_of=AS_OF)
     make_user("ines", sc)
     return sc

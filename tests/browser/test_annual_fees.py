@@ -62,9 +62,14 @@ def test_the_clerk_invoices_the_annual_fee_and_sees_what_was_issued(
 
 def test_a_stalled_run_is_queued_again_and_carries_on(page, live_server, screenshot, sc):
     run = AnnualFeeRun.objects.create(
-        agency=sc, year=2026, noticed_on=date(2026, 11, 30), fee_code="RGI", status="running",
-        total=2, progress_at=timezone.now() - timedelta(hours=1),
-    )  # fmt: skip
+        agency=sc,
+        year=2026,
+        noticed_on=date(2026, 11, 30),
+        fee_code="RGI",
+        status="running",
+        total=2,
+        progress_at=timezone.now() - timedelta(hours=1),
+    )
     page.set_viewport_size(DESKTOP)
     sign_in(page, live_server, "cleo")
     page.goto(f"{live_server.url}/billing/annual-fees/{run.pk}/")

@@ -55,8 +55,10 @@ def test_a_manager_sends_the_first_notice_to_every_overdue_pump_out(walk):
         action__type="notice_of_noncompliance", action__taken_on=d("2025-06-06")
     )
     assert sorted(sent.values_list("action__establishment__code", flat=True)) == [
-        "FSE-0042", "FSE-0043", "FSE-0045",
-    ]  # fmt: skip
+        "FSE-0042",
+        "FSE-0043",
+        "FSE-0045",
+    ]
     walk.page.locator("#bulk-sent").get_by_role("link").first.click()
     expect(walk.page.locator("#actions")).to_contain_text("Notice of Non-Compliance")
 
@@ -65,9 +67,14 @@ def test_a_manager_records_a_milestone_met_and_a_court_judgment(walk):
     walk.as_("maria")
     walk.go("/cases/FSE-0042/EC-7/?as_of=2025-06-06")
     walk.step("Compliance schedule")
-    walk.fill({"Action number": "CS-1", "Entered on": "2025-06-06",
-               "Milestones": "M-1 2025-07-01 Pump out GT-2",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "CS-1",
+            "Entered on": "2025-06-06",
+            "Milestones": "M-1 2025-07-01 Pump out GT-2",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("CS-1 taken")
     walk.step("Record milestone M-1 of CS-1 met")
@@ -75,9 +82,16 @@ def test_a_manager_records_a_milestone_met_and_a_court_judgment(walk):
     walk.submit()
     walk.done("CS-1: Milestone M-1 met on 2025-06-30 recorded")
     walk.step("Record a court judgment")
-    walk.fill({"Judgment number": "CJ-1", "Judgment entered on": "2025-09-01",
-               "Violation penalised": "V-1", "Civil penalty ($)": "5000",
-               "Quantity (in the class's unit)": "1", "Penalty class": "judicial"})  # fmt: skip
+    walk.fill(
+        {
+            "Judgment number": "CJ-1",
+            "Judgment entered on": "2025-09-01",
+            "Violation penalised": "V-1",
+            "Civil penalty ($)": "5000",
+            "Quantity (in the class's unit)": "1",
+            "Penalty class": "judicial",
+        }
+    )
     walk.shot("judgment-form")
     walk.submit()
     walk.done("Court judgment CJ-1 recorded")

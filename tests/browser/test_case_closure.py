@@ -33,8 +33,9 @@ def label(text: str):
     return re.compile(rf"^{re.escape(text)}:?$")
 
 
-def test_the_manager_closes_a_settled_case_from_its_page(world, page, live_server, sign_in,
-                                                          screenshot):  # fmt: skip
+def test_the_manager_closes_a_settled_case_from_its_page(
+    world, page, live_server, sign_in, screenshot
+):
     sign_in(page, "maria")
     page.goto(f"{live_server.url}{CASE}?as_of=2025-06-10")
     page.locator("#next-steps").get_by_role("link", name=re.compile("^Close the case")).click()

@@ -35,8 +35,9 @@ def test_the_manager_writes_to_a_filter_of_the_list_previews_and_sends_it(
     page.get_by_label("Text").fill("Dear {operator_name},\nScrape plates before washing.")
     page.get_by_role("button", name="See it for three establishments").click()
     expect(page.locator("#form-refusal")).to_contain_text("Nothing was kept and nothing was sent")
-    expect(page.get_by_text("The subject names the merge field {establishment}, which does not "
-                            "exist.")).to_be_visible()  # fmt: skip
+    expect(
+        page.get_by_text("The subject names the merge field {establishment}, which does not exist.")
+    ).to_be_visible()
     check_page(page, screenshot, "communication-refused")
 
     page.get_by_label("Subject (the heading of a letter)").fill(
@@ -58,8 +59,10 @@ def test_the_manager_writes_to_a_filter_of_the_list_previews_and_sends_it(
     expect(page.locator("#communication-recipients tbody tr")).to_have_count(4)
     check_page(page, screenshot, "communication-sent")
     assert sorted(m.to[0] for m in mail.outbox) == [
-        "anchor@example.org", "bay@example.org", "dune@example.org",
-    ]  # fmt: skip
+        "anchor@example.org",
+        "bay@example.org",
+        "dune@example.org",
+    ]
     assert Communication.objects.get().status == "complete"
 
     page.get_by_role("link", name="Cove Cafe (FSE-3)").click()

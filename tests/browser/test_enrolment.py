@@ -59,12 +59,21 @@ def ask(page, live_server, **fields) -> None:
 def test_a_haulers_sign_up_is_approved_and_its_first_manifest_accepted(
     page, live_server, sign_in, screenshot, san_clemente
 ):
-    ask(page, live_server, kind="Grease hauler", **{
-        "Business name": "Blue Wave Pumping", "Your name": "Hana Ito",
-        "Email": "hana@bluewave.example", "Phone": "949-555-0110",
-        "Mailing address": "1 Dock St, San Clemente", "Service area": "San Clemente",
-        "Hauler licence number": "LIC-77", "Licence expiry date": "2027-03-31",
-    })  # fmt: skip
+    ask(
+        page,
+        live_server,
+        kind="Grease hauler",
+        **{
+            "Business name": "Blue Wave Pumping",
+            "Your name": "Hana Ito",
+            "Email": "hana@bluewave.example",
+            "Phone": "949-555-0110",
+            "Mailing address": "1 Dock St, San Clemente",
+            "Service area": "San Clemente",
+            "Hauler licence number": "LIC-77",
+            "Licence expiry date": "2027-03-31",
+        },
+    )
     look(page, screenshot, "enrol-form")
     page.get_by_role("button", name="Send the request").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Request sent")
@@ -122,11 +131,19 @@ def test_a_haulers_sign_up_is_approved_and_its_first_manifest_accepted(
 def test_an_operators_request_is_rejected_with_a_reason(
     page, live_server, sign_in, screenshot, san_clemente
 ):
-    ask(page, live_server, kind="FSE operator", **{
-        "Business name": "Not Really Foods", "Your name": "Nora Blake",
-        "Email": "nora@example.org", "Phone": "949-555-0130", "Mailing address": "3 Main St",
-        "Establishments you run": "Pier Taqueria, 101 Avenida Del Mar",
-    })  # fmt: skip
+    ask(
+        page,
+        live_server,
+        kind="FSE operator",
+        **{
+            "Business name": "Not Really Foods",
+            "Your name": "Nora Blake",
+            "Email": "nora@example.org",
+            "Phone": "949-555-0130",
+            "Mailing address": "3 Main St",
+            "Establishments you run": "Pier Taqueria, 101 Avenida Del Mar",
+        },
+    )
     page.get_by_role("button", name="Send the request").click()
     sign_in(page, "maria")
     page.goto(f"{live_server.url}/account-requests/")

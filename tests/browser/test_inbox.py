@@ -90,9 +90,12 @@ def test_the_manager_reads_what_was_filed_newest_first_and_opens_each(
     rows = page.locator("#inbox tbody tr")
     expect(rows).to_have_count(3)
     for n, (kind, who) in enumerate(
-        [("Pump-out", "Coastal Pumping"), ("Training", "Harbor Eats Inc"),
-         ("Permit application", "Harbor Eats Inc")]
-    ):  # fmt: skip
+        [
+            ("Pump-out", "Coastal Pumping"),
+            ("Training", "Harbor Eats Inc"),
+            ("Permit application", "Harbor Eats Inc"),
+        ]
+    ):
         expect(rows.nth(n)).to_contain_text(kind)
         expect(rows.nth(n)).to_contain_text(who)
     assert serious_violations(page) == []

@@ -65,9 +65,13 @@ def test_the_inspector_imports_the_ciwqs_export_and_sees_what_it_did(
 
 def test_a_stalled_import_is_queued_again_and_carries_on(page, live_server, screenshot, sc):
     run = IncidentImport(
-        agency=sc, filename="ciwqs-sample.csv", status="running", rows_total=9, rows_read=3,
+        agency=sc,
+        filename="ciwqs-sample.csv",
+        status="running",
+        rows_total=9,
+        rows_read=3,
         progress_at=timezone.now() - timedelta(hours=1),
-    )  # fmt: skip
+    )
     with SAMPLE.open("rb") as f:
         run.file.save("ciwqs-sample.csv", File(f), save=True)
     page.set_viewport_size(DESKTOP)

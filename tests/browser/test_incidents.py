@@ -48,8 +48,9 @@ def check_page(page, screenshot, name: str) -> None:
 @pytest.fixture
 def town():
     _, town = two_agencies()
-    fse = make_establishment(town, code="T-1", name="Town Diner", address="12 Main St",
-                             opened_on="2020-01-01")  # fmt: skip
+    fse = make_establishment(
+        town, code="T-1", name="Town Diner", address="12 Main St", opened_on="2020-01-01"
+    )
     sweep_establishment(fse, as_of=date(2026, 12, 1))
     return town
 
@@ -116,11 +117,21 @@ def test_an_inspector_closes_a_town_overflow_with_its_report_and_clearance(
 
 def test_a_manager_matches_an_unmatched_ciwqs_spill(page, live_server, screenshot, town):
     Incident.objects.create(
-        agency=town, code="712345", date=date(2026, 10, 2), kind="spill", fog_caused=True,
-        address="12 Main", normalised_address="12 main", source="ciwqs",
-        source_record={"SPILL_ID": "712345", "ADDRESS": "12 Main", "CITY": "Town",
-                       "SPILL_CAUSE": "Grease deposition"},
-    )  # fmt: skip
+        agency=town,
+        code="712345",
+        date=date(2026, 10, 2),
+        kind="spill",
+        fog_caused=True,
+        address="12 Main",
+        normalised_address="12 main",
+        source="ciwqs",
+        source_record={
+            "SPILL_ID": "712345",
+            "ADDRESS": "12 Main",
+            "CITY": "Town",
+            "SPILL_CAUSE": "Grease deposition",
+        },
+    )
     make_user("mona", town, role="manager")
     page.set_viewport_size(DESKTOP)
     sign_in(page, live_server, "mona")

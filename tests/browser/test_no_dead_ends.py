@@ -61,10 +61,15 @@ def test_a_new_business_is_approved_with_its_establishment_registered(
 ):
     with time_machine.travel(NOON):
         req = enrolment_request_submit(
-            agency=world, kind="operator", business_name="Taco Loco LLC",
-            contact_name="Lupe Ruiz", email="lupe@tacoloco.example", phone="949-555-0120",
-            mailing_address="PO Box 9, San Clemente", establishments="Taco Loco, 12 Main St",
-        )  # fmt: skip
+            agency=world,
+            kind="operator",
+            business_name="Taco Loco LLC",
+            contact_name="Lupe Ruiz",
+            email="lupe@tacoloco.example",
+            phone="949-555-0120",
+            mailing_address="PO Box 9, San Clemente",
+            establishments="Taco Loco, 12 Main St",
+        )
         at(page, size)
         sign_in(page, "maria")
         page.goto(f"{live_server.url}/account-requests/{req.pk}/")
@@ -86,9 +91,11 @@ def test_an_incomplete_application_is_approved_only_on_an_override_with_its_reas
     with time_machine.travel(NOON):
         grill = make_establishment(world, "FSE-0100", name="Harbor Grill", operator="Grill LLC")
         application = permit_application_submit(
-            establishment=grill, submitted_on=date(2025, 6, 2), applicant_name="Grill LLC",
+            establishment=grill,
+            submitted_on=date(2025, 6, 2),
+            applicant_name="Grill LLC",
             applicant_address="200 Avenida Del Mar",
-        )  # fmt: skip
+        )
         at(page, size)
         sign_in(page, "maria")
         page.goto(f"{live_server.url}/permits/applications/{application.pk}/")
@@ -118,11 +125,18 @@ def test_the_operator_downloads_its_invoice_and_reads_how_to_pay(
     with time_machine.travel(NOON):
         pier = FoodServiceEstablishment.objects.get(code="FSE-0042")
         invoice_issue(
-            establishment=pier, code="INV-8", kind="fee", noticed_on=date(2025, 6, 20),
+            establishment=pier,
+            code="INV-8",
+            kind="fee",
+            noticed_on=date(2025, 6, 20),
             lines=[{"description": "Reinspection", "amount": Decimal("100.00")}],
-        )  # fmt: skip
-        member("olive", world, "operator",
-               operator=Operator.objects.get(agency=world, name="Harbor Eats Inc"))  # fmt: skip
+        )
+        member(
+            "olive",
+            world,
+            "operator",
+            operator=Operator.objects.get(agency=world, name="Harbor Eats Inc"),
+        )
         at(page, size)
         sign_in(page, "olive")
         page.goto(f"{live_server.url}/portal/operator/FSE-0042/enforcement/")

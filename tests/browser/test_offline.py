@@ -38,8 +38,9 @@ def sc(settings, tmp_path):
     inspected a year before 2025-06-30 and due again."""
     settings.MEDIA_ROOT = tmp_path
     sc, _ = two_agencies()
-    harbor = make_establishment(sc, code="FSE-Z", name="Harbor Grill", opened_on="2020-01-01",
-                                operator="Harbor Grill LLC")  # fmt: skip
+    harbor = make_establishment(
+        sc, code="FSE-Z", name="Harbor Grill", opened_on="2020-01-01", operator="Harbor Grill LLC"
+    )
     Operator.objects.filter(name="Harbor Grill LLC").update(email="owner@harborgrill.example")
     make_device(harbor, "GI-1", design_depth_inches=48, installed_on="2020-01-01")
     make_inspection(harbor, "I-1", "2024-06-28", answers=[("bmp.spill_kit", False)])
@@ -150,8 +151,10 @@ def test_two_inspections_recorded_offline_are_each_stored_once_back_online(
     page.get_by_role("button", name="Send now").click()
     expect(page.locator("#send-status")).to_have_text("Nothing sent.")
 
-    assert stored() == [("FSE-Q", f"FSE-Q-{DAY.replace('-', '')}"),
-                        ("FSE-Z", f"FSE-Z-{DAY.replace('-', '')}")]  # fmt: skip
+    assert stored() == [
+        ("FSE-Q", f"FSE-Q-{DAY.replace('-', '')}"),
+        ("FSE-Z", f"FSE-Z-{DAY.replace('-', '')}"),
+    ]
     harbor = Inspection.objects.get(client_id__isnull=False, establishment__code="FSE-Z")
     assert harbor.photos.count() == 1 and harbor.signed_by == "Ana Ruiz" and harbor.signature
     assert harbor.measurements.get().fog_inches == 6

@@ -37,10 +37,15 @@ def noticed(letters):
         fse = make_pier_taqueria(sc)
         case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-06-01"))
         action_take(
-            case=case, type="notice_of_noncompliance", code="NNC-1",
-            fields={"delivered_on": d("2025-06-02"), "correct_by": d("2025-06-16"),
-                    "corrective_action": "Pump out GI-1."},
-        )  # fmt: skip
+            case=case,
+            type="notice_of_noncompliance",
+            code="NNC-1",
+            fields={
+                "delivered_on": d("2025-06-02"),
+                "correct_by": d("2025-06-16"),
+                "corrective_action": "Pump out GI-1.",
+            },
+        )
         sweep_agency(sc, as_of=AS_OF)
         operator = Operator.objects.get(agency=sc, name="Harbor Eats Inc")
         member("olive", sc, "operator", operator=operator)

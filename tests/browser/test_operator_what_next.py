@@ -41,12 +41,15 @@ def overdue(letters):
         sc, _ = two_agencies()
         fse = make_pier_taqueria(sc)
         case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-06-01"))
-        violation_add(case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2",
-                      since=d("2020-06-01"))  # fmt: skip
+        violation_add(
+            case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2020-06-01")
+        )
         action_take(
-            case=case, type="notice_of_noncompliance", code="NNC-1",
+            case=case,
+            type="notice_of_noncompliance",
+            code="NNC-1",
             fields={"delivered_on": d("2025-06-02"), "correct_by": d("2025-06-16")},
-        )  # fmt: skip
+        )
         sweep_agency(sc, as_of=AS_OF)
         operator = Operator.objects.get(agency=sc, name="Harbor Eats Inc")
         member("olive", sc, "operator", operator=operator)

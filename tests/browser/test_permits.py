@@ -40,9 +40,11 @@ def world():
         san_clemente_case(fse)
         other = make_establishment(sc, "FSE-0100", name="Harbor Grill", operator="Grill LLC")
         permit_application_submit(
-            establishment=other, submitted_on=date(2025, 6, 2), applicant_name="Grill LLC",
+            establishment=other,
+            submitted_on=date(2025, 6, 2),
+            applicant_name="Grill LLC",
             applicant_address="200 Avenida Del Mar",
-        )  # fmt: skip
+        )
         sweep_agency(sc, as_of=AS_OF)
         operator = Operator.objects.get(agency=sc, name="Harbor Eats Inc")
         member("olive", sc, "operator", operator=operator)

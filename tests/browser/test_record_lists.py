@@ -61,11 +61,13 @@ def test_a_clerk_downloads_one_haulers_pump_outs_of_a_month(
     download.save_as(path)
     with path.open(newline="", encoding="utf-8-sig") as f:
         exported = list(csv.DictReader(f))
-    assert [(r["Manifest number"], r["Establishment"], r["Hauler"], r["Gallons removed"])
-            for r in exported] == [
+    assert [
+        (r["Manifest number"], r["Establishment"], r["Hauler"], r["Gallons removed"])
+        for r in exported
+    ] == [
         ("M-101", "Harbor Cafe", "Acme Pumping", "40.0"),
         ("M-100", "Pier Taqueria", "Acme Pumping", "750.0"),
-    ]  # fmt: skip
+    ]
 
     page.get_by_label(label("To")).fill("2026-02-01")
     page.get_by_role("button", name="Filter").click()

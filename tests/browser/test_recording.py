@@ -74,5 +74,8 @@ def test_an_inspector_records_a_sample_over_the_permits_limit_and_sees_the_viola
     screenshot(page, "establishment-sample-over-limit")
     sample = Sample.objects.get(code="S-900")
     assert (sample.parameter, sample.value, sample.unit, sample.device) == (
-        "oil_and_grease", 185, "mg/L", None
-    )  # fmt: skip
+        "oil_and_grease",
+        185,
+        "mg/L",
+        None,
+    )

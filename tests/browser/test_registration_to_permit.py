@@ -68,10 +68,13 @@ def operator_enrols(page, live_server) -> None:
     page.get_by_role("link", name="City of San Clemente").click()
     page.get_by_text("FSE operator", exact=True).click()
     for name, value in {
-        "Business name": "Grill Co", "Your name": "Gina Ortiz", "Email": "gina@grill.example",
-        "Phone": "949-555-0190", "Mailing address": "200 Camino Real, San Clemente",
+        "Business name": "Grill Co",
+        "Your name": "Gina Ortiz",
+        "Email": "gina@grill.example",
+        "Phone": "949-555-0190",
+        "Mailing address": "200 Camino Real, San Clemente",
         "Establishments you run": "Capistrano Grill, FSE-0901",
-    }.items():  # fmt: skip
+    }.items():
         field(page, name).fill(value)
     page.get_by_role("button", name="Send the request").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Request sent")

@@ -22,14 +22,22 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def segment():
     sc, _ = two_agencies()
     found = SewerSegment.objects.create(
-        agency=sc, code="SEG-12", description="Avenida Del Mar main", prone_to_blockage=True,
-        cleaning_frequency_days=90, path=[[33.419, -117.615], [33.421, -117.605]],
-    )  # fmt: skip
+        agency=sc,
+        code="SEG-12",
+        description="Avenida Del Mar main",
+        prone_to_blockage=True,
+        cleaning_frequency_days=90,
+        path=[[33.419, -117.615], [33.421, -117.605]],
+    )
     # The live server's today is the clock's: the last cleaning, 100 days before it.
     SegmentCleaning.objects.create(
-        agency=sc, segment=found, cleaned_on=timezone.localdate() - timedelta(days=100),
-        crew="Crew 1", method="hydro_jet", fog_found="heavy",
-    )  # fmt: skip
+        agency=sc,
+        segment=found,
+        cleaned_on=timezone.localdate() - timedelta(days=100),
+        crew="Crew 1",
+        method="hydro_jet",
+        fog_found="heavy",
+    )
     make_user("ines", sc)
     make_user("maria", sc, role="manager")
     return found

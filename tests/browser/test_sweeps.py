@@ -60,14 +60,25 @@ def test_the_manager_starts_a_sweep_and_sees_it_complete(page, live_server, scre
 
 def test_a_running_runs_page_follows_the_work(page, live_server, screenshot, town):
     run = SweepRun.objects.create(
-        agency=town, as_of=date(2026, 11, 30), batch_size=1, batches_total=2, batches_done=1,
-        progress_at=timezone.now(), requested_by="the nightly schedule",
-    )  # fmt: skip
+        agency=town,
+        as_of=date(2026, 11, 30),
+        batch_size=1,
+        batches_total=2,
+        batches_done=1,
+        progress_at=timezone.now(),
+        requested_by="the nightly schedule",
+    )
     SweepBatch.objects.create(
-        run=run, number=1, establishment_ids=[1], status="done", attempts=1, worker="box:1",
-        establishments=1, timings={"load": 0.1, "evaluate": 0.1, "store": 0.1},
+        run=run,
+        number=1,
+        establishment_ids=[1],
+        status="done",
+        attempts=1,
+        worker="box:1",
+        establishments=1,
+        timings={"load": 0.1, "evaluate": 0.1, "store": 0.1},
         finished_at=timezone.now(),
-    )  # fmt: skip
+    )
     SweepBatch.objects.create(run=run, number=2, establishment_ids=[2], attempts=1, worker="box:2")
     page.set_viewport_size(DESKTOP)
     sign_in(page, live_server, "mona")

@@ -44,11 +44,21 @@ def test_san_clemente_from_an_overdue_pump_out_to_the_lien(walk):
     _decision_appeal_and_final_decision(walk)
     _complaint_hearing_and_order(walk)
     _council_order_invoice_payment_and_lien(walk)
-    assert Letter.objects.count() == EnforcementAction.objects.filter(
-        type__in=["notice_of_noncompliance", "compliance_schedule", "suspension_notice", "hearing",
-                  "manager_decision", "final_decision", "administrative_complaint",
-                  "penalty_order"]
-    ).count()  # fmt: skip
+    assert (
+        Letter.objects.count()
+        == EnforcementAction.objects.filter(
+            type__in=[
+                "notice_of_noncompliance",
+                "compliance_schedule",
+                "suspension_notice",
+                "hearing",
+                "manager_decision",
+                "final_decision",
+                "administrative_complaint",
+                "penalty_order",
+            ]
+        ).count()
+    )
     expect(page.locator("#actions > li")).to_have_count(12)
 
 
@@ -63,10 +73,16 @@ def _notice(walk):
     walk.go(f"{CASE}?as_of=2025-06-06")
     walk.step("Notice of Non-Compliance")
     expect(walk.page.get_by_label(re.compile("^Correct by:?$"))).to_have_value("2025-07-06")
-    walk.fill({"Delivered on": "2025-06-06", "Correct by": "2025-06-20",
-               "Corrective action required": "Have the grease trap GT-2 pumped out by a "
-               "licensed hauler and send the manifest.", "Delivered by": "mail",
-               "Certified mail number": "7019 0700 0000 1111 0001"})  # fmt: skip
+    walk.fill(
+        {
+            "Delivered on": "2025-06-06",
+            "Correct by": "2025-06-20",
+            "Corrective action required": "Have the grease trap GT-2 pumped out by a "
+            "licensed hauler and send the manifest.",
+            "Delivered by": "mail",
+            "Certified mail number": "7019 0700 0000 1111 0001",
+        }
+    )
     walk.shot("notice-form")
     walk.submit("Issue")
     walk.done("Notice of Non-Compliance NNC-1 taken")
@@ -85,9 +101,14 @@ def _fine_and_schedule(walk):
     expect(accruals).to_contain_text("$6,600.00")  # 11 days to July 1
     walk.shot("fine-accruing")
     walk.step("Compliance schedule")
-    walk.fill({"Action number": "CS-1", "Entered on": "2025-07-01",
-               "Milestones": "M-1 2025-07-15 Pump out GT-2",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "CS-1",
+            "Entered on": "2025-07-01",
+            "Milestones": "M-1 2025-07-15 Pump out GT-2",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("CS-1 taken")
     walk.go("/establishments/FSE-0042/?as_of=2025-07-20")
@@ -97,19 +118,30 @@ def _fine_and_schedule(walk):
 
 def _suspension_and_hearing(walk):
     walk.step("Notice of suspension")
-    walk.fill({"Action number": "SN-1", "Mailed on": "2025-07-21",
-               "Reasons": "Failure to comply with the Notice of Non-Compliance NNC-1 and the "
-               "compliance schedule CS-1.", "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "SN-1",
+            "Mailed on": "2025-07-21",
+            "Reasons": "Failure to comply with the Notice of Non-Compliance NNC-1 and the "
+            "compliance schedule CS-1.",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("SN-1 taken")
     text = walk.letter("SN-1")
     assert "13.30.080(G)" in text and "NNC-1" in text, text  # its section and its reasons
     walk.step("Schedule the hearing")
     expect(walk.page.locator(".usa-intro")).to_contain_text("not before 2025-07-31")
-    walk.fill({"Hearing number": "H-1", "Date of the hearing": "2025-07-25",
-               "Place of the hearing": "City Hall, 910 Calle Negocio",
-               "Notice of the hearing given on": "2025-07-21",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Hearing number": "H-1",
+            "Date of the hearing": "2025-07-25",
+            "Place of the hearing": "City Hall, 910 Calle Negocio",
+            "Notice of the hearing given on": "2025-07-21",
+            "Delivered by": "personal",
+        }
+    )
     before = EnforcementAction.objects.count()
     walk.submit()
     walk.refused("the hearing may not be held before 2025-07-31")
@@ -129,11 +161,18 @@ def _suspension_and_hearing(walk):
 def _decision_appeal_and_final_decision(walk):
     walk.go(f"{CASE}?as_of=2025-08-06")
     walk.step("Decision of the Utilities Manager on H-1")
-    walk.fill({"Action number": "MD-1", "Delivered on": "2025-08-06", "Orders": "suspension",
-               "Suspended from": "2025-08-11", "Suspended until": "2025-09-09",
-               "Decision": "The Discharge Permit is suspended for 30 days.",
-               "Findings": "GT-2 was not pumped out by the correction date.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "MD-1",
+            "Delivered on": "2025-08-06",
+            "Orders": "suspension",
+            "Suspended from": "2025-08-11",
+            "Suspended until": "2025-09-09",
+            "Decision": "The Discharge Permit is suspended for 30 days.",
+            "Findings": "GT-2 was not pumped out by the correction date.",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("MD-1 taken")
     text = walk.letter("MD-1")
@@ -142,16 +181,26 @@ def _decision_appeal_and_final_decision(walk):
     walk.as_("clara")
     walk.go(f"{CASE}?as_of=2025-08-10")
     walk.step("Appeal MD-1 to the City Council")
-    walk.fill({"Appeal number": "AP-1", "Appeal filed on": "2025-08-10",
-               "Appealed by": "Pier Foods LLC",
-               "Grounds of the appeal": "The trap was pumped out before the hearing."})  # fmt: skip
+    walk.fill(
+        {
+            "Appeal number": "AP-1",
+            "Appeal filed on": "2025-08-10",
+            "Appealed by": "Pier Foods LLC",
+            "Grounds of the appeal": "The trap was pumped out before the hearing.",
+        }
+    )
     walk.submit()
     walk.done("Appeal AP-1 of MD-1 to the City Council filed")
     walk.step("Final administrative decision on AP-1")
-    walk.fill({"Action number": "FD-1", "Final on": "2025-09-02",
-               "Decision": "The City Council upholds the suspension.",
-               "Findings": "The record supports the Utilities Manager's findings.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "FD-1",
+            "Final on": "2025-09-02",
+            "Decision": "The City Council upholds the suspension.",
+            "Findings": "The record supports the Utilities Manager's findings.",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("FD-1 taken")
     text = walk.letter("FD-1")
@@ -166,9 +215,18 @@ def _complaint_hearing_and_order(walk):
     expect(waiting).to_contain_text("Order imposing administrative civil penalties")
     expect(waiting).to_contain_text("13.30.080(I)(4)(a)-(c)")
     walk.go(f"{CASE}act/penalty_order/?as_of=2025-09-05")  # not offered: asked for by hand
-    walk.fill({"Action number": "PO-1", "Issued by": "manager", "Issued on": "2025-09-05",
-               "Served on": "2025-09-05", "Amount": "4000", "Class": "records",
-               "Number of days": "2", "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "PO-1",
+            "Issued by": "manager",
+            "Issued on": "2025-09-05",
+            "Served on": "2025-09-05",
+            "Amount": "4000",
+            "Class": "records",
+            "Number of days": "2",
+            "Delivered by": "personal",
+        }
+    )
     before = EnforcementAction.objects.count()
     walk.submit("Issue")
     walk.refused("13.30.080(I)(4)(a)-(c)")
@@ -191,10 +249,15 @@ def _complaint_hearing_and_order(walk):
     walk.as_("clara")
     walk.go(f"{CASE}?as_of=2025-09-05")
     walk.step("Schedule the hearing on the Administrative complaint (AC-1)")
-    walk.fill({"Hearing number": "H-2", "Date of the hearing": "2025-09-25",
-               "Place of the hearing": "City Hall, 910 Calle Negocio",
-               "Notice of the hearing given on": "2025-09-05",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Hearing number": "H-2",
+            "Date of the hearing": "2025-09-25",
+            "Place of the hearing": "City Hall, 910 Calle Negocio",
+            "Notice of the hearing given on": "2025-09-05",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit()
     walk.done("Hearing H-2 set for 2025-09-25")
     walk.go(f"{CASE}?as_of=2025-09-25")
@@ -205,9 +268,18 @@ def _complaint_hearing_and_order(walk):
     walk.as_("maria")
     walk.go(f"{CASE}?as_of=2025-09-26")
     walk.step("Order imposing administrative civil penalties by the Utilities Manager on AC-1")
-    walk.fill({"Action number": "PO-1", "Issued by": "manager", "Issued on": "2025-09-26",
-               "Served on": "2025-09-26", "Amount": "8000", "Class": "records",
-               "Number of days": "2", "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "PO-1",
+            "Issued by": "manager",
+            "Issued on": "2025-09-26",
+            "Served on": "2025-09-26",
+            "Amount": "8000",
+            "Class": "records",
+            "Number of days": "2",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.refused("may not exceed $2,000 a day × 2 = $4,000")
     walk.fill({"Amount": "4000"})
@@ -221,16 +293,30 @@ def _council_order_invoice_payment_and_lien(walk):
     walk.as_("clara")
     walk.go(f"{CASE}?as_of=2025-10-01")
     walk.step("Appeal PO-1 to the City Council")
-    walk.fill({"Appeal number": "AP-2", "Appeal filed on": "2025-10-01",
-               "Appealed by": "Pier Foods LLC",
-               "Grounds of the appeal": "The penalty is out of proportion."})  # fmt: skip
+    walk.fill(
+        {
+            "Appeal number": "AP-2",
+            "Appeal filed on": "2025-10-01",
+            "Appealed by": "Pier Foods LLC",
+            "Grounds of the appeal": "The penalty is out of proportion.",
+        }
+    )
     walk.submit()
     walk.done("Appeal AP-2 of PO-1 to the City Council filed")
     walk.go(f"{CASE}?as_of=2025-10-15")
     walk.step("Order imposing administrative civil penalties by the City Council on AP-2")
-    walk.fill({"Action number": "PO-2", "Issued by": "council", "Issued on": "2025-10-15",
-               "Served on": "2025-10-15", "Amount": "2000", "Class": "records",
-               "Number of days": "1", "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "PO-2",
+            "Issued by": "council",
+            "Issued on": "2025-10-15",
+            "Served on": "2025-10-15",
+            "Amount": "2000",
+            "Class": "records",
+            "Number of days": "1",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("PO-2 taken")
     steps = walk.page.locator("#next-steps")

@@ -54,9 +54,14 @@ def _case_and_refused_decision(walk):
     expect(steps.get_by_role("link", name="Decision of the hearing officer")).to_have_count(0)
     expect(walk.page.locator("#waiting-steps")).to_contain_text("10.02.330(C)")
     walk.go(f"{CASE}act/hearing_decision/?as_of=2025-06-06")  # asked for by hand
-    walk.fill({"Action number": "HD-1", "Noticed on": "2025-06-06",
-               "Decision": "The FSE shall clean its grease trap every 30 days.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "HD-1",
+            "Noticed on": "2025-06-06",
+            "Decision": "The FSE shall clean its grease trap every 30 days.",
+            "Delivered by": "personal",
+        }
+    )
     before = EnforcementAction.objects.count()
     walk.submit("Issue")
     walk.refused("10.02.260(B); 10.02.270(C); 10.02.330(C)")
@@ -84,10 +89,15 @@ def _complaint_hearing_decision_and_order(walk):
     walk.as_("tia")
     walk.go(f"{CASE}?as_of=2025-06-06")
     walk.step("Schedule the hearing on the Administrative complaint (AC-1)")
-    walk.fill({"Hearing number": "H-1", "Date of the hearing": "2025-06-20",
-               "Place of the hearing": "Town Hall, Council Chamber",
-               "Notice of the hearing given on": "2025-06-06",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Hearing number": "H-1",
+            "Date of the hearing": "2025-06-20",
+            "Place of the hearing": "Town Hall, Council Chamber",
+            "Notice of the hearing given on": "2025-06-06",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit()
     walk.done("Hearing H-1 set for 2025-06-20")
     walk.go(f"{CASE}?as_of=2025-06-20")
@@ -97,10 +107,16 @@ def _complaint_hearing_decision_and_order(walk):
     walk.done("Hearing H-1 concluded")
     walk.go(f"{CASE}?as_of=2025-06-23")
     walk.step("Decision of the hearing officer on AC-1")
-    walk.fill({"Action number": "HD-1", "Noticed on": "2025-06-23", "Orders": "no_action",
-               "Decision": "The FSE shall clean its grease trap every 30 days.",
-               "Findings": "The trap was not cleaned within its frequency.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "HD-1",
+            "Noticed on": "2025-06-23",
+            "Orders": "no_action",
+            "Decision": "The FSE shall clean its grease trap every 30 days.",
+            "Findings": "The trap was not cleaned within its frequency.",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("HD-1 taken")
     text = walk.letter("HD-1")
@@ -108,9 +124,18 @@ def _complaint_hearing_decision_and_order(walk):
     assert "Town Council" in text and "10.02.330(C)" in text
     walk.shot("hearing-decision")
     walk.step("Order imposing administrative civil penalties by the Hearing Officer on AC-1")
-    walk.fill({"Action number": "PO-1", "Issued by": "hearing_officer",
-               "Issued on": "2025-06-23", "Served on": "2025-06-23", "Amount": "4000",
-               "Class": "records", "Number of days": "2", "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "PO-1",
+            "Issued by": "hearing_officer",
+            "Issued on": "2025-06-23",
+            "Served on": "2025-06-23",
+            "Amount": "4000",
+            "Class": "records",
+            "Number of days": "2",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("PO-1 taken")
 
@@ -118,16 +143,30 @@ def _complaint_hearing_decision_and_order(walk):
 def _appeal_and_council_order(walk):
     walk.go(f"{CASE}?as_of=2025-06-30")
     walk.step("Appeal PO-1 to the Town Council")
-    walk.fill({"Appeal number": "AP-1", "Appeal filed on": "2025-06-30",
-               "Appealed by": "Pier Foods LLC",
-               "Grounds of the appeal": "The trap was cleaned in time."})  # fmt: skip
+    walk.fill(
+        {
+            "Appeal number": "AP-1",
+            "Appeal filed on": "2025-06-30",
+            "Appealed by": "Pier Foods LLC",
+            "Grounds of the appeal": "The trap was cleaned in time.",
+        }
+    )
     walk.submit()
     walk.done("Appeal AP-1 of PO-1 to the Town Council filed")
     walk.go(f"{CASE}?as_of=2025-07-20")
     walk.step("Order imposing administrative civil penalties by the Town Council on AP-1")
-    walk.fill({"Action number": "PO-2", "Issued by": "council",
-               "Issued on": "2025-07-20", "Served on": "2025-07-20", "Amount": "2000",
-               "Class": "records", "Number of days": "1", "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "PO-2",
+            "Issued by": "council",
+            "Issued on": "2025-07-20",
+            "Served on": "2025-07-20",
+            "Amount": "2000",
+            "Class": "records",
+            "Number of days": "1",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("PO-2 taken")
     text = walk.letter("PO-2")
@@ -169,25 +208,40 @@ def _invoice_lien_and_payment(walk):
 def _suspension_with_a_continuance(walk):
     walk.go(f"{CASE}?as_of=2025-10-27")
     walk.step("Notice of suspension")
-    walk.fill({"Action number": "SN-1", "Mailed on": "2025-10-27",
-               "Reasons": "The FSE did not clean its grease trap as decided in HD-1.",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Action number": "SN-1",
+            "Mailed on": "2025-10-27",
+            "Reasons": "The FSE did not clean its grease trap as decided in HD-1.",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit("Issue")
     walk.done("SN-1 taken")
     walk.as_("tia")
     walk.go(f"{CASE}?as_of=2025-10-28")
     walk.step("Schedule the hearing on the Notice of suspension")
     expect(walk.page.locator(".usa-intro")).to_contain_text("not before 2025-11-11")
-    walk.fill({"Hearing number": "H-2", "Date of the hearing": "2025-11-17",
-               "Place of the hearing": "Town Hall, Council Chamber",
-               "Notice of the hearing given on": "2025-10-28",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Hearing number": "H-2",
+            "Date of the hearing": "2025-11-17",
+            "Place of the hearing": "Town Hall, Council Chamber",
+            "Notice of the hearing given on": "2025-10-28",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit()
     walk.done("Hearing H-2 set for 2025-11-17")
     walk.step("Continue the hearing H-2")
-    walk.fill({"Hearing number": "H-3", "Date of the hearing": "2026-01-20",
-               "Notice of the hearing given on": "2025-11-10",
-               "Delivered by": "personal"})  # fmt: skip
+    walk.fill(
+        {
+            "Hearing number": "H-3",
+            "Date of the hearing": "2026-01-20",
+            "Notice of the hearing given on": "2025-11-10",
+            "Delivered by": "personal",
+        }
+    )
     walk.submit()
     walk.refused("10.02.260(B)")  # beyond 60 days in all from the first hearing
     walk.shot("continuance-refused")

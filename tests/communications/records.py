@@ -29,30 +29,54 @@ def program():
     Town with one of its own."""
     sc, town = two_agencies()
     for code, name, email in PEOPLE:
-        fse = make_establishment(sc, code=code, name=name, address=f"{code[-1]}0 Ocean Way",
-                                 city="San Clemente", zip_code="92672",
-                                 operator=f"{name} LLC", opened_on="2020-01-01")  # fmt: skip
+        fse = make_establishment(
+            sc,
+            code=code,
+            name=name,
+            address=f"{code[-1]}0 Ocean Way",
+            city="San Clemente",
+            zip_code="92672",
+            operator=f"{name} LLC",
+            opened_on="2020-01-01",
+        )
         operator = fse.current_tenure().operator
         operator.email = email
         operator.save()
         if code in ("FSE-1", "FSE-2"):
             make_permit(fse, f"P-{code}", issued_on="2025-01-01", expires_on="2027-12-31")
-    make_establishment(sc, code="FSE-9", name="Closed Grill", opened_on="2010-01-01",
-                       closed_on="2024-01-01")  # fmt: skip
+    make_establishment(
+        sc, code="FSE-9", name="Closed Grill", opened_on="2010-01-01", closed_on="2024-01-01"
+    )
     make_establishment(town, code="T-1", name="Town Diner", opened_on="2020-01-01")
     sweep_agency(sc, as_of=AS_OF)
     return sc
 
 
-def draft(agency, *, filters=None, subject="Grease season: {establishment_name}",
-          body="Dear {operator_name},\nYour next date is {next_due_date}.", kind="legal_notice",
-          channel="email", attachment=None, actor=None):  # fmt: skip
+def draft(
+    agency,
+    *,
+    filters=None,
+    subject="Grease season: {establishment_name}",
+    body="Dear {operator_name},\nYour next date is {next_due_date}.",
+    kind="legal_notice",
+    channel="email",
+    attachment=None,
+    actor=None,
+):
     filters = filters or {}
     return communication_draft(
-        agency=agency, kind=kind, channel=channel, subject=subject, body=body,
-        filters=filters, chosen=chosen(agency, filters), site=SITE, as_of=AS_OF,
-        attachment=attachment, actor=actor,
-    )  # fmt: skip
+        agency=agency,
+        kind=kind,
+        channel=channel,
+        subject=subject,
+        body=body,
+        filters=filters,
+        chosen=chosen(agency, filters),
+        site=SITE,
+        as_of=AS_OF,
+        attachment=attachment,
+        actor=actor,
+    )
 
 
 def send(comm, capture, actor=None):

@@ -8,8 +8,11 @@ from fogkeeper.communications import merge
 
 def test_it_fills_each_merge_field_with_its_value():
     text = "Dear {operator_name}, {establishment_name} is due {next_due_date}."
-    values = {"operator_name": "Ana", "establishment_name": "Bay Bistro",
-              "next_due_date": "July 1, 2026"}  # fmt: skip
+    values = {
+        "operator_name": "Ana",
+        "establishment_name": "Bay Bistro",
+        "next_due_date": "July 1, 2026",
+    }
     assert merge.fill(text, values) == "Dear Ana, Bay Bistro is due July 1, 2026."
 
 
@@ -27,8 +30,13 @@ def test_it_refuses_a_merge_field_that_does_not_exist_naming_it():
 
 
 def test_it_refuses_attributes_indexes_and_formats_which_could_read_more_than_values():
-    for text in ("{establishment_name.__class__}", "{open_findings[0]}", "{agency_name!r}",
-                 "{status:>40}", "{}"):  # fmt: skip
+    for text in (
+        "{establishment_name.__class__}",
+        "{open_findings[0]}",
+        "{agency_name!r}",
+        "{status:>40}",
+        "{}",
+    ):
         assert merge.problems(text, "subject"), text
 
 

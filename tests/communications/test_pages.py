@@ -18,9 +18,12 @@ from .records import DiesAfter, draft, program, send
 
 pytestmark = pytest.mark.django_db
 NOW = "2026-06-01 18:00 +00:00"
-MESSAGE = {"kind": "legal_notice", "channel": "email",
-           "subject": "New rule for {establishment_name}",
-           "body": "Dear {operator_name},\nThe new rule applies from July 1."}  # fmt: skip
+MESSAGE = {
+    "kind": "legal_notice",
+    "channel": "email",
+    "subject": "New rule for {establishment_name}",
+    "body": "Dear {operator_name},\nThe new rule applies from July 1.",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -88,8 +91,10 @@ def test_an_attachment_too_large_is_refused_saying_the_limit(manager, settings):
     pdf = SimpleUploadedFile("rules.pdf", b"%PDF-1.7\n" + b"0" * 300)
     response = manager.post("/communications/new/", {**MESSAGE, "attachment": pdf})
     assert response.status_code == 400
-    assert ("The attachment is 309 bytes; the largest accepted is 100 bytes. Nothing was sent."
-            in response.content.decode())  # fmt: skip
+    assert (
+        "The attachment is 309 bytes; the largest accepted is 100 bytes. Nothing was sent."
+        in response.content.decode()
+    )
     assert not Communication.objects.exists()
 
 
@@ -161,5 +166,7 @@ def test_a_communication_stopped_on_an_error_is_carried_on_from_its_page(
     comm.refresh_from_db()
     assert (comm.status, comm.sent, comm.letter_only) == ("complete", 3, 1)
     assert sorted(m.to[0] for m in mail.outbox) == [
-        "anchor@example.org", "bay@example.org", "dune@example.org",
-    ]  # fmt: skip
+        "anchor@example.org",
+        "bay@example.org",
+        "dune@example.org",
+    ]

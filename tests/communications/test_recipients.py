@@ -36,8 +36,10 @@ def test_the_preview_shows_three_real_recipients_with_their_own_text():
     shown = preview(comm, chosen(sc, {}), AS_OF)
     assert [p["establishment"].code for p in shown] == ["FSE-1", "FSE-2", "FSE-3"]
     assert [p["subject"] for p in shown] == [
-        "Grease season: Anchor Diner", "Grease season: Bay Bistro", "Grease season: Cove Cafe",
-    ]  # fmt: skip
+        "Grease season: Anchor Diner",
+        "Grease season: Bay Bistro",
+        "Grease season: Cove Cafe",
+    ]
     assert shown[2]["plan"]["state"] == "letter_only" and shown[2]["email"] == ""
 
 
@@ -48,8 +50,9 @@ def test_it_counts_the_recipients_and_those_without_an_email_address():
 
 def test_a_filter_form_reads_the_filters_of_the_list_and_says_them_in_words():
     sc = program()
-    form = RecipientFilters({"status": "non_compliant", "due_by": "2026-05-31", "page": "2"},
-                            agency=sc)  # fmt: skip
+    form = RecipientFilters(
+        {"status": "non_compliant", "due_by": "2026-05-31", "page": "2"}, agency=sc
+    )
     assert form.is_valid()
     assert form.filters() == {"status": "non_compliant", "due_by": "2026-05-31"}
     assert form.words() == ["Status: Not in compliance", "Next due on or before: 2026-05-31"]

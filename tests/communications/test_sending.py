@@ -59,8 +59,9 @@ def test_it_writes_an_audit_row_of_each_send_in_the_establishments_trail(
     sc = program()
     comm = send(draft(sc), django_capture_on_commit_callbacks)
     rows = AuditEvent.objects.filter(action="communication.send", agency=sc)
-    codes = sorted(sc.establishments.filter(pk__in=rows.values("establishment")).values_list(
-        "code", flat=True))  # fmt: skip
+    codes = sorted(
+        sc.establishments.filter(pk__in=rows.values("establishment")).values_list("code", flat=True)
+    )
     assert codes == ["FSE-1", "FSE-2", "FSE-3", "FSE-4"]
     assert AuditEvent.objects.filter(action="communication.complete", object_id=comm.pk).exists()
 

@@ -29,46 +29,83 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
     """Pier Taqueria: taken over by a new operator whose permit is not issued yet, with a
     removed device, an unlicensed hauler, a former employee and an unsigned attendance."""
     fse = make_establishment(
-        agency, code=code, operator="Pier Foods LLC", operator_since="2012-04-01",
-        opened_on="2012-04-01", remodeled_on="2023-03-01",
-    )  # fmt: skip
+        agency,
+        code=code,
+        operator="Pier Foods LLC",
+        operator_since="2012-04-01",
+        opened_on="2012-04-01",
+        remodeled_on="2023-03-01",
+    )
     OperatorTenure.objects.filter(establishment=fse).update(until=d("2025-01-31"))
     OperatorTenure.objects.create(
         establishment=fse,
         operator=Operator.objects.create(agency=agency, name="Harbor Eats Inc"),
         since=d("2025-02-01"),
     )
-    make_permit(fse, f"{code}-P1", issued_on="2016-01-15", expires_on="2020-12-31",
-                holder="Pier Foods LLC", status="superseded")  # fmt: skip
-    make_permit(fse, f"{code}-P2", issued_on="2021-01-15", expires_on="2026-01-14",
-                service_frequency_days=90, holder="Pier Foods LLC", status="ended",
-                ended_on="2025-02-01")  # fmt: skip
+    make_permit(
+        fse,
+        f"{code}-P1",
+        issued_on="2016-01-15",
+        expires_on="2020-12-31",
+        holder="Pier Foods LLC",
+        status="superseded",
+    )
+    make_permit(
+        fse,
+        f"{code}-P2",
+        issued_on="2021-01-15",
+        expires_on="2026-01-14",
+        service_frequency_days=90,
+        holder="Pier Foods LLC",
+        status="ended",
+        ended_on="2025-02-01",
+    )
     OperationChange.objects.create(
         establishment=fse, date=d("2025-09-01"), kind="remodel", notified_on=d("2025-08-01")
     )
     OperationChange.objects.create(establishment=fse, date=d("2024-05-01"), kind="expansion")
     gi = make_device(
-        fse, "GI-1", "interceptor", installed_on="2012-03-20", capacity_gallons=Decimal("1000"),
-        design_depth_inches=Decimal("48"), compartments=2, manhole_diameter_inches=Decimal("24"),
-    )  # fmt: skip
+        fse,
+        "GI-1",
+        "interceptor",
+        installed_on="2012-03-20",
+        capacity_gallons=Decimal("1000"),
+        design_depth_inches=Decimal("48"),
+        compartments=2,
+        manhole_diameter_inches=Decimal("24"),
+    )
     trap = make_device(fse, "GT-2", "trap", installed_on="2020-05-01", service_frequency_days=30)
-    old = make_device(fse, "GI-0", "interceptor", installed_on="2005-01-01",
-                      removed_on=d("2012-03-20"))  # fmt: skip
+    old = make_device(
+        fse, "GI-0", "interceptor", installed_on="2005-01-01", removed_on=d("2012-03-20")
+    )
     coastal = make_hauler(agency, f"{code}-H1", name="Coastal Pumping")
     rogue = make_hauler(agency, f"{code}-H2", name="Rogue Vac", licensed=False)
     make_hauler(agency, f"{code}-H3", name="Unused Hauler")
     make_service(old, f"{code}-M0", "2011-06-01", hauler=coastal)
     make_service(
-        gi, f"{code}-M1", "2025-03-02", hauler=coastal, gallons_removed=Decimal("980"),
-        fog_inches=Decimal("4.00"), solids_inches=Decimal("6.50"),
-        final_chamber_floating_oil=False, sludge_to_outlet_inches=Decimal("18"),
-    )  # fmt: skip
+        gi,
+        f"{code}-M1",
+        "2025-03-02",
+        hauler=coastal,
+        gallons_removed=Decimal("980"),
+        fog_inches=Decimal("4.00"),
+        solids_inches=Decimal("6.50"),
+        final_chamber_floating_oil=False,
+        sludge_to_outlet_inches=Decimal("18"),
+    )
     make_service(trap, f"{code}-M2", "2025-04-01", hauler=rogue, full_pump_out=False)
     make_pickup(fse, "2025-05-30", hauler=coastal, gallons=Decimal("55"))
     make_pickup(fse, "2025-06-15")
     ana = make_employee(fse, "E-1", "2024-11-04", name="Ana Ruiz")
-    luis = make_employee(fse, "E-2", "2023-01-09", name="Luis Soto", left_on="2025-02-01",
-                         kitchen_duties=False, contractor=True)  # fmt: skip
+    luis = make_employee(
+        fse,
+        "E-2",
+        "2023-01-09",
+        name="Luis Soto",
+        left_on="2025-02-01",
+        kitchen_duties=False,
+        contractor=True,
+    )
     training = make_training(fse, "T-7", "2025-01-10", [ana])
     Attendance.objects.create(training=training, employee=luis, signed=False)
     make_inspection(
@@ -82,14 +119,21 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
             ("gcd.trap_condition", True, old),
         ],
         measurements=[
-            (gi, {"fog_inches": Decimal("3"), "solids_inches": Decimal("5.25"),
-                  "final_chamber_floating_oil": False,
-                  "sludge_to_outlet_inches": Decimal("20")}),
+            (
+                gi,
+                {
+                    "fog_inches": Decimal("3"),
+                    "solids_inches": Decimal("5.25"),
+                    "final_chamber_floating_oil": False,
+                    "sludge_to_outlet_inches": Decimal("20"),
+                },
+            ),
             (old, {"fog_inches": Decimal("1")}),
         ],
-    )  # fmt: skip
-    make_incident(fse, f"{code}-SSO-3", "2025-04-02", kind="overflow", attributed=True,
-                  gallons=Decimal("120"))  # fmt: skip
+    )
+    make_incident(
+        fse, f"{code}-SSO-3", "2025-04-02", kind="overflow", attributed=True, gallons=Decimal("120")
+    )
     Incident.objects.create(agency=agency, code=f"{code}-SSO-X", date=d("2025-04-03"))
     return fse
 
@@ -123,7 +167,7 @@ def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042
                 "installed_on": "2020-05-01",
                 "service_frequency_days": 30,
             },
-        ],  # fmt: skip
+        ],
         "haulers": [
             {"id": f"{code}-H1", "name": "Coastal Pumping", "licensed": True},
             {"id": f"{code}-H2", "name": "Rogue Vac", "licensed": False},
@@ -177,7 +221,7 @@ def _pier_maintenance(code: str) -> dict:
                 "hauler": f"{code}-H2",
                 "full_pump_out": False,
             },
-        ],  # fmt: skip
+        ],
         "yellow_grease_pickups": [
             {"date": "2025-05-30", "hauler": f"{code}-H1", "gallons": 55},
             {"date": "2025-06-15"},
@@ -204,7 +248,7 @@ def _pier_staff() -> dict:
                 "kitchen_duties": False,
                 "contractor": True,
             },
-        ],  # fmt: skip
+        ],
         "trainings": [
             {
                 "id": "T-7",
@@ -233,7 +277,7 @@ def _pier_inspections_and_incidents(code: str) -> dict:
                         "final_chamber_floating_oil": False,
                         "sludge_to_outlet_inches": 20,
                     },
-                ],  # fmt: skip
+                ],
                 "answers": [
                     {"item": "bmp.drain_screens", "compliant": False},
                     {"item": "bmp.signage", "compliant": True},
@@ -249,7 +293,7 @@ def _pier_inspections_and_incidents(code: str) -> dict:
                 "attributed": True,
                 "gallons": 120,
             },
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -260,12 +304,28 @@ def make_vista_hermosa_ramen(agency, code: str = "FSE-0077"):
     """Vista Hermosa Ramen: its Discharge Permit limits oil and grease to 100 mg/L; one
     interceptor in service and one removed."""
     fse = make_establishment(
-        agency, code=code, name="Vista Hermosa Ramen", address="1001 Avenida Vista Hermosa",
-        operator="Hermosa Noodle Co", opened_on="2018-05-01",
-    )  # fmt: skip
-    make_permit(fse, f"{code}-P1", issued_on="2024-03-01", expires_on="2029-02-28",
-                service_frequency_days=90, discharge_limits=OIL_AND_GREASE_LIMIT)  # fmt: skip
-    make_device(fse, "GI-1", "interceptor", installed_on="2018-04-20",
-                capacity_gallons=Decimal("1000"), design_depth_inches=Decimal("48"))  # fmt: skip
+        agency,
+        code=code,
+        name="Vista Hermosa Ramen",
+        address="1001 Avenida Vista Hermosa",
+        operator="Hermosa Noodle Co",
+        opened_on="2018-05-01",
+    )
+    make_permit(
+        fse,
+        f"{code}-P1",
+        issued_on="2024-03-01",
+        expires_on="2029-02-28",
+        service_frequency_days=90,
+        discharge_limits=OIL_AND_GREASE_LIMIT,
+    )
+    make_device(
+        fse,
+        "GI-1",
+        "interceptor",
+        installed_on="2018-04-20",
+        capacity_gallons=Decimal("1000"),
+        design_depth_inches=Decimal("48"),
+    )
     make_device(fse, "GI-0", "interceptor", installed_on="2010-01-01", removed_on=d("2018-04-20"))
     return fse

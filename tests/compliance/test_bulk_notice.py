@@ -60,10 +60,14 @@ def sent(django_db_setup, django_db_blocker):
         rule, codes = _most_found(program)
         Finding.objects.filter(establishment__code=codes[0], agency=program).update(open=False)
         run = bulk_notice_start(
-            agency=program, rule=rule, codes=codes, as_of=AS_OF, delivery="mail",
+            agency=program,
+            rule=rule,
+            codes=codes,
+            as_of=AS_OF,
+            delivery="mail",
             first_certified="7019 0700 0000 0000 0100",
             fields={"delivered_on": AS_OF, "correct_by": date(2025, 7, 6)},
-        )  # fmt: skip
+        )
         with _loads() as loads:
             run = run_bulk_notice(run.pk)
         databases.check_constraints()
@@ -130,11 +134,16 @@ def _loads():
 def _most_found(agency) -> tuple[str, list[str]]:
     rows = (
         Finding.objects.filter(agency=agency, open=True)
-        .values("rule").annotate(n=Count("establishment", distinct=True)).order_by("-n")
-    )  # fmt: skip
+        .values("rule")
+        .annotate(n=Count("establishment", distinct=True))
+        .order_by("-n")
+    )
     rule = rows[0]["rule"]
     codes = sorted(
-        set(Finding.objects.filter(agency=agency, open=True, rule=rule).values_list(
-            "establishment__code", flat=True))
-    )  # fmt: skip
+        set(
+            Finding.objects.filter(agency=agency, open=True, rule=rule).values_list(
+                "establishment__code", flat=True
+            )
+        )
+    )
     return rule, codes

@@ -24,10 +24,13 @@ def test_a_run_stopped_halfway_is_finished_without_sending_twice():
         make_pier_taqueria(sc, code=code)
     sweep_agency(sc, as_of=d("2025-06-06"))
     run = bulk_notice_start(
-        agency=sc, rule="gcd.service_overdue", codes=["FSE-0042", "FSE-0043"],
+        agency=sc,
+        rule="gcd.service_overdue",
+        codes=["FSE-0042", "FSE-0043"],
         fields={"delivered_on": "2025-06-06", "correct_by": "2025-07-06"},
-        delivery="personal", as_of=d("2025-06-06"),
-    )  # fmt: skip
+        delivery="personal",
+        as_of=d("2025-06-06"),
+    )
     first = _send_one(run, "FSE-0042", 0)  # the first establishment, then the restart
     BulkNotice.objects.filter(pk=run.pk).update(done=1, sent=[first])
     out = StringIO()

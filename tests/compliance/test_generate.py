@@ -144,8 +144,10 @@ def test_it_gives_the_devices_the_packs_kinds_and_their_default_frequencies(monk
     weekly = pack.default_frequency("under_sink_trap", AS_OF).days_equivalent()
     under_sink = devices.filter(kind="under_sink_trap").exclude(service_frequency_days=None)
     assert set(under_sink.values_list("service_frequency_days", flat=True)) <= {
-        weekly, round(weekly * 2 / 3), round(weekly / 2)
-    }  # fmt: skip
+        weekly,
+        round(weekly * 2 / 3),
+        round(weekly / 2),
+    }
 
 
 def test_it_issues_permits_for_the_packs_term(monkeypatch, tmp_path):

@@ -51,8 +51,16 @@ GENERATED = {
 }
 # The generator numbers the rows of these after the last already there, and some of their
 # numbers are in its text (permit numbers, parcel numbers, owners' names).
-NUMBERED = (PropertyOwner, Parcel, Operator, FoodServiceEstablishment, GreaseControlDevice,
-            Employee, Training, Inspection)  # fmt: skip
+NUMBERED = (
+    PropertyOwner,
+    Parcel,
+    Operator,
+    FoodServiceEstablishment,
+    GreaseControlDevice,
+    Employee,
+    Training,
+    Inspection,
+)
 # sha256 of the written demo programs, private fields included, on each date
 DEMO = {
     date(2026, 11, 30): "59a873384ef7fcbee7f49b733137d00e1908ecf71d52c950ca2ae54503c82229",

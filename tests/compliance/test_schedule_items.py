@@ -83,19 +83,34 @@ def test_it_is_filled_in_by_the_migrations_from_the_stored_schedules():
     )
     schedule = [
         {"obligation": "gcd.service", "subject": "GI-1", "due": "2025-07-01", "citation": "a"},
-        {"obligation": "inspection.annual", "subject": "FSE-1", "due": "2025-09-01",
-         "citation": "b"},
-        {"obligation": "inspection.annual", "subject": "GI-1", "due": "2025-08-01",
-         "citation": "b"},
-    ]  # fmt: skip
+        {
+            "obligation": "inspection.annual",
+            "subject": "FSE-1",
+            "due": "2025-09-01",
+            "citation": "b",
+        },
+        {
+            "obligation": "inspection.annual",
+            "subject": "GI-1",
+            "due": "2025-08-01",
+            "citation": "b",
+        },
+    ]
     old.get_model("compliance", "ComplianceStatus").objects.create(
         establishment=fse, as_of=AS_OF, status="compliant", schedule=schedule
     )
     old.get_model("compliance", "Finding").objects.create(
-        establishment=fse, rule="gcd.service_overdue", subject="GI-1", severity="violation",
-        since=AS_OF, open=True, citation="a", message="m", first_seen_on=AS_OF,
+        establishment=fse,
+        rule="gcd.service_overdue",
+        subject="GI-1",
+        severity="violation",
+        since=AS_OF,
+        open=True,
+        citation="a",
+        message="m",
+        first_seen_on=AS_OF,
         last_seen_on=AS_OF,
-    )  # fmt: skip
+    )
 
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())

@@ -220,8 +220,10 @@ def test_each_demo_letter_prints_the_letterhead_once():
     load("--no-sweep")
     letters = Letter.objects.select_related("action__establishment__agency")
     assert {letter.action.establishment.agency.code for letter in letters} == {
-        "san-clemente", "town", "aurora"
-    }  # fmt: skip
+        "san-clemente",
+        "town",
+        "aurora",
+    }
     for letter in letters:
         agency = letter.action.establishment.agency
         head = first_page(letter).split(longdate(letter.action.taken_on))[0]
@@ -281,8 +283,10 @@ def test_the_demo_spills_have_their_categories_and_state_reports():
     sc = Agency.objects.get(pack="san-clemente")
     spills = {i.code: i for i in Incident.objects.filter(agency=sc, code__startswith="SSO-PUB")}
     assert {c: i.category for c, i in spills.items()} == {
-        "SSO-PUB-01": 2, "SSO-PUB-02": 1, "SSO-PUB-03": 4,
-    }  # fmt: skip
+        "SSO-PUB-01": 2,
+        "SSO-PUB-02": 1,
+        "SSO-PUB-03": 4,
+    }
     assert all(i.establishment_id is None and i.segment_id for i in spills.values())
     states = {d.key: d.state for d in deadlines(spills["SSO-PUB-02"], AS_OF)}
     assert "late" in states.values()

@@ -38,9 +38,12 @@ def heard_complaint(case, served_on: str = "2025-03-02", code: str = "AC-1"):
     if found is not None:
         return found
     complaint = action_take(
-        case=case, type="administrative_complaint", code=code,
-        fields={"served_on": d(served_on)}, delivery="personal",
-    )  # fmt: skip
+        case=case,
+        type="administrative_complaint",
+        code=code,
+        fields={"served_on": d(served_on)},
+        delivery="personal",
+    )
     hearing_waive(
         notice=complaint, code=f"W-{code}", waived_on=d(served_on), waived_by="The operator"
     )
@@ -110,6 +113,16 @@ def refusal(call, **kw) -> ValidationError:
 
 
 __all__ = [
-    "date", "d", "open_case", "heard_complaint", "emergency_heard", "deadlines", "accruals",
-    "findings", "counts", "refused", "refusal", "rejected_late",
-]  # fmt: skip
+    "date",
+    "d",
+    "open_case",
+    "heard_complaint",
+    "emergency_heard",
+    "deadlines",
+    "accruals",
+    "findings",
+    "counts",
+    "refused",
+    "refusal",
+    "rejected_late",
+]

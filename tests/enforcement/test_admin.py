@@ -17,9 +17,11 @@ def test_it_downloads_the_letter_byte_for_byte(admin_client, monkeypatch):
     monkeypatch.setattr(letters, "render_action_letter", lambda *a, **kw: b"%PDF-1.7 sent")
     _, case, _ = open_case()
     action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
     letter = Letter.objects.get()
 
     response = admin_client.get(f"/admin/enforcement/letter/{letter.pk}/pdf/")
@@ -31,9 +33,11 @@ def test_it_downloads_the_letter_byte_for_byte(admin_client, monkeypatch):
 def test_the_action_list_shows_but_offers_no_add(admin_client):
     _, case, _ = open_case()
     action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
     response = admin_client.get("/admin/enforcement/enforcementaction/")
 

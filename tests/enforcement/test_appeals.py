@@ -16,18 +16,32 @@ def order(case, by, code="PO-1", refers_to=None, issued_on="2025-07-01", served_
     if refers_to is None:
         refers_to = heard_complaint(case)
     return action_take(
-        case=case, type="penalty_order", code=code, refers_to=refers_to,
-        fields={"issued_by": by, "issued_on": d(issued_on), "served_on": d(served_on),
-                "amount": Decimal("2000"), "class": "records", "days": 1},
-    )  # fmt: skip
+        case=case,
+        type="penalty_order",
+        code=code,
+        refers_to=refers_to,
+        fields={
+            "issued_by": by,
+            "issued_on": d(issued_on),
+            "served_on": d(served_on),
+            "amount": Decimal("2000"),
+            "class": "records",
+            "days": 1,
+        },
+    )
 
 
 def schedule(case):
     return action_take(
-        case=case, type="compliance_schedule", code="CS-1",
-        fields={"entered_on": d("2025-04-15"), "payment_arrangement": False,
-                "milestones": [{"id": "M-1", "due": d("2025-05-15")}]},
-    )  # fmt: skip
+        case=case,
+        type="compliance_schedule",
+        code="CS-1",
+        fields={
+            "entered_on": d("2025-04-15"),
+            "payment_arrangement": False,
+            "milestones": [{"id": "M-1", "due": d("2025-05-15")}],
+        },
+    )
 
 
 # San Clemente: a manager's penalty order is appealed to the Council, served + 10 days
@@ -57,8 +71,7 @@ def test_sc_refuses_an_appeal_of_a_penalty_order_to_a_level_the_pack_does_not_ro
     _, case, _ = open_case("san-clemente")
     po = order(case, "manager")
 
-    message = refused(appeal_file, appealed=po, code="A-1", filed_on=d("2025-07-03"),
-                      to="manager")  # fmt: skip
+    message = refused(appeal_file, appealed=po, code="A-1", filed_on=d("2025-07-03"), to="manager")
 
     assert "Out of sequence" in message and "council" in message
 
@@ -86,8 +99,7 @@ def test_sc_refuses_a_second_appeal_of_the_same_order_to_the_council():
     po = order(case, "manager")
     appeal_file(appealed=po, code="A-1", filed_on=d("2025-07-03"), to="council")
 
-    message = refused(appeal_file, appealed=po, code="A-2", filed_on=d("2025-07-04"),
-                      to="council")  # fmt: skip
+    message = refused(appeal_file, appealed=po, code="A-2", filed_on=d("2025-07-04"), to="council")
 
     assert "already appealed" in message and "A-1" in message
 
@@ -96,11 +108,18 @@ def test_sc_the_councils_penalty_order_goes_only_to_court():
     _, case, _ = open_case("san-clemente")
     first = order(case, "manager")
     appeal = appeal_file(appealed=first, code="A-1", filed_on=d("2025-07-10"), to="council")
-    council = order(case, "council", code="PO-2", refers_to=appeal, issued_on="2025-08-01",
-                    served_on="2025-08-01")  # fmt: skip
+    council = order(
+        case,
+        "council",
+        code="PO-2",
+        refers_to=appeal,
+        issued_on="2025-08-01",
+        served_on="2025-08-01",
+    )
 
-    message = refused(appeal_file, appealed=council, code="A-2", filed_on=d("2025-08-05"),
-                      to="council")  # fmt: skip
+    message = refused(
+        appeal_file, appealed=council, code="A-2", filed_on=d("2025-08-05"), to="council"
+    )
 
     assert "Out of sequence" in message and "appealed to court, not to council" in message
 
@@ -130,11 +149,18 @@ def test_the_town_councils_penalty_order_has_no_appeal():
     _, case, _ = open_case("town-10-02")
     first = order(case, "hearing_officer")
     appeal = appeal_file(appealed=first, code="A-1", filed_on=d("2025-07-10"), to="council")
-    council = order(case, "council", code="PO-2", refers_to=appeal, issued_on="2025-08-01",
-                    served_on="2025-08-01")  # fmt: skip
+    council = order(
+        case,
+        "council",
+        code="PO-2",
+        refers_to=appeal,
+        issued_on="2025-08-01",
+        served_on="2025-08-01",
+    )
 
-    message = refused(appeal_file, appealed=council, code="A-2", filed_on=d("2025-08-05"),
-                      to="council")  # fmt: skip
+    message = refused(
+        appeal_file, appealed=council, code="A-2", filed_on=d("2025-08-05"), to="council"
+    )
 
     assert "Out of sequence" in message and "nowhere" in message
 
@@ -154,9 +180,11 @@ def test_an_appeal_of_a_penalty_order_is_recorded_on_it():
 def test_an_appeal_of_a_notice_is_not_recorded_on_it():
     _, case, _ = open_case("san-clemente")
     notice = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
     appeal_file(appealed=notice, code="A-1", filed_on=d("2025-03-10"), to="manager")
 
@@ -181,9 +209,12 @@ def test_sc_the_councils_decision_on_the_appeal_makes_the_order_final_that_day()
     appeal = appeal_file(appealed=po, code="A-1", filed_on=d("2025-07-10"), to="council")
 
     action_take(
-        case=case, type="final_decision", code="FD-1", refers_to=appeal,
+        case=case,
+        type="final_decision",
+        code="FD-1",
+        refers_to=appeal,
         fields={"final_on": d("2025-08-05")},
-    )  # fmt: skip
+    )
 
     assert po.effective_fields()["appeal_decided_on"] == "2025-08-05"
     assert deadlines(fse, "2025-08-06")[("PO-1", "final", "event")] == "2025-08-05"
@@ -195,8 +226,14 @@ def test_the_town_councils_order_on_the_appeal_decides_it():
     appeal = appeal_file(appealed=po, code="A-1", filed_on=d("2025-07-10"), to="council")
     assert ("PO-1", "payment", "deadline") not in deadlines(fse, "2025-07-20")
 
-    order(case, "council", code="PO-2", refers_to=appeal, issued_on="2025-08-01",
-          served_on="2025-08-01")  # fmt: skip
+    order(
+        case,
+        "council",
+        code="PO-2",
+        refers_to=appeal,
+        issued_on="2025-08-01",
+        served_on="2025-08-01",
+    )
 
     assert po.effective_fields()["appeal_decided_on"] == "2025-08-01"
     # The Council's order replaces PO-1 (RULES.md 12.8): final on issuance, payable 30 days
@@ -213,9 +250,13 @@ def test_an_appeal_is_not_decided_before_it_was_filed():
     appeal = appeal_file(appealed=po, code="A-1", filed_on=d("2025-07-10"), to="council")
 
     message = refused(
-        action_take, case=case, type="final_decision", code="FD-1", refers_to=appeal,
+        action_take,
+        case=case,
+        type="final_decision",
+        code="FD-1",
+        refers_to=appeal,
         fields={"final_on": d("2025-07-09")},
-    )  # fmt: skip
+    )
 
     assert "A-1" in message and "2025-07-10" in message
 

@@ -15,17 +15,20 @@ pytestmark = pytest.mark.django_db
 
 def notice(case, code, delivered_on):
     return action_take(
-        case=case, type="notice_of_noncompliance", code=code,
+        case=case,
+        type="notice_of_noncompliance",
+        code=code,
         fields={"delivered_on": d(delivered_on), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
 
 def test_it_gives_a_case_its_deadlines_from_the_engine():
     fse, case, _ = open_case()
     notice(case, "NNC-1", "2025-03-03")
 
-    assert [(x.action, x.name, x.date) for x in case_deadlines(establishment=fse,
-            as_of=d("2025-03-04"))] == [("NNC-1", "appeal", d("2025-03-13"))]  # fmt: skip
+    assert [
+        (x.action, x.name, x.date) for x in case_deadlines(establishment=fse, as_of=d("2025-03-04"))
+    ] == [("NNC-1", "appeal", d("2025-03-13"))]
 
 
 def test_daily_fines_accrue_through_the_date_asked():

@@ -26,10 +26,13 @@ AS_OF = d("2025-09-01")
 
 def notice(case, code="NNC-1"):
     return action_take(
-        case=case, type="notice_of_noncompliance", code=code,
+        case=case,
+        type="notice_of_noncompliance",
+        code=code,
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-        delivery="mail", certified_mail_number="7019-1",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019-1",
+    )
 
 
 def test_it_lists_each_action_by_its_code_with_its_facts():
@@ -55,19 +58,31 @@ def test_hearings_show_on_their_notice_not_as_actions():
     hearing_schedule(notice=sn, code="H-1", hearing_on=d("2025-06-02"), noticed_on=d("2025-05-20"))
 
     assert build_case_file(fse, AS_OF)["enforcement"] == [
-        {"id": "SN-1", "type": "suspension_notice", "mailed_on": "2025-05-20",
-         "hearing_on": "2025-06-02"}
-    ]  # fmt: skip
+        {
+            "id": "SN-1",
+            "type": "suspension_notice",
+            "mailed_on": "2025-05-20",
+            "hearing_on": "2025-06-02",
+        }
+    ]
 
 
 def test_amounts_are_numbers_the_engine_reads():
     fse, case, _ = open_case()
     action_take(
-        case=case, type="penalty_order", code="PO-1", refers_to=heard_complaint(case),
-        fields={"issued_by": "manager", "issued_on": d("2025-07-01"),
-                "served_on": d("2025-07-02"), "amount": Decimal("1500.50"), "class": "records",
-                "days": 1},
-    )  # fmt: skip
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        refers_to=heard_complaint(case),
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-07-01"),
+            "served_on": d("2025-07-02"),
+            "amount": Decimal("1500.50"),
+            "class": "records",
+            "days": 1,
+        },
+    )
 
     entries = {e["id"]: e for e in build_case_file(fse, AS_OF)["enforcement"]}
     assert entries["PO-1"]["amount"] == 1500.5
@@ -99,8 +114,9 @@ def test_it_reads_the_same_number_of_queries_for_one_establishment_or_three():
     for i in (2, 3):
         other = make_establishment(fse.agency, code=f"FSE-{i}")
         other_case = case_open(establishment=other, code=f"EC-{i}", opened_on=d("2025-03-01"))
-        action_fact_record(action=notice(other_case, f"NNC-{i}"), field="corrected_on",
-                           value=d("2025-04-15"))  # fmt: skip
+        action_fact_record(
+            action=notice(other_case, f"NNC-{i}"), field="corrected_on", value=d("2025-04-15")
+        )
         others.append(other.pk)
     with CaptureQueriesContext(connection) as one:
         build_case_files(fse.agency, [fse.pk], AS_OF)

@@ -14,9 +14,11 @@ pytestmark = pytest.mark.django_db
 
 def noticed(case):
     return action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
 
 def test_it_closes_a_case_with_its_reason_as_an_act_on_the_case():
@@ -26,8 +28,10 @@ def test_it_closes_a_case_with_its_reason_as_an_act_on_the_case():
     closure = case_close(case=case, code="CL-1", closed_on=d("2025-04-02"), reason="withdrawn")
 
     assert (closure.type, closure.taken_on, closure.fields["reason"]) == (
-        CLOSURE, d("2025-04-02"), "withdrawn"
-    )  # fmt: skip
+        CLOSURE,
+        d("2025-04-02"),
+        "withdrawn",
+    )
 
 
 def test_a_closed_case_offers_no_further_step():
@@ -56,8 +60,9 @@ def test_it_refuses_a_closing_without_its_reason_or_out_of_its_dates(
     _, case, _ = open_case()
     noticed(case)
 
-    message = refused(case_close, case=case, code="CL-1", closed_on=d(closed_on), reason=reason,
-                      note=note)  # fmt: skip
+    message = refused(
+        case_close, case=case, code="CL-1", closed_on=d(closed_on), reason=reason, note=note
+    )
 
     assert words in message
 
@@ -66,8 +71,9 @@ def test_a_case_is_closed_once():
     _, case, _ = open_case()
     case_close(case=case, code="CL-1", closed_on=d("2025-04-02"), reason="withdrawn")
 
-    message = refused(case_close, case=case, code="CL-2", closed_on=d("2025-04-03"),
-                      reason="withdrawn")  # fmt: skip
+    message = refused(
+        case_close, case=case, code="CL-2", closed_on=d("2025-04-03"), reason="withdrawn"
+    )
 
     assert "was closed on 2025-04-02" in message
     assert EnforcementAction.objects.filter(type=CLOSURE).count() == 1

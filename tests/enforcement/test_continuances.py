@@ -24,9 +24,12 @@ def noticed_and_heard(pack, mailed_on, first_on):
 
 def continue_to(notice, first, day, code="H-2"):
     return dict(
-        notice=notice, code=code, hearing_on=d(day), noticed_on=d(first.fields["hearing_on"]),
+        notice=notice,
+        code=code,
+        hearing_on=d(day),
+        noticed_on=d(first.fields["hearing_on"]),
         continued_from=first,
-    )  # fmt: skip
+    )
 
 
 def test_the_town_accepts_a_continuance_to_60_days_after_the_first_hearing():

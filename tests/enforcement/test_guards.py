@@ -19,15 +19,26 @@ pytestmark = pytest.mark.django_db
 
 def schedule(case, payment_arrangement=False):
     return dict(
-        case=case, type="compliance_schedule", code="CS-1",
-        fields={"entered_on": d("2025-04-15"), "payment_arrangement": payment_arrangement,
-                "milestones": [{"id": "M-1", "due": d("2025-05-15")}]},
-    )  # fmt: skip
+        case=case,
+        type="compliance_schedule",
+        code="CS-1",
+        fields={
+            "entered_on": d("2025-04-15"),
+            "payment_arrangement": payment_arrangement,
+            "milestones": [{"id": "M-1", "due": d("2025-05-15")}],
+        },
+    )
 
 
 def order(case, cls="records", amount="2000", unit="days", quantity=1, by="manager", **kw):
-    fields = {"issued_by": by, "issued_on": d("2025-07-01"), "served_on": d("2025-07-02"),
-              "amount": Decimal(amount), "class": cls, unit: quantity}  # fmt: skip
+    fields = {
+        "issued_by": by,
+        "issued_on": d("2025-07-01"),
+        "served_on": d("2025-07-02"),
+        "amount": Decimal(amount),
+        "class": cls,
+        unit: quantity,
+    }
     return dict(case=case, type="penalty_order", code="PO-1", fields=fields, **kw)
 
 
@@ -66,10 +77,13 @@ def test_the_town_refuses_a_schedule_while_money_is_owed_even_with_an_arrangemen
 
 def suspension(case, mailed_on="2025-05-20", **fields):
     return action_take(
-        case=case, type="suspension_notice", code="SN-1",
-        fields={"mailed_on": d(mailed_on), **fields}, delivery="mail",
+        case=case,
+        type="suspension_notice",
+        code="SN-1",
+        fields={"mailed_on": d(mailed_on), **fields},
+        delivery="mail",
         certified_mail_number="7019-1",
-    )  # fmt: skip
+    )
 
 
 def test_sc_refuses_a_hearing_less_than_ten_days_after_the_notice():
@@ -77,9 +91,12 @@ def test_sc_refuses_a_hearing_less_than_ten_days_after_the_notice():
     notice = suspension(case)
 
     message = refused(
-        hearing_schedule, notice=notice, code="H-1", hearing_on=d("2025-05-29"),
+        hearing_schedule,
+        notice=notice,
+        code="H-1",
+        hearing_on=d("2025-05-29"),
         noticed_on=d("2025-05-20"),
-    )  # fmt: skip
+    )
 
     assert "13.30.080(G)(2)" in message and "2025-05-30" in message
 
@@ -94,9 +111,13 @@ def test_the_town_refuses_a_continuance_past_60_days_after_the_first_hearing():
     # Revision 2 (RULES 11.5): the 45-day bound is the first hearing's; continuances may run
     # to 60 days in total from it (June 10 + 60 = August 9).
     message = refused(
-        hearing_schedule, notice=notice, code="H-2", hearing_on=d("2025-08-10"),
-        noticed_on=d("2025-06-10"), continued_from=first,
-    )  # fmt: skip
+        hearing_schedule,
+        notice=notice,
+        code="H-2",
+        hearing_on=d("2025-08-10"),
+        noticed_on=d("2025-06-10"),
+        continued_from=first,
+    )
 
     assert "10.02.260(B)" in message and "2025-08-10" in message
 
@@ -105,9 +126,12 @@ def test_the_town_refuses_a_notice_setting_its_hearing_too_soon():
     _, case, _ = open_case("town-10-02")
 
     message = refused(
-        action_take, case=case, type="suspension_notice", code="SN-1",
+        action_take,
+        case=case,
+        type="suspension_notice",
+        code="SN-1",
         fields={"mailed_on": d("2025-05-01"), "hearing_on": d("2025-05-15")},
-    )  # fmt: skip
+    )
 
     assert "10.02.260(B)" in message and "2025-05-16" in message
 
@@ -135,9 +159,14 @@ def test_it_refuses_a_court_judgment_above_25000_a_day():
     _, case, violation = open_case("san-clemente")
 
     message = refused(
-        court_judgment_record, case=case, code="CJ-1", entered_on=d("2025-09-01"),
-        violation=violation, amount=Decimal("50001"), days=2,
-    )  # fmt: skip
+        court_judgment_record,
+        case=case,
+        code="CJ-1",
+        entered_on=d("2025-09-01"),
+        violation=violation,
+        amount=Decimal("50001"),
+        days=2,
+    )
 
     assert "13.30.080(I)(3)" in message
 
@@ -148,9 +177,11 @@ def test_it_refuses_a_court_judgment_above_25000_a_day():
 def test_sc_rejects_as_late_an_appeal_of_a_notice_after_ten_days():
     _, case, _ = open_case("san-clemente")
     notice = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
     appeal = rejected_late(notice, "2025-03-14", "manager")
 
@@ -160,9 +191,12 @@ def test_sc_rejects_as_late_an_appeal_of_a_notice_after_ten_days():
 def test_the_town_rejects_as_late_a_council_appeal_after_fifteen_days():
     _, case, _ = open_case("town-10-02")
     decision = action_take(
-        case=case, type="hearing_decision", code="HD-1", fields={"noticed_on": d("2025-03-03")},
+        case=case,
+        type="hearing_decision",
+        code="HD-1",
+        fields={"noticed_on": d("2025-03-03")},
         refers_to=heard_complaint(case, served_on="2025-03-02"),
-    )  # fmt: skip
+    )
 
     appeal = rejected_late(decision, "2025-03-19", "council")
 
@@ -172,22 +206,29 @@ def test_the_town_rejects_as_late_a_council_appeal_after_fifteen_days():
 def test_sc_refuses_judicial_review_of_a_final_decision_after_ninety_days():
     _, case, _ = open_case("san-clemente")
     notice = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
     to_manager = appeal_file(appealed=notice, code="A-1", filed_on=d("2025-03-10"), to="manager")
     decision = action_take(
-        case=case, type="manager_decision", code="MD-1", refers_to=to_manager,
+        case=case,
+        type="manager_decision",
+        code="MD-1",
+        refers_to=to_manager,
         fields={"delivered_on": d("2025-04-01")},
-    )  # fmt: skip
+    )
     to_council = appeal_file(appealed=decision, code="A-2", filed_on=d("2025-04-08"), to="council")
     final = action_take(
-        case=case, type="final_decision", code="FD-1", refers_to=to_council,
+        case=case,
+        type="final_decision",
+        code="FD-1",
+        refers_to=to_council,
         fields={"final_on": d("2025-07-01")},
-    )  # fmt: skip
+    )
 
-    message = refused(appeal_file, appealed=final, code="A-3", filed_on=d("2025-09-30"),
-                      to="court")  # fmt: skip
+    message = refused(appeal_file, appealed=final, code="A-3", filed_on=d("2025-09-30"), to="court")
 
     assert "13.30.090(C), (E)" in message and "2025-09-29" in message
 
@@ -197,15 +238,21 @@ def test_sc_refuses_judicial_review_of_a_final_decision_after_ninety_days():
 
 @pytest.mark.parametrize(
     ("pack", "issued_by", "citation"),
-    [("san-clemente", "manager", "13.30.080(I)(8)"), ("town-10-02", "hearing_officer",
-                                                       "10.02.330(J)")],
-)  # fmt: skip
+    [
+        ("san-clemente", "manager", "13.30.080(I)(8)"),
+        ("town-10-02", "hearing_officer", "10.02.330(J)"),
+    ],
+)
 def test_it_refuses_an_administrative_penalty_after_a_court_penalty(pack, issued_by, citation):
     _, case, violation = open_case(pack)
     court_judgment_record(
-        case=case, code="CJ-1", entered_on=d("2025-06-01"), violation=violation,
-        amount=Decimal("25000"), days=1,
-    )  # fmt: skip
+        case=case,
+        code="CJ-1",
+        entered_on=d("2025-06-01"),
+        violation=violation,
+        amount=Decimal("25000"),
+        days=1,
+    )
     assert citation in refused(action_take, **order(case, by=issued_by, violation=violation))
 
 
@@ -216,9 +263,12 @@ def test_sc_refuses_a_council_decision_no_appeal_brought_to_the_council():
     _, case, _ = open_case("san-clemente")
 
     message = refused(
-        action_take, case=case, type="final_decision", code="FD-1",
+        action_take,
+        case=case,
+        type="final_decision",
+        code="FD-1",
         fields={"final_on": d("2025-07-01")},
-    )  # fmt: skip
+    )
 
     assert "Out of sequence" in message and "council" in message
 
@@ -226,12 +276,15 @@ def test_sc_refuses_a_council_decision_no_appeal_brought_to_the_council():
 def test_sc_refuses_to_take_a_notice_straight_to_the_council():
     _, case, _ = open_case("san-clemente")
     notice = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
-    message = refused(appeal_file, appealed=notice, code="A-1", filed_on=d("2025-03-05"),
-                      to="council")  # fmt: skip
+    message = refused(
+        appeal_file, appealed=notice, code="A-1", filed_on=d("2025-03-05"), to="council"
+    )
 
     assert "Out of sequence" in message and "manager" in message
 
@@ -240,9 +293,12 @@ def test_the_town_refuses_an_action_type_of_san_clemente():
     _, case, _ = open_case("town-10-02")
 
     message = refused(
-        action_take, case=case, type="manager_decision", code="MD-1",
+        action_take,
+        case=case,
+        type="manager_decision",
+        code="MD-1",
         fields={"delivered_on": d("2025-07-01")},
-    )  # fmt: skip
+    )
 
     assert "not an enforcement action" in message
 
@@ -255,14 +311,19 @@ def test_the_town_refuses_a_council_penalty_order_without_an_appeal():
 def test_sc_refuses_a_complaint_hearing_more_than_thirty_days_after_service():
     _, case, _ = open_case("san-clemente")
     complaint = action_take(
-        case=case, type="administrative_complaint", code="AC-1",
+        case=case,
+        type="administrative_complaint",
+        code="AC-1",
         fields={"served_on": d("2025-06-02")},
-    )  # fmt: skip
+    )
 
     message = refused(
-        hearing_schedule, notice=complaint, code="H-1", hearing_on=d("2025-07-03"),
+        hearing_schedule,
+        notice=complaint,
+        code="H-1",
+        hearing_on=d("2025-07-03"),
         noticed_on=d("2025-06-02"),
-    )  # fmt: skip
+    )
 
     assert "13.30.080(I)(4)(a)" in message and "2025-07-02" in message
 
@@ -270,9 +331,12 @@ def test_sc_refuses_a_complaint_hearing_more_than_thirty_days_after_service():
 def test_sc_takes_an_emergency_decision_to_the_city_manager_within_two_business_days():
     _, case, _ = open_case("san-clemente")
     decision = action_take(
-        case=case, type="emergency_decision", code="ED-1", refers_to=emergency_heard(case),
+        case=case,
+        type="emergency_decision",
+        code="ED-1",
+        refers_to=emergency_heard(case),
         fields={"delivered_on": d("2025-07-03")},
-    )  # fmt: skip
+    )
 
     # July 4 is a holiday: the two business days are July 7 and 8.
     appeal = rejected_late(decision, "2025-07-09", "city_manager")

@@ -16,10 +16,13 @@ pytestmark = pytest.mark.django_db
 
 def notice(case, code="NNC-1"):
     return action_take(
-        case=case, type="notice_of_noncompliance", code=code,
+        case=case,
+        type="notice_of_noncompliance",
+        code=code,
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-        delivery="mail", certified_mail_number="7019-1",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019-1",
+    )
 
 
 def test_it_stores_the_letter_exactly_as_rendered(monkeypatch):

@@ -21,16 +21,20 @@ def notice(monkeypatch):
     monkeypatch.setattr(letters, "render_action_letter", lambda *a, **kw: b"%PDF-1.7 sent")
     _, case, _ = open_case()
     return action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
 
 def test_it_appends_the_answer_with_an_audit_row(notice):
     answer = notice_answer(
-        action=notice, text=" Pumped out on 3/20, manifest attached. ",
-        answered_on=d("2025-03-21"), actor=alice(),
-    )  # fmt: skip
+        action=notice,
+        text=" Pumped out on 3/20, manifest attached. ",
+        answered_on=d("2025-03-21"),
+        actor=alice(),
+    )
     assert answer.text == "Pumped out on 3/20, manifest attached."
     assert answer.answered_by == alice()
     (event,) = events("enforcement.notice_answer")

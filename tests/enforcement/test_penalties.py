@@ -27,17 +27,33 @@ pytestmark = pytest.mark.django_db
 
 
 def order(case, cls="records", amount="2000", by="manager", violation=None, **quantity):
-    fields = {"issued_by": by, "issued_on": d("2025-07-01"), "served_on": d("2025-07-02"),
-              "amount": Decimal(amount), "class": cls, **(quantity or {"days": 1})}  # fmt: skip
-    return dict(case=case, type="penalty_order", code="PO-1", fields=fields, violation=violation,
-                refers_to=heard_complaint(case))  # fmt: skip
+    fields = {
+        "issued_by": by,
+        "issued_on": d("2025-07-01"),
+        "served_on": d("2025-07-02"),
+        "amount": Decimal(amount),
+        "class": cls,
+        **(quantity or {"days": 1}),
+    }
+    return dict(
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        fields=fields,
+        violation=violation,
+        refers_to=heard_complaint(case),
+    )
 
 
 def judgment(case, violation, entered_on="2025-09-01", amount="25000", **quantity):
     return dict(
-        case=case, code="CJ-1", entered_on=d(entered_on), violation=violation,
-        amount=Decimal(amount), **(quantity or {"days": 1}),
-    )  # fmt: skip
+        case=case,
+        code="CJ-1",
+        entered_on=d(entered_on),
+        violation=violation,
+        amount=Decimal(amount),
+        **(quantity or {"days": 1}),
+    )
 
 
 # Who imposes a class
@@ -45,9 +61,11 @@ def judgment(case, violation, entered_on="2025-09-01", amount="25000", **quantit
 
 @pytest.mark.parametrize(
     ("pack", "by", "citation"),
-    [("san-clemente", "manager", "13.30.080(I)(3)"),
-     ("town-10-02", "hearing_officer", "10.02.340")],
-)  # fmt: skip
+    [
+        ("san-clemente", "manager", "13.30.080(I)(3)"),
+        ("town-10-02", "hearing_officer", "10.02.340"),
+    ],
+)
 def test_a_penalty_order_may_not_impose_the_court_class(pack, by, citation):
     _, case, _ = open_case(pack)
 
@@ -100,11 +118,14 @@ def test_the_town_refuses_a_judicial_penalty_once_the_penalty_invoice_was_paid_i
     fse, case, violation = open_case("town-10-02")
     action_take(**order(case, by="hearing_officer", violation=violation))
     invoice = invoice_issue(
-        establishment=fse, code="INV-P1", kind="penalty", noticed_on=d("2025-07-02"),
-        enforcement_action="PO-1", lines=[{"description": "Penalty", "amount": Decimal("2000")}],
-    )  # fmt: skip
-    payment_record(invoice=invoice, paid_on=d("2025-08-01"), amount=Decimal("2000"),
-                   method="check")  # fmt: skip
+        establishment=fse,
+        code="INV-P1",
+        kind="penalty",
+        noticed_on=d("2025-07-02"),
+        enforcement_action="PO-1",
+        lines=[{"description": "Penalty", "amount": Decimal("2000")}],
+    )
+    payment_record(invoice=invoice, paid_on=d("2025-08-01"), amount=Decimal("2000"), method="check")
 
     assert "10.02.340" in refused(court_judgment_record, **judgment(case, violation))
 
@@ -164,8 +185,9 @@ def per_violation(tmp_path, monkeypatch):
     monkeypatch.setenv("FOGKEEPER_PACKS", str(tmp_path / "packs"))
     fse = make_establishment(make_agency("town-per-violation"), code="FSE-1")
     case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-03-01"))
-    violation_add(case=case, code="V-1", rule="gcd.service_overdue", subject="GI-1",
-                  since=d("2025-02-15"))  # fmt: skip
+    violation_add(
+        case=case, code="V-1", rule="gcd.service_overdue", subject="GI-1", since=d("2025-02-15")
+    )
     return fse, case
 
 

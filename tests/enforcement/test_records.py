@@ -13,10 +13,13 @@ pytestmark = pytest.mark.django_db
 
 def notice(case):
     return action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-        delivery="mail", certified_mail_number="7019-1",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019-1",
+    )
 
 
 def test_an_action_cannot_be_changed():
@@ -58,10 +61,15 @@ def test_a_later_fact_overlays_the_action_and_the_latest_wins():
 def test_a_milestone_met_is_a_fact_on_its_schedule():
     _, case, _ = open_case()
     schedule = action_take(
-        case=case, type="compliance_schedule", code="CS-1",
-        fields={"entered_on": d("2025-04-15"), "payment_arrangement": False,
-                "milestones": [{"id": "M-1", "due": d("2025-05-15")}]},
-    )  # fmt: skip
+        case=case,
+        type="compliance_schedule",
+        code="CS-1",
+        fields={
+            "entered_on": d("2025-04-15"),
+            "payment_arrangement": False,
+            "milestones": [{"id": "M-1", "due": d("2025-05-15")}],
+        },
+    )
     action_fact_record(action=schedule, field="milestones.M-1.met_on", value=d("2025-05-10"))
 
     assert schedule.effective_fields()["milestones"] == [
@@ -94,7 +102,10 @@ def test_a_mailed_action_needs_its_certified_mail_number():
 
     with pytest.raises(Exception, match="mailed_has_certified_number"):
         action_take(
-            case=case, type="notice_of_noncompliance", code="NNC-1", delivery="mail",
+            case=case,
+            type="notice_of_noncompliance",
+            code="NNC-1",
+            delivery="mail",
             fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-        )  # fmt: skip
+        )
     assert EnforcementAction.objects.count() == 0

@@ -34,8 +34,10 @@ def imported():
 def test_it_fills_the_volumes_the_flags_and_the_times(imported):
     spill = imported[0]["724019"]
     assert (spill.gallons, spill.gallons_recovered, spill.gallons_to_surface_water) == (
-        Decimal("10.0"), Decimal("0.0"), Decimal("10.0"),
-    )  # fmt: skip
+        Decimal("10.0"),
+        Decimal("0.0"),
+        Decimal("10.0"),
+    )
     assert (spill.reached_surface_water, spill.reached_storm_drain) == (True, True)
     assert spill.storm_drain_fully_captured is False
     assert spill.started_at == datetime(2008, 7, 17, 9, 0, tzinfo=LA)
@@ -45,8 +47,9 @@ def test_it_fills_the_volumes_the_flags_and_the_times(imported):
 
 def test_it_derives_category_1_for_a_spill_reaching_surface_water(imported):
     assert (imported[0]["724019"].category, imported[0]["724019"].category_source) == (
-        1, "derived",
-    )  # fmt: skip
+        1,
+        "derived",
+    )
 
 
 def test_it_derives_category_1_for_a_storm_drain_not_returned_to_the_sewer(imported):

@@ -91,8 +91,9 @@ def test_it_evaluates_again_the_establishments_given_pump_outs(agency, tmp_path)
     assert error is None and "2 establishments evaluated again" in out
     statuses = ComplianceStatus.objects.filter(establishment__agency=agency)
     assert sorted(statuses.values_list("establishment__code", "as_of")) == [
-        ("FSE-1", date(2025, 6, 30)), ("FSE-2", date(2025, 6, 30))
-    ]  # fmt: skip
+        ("FSE-1", date(2025, 6, 30)),
+        ("FSE-2", date(2025, 6, 30)),
+    ]
     assert not statuses.filter(establishment=other).exists()
 
 

@@ -18,9 +18,15 @@ TODAY = date(2025, 3, 31)
 def spill():
     agency = make_agency()
     return Incident.objects.create(
-        agency=agency, code="712345", date=date(2025, 3, 3), kind="spill", fog_caused=True,
-        address="101 Avenida Del Mar", source="ciwqs", source_record={"SPILL_ID": "712345"},
-    )  # fmt: skip
+        agency=agency,
+        code="712345",
+        date=date(2025, 3, 3),
+        kind="spill",
+        fog_caused=True,
+        address="101 Avenida Del Mar",
+        source="ciwqs",
+        source_record={"SPILL_ID": "712345"},
+    )
 
 
 def test_it_matches_a_spill_attributing_it_when_fog_caused(spill):

@@ -19,11 +19,15 @@ pytestmark = pytest.mark.django_db
 
 START = datetime(2025, 2, 3, 13, 0, tzinfo=UTC)
 FACTS = {
-    "gallons": Decimal("1500"), "gallons_recovered": Decimal("900"),
-    "reached_surface_water": False, "reached_storm_drain": False,
-    "started_at": START, "ended_at": START + timedelta(hours=2),
-    "known_at": START + timedelta(minutes=20), "cause": "Grease in the lateral",
-}  # fmt: skip
+    "gallons": Decimal("1500"),
+    "gallons_recovered": Decimal("900"),
+    "reached_surface_water": False,
+    "reached_storm_drain": False,
+    "started_at": START,
+    "ended_at": START + timedelta(hours=2),
+    "known_at": START + timedelta(minutes=20),
+    "cause": "Grease in the lateral",
+}
 
 
 def report(agency, **kw):

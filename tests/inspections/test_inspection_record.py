@@ -139,10 +139,12 @@ def test_it_refuses_fog_and_solids_deeper_than_the_device(fse):
         record(
             fse, measurements=[Reading(gi, fog_inches=Decimal("2"), solids_inches=Decimal("60"))]
         )
-    assert e.value.message_dict == {"measurements[0]": [
-        "GI-1: FOG (2 in) and solids (60 in) come to 62 in, more than its design depth of "
-        "48 in; check the readings."
-    ]}  # fmt: skip
+    assert e.value.message_dict == {
+        "measurements[0]": [
+            "GI-1: FOG (2 in) and solids (60 in) come to 62 in, more than its design depth of "
+            "48 in; check the readings."
+        ]
+    }
     assert not Inspection.objects.exists() and not Measurement.objects.exists()
     record(fse, measurements=[Reading(gi, fog_inches=Decimal("8"), solids_inches=Decimal("40"))])
     assert Measurement.objects.get().solids_inches == 40  # exactly full is a reading

@@ -35,8 +35,14 @@ def fse(settings, tmp_path):
 def upload(fse, **fields) -> Upload:
     """What the field app sends for `fse`, as the route showed it now."""
     seen = establishment_seen(FoodServiceEstablishment.objects.get(pk=fse.pk))
-    values = {"client_id": uuid.uuid4(), "version": version_of(seen), "seen": seen,
-              "code": "F-1", "date": DAY, "answers": [Answer("bmp.spill_kit", False)]}  # fmt: skip
+    values = {
+        "client_id": uuid.uuid4(),
+        "version": version_of(seen),
+        "seen": seen,
+        "code": "F-1",
+        "date": DAY,
+        "answers": [Answer("bmp.spill_kit", False)],
+    }
     return Upload(**{**values, **fields})
 
 
@@ -91,8 +97,9 @@ def test_it_stores_it_when_sent_again_against_the_record_as_it_is_now(fse):
     FoodServiceEstablishment.objects.filter(pk=fse.pk).update(name="Pier Taqueria Nueva")
     with pytest.raises(Conflict) as conflict:
         sync(fse, sent)
-    now = Upload(**{**sent.__dict__, "version": conflict.value.version,
-                    "seen": conflict.value.seen})  # fmt: skip
+    now = Upload(
+        **{**sent.__dict__, "version": conflict.value.version, "seen": conflict.value.seen}
+    )
     assert sync(fse, now).created
 
 
@@ -146,8 +153,9 @@ def test_it_refuses_a_negative_depth(fse):
 
 def test_it_stores_the_photos_and_the_signature_with_the_inspection(fse):
     ines = make_user("ines", fse.agency)
-    sent = upload(fse, photos=[png(), png("lid.png")], signature=png("signature.png"),
-                  signed_by="Ana Ruiz")  # fmt: skip
+    sent = upload(
+        fse, photos=[png(), png("lid.png")], signature=png("signature.png"), signed_by="Ana Ruiz"
+    )
     inspection = sync(fse, sent, inspector=ines, actor=ines).inspection
     assert inspection.photos.count() == 2
     assert inspection.signature.name.startswith("inspections/signatures/")

@@ -47,11 +47,16 @@ def synced(fse, **fields) -> Inspection:
     seen = establishment_seen(fse)
     gi = GreaseControlDevice.objects.get(code="GI-1")
     values = {
-        "client_id": uuid.uuid4(), "version": version_of(seen), "seen": seen, "code": "F-1",
-        "date": DAY, "signature": png("signature.png", (300, 100)), "signed_by": "Ana Ruiz",
+        "client_id": uuid.uuid4(),
+        "version": version_of(seen),
+        "seen": seen,
+        "code": "F-1",
+        "date": DAY,
+        "signature": png("signature.png", (300, 100)),
+        "signed_by": "Ana Ruiz",
         "answers": [Answer("bmp.spill_kit", False, note="kit empty"), Answer("bmp.signage", True)],
         "measurements": [Reading(gi, fog_inches=Decimal("6"), solids_inches=Decimal("7"))],
-    }  # fmt: skip
+    }
     inspector = make_user("ines", fse.agency)
     with TestCase.captureOnCommitCallbacks(execute=True):
         upload = Upload(**{**values, **fields})
@@ -141,8 +146,12 @@ def test_the_inspectors_notes_stay_with_the_agency_on_the_receipt_too(fse, clien
     portal = client.get(f"/portal/operator/{fse.code}/").content.decode()
     assert f"inspection {inspection.code}" in portal
     emailed = text_of(message.attachments[0][1])
-    seen = {"the email": message.body, "the receipt": emailed, "the download": text_of(download),
-            "the portal": portal}  # fmt: skip
+    seen = {
+        "the email": message.body,
+        "the receipt": emailed,
+        "the download": text_of(download),
+        "the portal": portal,
+    }
     for where, text in seen.items():
         for note in NOTES.values():
             assert note not in text, f"{where} shows {note!r}"

@@ -24,8 +24,14 @@ def fse():
 
 
 def record(est, **kw):
-    fields = {"code": "L-1", "date": date(2025, 3, 3), "parameter": "oil_and_grease",
-              "value": Decimal("120"), "unit": "mg/L", "method": "EPA 1664"}  # fmt: skip
+    fields = {
+        "code": "L-1",
+        "date": date(2025, 3, 3),
+        "parameter": "oil_and_grease",
+        "value": Decimal("120"),
+        "unit": "mg/L",
+        "method": "EPA 1664",
+    }
     return sample_record(establishment=est, **{**fields, **kw})
 
 

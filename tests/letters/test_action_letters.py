@@ -71,25 +71,39 @@ def letter_of(action) -> str:
 
 def notice(case, violation, actor, **fields):
     return action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
+        violation=violation,
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31"), **fields},
-        delivery="personal", actor=actor,
-    )  # fmt: skip
+        delivery="personal",
+        actor=actor,
+    )
 
 
 def suspension(case, actor, type="suspension_notice", **fields):
     return action_take(
-        case=case, type=type, code="SN-1", actor=actor,
+        case=case,
+        type=type,
+        code="SN-1",
+        actor=actor,
         fields={"mailed_on": d("2025-04-01"), **fields},
-        delivery="mail", certified_mail_number="7019-1",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019-1",
+    )
 
 
 def heard(notice_, actor, on="2025-04-21"):
     hearing = hearing_schedule(
-        notice=notice_, code="H-1", hearing_on=d(on), noticed_on=notice_.taken_on,
-        place=ROOM, delivery="mail", certified_mail_number="7019-2", actor=actor,
-    )  # fmt: skip
+        notice=notice_,
+        code="H-1",
+        hearing_on=d(on),
+        noticed_on=notice_.taken_on,
+        place=ROOM,
+        delivery="mail",
+        certified_mail_number="7019-2",
+        actor=actor,
+    )
     hearing_conclude(hearing=hearing, concluded_on=d(on))
     return hearing
 
@@ -169,10 +183,14 @@ def test_a_signer_without_a_name_signs_with_the_username():
 def test_a_notice_sent_by_certified_mail_states_its_number():
     agency, case, violation = opened()
     notice_ = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
+        violation=violation,
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-        delivery="mail", certified_mail_number="7019 0700 0000 4412 0044",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019 0700 0000 4412 0044",
+    )
 
     assert "By certified mail, No. 7019 0700 0000 4412 0044" in letter_of(notice_)
 
@@ -191,9 +209,14 @@ def test_the_notice_of_hearing_states_the_certified_mail_number():
     notice_ = suspension(case, person("mara", agency, "manager", "M", "L"))
 
     hearing = hearing_schedule(
-        notice=notice_, code="H-1", hearing_on=d("2025-04-21"), noticed_on=d("2025-04-01"),
-        place=ROOM, delivery="mail", certified_mail_number="7019-2",
-    )  # fmt: skip
+        notice=notice_,
+        code="H-1",
+        hearing_on=d("2025-04-21"),
+        noticed_on=d("2025-04-01"),
+        place=ROOM,
+        delivery="mail",
+        certified_mail_number="7019-2",
+    )
 
     assert "By certified mail, No. 7019-2" in letter_of(hearing)
 
@@ -224,7 +247,7 @@ def test_the_notice_of_hearing_gives_its_date_place_and_rights():
             noticed_on=d("2025-04-01"),
             place=ROOM,
             actor=clerk,
-        )  # fmt: skip
+        )
     )
 
     assert "Notice of hearing" in text
@@ -242,10 +265,17 @@ def test_the_managers_decision_carries_the_decision_findings_and_review():
     hearing = heard(suspension(case, manager), manager)
 
     decision = action_take(
-        case=case, type="manager_decision", code="MD-1", refers_to=hearing, actor=manager,
-        fields={"delivered_on": d("2025-04-25"), "decision": "The permit is suspended for 30 days.",
-                "findings": "GT-2 was not pumped out for 83 days."},
-    )  # fmt: skip
+        case=case,
+        type="manager_decision",
+        code="MD-1",
+        refers_to=hearing,
+        actor=manager,
+        fields={
+            "delivered_on": d("2025-04-25"),
+            "decision": "The permit is suspended for 30 days.",
+            "findings": "GT-2 was not pumped out for 83 days.",
+        },
+    )
     text = letter_of(decision)
 
     assert f"It follows the hearing held on April 21, 2025 at {ROOM}." in text
@@ -262,16 +292,23 @@ def test_the_final_decision_gives_the_1094_6_notice_and_the_90_day_deadline():
     manager = person("mara", agency, "manager", "Mara", "Lind")
     clerk = person("cleo", agency, "clerk", "Cleo", "Park")
     decided = action_take(
-        case=case, type="manager_decision", code="MD-1", actor=manager,
+        case=case,
+        type="manager_decision",
+        code="MD-1",
+        actor=manager,
         refers_to=heard(suspension(case, manager), manager),
         fields={"delivered_on": d("2025-04-25")},
-    )  # fmt: skip
+    )
     appeal = appeal_file(appealed=decided, code="AP-1", filed_on=d("2025-04-28"), to="council")
 
     final = action_take(
-        case=case, type="final_decision", code="FD-1", refers_to=appeal, actor=clerk,
+        case=case,
+        type="final_decision",
+        code="FD-1",
+        refers_to=appeal,
+        actor=clerk,
         fields={"final_on": d("2025-05-20"), "decision": "The Council upholds the suspension."},
-    )  # fmt: skip
+    )
     text = letter_of(final)
 
     assert "Decision The Council upholds the suspension." in text
@@ -287,12 +324,22 @@ def test_the_penalty_order_states_findings_appeal_and_the_lien_warning():
     manager = person("mara", agency, "manager", "Mara", "Lind")
 
     order = action_take(
-        case=case, type="penalty_order", code="PO-1", violation=violation, actor=manager,
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        violation=violation,
+        actor=manager,
         refers_to=heard_complaint(case, served_on="2025-03-02"),
-        fields={"issued_by": "manager", "issued_on": d("2025-04-01"),
-                "served_on": d("2025-04-01"), "amount": "1500", "class": "records", "days": 1,
-                "findings": "No pump-out records were furnished for GT-2."},
-    )  # fmt: skip
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-04-01"),
+            "served_on": d("2025-04-01"),
+            "amount": "1500",
+            "class": "records",
+            "days": 1,
+            "findings": "No pump-out records were furnished for GT-2.",
+        },
+    )
     text = letter_of(order)
 
     assert "Findings No pump-out records were furnished for GT-2." in text
@@ -309,9 +356,12 @@ def test_the_administrative_complaint_states_the_charges_and_the_hearing():
     manager = person("mara", agency, "manager", "Mara", "Lind")
 
     complaint = action_take(
-        case=case, type="administrative_complaint", code="AC-1", actor=manager,
+        case=case,
+        type="administrative_complaint",
+        code="AC-1",
+        actor=manager,
         fields={"served_on": d("2025-05-01"), "charges": "Failed to pump out GT-2."},
-    )  # fmt: skip
+    )
     text = letter_of(complaint)
 
     assert "Alleged act or failure to act Failed to pump out GT-2." in text
@@ -324,11 +374,17 @@ def test_the_emergency_decision_routes_the_appeal_to_the_city_manager():
     manager = person("mara", agency, "manager", "Mara", "Lind")
 
     decision = action_take(
-        case=case, type="emergency_decision", code="ED-1", actor=manager,
+        case=case,
+        type="emergency_decision",
+        code="ED-1",
+        actor=manager,
         refers_to=emergency_heard(case, ordered_at="2025-03-04T08:00:00"),
-        fields={"delivered_on": d("2025-03-06"), "decision": "Water service stays off.",
-                "findings": "The lateral still overflows."},
-    )  # fmt: skip
+        fields={
+            "delivered_on": d("2025-03-06"),
+            "decision": "Water service stays off.",
+            "findings": "The lateral still overflows.",
+        },
+    )
     text = letter_of(decision)
 
     assert "Decision Water service stays off." in text
@@ -339,13 +395,20 @@ def test_the_emergency_decision_routes_the_appeal_to_the_city_manager():
 
 def schedule(case, actor, code="CS-1"):
     return action_take(
-        case=case, type="compliance_schedule", code=code, actor=actor,
-        fields={"entered_on": d("2025-05-01"), "milestones": [
-            {"id": "M-2", "due": d("2025-07-01"), "what": "Install a sample box on GT-2."},
-            {"id": "M-1", "due": d("2025-06-01"), "what": "Pump out GT-2; send its manifest."},
-        ]},
-        delivery="mail", certified_mail_number="7019-5",
-    )  # fmt: skip
+        case=case,
+        type="compliance_schedule",
+        code=code,
+        actor=actor,
+        fields={
+            "entered_on": d("2025-05-01"),
+            "milestones": [
+                {"id": "M-2", "due": d("2025-07-01"), "what": "Install a sample box on GT-2."},
+                {"id": "M-1", "due": d("2025-06-01"), "what": "Pump out GT-2; send its manifest."},
+            ],
+        },
+        delivery="mail",
+        certified_mail_number="7019-5",
+    )
 
 
 def test_the_compliance_schedule_order_says_what_must_be_done_by_when():
@@ -376,11 +439,18 @@ def test_the_town_hearing_decision_carries_decision_findings_and_the_council_app
     officer = person("hugo", agency, "clerk", "Hugo", "Reyes")
 
     decision = action_take(
-        case=case, type="hearing_decision", code="HD-1", violation=violation, actor=officer,
+        case=case,
+        type="hearing_decision",
+        code="HD-1",
+        violation=violation,
+        actor=officer,
         refers_to=heard_complaint(case, served_on="2025-03-02"),
-        fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended.",
-                "findings": "GT-2 was never cleaned."},
-    )  # fmt: skip
+        fields={
+            "noticed_on": d("2025-04-01"),
+            "decision": "The FOG Permit is suspended.",
+            "findings": "GT-2 was never cleaned.",
+        },
+    )
     text = letter_of(decision)
 
     assert "Cleaning overdue (V-1)" in text
@@ -397,9 +467,13 @@ def test_the_town_notice_of_hearing_states_the_right_to_counsel():
     notice_ = suspension(case, person("fay", agency, "manager", "Fay", "Moss"))
 
     hearing = hearing_schedule(
-        notice=notice_, code="H-1", hearing_on=d("2025-04-21"), noticed_on=d("2025-04-01"),
-        place=ROOM, actor=officer,
-    )  # fmt: skip
+        notice=notice_,
+        code="H-1",
+        hearing_on=d("2025-04-21"),
+        noticed_on=d("2025-04-01"),
+        place=ROOM,
+        actor=officer,
+    )
     text = letter_of(hearing)
 
     assert f"Date April 21, 2025 Place {ROOM}" in text
@@ -439,12 +513,22 @@ def test_the_town_penalty_order_states_payment_and_lien_dates():
     officer = person("hugo", agency, "clerk", "Hugo", "Reyes")
 
     order = action_take(
-        case=case, type="penalty_order", code="PO-1", violation=violation, actor=officer,
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        violation=violation,
+        actor=officer,
         refers_to=heard_complaint(case, served_on="2025-03-02"),
-        fields={"issued_by": "hearing_officer", "issued_on": d("2025-04-01"),
-                "served_on": d("2025-04-02"), "amount": "2000", "class": "records", "days": 1,
-                "findings": "No cleaning reports for GT-2."},
-    )  # fmt: skip
+        fields={
+            "issued_by": "hearing_officer",
+            "issued_on": d("2025-04-01"),
+            "served_on": d("2025-04-02"),
+            "amount": "2000",
+            "class": "records",
+            "days": 1,
+            "findings": "No cleaning reports for GT-2.",
+        },
+    )
     text = letter_of(order)
 
     assert "Findings No cleaning reports for GT-2." in text
@@ -471,9 +555,12 @@ def test_the_town_complaint_states_the_charges():
     manager = person("fay", agency, "manager", "Fay", "Moss")
 
     complaint = action_take(
-        case=case, type="administrative_complaint", code="AC-1", actor=manager,
+        case=case,
+        type="administrative_complaint",
+        code="AC-1",
+        actor=manager,
         fields={"served_on": d("2025-05-01"), "charges": "Failed to clean GT-2."},
-    )  # fmt: skip
+    )
 
     assert "Alleged act or failure to act Failed to clean GT-2." in letter_of(complaint)
 
@@ -485,10 +572,14 @@ def test_the_aurora_notice_states_one_correction_date_the_ordinances():
     agency, case, violation = opened("us-oh-aurora")
 
     notice_ = action_take(
-        case=case, type="notice_of_violation", code="NOV-1", violation=violation,
-        fields={"delivered_on": d("2026-12-04")}, delivery="mail",
+        case=case,
+        type="notice_of_violation",
+        code="NOV-1",
+        violation=violation,
+        fields={"delivered_on": d("2026-12-04")},
+        delivery="mail",
         certified_mail_number="7019 0700 0000 4412 0044",
-    )  # fmt: skip
+    )
     text = letter_of(notice_)
 
     # 15 days from delivery is Saturday, December 19: the deadline rolls to Monday (922.22(b))
@@ -503,9 +594,12 @@ def test_the_aurora_notice_refuses_a_correction_date_other_than_the_ordinances()
 
     with pytest.raises(ValidationError) as e:
         action_take(
-            case=case, type="notice_of_violation", code="NOV-1", violation=violation,
+            case=case,
+            type="notice_of_violation",
+            code="NOV-1",
+            violation=violation,
             fields={"delivered_on": d("2026-12-04"), "correct_by": d("2026-12-19")},
-        )  # fmt: skip
+        )
 
     assert e.value.message_dict["correct_by"] == [
         "922.22(b): correct by is 2026-12-21, the date the ordinance gives from delivered on "
@@ -518,9 +612,13 @@ def test_the_aurora_notice_is_the_city_representatives():
     manager = person("wes", agency, "manager", "Wes", "Hale")
 
     notice_ = action_take(
-        case=case, type="notice_of_violation", code="NOV-1", violation=violation,
-        fields={"delivered_on": d("2026-12-04")}, actor=manager,
-    )  # fmt: skip
+        case=case,
+        type="notice_of_violation",
+        code="NOV-1",
+        violation=violation,
+        fields={"delivered_on": d("2026-12-04")},
+        actor=manager,
+    )
     text = letter_of(notice_)
 
     assert "The City representative issues this Notice of Violation to Pier Taqueria" in text
@@ -533,12 +631,20 @@ def test_the_aurora_notice_is_the_city_representatives():
 
 def unsaved_notice(case, violation):
     return EnforcementAction(
-        case=case, establishment=case.establishment, code="NNC-9",
-        type="notice_of_noncompliance", level="inspector", taken_on=d("2025-03-03"),
-        cites="13.30.080(D)(1), (E)", violation=violation,
-        fields={"delivered_on": "2025-03-03", "correct_by": "2025-03-31",
-                "corrective_action": "Pump out GT-2."},
-    )  # fmt: skip
+        case=case,
+        establishment=case.establishment,
+        code="NNC-9",
+        type="notice_of_noncompliance",
+        level="inspector",
+        taken_on=d("2025-03-03"),
+        cites="13.30.080(D)(1), (E)",
+        violation=violation,
+        fields={
+            "delivered_on": "2025-03-03",
+            "correct_by": "2025-03-31",
+            "corrective_action": "Pump out GT-2.",
+        },
+    )
 
 
 def test_a_preview_is_marked_and_stores_nothing():
@@ -571,10 +677,16 @@ def test_a_preview_of_a_hearing_gives_its_place():
     agency, case, _ = opened()
     notice_ = suspension(case, person("mara", agency, "manager", "M", "L"))
     hearing = EnforcementAction(
-        case=case, establishment=case.establishment, code="H-9", type="hearing",
-        level=notice_.level, taken_on=d("2025-04-01"), cites=notice_.cites, refers_to=notice_,
+        case=case,
+        establishment=case.establishment,
+        code="H-9",
+        type="hearing",
+        level=notice_.level,
+        taken_on=d("2025-04-01"),
+        cites=notice_.cites,
+        refers_to=notice_,
         fields={"hearing_on": "2025-04-22", "place": "Room 2"},
-    )  # fmt: skip
+    )
 
     text = text_of(preview_letter(hearing, [], None))
 
@@ -585,10 +697,15 @@ def test_a_preview_of_a_hearing_gives_its_place():
 def test_an_action_without_a_template_gets_the_generic_letter_with_its_fields():
     agency, case, _ = opened()
     invoice = EnforcementAction(
-        case=case, establishment=case.establishment, code="INV-1", type="invoice",
-        level="", taken_on=d("2025-04-01"), cites="13.30.050(M)",
+        case=case,
+        establishment=case.establishment,
+        code="INV-1",
+        type="invoice",
+        level="",
+        taken_on=d("2025-04-01"),
+        cites="13.30.050(M)",
         fields={"noticed_on": "2025-04-01", "amount": "428", "description": "Follow-up visit"},
-    )  # fmt: skip
+    )
 
     text = text_of(render_action_letter(invoice, []))
 
@@ -626,17 +743,38 @@ def council_order(agency, case, violation, clerk, type="penalty_order", by="mana
     """A penalty order of the first level appealed to the Council, and the Council's order."""
     manager = person("mara", agency, "manager", "Mara", "Lind")
     first = action_take(
-        case=case, type=type, code="PO-1", violation=violation, actor=manager,
+        case=case,
+        type=type,
+        code="PO-1",
+        violation=violation,
+        actor=manager,
         refers_to=heard_complaint(case, served_on="2025-03-02"),
-        fields={"issued_by": by, "issued_on": d("2025-04-01"), "served_on": d("2025-04-01"),
-                "amount": "1500", "class": "records", "days": 1},
-    )  # fmt: skip
+        fields={
+            "issued_by": by,
+            "issued_on": d("2025-04-01"),
+            "served_on": d("2025-04-01"),
+            "amount": "1500",
+            "class": "records",
+            "days": 1,
+        },
+    )
     appeal = appeal_file(appealed=first, code="AP-1", filed_on=d("2025-04-08"), to="council")
     return action_take(
-        case=case, type=type, code="PO-2", violation=violation, actor=clerk, refers_to=appeal,
-        fields={"issued_by": "council", "issued_on": d("2025-05-06"),
-                "served_on": d("2025-05-06"), "amount": "1000", "class": "records", "days": 1},
-    )  # fmt: skip
+        case=case,
+        type=type,
+        code="PO-2",
+        violation=violation,
+        actor=clerk,
+        refers_to=appeal,
+        fields={
+            "issued_by": "council",
+            "issued_on": d("2025-05-06"),
+            "served_on": d("2025-05-06"),
+            "amount": "1000",
+            "class": "records",
+            "days": 1,
+        },
+    )
 
 
 def test_the_councils_order_is_signed_by_the_city_clerk_for_the_council():
@@ -666,10 +804,14 @@ def test_the_town_hearing_officers_decision_is_signed_as_the_hearing_officer():
     manager = person("fay", agency, "manager", "Fay", "Moss")
 
     decision = action_take(
-        case=case, type="hearing_decision", code="HD-1", violation=violation, actor=manager,
+        case=case,
+        type="hearing_decision",
+        code="HD-1",
+        violation=violation,
+        actor=manager,
         refers_to=heard_complaint(case, served_on="2025-03-02"),
         fields={"noticed_on": d("2025-04-01"), "decision": "The FOG Permit is suspended."},
-    )  # fmt: skip
+    )
     text = letter_of(decision)
 
     assert "This is the written decision and order of the Hearing Officer" in text

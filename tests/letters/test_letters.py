@@ -249,8 +249,13 @@ def test_every_letter_template_of_a_pack_is_tested(pack_id):
     # (test_action_letters.py), the permit and its modification notice in
     # tests/permits/test_permit_documents.py
     tested_elsewhere = {
-        "base", "default", "hearing", "compliance_schedule", "permit", "permit_modification_notice"
-    }  # fmt: skip
+        "base",
+        "default",
+        "hearing",
+        "compliance_schedule",
+        "permit",
+        "permit_modification_notice",
+    }
     assert letters - tested_elsewhere == set(CASES[pack_id][1])
 
 

@@ -84,7 +84,13 @@ def test_it_keeps_a_recorded_pump_out_as_it_was_recorded(admin_client):
 def test_it_still_records_a_pump_out_in_the_admin(admin_client):
     device = service_on("2025-01-06").device
     url = reverse("admin:maintenance_service_add")
-    data = {"device": device.pk, "manifest_number": "M-9", "date": "2025-01-20", "source": "staff",
-            "full_pump_out": "on", "final_chamber_floating_oil": "unknown"}  # fmt: skip
+    data = {
+        "device": device.pk,
+        "manifest_number": "M-9",
+        "date": "2025-01-20",
+        "source": "staff",
+        "full_pump_out": "on",
+        "final_chamber_floating_oil": "unknown",
+    }
     admin_client.post(url, data)
     assert Service.objects.filter(manifest_number="M-9").exists()

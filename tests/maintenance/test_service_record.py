@@ -154,11 +154,18 @@ def test_it_refuses_fog_and_solids_deeper_than_the_device(device):
     device.save()
     hauler = make_hauler(device.establishment.agency)
     with pytest.raises(ValidationError) as e:
-        service_record(device=device, hauler=hauler, manifest_number="M-1",
-                       date=date(2025, 2, 3), fog_inches=Decimal("12"),
-                       solids_inches=Decimal("60"))  # fmt: skip
-    assert e.value.message_dict == {"solids_inches": [
-        "GI-1: FOG (12 in) and solids (60 in) come to 72 in, more than its design depth of "
-        "48 in; check the readings."
-    ]}  # fmt: skip
+        service_record(
+            device=device,
+            hauler=hauler,
+            manifest_number="M-1",
+            date=date(2025, 2, 3),
+            fog_inches=Decimal("12"),
+            solids_inches=Decimal("60"),
+        )
+    assert e.value.message_dict == {
+        "solids_inches": [
+            "GI-1: FOG (12 in) and solids (60 in) come to 72 in, more than its design depth of "
+            "48 in; check the readings."
+        ]
+    }
     assert not Service.objects.exists() and events() == []

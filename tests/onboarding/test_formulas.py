@@ -29,8 +29,9 @@ NAMES = ["+Plus Grill", "-Minus Café", "@Home", "=1+1 Diner", "\uff1dWide", "'+
 
 
 def _onboard(agency, data: bytes, name="fse.csv", dry_run=False):
-    return onboard(agency=agency, kind="establishments", data=data, name=name, today=TODAY,
-                   dry_run=dry_run)  # fmt: skip
+    return onboard(
+        agency=agency, kind="establishments", data=data, name=name, today=TODAY, dry_run=dry_run
+    )
 
 
 @pytest.mark.parametrize(
@@ -85,8 +86,9 @@ def test_the_programs_export_is_neutralised_and_imports_back_to_the_same_names()
     assert "'+Plus Grill" in names and "''+Quoted" in names
     outcome = _onboard(target, exported, name="01-establishments.csv")
     assert outcome.stored, outcome.problems
-    assert sorted(FoodServiceEstablishment.objects.filter(agency=target).values_list(
-        "name", flat=True)) == sorted(NAMES)  # fmt: skip
+    assert sorted(
+        FoodServiceEstablishment.objects.filter(agency=target).values_list("name", flat=True)
+    ) == sorted(NAMES)
 
 
 def test_the_xlsx_export_imports_back_to_the_same_names():
@@ -96,5 +98,6 @@ def test_the_xlsx_export_imports_back_to_the_same_names():
     data = write_rows(kind, records(kind, source), "xlsx")
     outcome = _onboard(target, data, name="01-establishments.xlsx")
     assert outcome.stored, outcome.problems
-    assert sorted(FoodServiceEstablishment.objects.filter(agency=target).values_list(
-        "name", flat=True)) == sorted(NAMES)  # fmt: skip
+    assert sorted(
+        FoodServiceEstablishment.objects.filter(agency=target).values_list("name", flat=True)
+    ) == sorted(NAMES)

@@ -21,9 +21,14 @@ def test_a_beat_is_stored_beside_the_open_import_and_not_held_by_it():
     agency = make_agency()
     old = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
     run = Onboarding.objects.create(
-        agency=agency, kind="establishments", file="f.csv", filename="f.csv",
-        status=Onboarding.RUNNING, started_at=old, progress_at=old,
-    )  # fmt: skip
+        agency=agency,
+        kind="establishments",
+        file="f.csv",
+        filename="f.csv",
+        status=Onboarding.RUNNING,
+        started_at=old,
+        progress_at=old,
+    )
     heart = Heartbeat(run)
     heart.progress(500, 1_000)
 

@@ -41,9 +41,13 @@ GOOD_PERMIT = "FSE-1,P-1,Grill LLC,2024-07-01,2026-06-30,,oil_and_grease: 100 mg
 
 def run(agency, kind, text, *, dry_run=False):
     return onboard(
-        agency=agency, kind=kind, data=text.encode(), name=f"{kind}.csv", today=TODAY,
+        agency=agency,
+        kind=kind,
+        data=text.encode(),
+        name=f"{kind}.csv",
+        today=TODAY,
         dry_run=dry_run,
-    )  # fmt: skip
+    )
 
 
 @pytest.fixture
@@ -53,8 +57,11 @@ def agency():
     run(agency, "establishments", FSE)
     run(agency, "haulers", HAULERS)
     devices = "establishment_code,code,kind,installed_on,removed_on\n"
-    run(agency, "devices", devices + f"FSE-1,GI-1,{kind},2015-03-01,\nFSE-1,GI-2,{kind},"
-        "2015-03-01,2020-01-01\n")  # fmt: skip
+    run(
+        agency,
+        "devices",
+        devices + f"FSE-1,GI-1,{kind},2015-03-01,\nFSE-1,GI-2,{kind},2015-03-01,2020-01-01\n",
+    )
     return agency
 
 
@@ -62,8 +69,11 @@ def test_pump_outs_are_found_again_by_establishment_device_hauler_and_manifest(a
     first = run(agency, "pumpouts", PUMPOUTS + GOOD_PUMPOUT)
     assert first.stored and first.counts["created"] == 1, first.problems
     service = Service.objects.get()
-    assert (service.hauler.code, service.date, service.source) == ("H-1", date(2025, 5, 1),
-                                                                   "import")  # fmt: skip
+    assert (service.hauler.code, service.date, service.source) == (
+        "H-1",
+        date(2025, 5, 1),
+        "import",
+    )
     again = run(agency, "pumpouts", PUMPOUTS + GOOD_PUMPOUT)
     assert again.counts == {"created": 0, "updated": 0, "unchanged": 1}
     changed = run(agency, "pumpouts", PUMPOUTS + GOOD_PUMPOUT.replace(",750", ",800"))
@@ -84,6 +94,7 @@ def test_a_permit_is_onboarded_with_its_limits(agency):
 
 
 # (kind, header, the bad row, the column named, words of the reason)
+# fmt: off
 PLANTED = [
     ("pumpouts", PUMPOUTS, "FSE-1,GI-1,H-9,M-2,2025-05-01,", "hauler_code", "no hauler 'H-9'"),
     ("pumpouts", PUMPOUTS, "FSE-1,GI-7,H-1,M-2,2025-05-01,", "device_code", "no device 'GI-7'"),
@@ -115,13 +126,18 @@ PLANTED = [
      "kind", "not a change"),
     ("incidents", "code,establishment_code,date\n", "SSO-1,FSE-1,1899-01-01", "date",
      "before 1900"),
-]  # fmt: skip
+]
+# fmt: on
 GOOD = {
-    "pumpouts": GOOD_PUMPOUT.strip(), "permits": GOOD_PERMIT.strip(),
-    "employees": "FSE-1,E-1,Ana,2024-01-01,", "attendance": "FSE-1,T-1,E-1",
-    "checklist_answers": "FSE-1,I-1,{item},yes", "measurements": "FSE-1,I-1,GI-1,3",
-    "operation_changes": "FSE-1,2020-01-01,remodel", "incidents": "SSO-0,FSE-1,2025-01-01",
-}  # fmt: skip
+    "pumpouts": GOOD_PUMPOUT.strip(),
+    "permits": GOOD_PERMIT.strip(),
+    "employees": "FSE-1,E-1,Ana,2024-01-01,",
+    "attendance": "FSE-1,T-1,E-1",
+    "checklist_answers": "FSE-1,I-1,{item},yes",
+    "measurements": "FSE-1,I-1,GI-1,3",
+    "operation_changes": "FSE-1,2020-01-01,remodel",
+    "incidents": "SSO-0,FSE-1,2025-01-01",
+}
 
 
 def test_every_planted_bad_row_of_what_happened_is_named_and_nothing_is_stored(agency):
@@ -143,8 +159,12 @@ def test_every_planted_bad_row_of_what_happened_is_named_and_nothing_is_stored(a
 def test_the_blank_file_says_what_identifies_a_record(agency):
     pack = default_registry().get(agency.pack)
     columns, about = tablib.Databook().load(blank("pumpouts", pack, "xlsx"), "xlsx").sheets()
-    assert columns.headers[:4] == ["establishment_code", "device_code", "hauler_code",
-                                   "manifest_number"]  # fmt: skip
+    assert columns.headers[:4] == [
+        "establishment_code",
+        "device_code",
+        "hauler_code",
+        "manifest_number",
+    ]
     manifest = next(r for r in about if r[0] == "manifest_number")[2]
     assert "a row with the same ones updates it" in manifest
     answers = blank("checklist_answers", pack, "xlsx")
@@ -178,8 +198,12 @@ def test_readings_deeper_than_the_device_or_negative_are_refused_in_words(agency
     """60 in of solids in a 48-in interceptor is refused as the forms refuse it, naming the
     device and its depth; a negative depth is refused too; nothing is stored."""
     kind = next(iter(default_registry().get(agency.pack).device_kinds))
-    run(agency, "devices", "establishment_code,code,kind,installed_on,design_depth_inches\n"
-        f"FSE-1,GI-3,{kind},2015-03-01,48\n")  # fmt: skip
+    run(
+        agency,
+        "devices",
+        "establishment_code,code,kind,installed_on,design_depth_inches\n"
+        f"FSE-1,GI-3,{kind},2015-03-01,48\n",
+    )
     run(agency, "inspections", "establishment_code,code,date\nFSE-1,I-1,2024-02-01\n")
     header = PUMPOUTS.strip() + ",fog_inches,solids_inches\n"
     for kind, text in (

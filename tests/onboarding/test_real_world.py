@@ -32,8 +32,14 @@ ROWS = (
 
 
 def run(agency, kind, text, dry_run=False):
-    return onboard(agency=agency, kind=kind, data=text.encode(), name=f"{kind}.csv",
-                   today=TODAY, dry_run=dry_run)  # fmt: skip
+    return onboard(
+        agency=agency,
+        kind=kind,
+        data=text.encode(),
+        name=f"{kind}.csv",
+        today=TODAY,
+        dry_run=dry_run,
+    )
 
 
 def devices_file(agency) -> str:

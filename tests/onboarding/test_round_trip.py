@@ -23,10 +23,32 @@ from fogkeeper.rules.packs import default_registry
 pytestmark = pytest.mark.django_db
 
 AS_OF = date(2026, 6, 30)
-FINDING = ("rule", "subject", "severity", "since", "due", "resolved_on", "open", "citation",
-           "message", "evidence", "first_seen_on", "last_seen_on", "closed_on")  # fmt: skip
-STATUS = ("as_of", "status", "status_citation", "open_violations", "schedule", "deadlines",
-          "accruals", "next_due", "next_inspection_due")  # fmt: skip
+FINDING = (
+    "rule",
+    "subject",
+    "severity",
+    "since",
+    "due",
+    "resolved_on",
+    "open",
+    "citation",
+    "message",
+    "evidence",
+    "first_seen_on",
+    "last_seen_on",
+    "closed_on",
+)
+STATUS = (
+    "as_of",
+    "status",
+    "status_citation",
+    "open_violations",
+    "schedule",
+    "deadlines",
+    "accruals",
+    "next_due",
+    "next_inspection_due",
+)
 
 
 def findings(agency: Agency) -> dict[str, list]:
@@ -48,8 +70,16 @@ def findings(agency: Agency) -> dict[str, list]:
 @pytest.fixture(params=default_registry().ids())
 def program(request):
     out = StringIO()
-    call_command("generate", establishments=150, years=3, as_of=AS_OF.isoformat(),
-                 agency_code="original", pack=request.param, seed=26, stdout=out)  # fmt: skip
+    call_command(
+        "generate",
+        establishments=150,
+        years=3,
+        as_of=AS_OF.isoformat(),
+        agency_code="original",
+        pack=request.param,
+        seed=26,
+        stdout=out,
+    )
     agency = Agency.objects.get(code="original")
     sweep_agency(agency, as_of=AS_OF)
     return agency

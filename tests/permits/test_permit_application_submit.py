@@ -77,9 +77,11 @@ def test_it_refuses_an_incomplete_san_clemente_application_naming_the_emergency_
 def test_it_accepts_a_complete_san_clemente_application():
     fse = make_establishment(make_agency("san-clemente"))
     application = submit(
-        fse, emergency_contact_name="Rosa Diaz", emergency_contact_phone="949-555-0101",
+        fse,
+        emergency_contact_name="Rosa Diaz",
+        emergency_contact_phone="949-555-0101",
         require_complete=True,
-    )  # fmt: skip
+    )
     assert application.emergency_contact_phone == "949-555-0101"
 
 
@@ -98,9 +100,11 @@ def test_it_asks_the_town_for_every_detail_of_10_02_050_a():
 def test_it_takes_the_building_permit_in_lieu_of_the_towns_details():
     fse = make_establishment(make_agency("town-10-02"))
     application = submit(
-        fse, business_name="Chaparral BBQ", building_permit_reference="B&S 2024-0117",
+        fse,
+        business_name="Chaparral BBQ",
+        building_permit_reference="B&S 2024-0117",
         require_complete=True,
-    )  # fmt: skip
+    )
     assert application.building_permit_reference == "B&S 2024-0117"
 
 

@@ -26,8 +26,14 @@ def text(pdf: bytes) -> str:
 @pytest.fixture(params=list(PACKS))
 def permit(request):
     fse = make_establishment(make_agency(request.param), "FSE-0042", name="Pier Taqueria")
-    return make_permit(fse, "P-42", issued_on="2026-01-05", expires_on="2030-12-31",
-                       service_frequency_days=90, holder="Pier Foods LLC")  # fmt: skip
+    return make_permit(
+        fse,
+        "P-42",
+        issued_on="2026-01-05",
+        expires_on="2030-12-31",
+        service_frequency_days=90,
+        holder="Pier Foods LLC",
+    )
 
 
 def test_the_permit_states_its_number_holder_term_and_frequency(permit):
@@ -41,10 +47,13 @@ def test_the_permit_states_its_number_holder_term_and_frequency(permit):
 def test_the_modification_notice_states_the_change_its_date_and_section(permit):
     title, section, days = PACKS[permit.agency.pack]
     modification = permit_modify(
-        permit=permit, noticed_on=date(2026, 12, 1), effective_on=date(2027, 1, 20),
-        changes={"service_frequency_days": 60}, reason="Grease at the outlet",
+        permit=permit,
+        noticed_on=date(2026, 12, 1),
+        effective_on=date(2027, 1, 20),
+        changes={"service_frequency_days": 60},
+        reason="Grease at the outlet",
         today=date(2026, 12, 1),
-    )  # fmt: skip
+    )
     found = text(modification_notice_pdf(modification))
     assert title in found and "P-42" in found and section in found
     assert "January 20, 2027" in found and "Grease at the outlet" in found

@@ -81,9 +81,12 @@ def test_it_approves_the_application_it_answers():
 def test_it_approves_an_application_lacking_required_items_only_on_an_override():
     fse = make_establishment(make_agency())
     application = permit_application_submit(
-        establishment=fse, submitted_on=date(2024, 12, 1), applicant_name="Pier Foods LLC",
-        applicant_address="101 Avenida Del Mar", emergency_contact_name="Rosa Diaz",
-    )  # fmt: skip
+        establishment=fse,
+        submitted_on=date(2024, 12, 1),
+        applicant_name="Pier Foods LLC",
+        applicant_address="101 Avenida Del Mar",
+        emergency_contact_name="Rosa Diaz",
+    )
     with pytest.raises(ValidationError) as e:
         issue(fse, application=application)
     assert "emergency contact's phone" in e.value.message_dict["application"][0]

@@ -18,14 +18,20 @@ TODAY = date(2026, 12, 1)
 @pytest.fixture
 def permit():
     fse = make_establishment(make_agency())
-    return make_permit(fse, issued_on="2026-01-01", expires_on="2030-12-31",
-                       service_frequency_days=90)  # fmt: skip
+    return make_permit(
+        fse, issued_on="2026-01-01", expires_on="2030-12-31", service_frequency_days=90
+    )
 
 
 def modify(permit, effective_on, **kw):
-    fields = {"permit": permit, "noticed_on": TODAY, "effective_on": effective_on,
-              "changes": {"service_frequency_days": 60}, "reason": "Grease found",
-              "today": TODAY}  # fmt: skip
+    fields = {
+        "permit": permit,
+        "noticed_on": TODAY,
+        "effective_on": effective_on,
+        "changes": {"service_frequency_days": 60},
+        "reason": "Grease found",
+        "today": TODAY,
+    }
     return permit_modify(**{**fields, **kw})
 
 

@@ -83,6 +83,8 @@ def notice(fse, code: str = "NNC-1"):
     """A notice of noncompliance sent to `fse`, with its letter (use with `letters`)."""
     case = case_open(establishment=fse, code=f"EC-{code}", opened_on=d("2025-06-01"))
     return action_take(
-        case=case, type="notice_of_noncompliance", code=code,
+        case=case,
+        type="notice_of_noncompliance",
+        code=code,
         fields={"delivered_on": d("2025-06-02"), "correct_by": d("2025-07-02")},
-    )  # fmt: skip
+    )

@@ -51,9 +51,16 @@ def world(clock):
     hank = hauler_user("hank", coastal)
     trap = GreaseControlDevice.objects.get(establishment=pier, code="GT-2")
     return SimpleNamespace(
-        sc=sc, town=town, pier=pier, grill=grill, town_fse=town_fse, coastal=coastal,
-        rogue=rogue, hank=hank, trap=trap,
-    )  # fmt: skip
+        sc=sc,
+        town=town,
+        pier=pier,
+        grill=grill,
+        town_fse=town_fse,
+        coastal=coastal,
+        rogue=rogue,
+        hank=hank,
+        trap=trap,
+    )
 
 
 def hauler_user(username: str, hauler: Hauler):
@@ -73,6 +80,12 @@ def trap_overdue(fse) -> bool:
 
 
 def pump_out(device, **kw) -> dict:
-    data = {"device": device.pk, "manifest_number": "CP-900", "date": "2025-06-20",
-            "full_pump_out": "on", "gallons_removed": "40", "fog_inches": "1.5"}  # fmt: skip
+    data = {
+        "device": device.pk,
+        "manifest_number": "CP-900",
+        "date": "2025-06-20",
+        "full_pump_out": "on",
+        "gallons_removed": "40",
+        "fog_inches": "1.5",
+    }
     return {**data, **kw}

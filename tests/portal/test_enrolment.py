@@ -26,16 +26,26 @@ pytestmark = pytest.mark.django_db
 
 SITE = "http://fog.example"
 HAULER = {
-    "kind": "hauler", "business_name": "Blue Wave Pumping", "contact_name": "Hana Ito",
-    "email": "Hana@BlueWave.example", "phone": "949-555-0110", "mailing_address": "1 Dock St",
-    "service_area": "San Clemente, Dana Point", "licence_number": "LIC-77",
+    "kind": "hauler",
+    "business_name": "Blue Wave Pumping",
+    "contact_name": "Hana Ito",
+    "email": "Hana@BlueWave.example",
+    "phone": "949-555-0110",
+    "mailing_address": "1 Dock St",
+    "service_area": "San Clemente, Dana Point",
+    "licence_number": "LIC-77",
     "licence_expires_on": date(2027, 3, 31),
-}  # fmt: skip
+}
 OPERATOR = {
-    "kind": "operator", "business_name": "Harbor Eats Inc", "contact_name": "Olga Reyes",
-    "email": "olga@harboreats.example", "phone": "949-555-0120", "mailing_address": "2 Pier Rd",
-    "establishments": "Pier Taqueria, 101 Avenida Del Mar", "establishment_codes": ["fse-0042"],
-}  # fmt: skip
+    "kind": "operator",
+    "business_name": "Harbor Eats Inc",
+    "contact_name": "Olga Reyes",
+    "email": "olga@harboreats.example",
+    "phone": "949-555-0120",
+    "mailing_address": "2 Pier Rd",
+    "establishments": "Pier Taqueria, 101 Avenida Del Mar",
+    "establishment_codes": ["fse-0042"],
+}
 
 
 @pytest.fixture
@@ -90,9 +100,13 @@ def test_approving_a_hauler_registers_it_starts_its_contract_and_emails_a_link(
     req = submit(world)
     with django_capture_on_commit_callbacks(execute=True):
         m = enrolment_request_approve(
-            request=req, actor=manager, site=SITE, hauler_code="H-BW",
-            customers=[world.grill], contracts_since=date(2025, 6, 15),
-        )  # fmt: skip
+            request=req,
+            actor=manager,
+            site=SITE,
+            hauler_code="H-BW",
+            customers=[world.grill],
+            contracts_since=date(2025, 6, 15),
+        )
     hauler = Hauler.objects.get(agency=world.sc, code="H-BW")
     assert (m.role, m.hauler, m.agency) == ("hauler", hauler, world.sc)
     assert hauler.licence_number == "LIC-77" and hauler.name == "Blue Wave Pumping"
@@ -126,8 +140,9 @@ def test_the_same_person_approved_by_a_second_agency_gets_a_membership_not_a_use
     user = User.objects.get(email="hana@bluewave.example")
     assert User.objects.filter(email__iexact="hana@bluewave.example").count() == 1
     assert set(user.memberships.values_list("agency__code", flat=True)) == {
-        "san-clemente", "town-10-02"
-    }  # fmt: skip
+        "san-clemente",
+        "town-10-02",
+    }
 
 
 def test_it_refuses_a_hauler_of_another_agency_and_writes_nothing(world, manager):
@@ -179,9 +194,12 @@ def test_a_new_operator_with_a_change_date_takes_over_and_the_permit_ends(world,
         agency=world.sc, **{**OPERATOR, "business_name": "Grill Two LLC"}
     )
     m = enrolment_request_approve(
-        request=req, actor=manager, site=SITE, establishments=[world.grill],
+        request=req,
+        actor=manager,
+        site=SITE,
+        establishments=[world.grill],
         change_on=date(2025, 6, 15),
-    )  # fmt: skip
+    )
     assert world.grill.current_tenure().operator == m.operator
     assert m.operator.name == "Grill Two LLC"
     permit.refresh_from_db()
@@ -222,9 +240,13 @@ def test_a_contract_starting_after_today_is_refused_on_its_field_and_nothing_wri
     req = submit(world)
     with pytest.raises(ValidationError) as e:
         enrolment_request_approve(
-            request=req, actor=manager, site=SITE, hauler_code="H-BW",
-            customers=[world.grill], contracts_since=date(2025, 7, 1),
-        )  # fmt: skip
+            request=req,
+            actor=manager,
+            site=SITE,
+            hauler_code="H-BW",
+            customers=[world.grill],
+            contracts_since=date(2025, 7, 1),
+        )
     assert "is in the future" in e.value.message_dict["contracts_since"][0]
     assert not Hauler.objects.filter(code="H-BW").exists()
     req.refresh_from_db()

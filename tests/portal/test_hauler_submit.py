@@ -76,8 +76,9 @@ def test_it_refuses_the_same_manifest_with_other_readings(client, world):
 
 def test_it_explains_what_is_missing_or_wrong(client, world):
     client.force_login(world.hank)
-    data = pump_out(world.trap, manifest_number="", gallons_removed="-3", fog_inches="1.234",
-                    solids_inches="-1")  # fmt: skip
+    data = pump_out(
+        world.trap, manifest_number="", gallons_removed="-3", fog_inches="1.234", solids_inches="-1"
+    )
     html = client.post(SUBMIT, data).content.decode()
     assert "This field is required." in html
     assert "Gallons removed cannot be negative: give 0 or more." in html

@@ -29,10 +29,15 @@ def late_notice(fse, code: str = "NNC-1"):
     """A notice delivered 2025-06-02 to correct by 2025-06-16, not corrected by 2025-06-30."""
     case = case_open(establishment=fse, code=f"EC-{code}", opened_on=d("2025-06-01"))
     return action_take(
-        case=case, type="notice_of_noncompliance", code=code,
-        fields={"delivered_on": d("2025-06-02"), "correct_by": d("2025-06-16"),
-                "corrective_action": "Pump out GI-1.\nKeep the manifest."},
-    )  # fmt: skip
+        case=case,
+        type="notice_of_noncompliance",
+        code=code,
+        fields={
+            "delivered_on": d("2025-06-02"),
+            "correct_by": d("2025-06-16"),
+            "corrective_action": "Pump out GI-1.\nKeep the manifest.",
+        },
+    )
 
 
 def html_of(client, url: str = URL) -> str:
@@ -94,15 +99,23 @@ def test_it_shows_the_hearing_the_decision_and_the_appeal_deadline(as_olive, wor
 
 def test_it_lists_the_invoices_with_lines_payments_and_the_balance(as_olive, world):
     invoice = invoice_issue(
-        establishment=world.pier, code="INV-7", kind="fee", noticed_on=d("2025-05-01"),
+        establishment=world.pier,
+        code="INV-7",
+        kind="fee",
+        noticed_on=d("2025-05-01"),
         description="Annual permit fee",
-        lines=[{"description": "Discharge Permit fee", "amount": Decimal("250.00")},
-               {"description": "Reinspection", "amount": Decimal("100.00")}],
-    )  # fmt: skip
+        lines=[
+            {"description": "Discharge Permit fee", "amount": Decimal("250.00")},
+            {"description": "Reinspection", "amount": Decimal("100.00")},
+        ],
+    )
     payment_record(
-        invoice=invoice, paid_on=d("2025-05-20"), amount=Decimal("200.00"), method="check",
+        invoice=invoice,
+        paid_on=d("2025-05-20"),
+        amount=Decimal("200.00"),
+        method="check",
         reference="1042",
-    )  # fmt: skip
+    )
     html = html_of(as_olive)
     assert "Invoice INV-7: Annual permit fee" in html
     assert "Discharge Permit fee" in html and "$250.00" in html and "$100.00" in html
@@ -115,9 +128,12 @@ def test_it_warns_of_the_towns_delinquency_and_the_business_license(client, worl
     operator = Operator.objects.get(agency=world.town, name="Mesa Foods")
     client.force_login(member("tom", world.town, "operator", operator=operator))
     invoice_issue(
-        establishment=world.town_fse, code="T-INV-1", kind="fee", noticed_on=d("2025-03-03"),
+        establishment=world.town_fse,
+        code="T-INV-1",
+        kind="fee",
+        noticed_on=d("2025-03-03"),
         lines=[{"description": "FOG Permit fee", "amount": Decimal("300.00")}],
-    )  # fmt: skip
+    )
     html = html_of(client, "/portal/operator/T-1/enforcement/")
     assert 'id="delinquent"' in html and "T-INV-1" in html
     assert "business license is not issued or renewed" in html
@@ -127,9 +143,11 @@ def test_it_warns_of_the_towns_delinquency_and_the_business_license(client, worl
 def test_it_shows_the_operators_answers_under_the_action_escaped(as_olive, olive, world, letters):
     nnc = notice(world.pier)
     notice_answer(
-        action=nnc, text="<b>Pumped</b> on 2025-06-28.\nManifest attached.",
-        answered_on=d("2025-06-29"), actor=olive,
-    )  # fmt: skip
+        action=nnc,
+        text="<b>Pumped</b> on 2025-06-28.\nManifest attached.",
+        answered_on=d("2025-06-29"),
+        actor=olive,
+    )
     html = html_of(as_olive)
     answers = html[html.index('id="answers-NNC-1"') :]
     assert "2025-06-29: &lt;b&gt;Pumped&lt;/b&gt; on 2025-06-28.<br>Manifest attached." in answers
@@ -205,11 +223,17 @@ def test_the_staff_partial_renders_nothing_without_answers():
 def test_it_asks_to_attend_a_hearing_ahead_at_its_place(as_olive, world, letters):
     case = case_open(establishment=world.pier, code="EC-9", opened_on=d("2025-06-20"))
     action_take(
-        case=case, type="suspension_notice", code="SN-2",
-        fields={"mailed_on": d("2025-06-20"), "hearing_on": d("2025-07-10"),
-                "hearing_place": "City Hall, 910 Calle Negocio"},
-        delivery="mail", certified_mail_number="7019 1",
-    )  # fmt: skip
+        case=case,
+        type="suspension_notice",
+        code="SN-2",
+        fields={
+            "mailed_on": d("2025-06-20"),
+            "hearing_on": d("2025-07-10"),
+            "hearing_place": "City Hall, 910 Calle Negocio",
+        },
+        delivery="mail",
+        certified_mail_number="7019 1",
+    )
     html = html_of(as_olive)
     assert "Hearing 2025-07-10</strong>, City Hall, 910 Calle Negocio, before the" in html
     steps = html[html.index('id="next"') : html.index('id="actions"')]
@@ -221,9 +245,11 @@ def test_it_offers_the_appeal_while_open_and_shows_the_appeal_once_filed(as_oliv
 
     case = case_open(establishment=world.pier, code="EC-3", opened_on=d("2025-06-20"))
     nnc = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-3",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-3",
         fields={"delivered_on": d("2025-06-25"), "correct_by": d("2025-07-25")},
-    )  # fmt: skip
+    )
     offer = "You may appeal to the Utilities Manager by 2025-07-07 if you disagree with"
     assert offer in html_of(as_olive)
     appeal_file(appealed=nnc, code="AP-1", filed_on=d("2025-06-28"), to="manager")
@@ -237,12 +263,15 @@ def late_pump_out_notice(fse):
     full pump-out by a licensed hauler since (make_pier_taqueria): due 2020-05-31. A notice for
     it asked for it by 2025-06-16, and $600 a day accrues from 2025-06-17."""
     case = case_open(establishment=fse, code="EC-GT", opened_on=d("2025-06-01"))
-    violation_add(case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2",
-                  since=d("2025-05-02"))  # fmt: skip
+    violation_add(
+        case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2025-05-02")
+    )
     return action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-GT",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-GT",
         fields={"delivered_on": d("2025-06-02"), "correct_by": d("2025-06-16")},
-    )  # fmt: skip
+    )
 
 
 def test_what_to_do_next_lists_what_is_overdue_first_with_its_fine_and_citation(
@@ -263,9 +292,12 @@ def test_what_to_do_next_lists_what_is_overdue_first_with_its_fine_and_citation(
 
 def test_each_invoice_is_due_has_its_pdf_and_says_how_to_pay(as_olive, world):
     invoice_issue(
-        establishment=world.pier, code="INV-8", kind="fee", noticed_on=d("2025-05-01"),
+        establishment=world.pier,
+        code="INV-8",
+        kind="fee",
+        noticed_on=d("2025-05-01"),
         lines=[{"description": "Reinspection", "amount": Decimal("100.00")}],
-    )  # fmt: skip
+    )
     html = html_of(as_olive)
     assert "due by 2025-06-02" in html  # 30 days, the 31st a Saturday
     assert "Download invoice INV-8 (PDF)" in html
@@ -277,8 +309,11 @@ def test_each_invoice_is_due_has_its_pdf_and_says_how_to_pay(as_olive, world):
 
 def test_another_establishments_invoice_pdf_is_not_there(as_olive, world):
     invoice_issue(
-        establishment=world.grill, code="INV-9", kind="fee", noticed_on=d("2025-05-01"),
+        establishment=world.grill,
+        code="INV-9",
+        kind="fee",
+        noticed_on=d("2025-05-01"),
         lines=[{"description": "Reinspection", "amount": Decimal("100.00")}],
-    )  # fmt: skip
+    )
     assert as_olive.get(f"{PIER}invoices/INV-9.pdf").status_code == 404
     assert as_olive.get("/portal/operator/FSE-2/invoices/INV-9.pdf").status_code == 404

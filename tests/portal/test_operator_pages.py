@@ -54,9 +54,13 @@ def test_it_shows_inspection_results_but_not_the_inspectors_notes(as_olive):
 
 def test_it_shows_the_invoices_with_their_balance(as_olive, world):
     invoice = Invoice.objects.create(
-        agency=world.sc, establishment=world.pier, code="INV-7", kind="fee",
-        noticed_on=d("2025-05-01"), description="Annual permit fee",
-    )  # fmt: skip
+        agency=world.sc,
+        establishment=world.pier,
+        code="INV-7",
+        kind="fee",
+        noticed_on=d("2025-05-01"),
+        description="Annual permit fee",
+    )
     InvoiceLine.objects.create(invoice=invoice, position=1, description="Fee", amount=250)
     html = as_olive.get(PIER).content.decode()
     assert "INV-7" in html and "Annual permit fee" in html and "$250.00" in html

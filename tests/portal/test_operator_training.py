@@ -36,13 +36,18 @@ def test_it_offers_the_establishments_employees(as_olive, rosa):
 def test_it_files_the_training_and_closes_the_new_hire_finding(as_olive, olive, rosa):
     ana = Employee.objects.get(name="Ana Ruiz")
     assert new_hire_finding().open
-    data = {"date": "2025-06-20", "trainer": "Chef Lu", "attendees": [rosa.pk, ana.pk],
-            "signed": [rosa.pk]}  # fmt: skip
+    data = {
+        "date": "2025-06-20",
+        "trainer": "Chef Lu",
+        "attendees": [rosa.pk, ana.pk],
+        "signed": [rosa.pk],
+    }
     response = as_olive.post(URL, data, follow=True)
     training = Training.objects.get(date="2025-06-20")
     assert {(a.employee.name, a.signed) for a in training.attendance.all()} == {
-        ("Rosa Diaz", True), ("Ana Ruiz", False)
-    }  # fmt: skip
+        ("Rosa Diaz", True),
+        ("Ana Ruiz", False),
+    }
     finding = new_hire_finding()
     assert not finding.open and finding.resolved_on.isoformat() == "2025-06-20"
     assert "Training of 2025-06-20 filed with 2 attendee(s)." in response.content.decode()
@@ -59,8 +64,9 @@ def test_it_numbers_two_trainings_of_one_day_apart(as_olive, rosa):
     for _ in range(2):
         as_olive.post(URL, {"date": "2025-06-20", "attendees": [rosa.pk]})
     assert sorted(Training.objects.filter(date="2025-06-20").values_list("code", flat=True)) == [
-        "T-2025-06-20", "T-2025-06-20-2"
-    ]  # fmt: skip
+        "T-2025-06-20",
+        "T-2025-06-20-2",
+    ]
 
 
 def test_it_refuses_a_training_without_attendees(as_olive, rosa):

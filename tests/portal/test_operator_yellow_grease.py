@@ -20,9 +20,13 @@ URL = f"{PIER}yellow-grease/"
 def weekly(world, today):
     """Harbor Eats' own permit asks for a pickup every 7 days; the last was on 2025-06-15."""
     make_permit(
-        world.pier, "FSE-0042-P3", issued_on="2025-02-01", expires_on="2030-01-31",
-        holder="Harbor Eats Inc", yellow_grease_frequency_days=7,
-    )  # fmt: skip
+        world.pier,
+        "FSE-0042-P3",
+        issued_on="2025-02-01",
+        expires_on="2030-01-31",
+        holder="Harbor Eats Inc",
+        yellow_grease_frequency_days=7,
+    )
     sweep_establishment(world.pier, as_of=today)
 
 
@@ -32,8 +36,13 @@ def overdue():
 
 def receipt(**kw):
     coastal = Hauler.objects.get(name="Coastal Pumping")
-    return {"date": "2025-06-29", "hauler": coastal.pk, "gallons": "48", "manifest_number": "R-1",
-            **kw}  # fmt: skip
+    return {
+        "date": "2025-06-29",
+        "hauler": coastal.pk,
+        "gallons": "48",
+        "manifest_number": "R-1",
+        **kw,
+    }
 
 
 def test_it_files_the_pickup_and_closes_the_overdue_finding(as_olive, olive, weekly):

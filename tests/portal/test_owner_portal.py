@@ -36,8 +36,14 @@ def test_it_shows_status_findings_schedule_and_permits(as_dora):
 
 def test_it_shows_nothing_the_owner_may_not_read(as_dora):
     html = as_dora.get(PIER).content.decode()
-    for heading in ("Grease control devices", "Pump-outs", "BMP trainings", "Inspections",
-                    "Letters sent to you", "Invoices"):  # fmt: skip
+    for heading in (
+        "Grease control devices",
+        "Pump-outs",
+        "BMP trainings",
+        "Inspections",
+        "Letters sent to you",
+        "Invoices",
+    ):
         assert heading not in html
     assert "File a BMP training" not in html
 

@@ -31,8 +31,9 @@ def canyon_deli(agency, email="deli@example.org", code="FSE-9"):
     fse = make_establishment(agency, code=code, name="Canyon Deli", operator="Canyon Foods")
     Operator.objects.filter(pk=fse.current_tenure().operator_id).update(email=email)
     number = f"{code}-P1"
-    make_permit(fse, number, issued_on="2020-09-16", expires_on="2025-09-15",
-                service_frequency_days=90)  # fmt: skip
+    make_permit(
+        fse, number, issued_on="2020-09-16", expires_on="2025-09-15", service_frequency_days=90
+    )
     make_service(make_device(fse, "GI-1"), "M-1", "2025-04-10")
     make_employee(fse, "E-1", "2025-06-20", name="Rosa Diaz")
     sweep_agency(agency, as_of=AS_OF)
@@ -55,12 +56,15 @@ def late_pump_out(agency):
     gi = make_device(fse, "GI-1", service_frequency_days=30)
     make_service(gi, "M-1", "2025-04-11")
     case = case_open(establishment=fse, code="EC-1", opened_on=date(2025, 6, 1))
-    violation_add(case=case, code="V-1", rule="gcd.service_overdue", subject="GI-1",
-                  since=date(2025, 5, 12))  # fmt: skip
+    violation_add(
+        case=case, code="V-1", rule="gcd.service_overdue", subject="GI-1", since=date(2025, 5, 12)
+    )
     action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1",
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": date(2025, 6, 2), "correct_by": date(2025, 6, 16)},
-    )  # fmt: skip
+    )
     return fse
 
 

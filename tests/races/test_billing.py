@@ -44,15 +44,20 @@ def test_it_invoices_the_annual_fee_once_when_two_runs_go_at_once():
     on = date(2025, 3, 3)
     runs = race(2, lambda i: invoice_annual_fees(agency=agency, year=2025, on=on))
     assert sorted((len(r.issued), len(r.already), r.refused) for r in runs) == [
-        (0, 1, []), (1, 0, []),
-    ], runs  # fmt: skip
+        (0, 1, []),
+        (1, 0, []),
+    ], runs
     assert Invoice.objects.filter(establishment=fse).count() == 1
 
 
 def test_it_releases_a_lien_once_when_released_from_many_pages_at_once():
     lien = record(penalised())
-    done = race(N, lambda i: lien_release(lien=lien, released_on=d("2025-10-01"),
-                                          document_number=f"2025-77{i:02}"))  # fmt: skip
+    done = race(
+        N,
+        lambda i: lien_release(
+            lien=lien, released_on=d("2025-10-01"), document_number=f"2025-77{i:02}"
+        ),
+    )
     refused = [" ".join(r.messages) for r in done if isinstance(r, ValidationError)]
     assert len(refused) == N - 1, done
     assert all("released already" in r for r in refused), refused[0]

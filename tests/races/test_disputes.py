@@ -19,9 +19,13 @@ N = 12
 @pytest.fixture
 def service(world, clock) -> Service:
     service, _ = service_submit(
-        hauler=world.coastal, device=world.trap, manifest_number="CP-900", date=clock,
-        source="hauler_form", today=clock,
-    )  # fmt: skip
+        hauler=world.coastal,
+        device=world.trap,
+        manifest_number="CP-900",
+        date=clock,
+        source="hauler_form",
+        today=clock,
+    )
     return service
 
 

@@ -33,14 +33,17 @@ def findings(fse):
 
 
 def test_it_gives_each_case_opened_at_once_its_own_code(fse):
-    cases = race(N, lambda i: case_from_findings(establishment=fse, findings=findings(fse),
-                                                 opened_on=ON).code)  # fmt: skip
+    cases = race(
+        N,
+        lambda i: case_from_findings(establishment=fse, findings=findings(fse), opened_on=ON).code,
+    )
     assert sorted(cases) == sorted(f"EC-{n}" for n in range(1, N + 1)), cases
 
 
 def test_it_gives_each_notice_sent_at_once_its_own_case_and_action_code(fse):
-    run = bulk_notice_start(agency=fse.agency, rule=RULE, codes=[fse.code], fields=FIELDS,
-                            delivery="personal", as_of=ON)  # fmt: skip
+    run = bulk_notice_start(
+        agency=fse.agency, rule=RULE, codes=[fse.code], fields=FIELDS, delivery="personal", as_of=ON
+    )
     sent = race(N, lambda i: _send_one(run, fse.code, i))
     assert all("action" in s for s in sent), sent
     assert len({s["action"] for s in sent}) == len({s["case"] for s in sent}) == N
@@ -49,8 +52,16 @@ def test_it_gives_each_notice_sent_at_once_its_own_case_and_action_code(fse):
 
 def test_it_stores_a_code_typed_on_many_pages_at_once_once(fse):
     case = case_from_findings(establishment=fse, findings=findings(fse), opened_on=ON)
-    done = race(N, lambda i: action_take(case=case, type="notice_of_noncompliance", code="NNC-1",
-                                         fields=FIELDS, delivery="personal"))  # fmt: skip
+    done = race(
+        N,
+        lambda i: action_take(
+            case=case,
+            type="notice_of_noncompliance",
+            code="NNC-1",
+            fields=FIELDS,
+            delivery="personal",
+        ),
+    )
     refused = [r for r in done if isinstance(r, ValidationError)]
     assert len(refused) == N - 1, done
     assert all("NNC-1 is taken" in " ".join(r.messages) for r in refused), refused[0]

@@ -33,8 +33,12 @@ def test_it_approves_a_request_approved_from_many_pages_at_once_once(world):  # 
     mona = make_user("mona", world.sc, role="manager")
     req = enrolment_request_submit(agency=world.sc, **HAULER)
     copies = [EnrolmentRequest.objects.get(pk=req.pk) for _ in range(N)]  # each page's own read
-    done = race(N, lambda i: enrolment_request_approve(request=copies[i], actor=mona, site=SITE,
-                                                       hauler_code="H-BW"))  # fmt: skip
+    done = race(
+        N,
+        lambda i: enrolment_request_approve(
+            request=copies[i], actor=mona, site=SITE, hauler_code="H-BW"
+        ),
+    )
     assert len(refusals(done)) == N - 1, done
     assert all("already approved" in r for r in refusals(done)), refusals(done)[0]
     assert Hauler.objects.filter(agency=world.sc, code="H-BW").count() == 1

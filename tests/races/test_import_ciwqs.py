@@ -36,8 +36,9 @@ def test_two_commands_at_once_store_each_spill_once():
     agency = make_agency()
     read = threading.Barrier(2)
     outs = [Output(read), Output(read)]
-    done = race(2, lambda i: call_command("import_ciwqs", str(SAMPLE), agency=agency.code,
-                                          stdout=outs[i]))  # fmt: skip
+    done = race(
+        2, lambda i: call_command("import_ciwqs", str(SAMPLE), agency=agency.code, stdout=outs[i])
+    )
     assert done == [None, None]
     assert Incident.objects.filter(agency=agency).count() == 6
     assert AuditEvent.objects.filter(action="ciwqs.import").count() == 1

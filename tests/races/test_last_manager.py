@@ -22,8 +22,12 @@ def managers():
 
 def test_it_keeps_a_manager_when_every_manager_is_demoted_at_once():
     sc, members = managers()
-    done = race(N, lambda i: membership_role_change(membership=members[i], role="clerk",
-                                                    actor=members[(i + 1) % N].user))  # fmt: skip
+    done = race(
+        N,
+        lambda i: membership_role_change(
+            membership=members[i], role="clerk", actor=members[(i + 1) % N].user
+        ),
+    )
     assert sum(isinstance(r, ValidationError) for r in done) == 1, done
     assert Membership.objects.filter(agency=sc, role="manager").count() == 1
 

@@ -37,8 +37,11 @@ def assert_chained(operator, first: dict) -> None:
 
 
 def edit(operator, i: int) -> dict:
-    return {"phone": f"949-555-01{i:02}", "email": f"desk{i}@example.org",
-            "mailing_address": f"PO Box {i}"}  # fmt: skip
+    return {
+        "phone": f"949-555-01{i:02}",
+        "email": f"desk{i}@example.org",
+        "mailing_address": f"PO Box {i}",
+    }
 
 
 def test_concurrent_contact_edits_leave_a_chain_of_audit_rows(operator):

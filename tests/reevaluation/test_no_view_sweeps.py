@@ -10,8 +10,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2] / "fogkeeper"
 AREAS = ("web", "api", "portal")
 # the re-evaluation and the sweep of a batch, wherever they are imported from
-NAMES = {"sweep_establishment", "sweep_ids", "reevaluate", "reevaluate_now", "reevaluate_batch",
-         "reevaluate_on_commit", "reevaluate_ids_on_commit", "flush", "REEVALUATE"}  # fmt: skip
+NAMES = {
+    "sweep_establishment",
+    "sweep_ids",
+    "reevaluate",
+    "reevaluate_now",
+    "reevaluate_batch",
+    "reevaluate_on_commit",
+    "reevaluate_ids_on_commit",
+    "flush",
+    "REEVALUATE",
+}
 MODULES = {"fogkeeper.compliance.resweep", "fogkeeper.compliance.sweep.sweep_ids"}
 
 

@@ -69,7 +69,7 @@ WRITES = {
         kind="trap",
         installed_on=date(2020, 1, 1),
         today=_today(fse),
-    ),  # fmt: skip
+    ),
     "registry: food_grinder_install": lambda fse: food_grinder_install(
         establishment=fse, installed_on=date(2020, 1, 1), today=_today(fse)
     ),
@@ -78,20 +78,20 @@ WRITES = {
         establishment=fse,
         since=date(2020, 1, 1),
         today=_today(fse),
-    ),  # fmt: skip
+    ),
     "maintenance: service_record": lambda fse: service_record(
         device=make_device(fse, "GI-1"),
         manifest_number="M-1",
         date=date(2025, 1, 6),
         hauler=make_hauler(fse.agency, "H-1"),
         gallons_removed=Decimal("100"),
-    ),  # fmt: skip
+    ),
     "maintenance: pickup_record": lambda fse: pickup_record(
         establishment=fse,
         date=date(2025, 1, 6),
         hauler=make_hauler(fse.agency, "H-1"),
         gallons=Decimal("20"),
-    ),  # fmt: skip
+    ),
     "maintenance: manifests_import": _manifest,
     "training: employee_hire": lambda fse: employee_hire(
         establishment=fse, code="E-1", name="Ana", hired_on=date(2025, 1, 6)
@@ -103,13 +103,13 @@ WRITES = {
         attendees=[
             employee_hire(establishment=fse, code="E-1", name="Ana", hired_on=date(2025, 1, 6))
         ],
-    ),  # fmt: skip
+    ),
     "inspections: inspection_record": lambda fse: inspection_record(
         establishment=fse,
         code="I-1",
         date=date(2025, 2, 3),
         answers=[Answer("bmp.drain_screens", False, note="missing at prep sink")],
-    ),  # fmt: skip
+    ),
     "incidents: incident_report": lambda fse: incident_report(
         agency=fse.agency, code="I-1", date=date(2025, 3, 1), establishment=fse
     ),
@@ -119,7 +119,7 @@ WRITES = {
         issued_on=date(2025, 1, 1),
         expires_on=date(2027, 12, 31),
         missing_override="issued on paper",
-    ),  # fmt: skip
+    ),
     "enforcement: case_open": lambda fse: case_open(
         establishment=fse, code="EC-1", opened_on=date(2025, 3, 1)
     ),
@@ -129,9 +129,12 @@ WRITES = {
 
 def _fee(fse):
     return invoice_issue(
-        establishment=fse, code="INV-F1", kind="fee", noticed_on=date(2025, 9, 1),
+        establishment=fse,
+        code="INV-F1",
+        kind="fee",
+        noticed_on=date(2025, 9, 1),
         lines=[{"description": "FOG Permit fee", "amount": Decimal("428.00")}],
-    )  # fmt: skip
+    )
 
 
 @pytest.mark.parametrize("write", list(WRITES), ids=list(WRITES))
@@ -153,8 +156,12 @@ def test_a_pump_out_recorded_closes_the_overdue_finding_it_answers():
     overdue = {k for k in _open(fse) if k[1] == "GT-1"}
     assert overdue
 
-    service_record(device=device, manifest_number="M-1", date=_today(fse),
-                   hauler=make_hauler(fse.agency, "H-1"))  # fmt: skip
+    service_record(
+        device=device,
+        manifest_number="M-1",
+        date=_today(fse),
+        hauler=make_hauler(fse.agency, "H-1"),
+    )
 
     assert not overdue & _open(fse)
 

@@ -87,9 +87,11 @@ def test_it_refuses_to_delete_a_current_service_contract(admin_client, records):
 @time_machine.travel(MARCH_1_2025, tick=False)
 def test_it_refuses_to_delete_a_recently_ended_service_contract(admin_client, records):
     contract = ServiceContract.objects.create(
-        hauler=Hauler.objects.get(), establishment=records, since=date(2024, 1, 1),
+        hauler=Hauler.objects.get(),
+        establishment=records,
+        since=date(2024, 1, 1),
         until=date(2025, 1, 31),
-    )  # fmt: skip
+    )
     url = reverse("admin:registry_servicecontract_delete", args=[contract.pk])
     response = admin_client.post(url, {"post": "yes"}, follow=True)
     assert "within the" in response.content.decode()

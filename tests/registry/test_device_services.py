@@ -49,10 +49,16 @@ def refused(call) -> dict:
 
 def test_it_installs_a_device_with_its_design_data_and_audits_it(fse):
     gi = device_add(
-        establishment=fse, code="GI-2", kind="interceptor", installed_on=date(2026, 11, 2),
-        today=TODAY, capacity_gallons=Decimal("1000"), compartments=2,
-        design_depth_inches=Decimal("48"), location="Rear lot",
-    )  # fmt: skip
+        establishment=fse,
+        code="GI-2",
+        kind="interceptor",
+        installed_on=date(2026, 11, 2),
+        today=TODAY,
+        capacity_gallons=Decimal("1000"),
+        compartments=2,
+        design_depth_inches=Decimal("48"),
+        location="Rear lot",
+    )
     assert (gi.capacity_gallons, gi.compartments, gi.location) == (1000, 2, "Rear lot")
     assert AuditEvent.objects.get(action="device.install").after["code"] == "GI-2"
 
@@ -68,7 +74,7 @@ def test_it_refuses_a_future_install_date_and_zero_capacity_together_writing_not
             today=TODAY,
             capacity_gallons=Decimal("0"),
             compartments=-1,
-        )  # fmt: skip
+        )
     )
     assert "in the future" in errors["installed_on"][0]
     assert set(errors) >= {"capacity_gallons", "compartments"}
@@ -85,7 +91,7 @@ def test_it_refuses_a_number_already_used_at_the_establishment_even_by_a_removed
             kind="interceptor",
             installed_on=date(2026, 1, 1),
             today=TODAY,
-        )  # fmt: skip
+        )
     )
     assert "code" in errors and counts() == before
 
@@ -94,15 +100,21 @@ def test_it_refuses_a_kind_the_pack_does_not_name(fse):
     errors = refused(
         lambda: device_add(
             establishment=fse, code="X-1", kind="bucket", installed_on=date(2026, 1, 1), today=TODAY
-        )  # fmt: skip
+        )
     )
     assert "not a device kind" in errors["kind"][0]
 
 
 def test_it_corrects_the_design_data_keeping_what_it_was_in_the_audit_row(fse):
     gi = make_device(fse, "GI-1", capacity_gallons=Decimal("500"))
-    device_update(device=gi, kind="interceptor", installed_on=gi.installed_on, today=TODAY,
-                  capacity_gallons=Decimal("750"), compartments=2)  # fmt: skip
+    device_update(
+        device=gi,
+        kind="interceptor",
+        installed_on=gi.installed_on,
+        today=TODAY,
+        capacity_gallons=Decimal("750"),
+        compartments=2,
+    )
     event = AuditEvent.objects.get(action="device.update")
     was, now = event.before["capacity_gallons"], event.after["capacity_gallons"]
     assert (Decimal(was), Decimal(now)) == (500, 750)
@@ -118,7 +130,7 @@ def test_a_refused_correction_leaves_the_device_as_it_was(fse):
             installed_on=gi.installed_on,
             today=TODAY,
             design_depth_inches=Decimal("-3"),
-        )  # fmt: skip
+        )
     )
     gi.refresh_from_db()
     assert "design_depth_inches" in errors and gi.design_depth_inches is None
@@ -128,8 +140,14 @@ def test_a_refused_correction_leaves_the_device_as_it_was(fse):
 def test_it_replaces_a_device_in_one_go_keeping_the_old_one_with_its_services(fse):
     old = make_device(fse, "GI-1", service_frequency_days=60)
     make_service(old, "M-1", "2026-06-01")
-    new = device_replace(device=old, on=date(2026, 11, 1), code="GI-2", kind="interceptor",
-                         today=TODAY, capacity_gallons=Decimal("1000"))  # fmt: skip
+    new = device_replace(
+        device=old,
+        on=date(2026, 11, 1),
+        code="GI-2",
+        kind="interceptor",
+        today=TODAY,
+        capacity_gallons=Decimal("1000"),
+    )
     old.refresh_from_db()
     assert old.removed_on == date(2026, 11, 1) and old.services.count() == 1
     assert (new.installed_on, new.service_frequency_days) == (date(2026, 11, 1), 60)
@@ -143,7 +161,7 @@ def test_a_replacement_refused_for_the_new_device_does_not_remove_the_old_one(fs
     errors = refused(
         lambda: device_replace(
             device=old, on=date(2026, 11, 1), code="GI-1", kind="interceptor", today=TODAY
-        )  # fmt: skip
+        )
     )
     old.refresh_from_db()
     assert "code" in errors and old.removed_on is None and counts() == before

@@ -32,8 +32,13 @@ def counts():
 
 
 def test_it_registers_a_hauler_with_its_licence_expiry(sc):
-    hauler = hauler_add(agency=sc, code="H-9", name="Orange Pumping", licence_number="L-77",
-                        licence_expires_on=date(2027, 6, 30))  # fmt: skip
+    hauler = hauler_add(
+        agency=sc,
+        code="H-9",
+        name="Orange Pumping",
+        licence_number="L-77",
+        licence_expires_on=date(2027, 6, 30),
+    )
     assert hauler.licence_expires_on == date(2027, 6, 30)
     assert AuditEvent.objects.filter(action="hauler.register").exists()
 
@@ -47,8 +52,13 @@ def test_it_refuses_a_licensed_hauler_without_licence_number_and_a_duplicate_cod
 
 def test_it_updates_the_licence_keeping_what_it_was(sc):
     hauler = make_hauler(sc, "H-9", licence_number="L-1")
-    hauler_update(hauler=hauler, name="Orange Pumping", licence_number="L-2",
-                  licence_expires_on=date(2027, 1, 31), licensed=True)  # fmt: skip
+    hauler_update(
+        hauler=hauler,
+        name="Orange Pumping",
+        licence_number="L-2",
+        licence_expires_on=date(2027, 1, 31),
+        licensed=True,
+    )
     event = AuditEvent.objects.get(action="hauler.update")
     assert (event.before["licence_number"], event.after["licence_number"]) == ("L-1", "L-2")
     assert event.after["licence_expires_on"] == "2027-01-31"
@@ -57,8 +67,11 @@ def test_it_updates_the_licence_keeping_what_it_was(sc):
 def test_a_refused_update_changes_nothing(sc):
     hauler = make_hauler(sc, "H-9", name="Orange Pumping", licence_number="L-1")
     before = counts()
-    errors = refused(lambda: hauler_update(hauler=hauler, name="", licence_number="",
-                                           licence_expires_on=None, licensed=True))  # fmt: skip
+    errors = refused(
+        lambda: hauler_update(
+            hauler=hauler, name="", licence_number="", licence_expires_on=None, licensed=True
+        )
+    )
     assert {"name", "licence_number"} <= set(errors)
     hauler.refresh_from_db()
     assert (hauler.name, hauler.licence_number) == ("Orange Pumping", "L-1")
@@ -81,7 +94,7 @@ def test_it_refuses_a_contract_with_another_agencys_establishment(sc):
     errors = refused(
         lambda: contract_start(
             hauler=hauler, establishment=fse, since=date(2026, 1, 1), today=TODAY
-        )  # fmt: skip
+        )
     )
     assert "another agency" in errors["establishment"][0] and counts() == before
 
@@ -93,7 +106,7 @@ def test_it_refuses_a_second_open_contract_and_a_future_start(sc):
     errors = refused(
         lambda: contract_start(
             hauler=hauler, establishment=fse, since=date(2027, 1, 1), today=TODAY
-        )  # fmt: skip
+        )
     )
     assert "already serves" in errors["establishment"][0]
     assert "in the future" in errors["since"][0]
@@ -101,8 +114,12 @@ def test_it_refuses_a_second_open_contract_and_a_future_start(sc):
 
 
 def test_it_refuses_to_end_a_contract_before_it_started_or_in_the_future(sc):
-    contract = contract_start(hauler=make_hauler(sc, "H-9"), establishment=make_establishment(sc),
-                              since=date(2026, 1, 1), today=TODAY)  # fmt: skip
+    contract = contract_start(
+        hauler=make_hauler(sc, "H-9"),
+        establishment=make_establishment(sc),
+        since=date(2026, 1, 1),
+        today=TODAY,
+    )
     before = counts()
     early = refused(lambda: contract_end(contract=contract, until=date(2025, 1, 1), today=TODAY))
     late = refused(lambda: contract_end(contract=contract, until=date(2027, 1, 1), today=TODAY))

@@ -135,9 +135,11 @@ def test_it_refuses_a_change_still_to_come_and_changes_nothing():
     permit = make_permit(fse)
     with pytest.raises(ValidationError) as e:
         operator_change(
-            establishment=fse, operator="Harbor Group", on=date(2025, 3, 2),
+            establishment=fse,
+            operator="Harbor Group",
+            on=date(2025, 3, 2),
             today=date(2025, 3, 1),
-        )  # fmt: skip
+        )
     assert e.value.message_dict["on"] == ["2025-03-02 is in the future (today is 2025-03-01)."]
     assert Permit.objects.get(pk=permit.pk).status == "active"
     assert events() == []

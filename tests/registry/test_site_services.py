@@ -58,8 +58,14 @@ def refused(call, **kw) -> dict:
 
 
 def register(agency, **kw):
-    fields = {"code": "FSE-9", "name": "Dana Point Deli", "address": "1 Main St",
-              "opened_on": date(2026, 1, 5), "operator": "Deli Co", "today": TODAY}  # fmt: skip
+    fields = {
+        "code": "FSE-9",
+        "name": "Dana Point Deli",
+        "address": "1 Main St",
+        "opened_on": date(2026, 1, 5),
+        "operator": "Deli Co",
+        "today": TODAY,
+    }
     return establishment_register(agency=agency, **{**fields, **kw})
 
 
@@ -154,9 +160,12 @@ def test_it_refuses_to_reopen_an_open_establishment(agencies):
 def test_a_remodel_is_recorded_and_sets_the_remodel_date(agencies):
     fse = make_establishment(agencies[1], code="T-1")
     change = operation_change_record(
-        establishment=fse, kind="remodel", date=date(2026, 12, 20),
-        notified_on=date(2026, 11, 1), today=TODAY,
-    )  # fmt: skip
+        establishment=fse,
+        kind="remodel",
+        date=date(2026, 12, 20),
+        notified_on=date(2026, 11, 1),
+        today=TODAY,
+    )
     fse.refresh_from_db()
     assert (change.kind, fse.remodeled_on) == ("remodel", date(2026, 12, 20))
     assert AuditEvent.objects.filter(action="operation_change.record").count() == 1
@@ -172,9 +181,13 @@ def test_a_process_change_leaves_the_remodel_date(agencies):
 def test_it_refuses_a_notice_dated_in_the_future(agencies):
     fse = make_establishment(agencies[1], code="T-1")
     errors = refused(
-        operation_change_record, establishment=fse, kind="remodel", date=date(2027, 3, 1),
-        notified_on=date(2026, 12, 5), today=TODAY,
-    )  # fmt: skip
+        operation_change_record,
+        establishment=fse,
+        kind="remodel",
+        date=date(2027, 3, 1),
+        notified_on=date(2026, 12, 5),
+        today=TODAY,
+    )
     assert "notified_on" in errors
     assert not OperationChange.objects.exists()
 

@@ -54,15 +54,22 @@ class Program:
 def _fses(p: Program) -> None:
     a = p.agency
     p.fses["A"] = make_establishment(a, code="FSE-A", name="Pier Taqueria", opened_on="2010-01-01")
-    p.fses["B"] = make_establishment(a, code="FSE-B", name="Harbor Grill", opened_on="2015-01-01",
-                                     closed_on="2025-09-01")  # fmt: skip
+    p.fses["B"] = make_establishment(
+        a, code="FSE-B", name="Harbor Grill", opened_on="2015-01-01", closed_on="2025-09-01"
+    )
     p.fses["C"] = make_establishment(a, code="FSE-C", name="New Noodle", opened_on="2025-04-01")
     p.fses["D"] = make_establishment(a, code="FSE-D", name="Dock Diner", opened_on="2012-01-01")
     p.fses["E"] = make_establishment(a, code="FSE-E", name="Later Cafe", opened_on="2026-02-01")
-    p.fses["F"] = make_establishment(a, code="FSE-F", name="Gone Grill", opened_on="2010-01-01",
-                                     closed_on="2024-12-31")  # fmt: skip
-    p.fses["G"] = make_establishment(a, code="FSE-G", name="Juice Bar", opened_on="2010-01-01",
-                                     category="limited_food_preparation")  # fmt: skip
+    p.fses["F"] = make_establishment(
+        a, code="FSE-F", name="Gone Grill", opened_on="2010-01-01", closed_on="2024-12-31"
+    )
+    p.fses["G"] = make_establishment(
+        a,
+        code="FSE-G",
+        name="Juice Bar",
+        opened_on="2010-01-01",
+        category="limited_food_preparation",
+    )
 
 
 def _permits_and_devices(p: Program) -> None:
@@ -70,21 +77,27 @@ def _permits_and_devices(p: Program) -> None:
     p.permits += [
         make_permit(f["A"], "SC-A", issued_on="2024-01-01", expires_on="2028-12-31"),
         make_permit(f["C"], "SC-C", issued_on="2025-04-01", expires_on="2030-03-31"),
-        make_permit(f["D"], "SC-D", issued_on="2022-01-01", expires_on="2026-12-31",
-                    suspended_from=d("2025-11-01")),
+        make_permit(
+            f["D"],
+            "SC-D",
+            issued_on="2022-01-01",
+            expires_on="2026-12-31",
+            suspended_from=d("2025-11-01"),
+        ),
         make_permit(f["G"], "SC-G", issued_on="2020-01-01", expires_on="2024-12-31"),
-    ]  # fmt: skip
+    ]
     p.devices += [
         make_device(f["A"], "GI-1", installed_on="2010-01-01"),
-        make_device(f["A"], "GT-2", kind="trap", installed_on="2010-01-01",
-                    removed_on=d("2025-06-01")),
+        make_device(
+            f["A"], "GT-2", kind="trap", installed_on="2010-01-01", removed_on=d("2025-06-01")
+        ),
         make_device(f["A"], "GT-3", kind="trap", installed_on="2018-01-01"),
         make_device(f["B"], "GI-1", installed_on="2015-01-01"),
         make_device(f["C"], "GI-1", installed_on="2025-04-01"),
         make_device(f["D"], "GI-1", installed_on="2012-01-01"),
         make_device(f["E"], "GI-1", installed_on="2026-02-01"),
         make_device(f["F"], "GI-1", installed_on="2010-01-01"),
-    ]  # fmt: skip
+    ]
 
 
 def _inspections(p: Program) -> None:
@@ -99,8 +112,9 @@ def _inspections(p: Program) -> None:
         (f["G"], "I-1", "2025-02-01", False),
         (f["A"], "I-3", "2026-03-01", False),
     ]:
-        p.inspections.append((make_inspection(fse, code, day, refused if no_access else ()),
-                              no_access))  # fmt: skip
+        p.inspections.append(
+            (make_inspection(fse, code, day, refused if no_access else ()), no_access)
+        )
 
 
 def _services(p: Program) -> None:
@@ -123,8 +137,14 @@ def _notice(day: str) -> dict:
 
 
 def _order(day: str, amount: str) -> dict:
-    return {"issued_by": "manager", "issued_on": day, "served_on": day, "amount": amount,
-            "class": "records", "days": 1}  # fmt: skip
+    return {
+        "issued_by": "manager",
+        "issued_on": day,
+        "served_on": day,
+        "amount": amount,
+        "class": "records",
+        "days": 1,
+    }
 
 
 def _enforcement(p: Program) -> None:
@@ -140,10 +160,18 @@ def _enforcement(p: Program) -> None:
         ("NNC-3", "notice_of_noncompliance", "inspector", "2026-01-10", _notice("2026-01-10")),
         ("PO-2", "penalty_order", "manager", "2026-01-20", _order("2026-01-20", "300.00")),
     ]:
-        p.actions.append(EnforcementAction.objects.create(
-            case=case, establishment=fse, code=code, type=kind, level=level,
-            taken_on=d(day), cites="13.30.080", fields=fields,
-        ))  # fmt: skip
+        p.actions.append(
+            EnforcementAction.objects.create(
+                case=case,
+                establishment=fse,
+                code=code,
+                type=kind,
+                level=level,
+                taken_on=d(day),
+                cites="13.30.080",
+                fields=fields,
+            )
+        )
 
 
 def _money(p: Program) -> None:
@@ -155,8 +183,14 @@ def _money(p: Program) -> None:
         ("F-1", "fee", "2025-03-01", ["120.00"], ""),
     ]:
         lines = [{"description": "Amount", "amount": Decimal(a)} for a in amounts]
-        invoice = invoice_issue(establishment=fse, code=code, kind=kind, noticed_on=d(day),
-                                lines=lines, enforcement_action=action)  # fmt: skip
+        invoice = invoice_issue(
+            establishment=fse,
+            code=code,
+            kind=kind,
+            noticed_on=d(day),
+            lines=lines,
+            enforcement_action=action,
+        )
         p.invoices.append((invoice, sum(Decimal(a) for a in amounts)))
     by_code = {i.code: i for i, _ in p.invoices}
     for code, amount, day in [
@@ -166,8 +200,11 @@ def _money(p: Program) -> None:
         ("P-1", "100.00", "2026-01-15"),
         ("F-1", "120.00", "2025-03-15"),
     ]:
-        p.payments.append(payment_record(invoice=by_code[code], paid_on=d(day),
-                                         amount=Decimal(amount), method="check"))  # fmt: skip
+        p.payments.append(
+            payment_record(
+                invoice=by_code[code], paid_on=d(day), amount=Decimal(amount), method="check"
+            )
+        )
 
 
 def _incidents(p: Program) -> None:
@@ -184,11 +221,19 @@ def _incidents(p: Program) -> None:
         ("S-9", "2026-01-01", "overflow", 2, "Grease deposition", True, f["A"]),
     ]
     for code, day, kind, category, cause, attributed, fse in rows:
-        p.incidents.append(Incident.objects.create(
-            agency=p.agency, establishment=fse, code=code, date=d(day), kind=kind,
-            category=category, cause=cause, fog_caused=cause == "Grease deposition",
-            attributed=attributed,
-        ))  # fmt: skip
+        p.incidents.append(
+            Incident.objects.create(
+                agency=p.agency,
+                establishment=fse,
+                code=code,
+                date=d(day),
+                kind=kind,
+                category=category,
+                cause=cause,
+                fog_caused=cause == "Grease deposition",
+                attributed=attributed,
+            )
+        )
     # the last FOG spill of the year is on record against its establishment but not its fault
     Incident.objects.filter(code="S-5").update(establishment=f["D"])
     p.incidents[4].establishment = f["D"]
@@ -205,14 +250,18 @@ def _segments(p: Program) -> None:
         ("SEG-7", 30): [],
     }
     for (code, days), dates in plan.items():
-        segment = SewerSegment.objects.create(agency=p.agency, code=code,
-                                              prone_to_blockage=True,
-                                              cleaning_frequency_days=days)  # fmt: skip
+        segment = SewerSegment.objects.create(
+            agency=p.agency, code=code, prone_to_blockage=True, cleaning_frequency_days=days
+        )
         for day in dates:
             SegmentCleaning.objects.create(
-                agency=p.agency, segment=segment, cleaned_on=d(day), crew="Crew 1",
-                method="hydro_jet", fog_found="light",
-            )  # fmt: skip
+                agency=p.agency,
+                segment=segment,
+                cleaned_on=d(day),
+                crew="Crew 1",
+                method="hydro_jet",
+                fog_found="light",
+            )
         p.segments[segment] = [d(x) for x in dates]
 
 
@@ -227,16 +276,34 @@ def _findings(p: Program) -> None:
         (f["G"], "gcd.service_overdue", "violation", "2026-01-02", None),
     ]:
         Finding.objects.create(
-            establishment=fse, agency=p.agency, rule=rule, subject=fse.code, severity=severity,
-            since=d(since), open=closed is None, closed_on=d(closed) if closed else None,
-            citation="13.30", message="-", first_seen_on=d(since), last_seen_on=d(since),
-        )  # fmt: skip
+            establishment=fse,
+            agency=p.agency,
+            rule=rule,
+            subject=fse.code,
+            severity=severity,
+            since=d(since),
+            open=closed is None,
+            closed_on=d(closed) if closed else None,
+            citation="13.30",
+            message="-",
+            first_seen_on=d(since),
+            last_seen_on=d(since),
+        )
 
 
 def build_program() -> Program:
     p = Program(agency=make_agency("san-clemente", code="SC"))
-    for step in (_fses, _permits_and_devices, _inspections, _services, _enforcement, _money,
-                 _incidents, _segments, _findings):  # fmt: skip
+    for step in (
+        _fses,
+        _permits_and_devices,
+        _inspections,
+        _services,
+        _enforcement,
+        _money,
+        _incidents,
+        _segments,
+        _findings,
+    ):
         step(p)
     return p
 
@@ -294,10 +361,12 @@ def test_it_counts_those_with_a_current_permit_at_year_end_leaving_out_suspended
 
 def test_it_counts_the_devices_in_service_at_year_end_by_the_packs_kind(program, report):
     in_service = [
-        g for g in program.devices
-        if g.installed_on <= END and (g.removed_on is None or g.removed_on > END)
+        g
+        for g in program.devices
+        if g.installed_on <= END
+        and (g.removed_on is None or g.removed_on > END)
         and open_on(g.establishment, END)
-    ]  # fmt: skip
+    ]
     by_kind = {}
     for g in in_service:
         title = {"interceptor": "Grease interceptor", "trap": "Grease trap"}[g.kind]
@@ -318,15 +387,22 @@ def test_it_counts_the_annual_inspections_due_in_the_year_and_those_done(program
     for fse in program.fses.values():
         if not open_during(fse) or fse.category == "limited_food_preparation":
             continue
-        before = [i.date for i, refused in program.inspections
-                  if i.establishment_id == fse.pk and i.date < START and not refused]  # fmt: skip
-        permits = [p.issued_on for p in program.permits
-                   if p.establishment_id == fse.pk and p.issued_on < START]  # fmt: skip
+        before = [
+            i.date
+            for i, refused in program.inspections
+            if i.establishment_id == fse.pk and i.date < START and not refused
+        ]
+        permits = [
+            p.issued_on
+            for p in program.permits
+            if p.establishment_id == fse.pk and p.issued_on < START
+        ]
         base = max(before) if before else max(permits) if permits else fse.opened_on
         if base.replace(year=base.year + 1) <= END:
             due += 1
-            inspected += any(i.establishment_id == fse.pk and in_year(i.date)
-                             for i, _ in program.inspections)  # fmt: skip
+            inspected += any(
+                i.establishment_id == fse.pk and in_year(i.date) for i, _ in program.inspections
+            )
     assert report["inspections_due"].value == due == 3  # A, B, D (not C: new; not G: exempt)
     assert list(table(report, "inspections_due").values()) == [due, inspected, due - inspected]
     assert inspected == 2
@@ -346,9 +422,10 @@ def test_it_counts_the_pump_outs_recorded_in_the_year_by_month(program, report):
 def test_it_counts_compliance_at_year_end_from_the_findings_when_no_rate_is_stored(program, report):
     at_end = [f for f in program.fses.values() if open_on(f, END)]
     violating = {
-        f.establishment_id for f in Finding.objects.filter(severity="violation")
+        f.establishment_id
+        for f in Finding.objects.filter(severity="violation")
         if f.since <= END and (f.closed_on is None or f.closed_on > END)
-    }  # fmt: skip
+    }
     compliant = [f for f in at_end if f.pk not in violating]
     assert report["compliance"].value == f"{len(compliant)} of {len(at_end)} (50.0%)"
     assert "Counted from the findings" in report["compliance"].how
@@ -403,10 +480,14 @@ def test_it_counts_the_spills_by_cause(program, report):
 
 def test_it_counts_the_fog_spills_attributed_to_establishments(program, report):
     spills = [
-        i for i in program.incidents
-        if in_year(i.date) and i.kind != "blockage" and i.fog_caused and i.attributed
+        i
+        for i in program.incidents
+        if in_year(i.date)
+        and i.kind != "blockage"
+        and i.fog_caused
+        and i.attributed
         and i.establishment is not None
-    ]  # fmt: skip
+    ]
     assert report["fog_spills_fses"].value == len(spills) == 2
     rows = report["fog_spills_fses"].table.rows
     assert sorted(r[1] for r in rows) == sorted(i.establishment.code for i in spills)
@@ -495,6 +576,7 @@ def test_its_queries_do_not_grow_with_the_program(program):
         fse = make_establishment(program.agency, code=f"MORE-{n}", opened_on="2020-01-01")
         make_service(make_device(fse, "GI-1", installed_on="2020-01-01"), f"X-{n}", "2025-05-05")
         make_inspection(fse, "I-1", "2025-05-05")
-        SewerSegment.objects.create(agency=program.agency, code=f"MORE-{n}",
-                                    cleaning_frequency_days=90)  # fmt: skip
+        SewerSegment.objects.create(
+            agency=program.agency, code=f"MORE-{n}", cleaning_frequency_days=90
+        )
     assert queries() == before

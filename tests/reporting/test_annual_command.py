@@ -43,8 +43,9 @@ def test_it_takes_the_agency_code_in_any_case():
 
 def test_it_writes_the_pdf_to_its_default_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert "Wrote SC-annual-report-2025.pdf" in run("--agency", "SC", "--year", "2025",
-                                                    "--format", "pdf")  # fmt: skip
+    assert "Wrote SC-annual-report-2025.pdf" in run(
+        "--agency", "SC", "--year", "2025", "--format", "pdf"
+    )
     reader = PdfReader(tmp_path / "SC-annual-report-2025.pdf")
     text = "".join(page.extract_text() for page in reader.pages)
     assert "Pump-outs recorded in 2025" in text
@@ -61,8 +62,9 @@ def test_it_refuses_an_agency_it_does_not_know():
         run("--agency", "XX", "--year", "2025")
 
 
-@pytest.mark.parametrize("year, why", [("2008", "began in 2009"), ("2031", "has not begun"),
-                                       ("last", "is not a year")])  # fmt: skip
+@pytest.mark.parametrize(
+    "year, why", [("2008", "began in 2009"), ("2031", "has not begun"), ("last", "is not a year")]
+)
 def test_it_refuses_a_year_it_cannot_report_on(year, why):
     with pytest.raises(CommandError, match=f"--year: .*{why}"):
         run("--agency", "SC", "--year", year)
@@ -70,5 +72,13 @@ def test_it_refuses_a_year_it_cannot_report_on(year, why):
 
 def test_it_says_when_it_cannot_write_the_output(tmp_path):
     with pytest.raises(CommandError, match="--output: cannot write"):
-        run("--agency", "SC", "--year", "2025", "--format", "pdf",
-            "--output", str(tmp_path / "missing" / "x.pdf"))  # fmt: skip
+        run(
+            "--agency",
+            "SC",
+            "--year",
+            "2025",
+            "--format",
+            "pdf",
+            "--output",
+            str(tmp_path / "missing" / "x.pdf"),
+        )

@@ -561,9 +561,12 @@ def test_it_takes_the_packs_default_category_when_none_is_given():
 
 def test_it_refuses_an_approved_exception_where_the_pack_allows_none():
     device = {
-        "id": "GI-1", "kind": "interceptor", "installed_on": "2015-01-01", "capacity_gallons": 600,
+        "id": "GI-1",
+        "kind": "interceptor",
+        "installed_on": "2015-01-01",
+        "capacity_gallons": 600,
         "approved_exceptions": [{"field": "capacity_gallons", "approved_on": "2014-12-01"}],
-    }  # fmt: skip
+    }
     with pytest.raises(CaseFileError) as err:
         parse_case(sc_case(devices=[device]))
     assert "devices[0].approved_exceptions" in str(err.value)

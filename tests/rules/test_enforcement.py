@@ -1003,9 +1003,12 @@ def test_it_suspends_a_town_order_appealed_by_the_rolled_deadline(appealed_on, s
 
 def test_it_gives_an_sc_compliance_schedule_order_its_appeal_to_the_council():
     schedule = action(
-        "CS-1", "compliance_schedule", entered_on="2025-06-03", balance_due=0,
+        "CS-1",
+        "compliance_schedule",
+        entered_on="2025-06-03",
+        balance_due=0,
         payment_arrangement=False,
-    )  # fmt: skip
+    )
     report = sc_actions(schedule)
     assert deadline(report, "CS-1", "appeal") == d("2025-06-13")
 
@@ -1032,9 +1035,12 @@ def test_it_bounds_only_the_first_town_hearing_by_45_days():
 
 def test_it_sets_no_continuance_limit_in_san_clemente():
     notice = action(
-        "A-1", "suspension_notice", mailed_on="2025-06-02", hearing_on="2025-06-20",
+        "A-1",
+        "suspension_notice",
+        mailed_on="2025-06-02",
+        hearing_on="2025-06-20",
         continued_to="2025-12-20",
-    )  # fmt: skip
+    )
     assert found(sc_actions(notice), "enforcement.hearing_date_invalid") == []
 
 

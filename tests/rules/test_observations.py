@@ -283,8 +283,14 @@ PACKS = ("san-clemente", "town-10-02", "us-oh-aurora")
 
 # Words of one pack's law that another pack's item must not borrow: San Clemente's waste-oil
 # storage (13.30.050(H)(4)(d)) and hood (13.30.050(H)(4)(f)) duties.
-SC_ONLY_WORDS = ("110%", "secondary containment", "covered containers", "under cover",
-                 "rooftop", "grease guard")  # fmt: skip
+SC_ONLY_WORDS = (
+    "110%",
+    "secondary containment",
+    "covered containers",
+    "under cover",
+    "rooftop",
+    "grease guard",
+)
 
 
 def checklist_of(pack_id):
@@ -300,9 +306,11 @@ def test_no_item_of_another_pack_speaks_of_110_percent_containment_or_a_rooftop_
     pack_id,
 ):
     borrowed = {
-        (item.item, w) for item in checklist_of(pack_id).values() for w in SC_ONLY_WORDS
+        (item.item, w)
+        for item in checklist_of(pack_id).values()
+        for w in SC_ONLY_WORDS
         if w in words(item)
-    }  # fmt: skip
+    }
     assert borrowed == set()
 
 
@@ -316,16 +324,25 @@ def test_san_clemente_keeps_its_containment_and_rooftop_grease_guard():
 def test_the_towns_waste_oil_item_is_10_02_070_b():
     item = checklist_of("town-10-02")["bmp.waste_oil_storage"]
     assert item.citation == "10.02.070(B)"
-    for phrase in ("recycling receptacles", "leak", "licensed waste hauler",
-                   "approved recycling facility", "manifests"):  # fmt: skip
+    for phrase in (
+        "recycling receptacles",
+        "leak",
+        "licensed waste hauler",
+        "approved recycling facility",
+        "manifests",
+    ):
         assert phrase in item.question and phrase in item.finding
 
 
 def test_the_towns_hood_item_is_10_02_070_e():
     item = checklist_of("town-10-02")["bmp.hood_maintenance"]
     assert item.citation == "10.02.070(E)"
-    for phrase in ("exhaust filters", "as frequently as necessary", "wastewater from cleaning",
-                   "disposed of properly"):  # fmt: skip
+    for phrase in (
+        "exhaust filters",
+        "as frequently as necessary",
+        "wastewater from cleaning",
+        "disposed of properly",
+    ):
         assert phrase in item.question and phrase in item.finding
 
 

@@ -69,10 +69,23 @@ def test_a_formula_is_worked_out_from_its_named_inputs():
 
 @pytest.mark.parametrize(
     "text",
-    ["__import__('os').system('true')", "seats ** 2", "open('x')", "seats.real",
-     "[1][0]", "seats if 1 else 2", "lambda: 1", "'a' * 3", "True * 2", "min(*seats)",
-     "max(seats, key=1)", "seats; 1", "", "x" * 600],
-)  # fmt: skip
+    [
+        "__import__('os').system('true')",
+        "seats ** 2",
+        "open('x')",
+        "seats.real",
+        "[1][0]",
+        "seats if 1 else 2",
+        "lambda: 1",
+        "'a' * 3",
+        "True * 2",
+        "min(*seats)",
+        "max(seats, key=1)",
+        "seats; 1",
+        "",
+        "x" * 600,
+    ],
+)
 def test_a_formula_refuses_anything_but_arithmetic_in_words(text):
     with pytest.raises(FormulaError) as err:
         parse(text)
@@ -132,8 +145,12 @@ def test_the_new_packs_sizing_example_passes_once_uncommented(tmp_path):
 
 def test_check_wants_the_certifications_name_when_the_ordinance_requires_one(tmp_path):
     pack = copy(tmp_path)
-    edit(pack, "parameters.yaml", "{required: true, name: FOG hauler certification}",
-         "{required: yes please}")  # fmt: skip
+    edit(
+        pack,
+        "parameters.yaml",
+        "{required: true, name: FOG hauler certification}",
+        "{required: yes please}",
+    )
     line = line_of(pack / "parameters.yaml", "hauler.certification:")
     assert lines(pack) == [
         f"reach-town/parameters.yaml:{line}: hauler.certification: "
@@ -178,9 +195,13 @@ def test_a_value_set_by_resolution_is_cited_as_that_resolution_in_the_letters(tm
     before = _penalty(pack, {"class": "maintenance", "days": 1}, date(2025, 6, 30))
     after = _penalty(pack, {"class": "maintenance", "days": 1}, date(2025, 7, 1))
     assert (before["cap"], before["reference"]) == (
-        2500, "Resolution 2023-41, adopted under 7.40.110(C)(2)")  # fmt: skip
+        2500,
+        "Resolution 2023-41, adopted under 7.40.110(C)(2)",
+    )
     assert (after["cap"], after["reference"]) == (
-        3000, "Resolution 2025-17, adopted under 7.40.110(C)(2)")  # fmt: skip
+        3000,
+        "Resolution 2025-17, adopted under 7.40.110(C)(2)",
+    )
     fine = _law(pack, date(2025, 7, 1))["enforcement_daily_fine"]
     assert fine == {"value": 400, "reference": "Resolution 2025-17, adopted under 7.40.110(B)"}
 

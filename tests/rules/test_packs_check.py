@@ -200,8 +200,12 @@ def test_it_names_missing_pack_keys_and_a_default_category_not_among_the_categor
 
 def test_it_names_a_wrong_payment_term_and_payment_link(tmp_path):
     pack = copy(tmp_path)
-    edit(pack, "pack.yaml", "timezone:", "billing: {payment_term_days: 0, online: "
-         "'http://pay.example'}\ntimezone:")  # fmt: skip
+    edit(
+        pack,
+        "pack.yaml",
+        "timezone:",
+        "billing: {payment_term_days: 0, online: 'http://pay.example'}\ntimezone:",
+    )
     found = problems(pack)
     assert (
         "imaginary-town/pack.yaml: billing.payment_term_days: expected whole days from 1 to "

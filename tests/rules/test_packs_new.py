@@ -23,9 +23,20 @@ def test_it_writes_a_commented_pack_and_says_what_comes_next(tmp_path, capsys):
     assert sorted(p.name for p in folder.iterdir()) == sorted([*FILES, "letters"])
     pack_yaml = (folder / "pack.yaml").read_text(encoding="utf-8")
     assert "\nid: example-city\n" in pack_yaml and "\nname: City of Example\n" in pack_yaml
-    for key in ("id", "name", "ordinance", "effective", "effective_reference", "timezone",
-                "titles", "device_kinds", "categories", "holidays", "rules",
-                "state_reporting"):  # fmt: skip
+    for key in (
+        "id",
+        "name",
+        "ordinance",
+        "effective",
+        "effective_reference",
+        "timezone",
+        "titles",
+        "device_kinds",
+        "categories",
+        "holidays",
+        "rules",
+        "state_reporting",
+    ):
         assert f"\n# {key}" in pack_yaml, f"{key} is not explained"
 
 
@@ -60,19 +71,31 @@ DECISIONS = {
     ("pack.yaml", "titles.appeal_body"): "who hears an appeal of an order",
     ("pack.yaml", "titles.emergency_appeal"): "who hears an appeal of an emergency order",
     ("pack.yaml", "area.centre"): "the centre of the city",
-    ("parameters.yaml", "gcd.default_service_frequency.values.2024-01-01.value.interceptor"):
-        "how often an interceptor is pumped out",
-    ("parameters.yaml", "gcd.default_service_frequency.values.2024-01-01.value.trap"):
-        "how often a grease trap is pumped out",
-    ("parameters.yaml", "gcd.accumulation_limit.values.2024-01-01.value"):
-        "the share of the depth FOG and solids may fill",
-    ("parameters.yaml", "enforcement.daily_fine.values.2024-01-01.value"):
-        "the fine for each day after the correction date",
-    ("parameters.yaml", "enforcement.penalty_cap.overflow.values.2024-01-01.value"):
-        "the cap of this class",
-    ("parameters.yaml", "gcd.design_limits.values.2024-01-01.value"):
-        "the design limits by device kind",
-}  # fmt: skip
+    (
+        "parameters.yaml",
+        "gcd.default_service_frequency.values.2024-01-01.value.interceptor",
+    ): "how often an interceptor is pumped out",
+    (
+        "parameters.yaml",
+        "gcd.default_service_frequency.values.2024-01-01.value.trap",
+    ): "how often a grease trap is pumped out",
+    (
+        "parameters.yaml",
+        "gcd.accumulation_limit.values.2024-01-01.value",
+    ): "the share of the depth FOG and solids may fill",
+    (
+        "parameters.yaml",
+        "enforcement.daily_fine.values.2024-01-01.value",
+    ): "the fine for each day after the correction date",
+    (
+        "parameters.yaml",
+        "enforcement.penalty_cap.overflow.values.2024-01-01.value",
+    ): "the cap of this class",
+    (
+        "parameters.yaml",
+        "gcd.design_limits.values.2024-01-01.value",
+    ): "the design limits by device kind",
+}
 
 
 def test_every_value_the_agency_must_decide_is_named_with_what_to_decide(tmp_path):
@@ -83,8 +106,14 @@ def test_every_value_the_agency_must_decide_is_named_with_what_to_decide(tmp_pat
         assert where in named, f"{where} is not named by packs check"
         assert named[where].startswith(f"to decide: {what}"), named[where]
     text = "".join((folder / f).read_text(encoding="utf-8") for f in FILES)
-    for scaffold_answer in ("America/Los_Angeles", "Board of Selectmen", "2024-01-01\n",
-                            "30%", "{value: 250", '"60 days"'):  # fmt: skip
+    for scaffold_answer in (
+        "America/Los_Angeles",
+        "Board of Selectmen",
+        "2024-01-01\n",
+        "30%",
+        "{value: 250",
+        '"60 days"',
+    ):
         assert scaffold_answer not in text.replace('"TODO', "#"), scaffold_answer
 
 
@@ -92,8 +121,11 @@ def test_a_value_left_undecided_is_the_one_problem(tmp_path):
     folder = tmp_path / "example-city"
     main(["packs", "new", str(folder)])
     pack_yaml = folder / "pack.yaml"
-    kept = next(ln for ln in pack_yaml.read_text(encoding="utf-8").splitlines()
-                if ln.startswith("timezone:"))  # fmt: skip
+    kept = next(
+        ln
+        for ln in pack_yaml.read_text(encoding="utf-8").splitlines()
+        if ln.startswith("timezone:")
+    )
     fill(folder)
     text = pack_yaml.read_text(encoding="utf-8").replace('timezone: "America/Chicago"', kept)
     pack_yaml.write_text(text, encoding="utf-8")
@@ -131,16 +163,24 @@ def test_a_deadline_problem_names_the_line_of_the_deadline(tmp_path):
 @pytest.mark.parametrize(
     ("area", "key", "words"),
     [
-        ("{centre: [41.6, 93.6, 1], radius_km: 5, streets: [Main St]}", "area.centre",
-         "is not [latitude, longitude] in decimal degrees"),
-        ("{centre: [41.6, -93.6], radius_km: 0, streets: [Main St]}", "area.radius_km",
-         "is not a distance in km"),
-        ("{centre: [41.6, -93.6], radius_km: 5, streets: []}", "area.streets",
-         "expected a list of street names"),
-        ("{centre: [41.6, -93.6], radius: 5, streets: [Main St]}", "area.radius",
-         "unknown key"),
+        (
+            "{centre: [41.6, 93.6, 1], radius_km: 5, streets: [Main St]}",
+            "area.centre",
+            "is not [latitude, longitude] in decimal degrees",
+        ),
+        (
+            "{centre: [41.6, -93.6], radius_km: 0, streets: [Main St]}",
+            "area.radius_km",
+            "is not a distance in km",
+        ),
+        (
+            "{centre: [41.6, -93.6], radius_km: 5, streets: []}",
+            "area.streets",
+            "expected a list of street names",
+        ),
+        ("{centre: [41.6, -93.6], radius: 5, streets: [Main St]}", "area.radius", "unknown key"),
     ],
-)  # fmt: skip
+)
 def test_a_wrong_area_is_named_with_its_line(tmp_path, area, key, words):
     folder = tmp_path / "example-city"
     main(["packs", "new", str(folder)])

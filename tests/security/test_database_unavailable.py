@@ -117,6 +117,8 @@ def test_it_logs_the_lost_connection_once_with_its_traceback(
     response = alice_client.get("/establishments/")
     (line,) = [entry for entry in log_lines() if entry["level"] == "ERROR"]
     assert (line["status"], line["path"], line["request_id"]) == (
-        503, "/establishments/", response["X-Request-ID"],
-    )  # fmt: skip
+        503,
+        "/establishments/",
+        response["X-Request-ID"],
+    )
     assert "OperationalError" in line["exception"]

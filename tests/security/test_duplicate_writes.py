@@ -58,8 +58,13 @@ def test_one_hauler_registered_eight_times_at_once_is_stored_once_and_every_post
     clients = [Client(raise_request_exception=False) for _ in managers]
     for client, manager in zip(clients, managers, strict=True):
         client.force_login(manager)
-    form = {"code": "H-77", "name": "Racing Pumpers", "licence_number": "L-77",
-            "licence_expires_on": "2030-01-01", "licensed": "on"}  # fmt: skip
+    form = {
+        "code": "H-77",
+        "name": "Racing Pumpers",
+        "licence_number": "L-77",
+        "licence_expires_on": "2030-01-01",
+        "licensed": "on",
+    }
     answers = race(8, lambda i: clients[i].post("/registry/haulers/new/", form))
     found = statuses(answers)
     assert found.count("302") == 1 and set(found) <= {"302", "400", "409"}, " ".join(found)

@@ -24,8 +24,11 @@ def test_it_logs_a_server_error_as_one_json_line_with_the_traceback(alice_client
     (line,) = [entry for entry in log_lines() if entry["level"] == "ERROR"]
     assert line["request_id"] == "req-7f3a" == response["X-Request-ID"]
     assert (line["user"], line["path"], line["method"], line["status"]) == (
-        "alice", "/fail/500/", "GET", 500,
-    )  # fmt: skip
+        "alice",
+        "/fail/500/",
+        "GET",
+        500,
+    )
     assert line["logger"] == "django.request"
     assert "RuntimeError: the view broke" in line["exception"]
     assert "Traceback (most recent call last)" in line["exception"]

@@ -29,19 +29,58 @@ FORGED_ID = "00000000-0000-4000-8000-000000000001"  # an inspection of the Town'
 DEEP = "DEEPLY-NESTED-"  # a text replaced by that many brackets once the JSON is written
 # Where a hostile value goes: each place of an inspection's JSON, and one it has not.
 PLACES = [
-    ("code",), ("date",), ("notes",), ("signed_by",), ("agency",), ("establishment",),
-    ("client_id",), ("version",), ("seen",), ("seen", "name"), ("seen", "devices"),
-    ("seen", "devices", "GI-1"), ("seen", "devices", "GI-1", "kind"), ("answers",),
-    ("answers", 0), ("answers", 0, "item"), ("answers", 0, "compliant"),
-    ("answers", 0, "note"), ("answers", 0, "device"), ("measurements",), ("measurements", 0),
-    ("measurements", 0, "device"), ("measurements", 0, "fog_inches"),
-    ("measurements", 0, "solids_inches"), ("unheard_of",),
-]  # fmt: skip
+    ("code",),
+    ("date",),
+    ("notes",),
+    ("signed_by",),
+    ("agency",),
+    ("establishment",),
+    ("client_id",),
+    ("version",),
+    ("seen",),
+    ("seen", "name"),
+    ("seen", "devices"),
+    ("seen", "devices", "GI-1"),
+    ("seen", "devices", "GI-1", "kind"),
+    ("answers",),
+    ("answers", 0),
+    ("answers", 0, "item"),
+    ("answers", 0, "compliant"),
+    ("answers", 0, "note"),
+    ("answers", 0, "device"),
+    ("measurements",),
+    ("measurements", 0),
+    ("measurements", 0, "device"),
+    ("measurements", 0, "fog_inches"),
+    ("measurements", 0, "solids_inches"),
+    ("unheard_of",),
+]
 NASTY = [
-    "\x00", "a\x00b", "\x1b[0m", "\x7f", "\u202e", "\ud800", "0001-01-01", "1899-12-31",
-    "9999-12-31", "2025-02-30", "2025-13-01", "12/31/1899", "-1", "1e999999", "NaN", "",
-    "x" * 5000, "town-10-02", "T-1", "GI-T", FORGED_ID, "FSE-Z", "GI-1", "bmp.spill_kit",
-]  # fmt: skip
+    "\x00",
+    "a\x00b",
+    "\x1b[0m",
+    "\x7f",
+    "\u202e",
+    "\ud800",
+    "0001-01-01",
+    "1899-12-31",
+    "9999-12-31",
+    "2025-02-30",
+    "2025-13-01",
+    "12/31/1899",
+    "-1",
+    "1e999999",
+    "NaN",
+    "",
+    "x" * 5000,
+    "town-10-02",
+    "T-1",
+    "GI-T",
+    FORGED_ID,
+    "FSE-Z",
+    "GI-1",
+    "bmp.spill_kit",
+]
 LEAVES = st.one_of(
     st.none(),
     st.booleans(),
@@ -66,8 +105,9 @@ def town():
     """The Town's establishment, device and inspection, for ids to forge."""
     other = make_establishment(Agency.objects.get(code="town-10-02"), code="T-1")
     make_device(other, "GI-T")
-    Inspection.objects.create(establishment=other, code="T-I-1", date=date(2025, 6, 1),
-                              client_id=FORGED_ID)  # fmt: skip
+    Inspection.objects.create(
+        establishment=other, code="T-I-1", date=date(2025, 6, 1), client_id=FORGED_ID
+    )
 
 
 @pytest.fixture

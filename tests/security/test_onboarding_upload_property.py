@@ -24,10 +24,32 @@ pytestmark = pytest.mark.django_db
 
 HEADER = ["code", "name", "address", "opened_on", "operator_name", "latitude"]
 NASTY = [
-    "\x00", "a\x00b", "\x01", "\x1b[0m", "\x7f", "=1+1", "+cmd|' /C calc'!A0", "@SUM(A1)",
-    "-2+3", "\uff1d1", "\t=1", "'=1", "''+x", "-5", "x" * 300, "y" * 200_000, "é", "\u202e",
-    "2026-02-30", "9999-12-31", "", '"', "\r\n", ",", "\ufeff",
-]  # fmt: skip
+    "\x00",
+    "a\x00b",
+    "\x01",
+    "\x1b[0m",
+    "\x7f",
+    "=1+1",
+    "+cmd|' /C calc'!A0",
+    "@SUM(A1)",
+    "-2+3",
+    "\uff1d1",
+    "\t=1",
+    "'=1",
+    "''+x",
+    "-5",
+    "x" * 300,
+    "y" * 200_000,
+    "é",
+    "\u202e",
+    "2026-02-30",
+    "9999-12-31",
+    "",
+    '"',
+    "\r\n",
+    ",",
+    "\ufeff",
+]
 CELL = st.one_of(st.sampled_from(NASTY), st.text(max_size=30))
 ROW = st.lists(CELL, min_size=0, max_size=8)
 

@@ -23,9 +23,17 @@ def world():
 
 def record(world, **kw):
     sc, _, segment, ines = world
-    values = {"agency": sc, "segment": segment, "cleaned_on": date(2026, 11, 30),
-              "crew": "Crew 2", "method": "rodding", "fog_found": "heavy", "actor": ines,
-              "today": AS_OF, **kw}  # fmt: skip
+    values = {
+        "agency": sc,
+        "segment": segment,
+        "cleaned_on": date(2026, 11, 30),
+        "crew": "Crew 2",
+        "method": "rodding",
+        "fog_found": "heavy",
+        "actor": ines,
+        "today": AS_OF,
+        **kw,
+    }
     return cleaning_record(**values)
 
 
@@ -44,7 +52,10 @@ def refused(world, field: str, **kw) -> list[str]:
 def test_it_records_the_cleaning_with_its_audit_row(world):
     cleaning = record(world, crew="  Crew 2 ", notes=" grease at MH-4 ")
     assert (cleaning.crew, cleaning.notes, cleaning.recorded_by) == (
-        "Crew 2", "grease at MH-4", world[3])  # fmt: skip
+        "Crew 2",
+        "grease at MH-4",
+        world[3],
+    )
     event = AuditEvent.objects.get(action="segment.clean")
     assert event.object_id == str(cleaning.pk)
     assert event.agency == world[0]

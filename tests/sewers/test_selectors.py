@@ -103,11 +103,16 @@ def test_keeping_the_last_two_cleanings_gives_the_same_state(sc):
         clean(segment, days_ago, fog)
     [kept] = selectors.cleaning_states(agency=sc, as_of=AS_OF, keep=2)
     assert [c.cleaned_on for c in kept.cleanings] == [
-        AS_OF - timedelta(days=20), AS_OF - timedelta(days=100)]  # fmt: skip
+        AS_OF - timedelta(days=20),
+        AS_OF - timedelta(days=100),
+    ]
     full = state_of(segment)
     assert len(full.cleanings) == 4
     assert (kept.state, kept.due_on, kept.frequency_review) == (
-        full.state, full.due_on, full.frequency_review)  # fmt: skip
+        full.state,
+        full.due_on,
+        full.frequency_review,
+    )
 
 
 def test_states_are_only_the_agencys(sc):

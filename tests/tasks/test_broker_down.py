@@ -53,10 +53,22 @@ class OwnRedis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.folder), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.folder),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         ping = redis_client.Redis(port=self.port, socket_connect_timeout=0.5)
         wait_for(lambda: self._answers(ping), what="Redis to start", seconds=10)
 
@@ -101,8 +113,12 @@ def manager(client, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.FOGKEEPER_SWEEP_HOUR = settings.FOGKEEPER_REMINDER_HOUR = 24  # the tick's own: none
     sc = program()
-    make_device(FoodServiceEstablishment.objects.get(code="FSE-1"), "GI-1",
-                design_depth_inches=48, installed_on="2020-01-01")  # fmt: skip
+    make_device(
+        FoodServiceEstablishment.objects.get(code="FSE-1"),
+        "GI-1",
+        design_depth_inches=48,
+        installed_on="2020-01-01",
+    )
     user = make_user("mia", sc, role="manager")
     client.force_login(user)
     return sc
@@ -112,10 +128,15 @@ def sync(client):
     fse = FoodServiceEstablishment.objects.get(code="FSE-1")
     seen = establishment_seen(fse)
     inspection = {
-        "client_id": str(uuid.uuid4()), "agency": "san-clemente", "establishment": "FSE-1",
-        "version": version_of(seen), "seen": seen, "code": "F-1", "date": "2026-06-01",
+        "client_id": str(uuid.uuid4()),
+        "agency": "san-clemente",
+        "establishment": "FSE-1",
+        "version": version_of(seen),
+        "seen": seen,
+        "code": "F-1",
+        "date": "2026-06-01",
         "answers": [{"item": "bmp.spill_kit", "compliant": True}],
-    }  # fmt: skip
+    }
     return client.post(
         "/inspections/field/sync/", {"inspection": json.dumps(inspection), "photos": png()}
     )
@@ -159,9 +180,11 @@ def test_with_the_broker_down_the_pages_store_say_waiting_and_the_tick_queues_th
     assert comm.status == Communication.QUEUED and comm.recipients.count() == comm.total > 0
     assert f"{WAITING}: they could not be reached" in communicated.content.decode()
     assert sorted(Unsent.objects.values_list("task", flat=True)) == [
-        "fogkeeper.communications.send", "fogkeeper.inspections.receipt",
-        "fogkeeper.inspections.thumbnail", "fogkeeper.onboarding.run",
-    ]  # fmt: skip
+        "fogkeeper.communications.send",
+        "fogkeeper.inspections.receipt",
+        "fogkeeper.inspections.thumbnail",
+        "fogkeeper.onboarding.run",
+    ]
     assert took < 15  # three pages, none held by the broker's absence
 
     tick()  # the broker still down: the work stays kept

@@ -39,9 +39,10 @@ def test_a_sweep_completes_before_the_batches_of_sweeps_queued_after_it(tmp_path
     for run in runs:  # all queued before any is taken, as the nightly schedule does
         for batch_id in run.batches.order_by("number").values_list("pk", flat=True):
             app.send_task(
-                "fogkeeper.sweep.batch", args=[batch_id],
+                "fogkeeper.sweep.batch",
+                args=[batch_id],
                 priority=project.conf.task_default_priority,  # as queue_batches sends them
-            )  # fmt: skip
+            )
     worker = start_worker("only", tmp_path)
     try:
         wait_for(

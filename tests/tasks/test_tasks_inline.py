@@ -83,9 +83,15 @@ def test_reevaluate_leaves_out_another_agencys_establishments():
 def _invoiced_by_command(agency) -> str:
     out = StringIO()
     call_command(
-        "invoice_annual_fees", "--agency", agency.code, "--year", "2026", "--on", "2026-01-15",
+        "invoice_annual_fees",
+        "--agency",
+        agency.code,
+        "--year",
+        "2026",
+        "--on",
+        "2026-01-15",
         stdout=out,
-    )  # fmt: skip
+    )
     return out.getvalue()
 
 
@@ -182,8 +188,10 @@ def test_a_job_is_queued_once_a_local_day(sc):
     assert [j.job for j in tick(datetime(2026, 1, 16, 10, 0, tzinfo=UTC))] == [SWEEP]
 
     assert _jobs(sc) == [
-        (REMINDERS, date(2026, 1, 15)), (SWEEP, date(2026, 1, 15)), (SWEEP, date(2026, 1, 16))
-    ]  # fmt: skip
+        (REMINDERS, date(2026, 1, 15)),
+        (SWEEP, date(2026, 1, 15)),
+        (SWEEP, date(2026, 1, 16)),
+    ]
     assert SweepRun.objects.filter(agency=sc, status=SweepRun.COMPLETE).count() == 2
 
 

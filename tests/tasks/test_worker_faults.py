@@ -65,10 +65,19 @@ def workers(tmp_path):
 def findings(agency: Agency) -> list[tuple]:
     return sorted(
         Finding.objects.filter(agency=agency).values_list(
-            "establishment_id", "rule", "subject", "since", "open", "severity", "due",
-            "closed_on", "message", "first_seen_on", "last_seen_on",
+            "establishment_id",
+            "rule",
+            "subject",
+            "since",
+            "open",
+            "severity",
+            "due",
+            "closed_on",
+            "message",
+            "first_seen_on",
+            "last_seen_on",
         )
-    )  # fmt: skip
+    )
 
 
 def statuses(agency: Agency) -> list[tuple]:

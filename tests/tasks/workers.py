@@ -52,9 +52,13 @@ def start_worker(name: str, log_dir: Path, concurrency: int = 1) -> workers.Work
         "FOGKEEPER_DB_CONN_MAX_AGE": "0",
     }
     return workers.Worker(
-        name, broker=REDIS_URL, database=database_url(), log_dir=log_dir,
-        concurrency=concurrency, env=env,
-    )  # fmt: skip
+        name,
+        broker=REDIS_URL,
+        database=database_url(),
+        log_dir=log_dir,
+        concurrency=concurrency,
+        env=env,
+    )
 
 
 def wait_for(condition: Callable[[], object], *, what: str, seconds: float = 180.0, workers=()):

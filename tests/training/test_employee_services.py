@@ -23,8 +23,9 @@ def fse():
 
 def test_it_refuses_a_hire_in_the_future_writing_nothing(fse):
     with pytest.raises(ValidationError) as e:
-        employee_hire(establishment=fse, code="E-1", name="Ana", hired_on=date(2026, 12, 2),
-                      today=TODAY)  # fmt: skip
+        employee_hire(
+            establishment=fse, code="E-1", name="Ana", hired_on=date(2026, 12, 2), today=TODAY
+        )
     assert "in the future" in e.value.message_dict["hired_on"][0]
     assert not Employee.objects.exists() and not AuditEvent.objects.exists()
 

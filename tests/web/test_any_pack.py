@@ -61,13 +61,17 @@ def an_establishment(town, **devices):
 def test_it_loads_a_generated_demo_for_a_pack_without_stories(town):
     assert town.name == pack().titles["agency"]
     assert 30 <= town.establishments.count() <= 50
-    kinds = set(GreaseControlDevice.objects.filter(establishment__agency=town).values_list(
-        "kind", flat=True
-    ))  # fmt: skip
+    kinds = set(
+        GreaseControlDevice.objects.filter(establishment__agency=town).values_list(
+            "kind", flat=True
+        )
+    )
     assert kinds and kinds <= set(pack().device_kinds)
-    items = set(Inspection.objects.filter(establishment__agency=town).values_list(
-        "answers__item", flat=True
-    ))  # fmt: skip
+    items = set(
+        Inspection.objects.filter(establishment__agency=town).values_list(
+            "answers__item", flat=True
+        )
+    )
     assert items - {None} <= set(pack().checklist)
 
 
@@ -88,19 +92,37 @@ def test_every_staff_page_answers_200(staff, town):
     service = Service.objects.filter(device__establishment=fse).first()
     letter = Letter.objects.get(action__case=case)
     urls = [
-        "/dashboard/", "/inbox/", "/establishments/", "/establishments/?export=csv",
+        "/dashboard/",
+        "/inbox/",
+        "/establishments/",
+        "/establishments/?export=csv",
         "/establishments/?export=xlsx",
         f"/establishments/?device={next(iter(pack().device_kinds))}",
-        f"/establishments/{fse.code}/", "/map/", "/map/data.json", "/inspections/field/",
-        "/cases/", f"/cases/{case.establishment.code}/{case.code}/",
-        f"/letters/{letter.pk}.pdf", "/ordinance/", "/calendar/",
-        *(f"/establishments/{fse.code}/record/{kind}/" for kind in (
-            "service", "inspection", "training", "incident", "permit", "operator-change",
-        )),
+        f"/establishments/{fse.code}/",
+        "/map/",
+        "/map/data.json",
+        "/inspections/field/",
+        "/cases/",
+        f"/cases/{case.establishment.code}/{case.code}/",
+        f"/letters/{letter.pk}.pdf",
+        "/ordinance/",
+        "/calendar/",
+        *(
+            f"/establishments/{fse.code}/record/{kind}/"
+            for kind in (
+                "service",
+                "inspection",
+                "training",
+                "incident",
+                "permit",
+                "operator-change",
+            )
+        ),
         f"/establishments/{fse.code}/services/{service.pk}/dispute/",
-    ]  # fmt: skip
-    answers = {url: staff.get(url + ("&" if "?" in url else "?") + Q[1:]).status_code
-               for url in urls}  # fmt: skip
+    ]
+    answers = {
+        url: staff.get(url + ("&" if "?" in url else "?") + Q[1:]).status_code for url in urls
+    }
     assert answers == dict.fromkeys(urls, 200)
 
 
@@ -122,8 +144,14 @@ def test_it_records_a_pump_out_through_the_page(staff, town):
     fse = an_establishment(town)
     device = fse.devices.filter(removed_on=None).order_by("code").first()
     hauler = Hauler.objects.filter(agency=town).order_by("code").first()
-    data = {"device": device.pk, "hauler": hauler.pk, "manifest_number": "M-ANY-1",
-            "date": "2026-06-29", "full_pump_out": "on", "gallons_removed": "40"}  # fmt: skip
+    data = {
+        "device": device.pk,
+        "hauler": hauler.pk,
+        "manifest_number": "M-ANY-1",
+        "date": "2026-06-29",
+        "full_pump_out": "on",
+        "gallons_removed": "40",
+    }
     response = staff.post(f"/establishments/{fse.code}/record/service/{Q}", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Service.objects.filter(device=device, manifest_number="M-ANY-1").exists()
@@ -145,9 +173,11 @@ def test_the_establishment_page_shows_the_packs_title_of_its_category(staff, tow
 def test_it_refuses_a_device_kind_the_pack_does_not_have_naming_those_it_has(town):
     with pytest.raises(ValidationError) as e:
         device_install(
-            establishment=an_establishment(town), code="X-1", kind="septic_tank",
+            establishment=an_establishment(town),
+            code="X-1",
+            kind="septic_tank",
             installed_on=AS_OF,
-        )  # fmt: skip
+        )
     (message,) = e.value.message_dict["kind"]
     assert "'septic_tank'" in message
     assert all(kind in message for kind in pack().device_kinds)
@@ -156,9 +186,11 @@ def test_it_refuses_a_device_kind_the_pack_does_not_have_naming_those_it_has(tow
 def test_each_action_the_pack_marks_with_a_letter_sends_one(town):
     case = EnforcementCase.objects.get(establishment__agency=town)
     notice = action_take(
-        case=case, type="notice_of_violation", code="NOV-9",
+        case=case,
+        type="notice_of_violation",
+        code="NOV-9",
         fields={"delivered_on": "2026-06-01", "correct_by": "2026-06-15"},
-    )  # fmt: skip
+    )
     assert Letter.objects.get(action=notice).pdf.startswith(b"%PDF")
 
 

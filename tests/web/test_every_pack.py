@@ -95,8 +95,12 @@ def _a_permit(agency: Agency) -> None:
     with no permit)."""
     if agency.get_pack().has_permits and not Permit.objects.filter(agency=agency).exists():
         fse = agency.establishments.filter(closed_on=None).order_by("code").first()
-        permit_issue(establishment=fse, number="P-1", issued_on=date(AS_OF.year, 1, 2),
-                     expires_on=date(AS_OF.year + 1, 1, 1))  # fmt: skip
+        permit_issue(
+            establishment=fse,
+            number="P-1",
+            issued_on=date(AS_OF.year, 1, 2),
+            expires_on=date(AS_OF.year + 1, 1, 1),
+        )
 
 
 @pytest.fixture(scope="module", params=PACKS)
@@ -108,9 +112,19 @@ def program(request, django_db_setup, django_db_blocker):
         call_command("demo", "--pack", pack.id, "--as-of", day, stdout=out)
         demo = Agency.objects.get(pack=pack.id)
         call_command(
-            "generate", "--pack", pack.id, "--establishments", str(GENERATED), "--years", "1",
-            "--agency-code", code, "--as-of", day, stdout=out,
-        )  # fmt: skip
+            "generate",
+            "--pack",
+            pack.id,
+            "--establishments",
+            str(GENERATED),
+            "--years",
+            "1",
+            "--agency-code",
+            code,
+            "--as-of",
+            day,
+            stdout=out,
+        )
         call_command("sweep", "--agency", code, "--as-of", day, stdout=out)
         _a_permit(demo)
         side = _side(demo)
@@ -191,8 +205,10 @@ def assert_absent_only_as_the_pack_says(pack: Pack, absent: dict[str, list[str]]
 
 NO_ACTIONS = "defines no enforcement actions"
 PERMIT_PAGES = {f"web:{p.name}" for p in permit_urls.urlpatterns} - {
-    "web:plan_review_new", "web:plan_review_decide", "web:plan_review_document",
-}  # fmt: skip
+    "web:plan_review_new",
+    "web:plan_review_decide",
+    "web:plan_review_document",
+}
 
 
 def body(response) -> bytes:
@@ -370,9 +386,15 @@ def unsaved(program: Program, type_: str, **kw) -> EnforcementAction:
     case, spec = demo_case(program), program.pack.actions.get(type_)
     fields = _filled(program.pack, spec, AS_OF) if spec is not None else {}
     return EnforcementAction(
-        case=case, establishment=case.establishment, code=f"L-{type_}"[:20], type=type_,
-        taken_on=AS_OF, cites=spec.citation if spec is not None else "", fields=fields, **kw,
-    )  # fmt: skip
+        case=case,
+        establishment=case.establishment,
+        code=f"L-{type_}"[:20],
+        type=type_,
+        taken_on=AS_OF,
+        cites=spec.citation if spec is not None else "",
+        fields=fields,
+        **kw,
+    )
 
 
 def letter_text(action: EnforcementAction) -> str:
@@ -411,9 +433,12 @@ def test_the_permit_and_the_notice_of_its_change_are_pdfs_in_the_packs_words(pro
         return
     permit = Permit.objects.filter(agency=program.demo).earliest("pk")
     change = PermitModification(
-        permit=permit, noticed_on=AS_OF, effective_on=AS_OF + timedelta(days=30),
-        changes={"service_frequency_days": 30}, reason="Grease found at the outlet",
-    )  # fmt: skip
+        permit=permit,
+        noticed_on=AS_OF,
+        effective_on=AS_OF + timedelta(days=30),
+        changes={"service_frequency_days": 30},
+        reason="Grease found at the outlet",
+    )
     pack, title = program.pack, program.pack.titles.get("permit", "Permit")
     for pdf, term in (
         (permit_pdf(permit), "permit.max_term"),
@@ -445,9 +470,12 @@ def first_notice(program: Program) -> EnforcementAction:
     type_ = pack.procedure.get("first_notice") or letter_types(pack)[0]
     case = demo_case(program)
     action = action_take(
-        case=case, type=type_, code="CAL-1", fields=_filled(pack, pack.actions[type_], AS_OF),
+        case=case,
+        type=type_,
+        code="CAL-1",
+        fields=_filled(pack, pack.actions[type_], AS_OF),
         delivery="personal",
-    )  # fmt: skip
+    )
     sweep_establishment(case.establishment, as_of=AS_OF)
     return action
 

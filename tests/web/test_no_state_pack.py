@@ -99,9 +99,19 @@ def program(request, django_db_setup, django_db_blocker, tmp_path_factory):
             call_command("demo", "--pack", pack.id, "--as-of", day, stdout=out)
             demo = Agency.objects.get(pack=pack.id)
             call_command(
-                "generate", "--pack", pack.id, "--establishments", str(GENERATED),
-                "--years", "1", "--agency-code", code, "--as-of", day, stdout=out,
-            )  # fmt: skip
+                "generate",
+                "--pack",
+                pack.id,
+                "--establishments",
+                str(GENERATED),
+                "--years",
+                "1",
+                "--agency-code",
+                code,
+                "--as-of",
+                day,
+                stdout=out,
+            )
             call_command("sweep", "--agency", code, "--as-of", day, stdout=out)
             _a_permit(demo)
             _an_overflow(demo)
@@ -117,16 +127,32 @@ def _an_overflow(agency: Agency) -> None:
     tz = agency.get_pack().calendar.tz
     start = datetime.combine(date(2026, 6, 20), time(7, 15), tzinfo=tz)
     Incident.objects.create(
-        agency=agency, establishment=fse, code="SSO-NS-1", date=start.date(), kind="spill",
-        attributed=True, fog_caused=True, gallons=1200, gallons_recovered=900,
-        reached_surface_water=False, reached_storm_drain=True, storm_drain_fully_captured=True,
-        started_at=start, ended_at=start.replace(hour=10), known_at=start.replace(minute=40),
-        cause="Grease blockage in the lateral", address=fse.address,
-    )  # fmt: skip
+        agency=agency,
+        establishment=fse,
+        code="SSO-NS-1",
+        date=start.date(),
+        kind="spill",
+        attributed=True,
+        fog_caused=True,
+        gallons=1200,
+        gallons_recovered=900,
+        reached_surface_water=False,
+        reached_storm_drain=True,
+        storm_drain_fully_captured=True,
+        started_at=start,
+        ended_at=start.replace(hour=10),
+        known_at=start.replace(minute=40),
+        cause="Grease blockage in the lateral",
+        address=fse.address,
+    )
     Incident.objects.create(
-        agency=agency, code="SSO-NS-2", date=date(2026, 6, 21), kind="spill", gallons=40,
+        agency=agency,
+        code="SSO-NS-2",
+        date=date(2026, 6, 21),
+        kind="spill",
+        gallons=40,
         address="Main St at 3rd Ave",
-    )  # fmt: skip
+    )
 
 
 def signed_in(program: Program) -> Client:
@@ -167,8 +193,12 @@ def test_the_pack_names_no_state_pack_and_its_own_court(program):
 def test_every_staff_page_answers_without_a_california_word(program):
     client, wrong, asked = signed_in(program), [], set()
     unmatched = Incident.objects.get(agency=program.demo, code="SSO-NS-2").pk
-    urls = [(name, url) for name in page_names("manager") if name not in IMPORTED
-            for url in _url(name, program)]  # fmt: skip
+    urls = [
+        (name, url)
+        for name in page_names("manager")
+        if name not in IMPORTED
+        for url in _url(name, program)
+    ]
     urls += [(name, reverse(name, kwargs={"pk": unmatched})) for name in sorted(IMPORTED)]
     for name, url in urls:
         response = client.get(url)
@@ -223,8 +253,14 @@ def test_an_overflow_keeps_its_facts_and_the_ordinances_findings(program):
     client = signed_in(program)
     incident = Incident.objects.get(agency=program.demo, code="SSO-NS-1")
     html = client.get(reverse("web:incident", kwargs={"pk": incident.pk})).content.decode()
-    for fact in ("2026-06-20 07:15", "2026-06-20 10:15", "2026-06-20 07:40", "900",
-                 "Grease blockage in the lateral", "Reached a storm drain"):  # fmt: skip
+    for fact in (
+        "2026-06-20 07:15",
+        "2026-06-20 10:15",
+        "2026-06-20 07:40",
+        "900",
+        "Grease blockage in the lateral",
+        "Reached a storm drain",
+    ):
         assert fact in html, fact  # the times in the agency's own time zone
     assert "names no State spill reporting" in html
     assert 'id="state-heading"' not in html

@@ -16,9 +16,18 @@ BATCH = 10_000
 ESTABLISHMENT = "registry.foodserviceestablishment"
 # As fogkeeper.audit.services.TOWARDS_ESTABLISHMENT when this migration was written.
 TOWARDS = (
-    "establishment", "device", "service", "inspection", "training", "permit", "case",
-    "action", "invoice", "lien", "incident",
-)  # fmt: skip
+    "establishment",
+    "device",
+    "service",
+    "inspection",
+    "training",
+    "permit",
+    "case",
+    "action",
+    "invoice",
+    "lien",
+    "incident",
+)
 NUMERIC = r"^[0-9]{1,18}$"
 
 

@@ -83,8 +83,18 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
     return cases
 
 
-_LISTS = ("devices", "haulers", "services", "yellow_grease_pickups", "employees", "trainings",
-          "inspections", "incidents", "samples", "enforcement")  # fmt: skip
+_LISTS = (
+    "devices",
+    "haulers",
+    "services",
+    "yellow_grease_pickups",
+    "employees",
+    "trainings",
+    "inspections",
+    "incidents",
+    "samples",
+    "enforcement",
+)
 
 
 @dataclass
@@ -160,15 +170,27 @@ def _establishments(agency: Agency, batch: _Batch) -> dict[int, records.Establis
     operators = _operators(batch)
     changes = _changes(batch)
     establishments: dict[int, Any] = {}
-    for (pk, code, name, category, on_public_sewer, opened_on, closed_on, remodeled_on,
-         food_grinder, food_grinder_installed_on, variance_granted, interceptor_exception,
-         interceptor_plans_submitted_on) in _rows(
+    for (
+        pk,
+        code,
+        name,
+        category,
+        on_public_sewer,
+        opened_on,
+        closed_on,
+        remodeled_on,
+        food_grinder,
+        food_grinder_installed_on,
+        variance_granted,
+        interceptor_exception,
+        interceptor_plans_submitted_on,
+    ) in _rows(
         "SELECT id, code, name, category, on_public_sewer, opened_on, closed_on, remodeled_on,"
         " food_grinder, food_grinder_installed_on, variance_granted, interceptor_exception,"
         " interceptor_plans_submitted_on FROM registry_foodserviceestablishment"
         " WHERE agency_id = %s AND id = ANY(%s::bigint[]) ORDER BY id",
         [agency.pk, _array(batch.ids)],
-    ):  # fmt: skip
+    ):
         if pk not in operators:
             batch.odd.add(pk)  # the operator is required: build_case_files says so
             establishments[pk] = None
@@ -221,15 +243,28 @@ def _changes(batch: _Batch) -> dict[int, list]:
 def _permits(batch: _Batch) -> dict[int, records.Permit]:
     """The permit issued last on or before as_of, whatever its status."""
     permits = {}
-    for (est_id, number, holder, issued_on, expires_on, renewal_applied_on, renewal_denied_on,
-         suspended_from, suspended_until, revoked_on, service, oil, limits) in _rows(
+    for (
+        est_id,
+        number,
+        holder,
+        issued_on,
+        expires_on,
+        renewal_applied_on,
+        renewal_denied_on,
+        suspended_from,
+        suspended_until,
+        revoked_on,
+        service,
+        oil,
+        limits,
+    ) in _rows(
         "SELECT DISTINCT ON (establishment_id) establishment_id, number, holder, issued_on,"
         " expires_on, renewal_applied_on, renewal_denied_on, suspended_from, suspended_until,"
         " revoked_on, service_frequency_days, yellow_grease_frequency_days, discharge_limits"
         " FROM permits_permit WHERE establishment_id = ANY(%s::bigint[]) AND issued_on <= %s"
         " ORDER BY establishment_id, issued_on DESC, id DESC",
         [_array(batch.ids), batch.as_of],
-    ):  # fmt: skip
+    ):
         if isinstance(limits, str):
             limits = json.loads(limits)
         data = {
@@ -256,15 +291,27 @@ def _devices(batch: _Batch) -> dict[int, list]:
     exceptions = _approved_exceptions(batch)
     approvals = _interval_approvals(batch)
     devices: dict[int, list] = defaultdict(list)
-    for (pk, est_id, code, kind, installed_on, removed_on, capacity, depth, compartments,
-         manhole, frequency, sizing) in _rows(
+    for (
+        pk,
+        est_id,
+        code,
+        kind,
+        installed_on,
+        removed_on,
+        capacity,
+        depth,
+        compartments,
+        manhole,
+        frequency,
+        sizing,
+    ) in _rows(
         "SELECT id, establishment_id, code, kind, installed_on, removed_on,"
         " capacity_gallons::float8, design_depth_inches::float8, compartments,"
         " manhole_diameter_inches::float8, service_frequency_days, sizing_inputs"
         " FROM registry_greasecontroldevice WHERE establishment_id = ANY(%s::bigint[])"
         " ORDER BY code, id",
         [_array(batch.ids)],
-    ):  # fmt: skip
+    ):
         removed = removed_on is not None and removed_on <= batch.as_of
         batch.devices[pk] = (est_id, code, removed)
         if removed:
@@ -303,9 +350,13 @@ def _approved_exceptions(batch: _Batch) -> dict[int, list]:
         [_array(batch.ids)],
     ):
         exceptions[device_id].append(
-            {"field": name, "approved_on": approved_on, "by": by or None,
-             "reference": reference or None}
-        )  # fmt: skip
+            {
+                "field": name,
+                "approved_on": approved_on,
+                "by": by or None,
+                "reference": reference or None,
+            }
+        )
     return exceptions
 
 
@@ -322,9 +373,15 @@ def _interval_approvals(batch: _Batch) -> dict[int, list]:
         [_array(batch.ids)],
     ):
         approvals[device_id].append(
-            {"field": "service_frequency_days", "value": days, "approved_on": approved_on,
-             "approved_by": by, "reference": reference, "ends_on": ends_on}
-        )  # fmt: skip
+            {
+                "field": "service_frequency_days",
+                "value": days,
+                "approved_on": approved_on,
+                "approved_by": by,
+                "reference": reference,
+                "ends_on": ends_on,
+            }
+        )
     return approvals
 
 
@@ -353,8 +410,20 @@ def _services(batch: _Batch) -> tuple[dict[int, list], dict[int, set]]:
     services: dict[int, list] = defaultdict(list)
     haulers: dict[int, set] = defaultdict(set)
     Service = records.Service
-    for (est_id, manifest, code, day, hauler_id, hauler, full, gallons, fog, solids, oil,
-         sludge) in _rows(
+    for (
+        est_id,
+        manifest,
+        code,
+        day,
+        hauler_id,
+        hauler,
+        full,
+        gallons,
+        fog,
+        solids,
+        oil,
+        sludge,
+    ) in _rows(
         "SELECT d.establishment_id, s.manifest_number, d.code, s.date, s.hauler_id, h.code,"
         " s.full_pump_out, s.gallons_removed::float8, s.fog_inches::float8,"
         " s.solids_inches::float8, s.final_chamber_floating_oil,"
@@ -364,14 +433,23 @@ def _services(batch: _Batch) -> tuple[dict[int, list], dict[int, set]]:
         " WHERE d.establishment_id = ANY(%(ids)s::bigint[])"
         " AND (d.removed_on IS NULL OR d.removed_on > %(as_of)s) AND NOT " + _DISPUTED,
         {"ids": _array(batch.ids), "as_of": batch.as_of},
-    ):  # fmt: skip
+    ):
         if hauler_id is not None:
             haulers[est_id].add(hauler_id)
         services[est_id].append(
-            Service(id=manifest, device=code, date=day, hauler=hauler, full_pump_out=full,
-                    gallons_removed=gallons, fog_inches=fog, solids_inches=solids,
-                    final_chamber_floating_oil=oil, sludge_to_outlet_inches=sludge)
-        )  # fmt: skip
+            Service(
+                id=manifest,
+                device=code,
+                date=day,
+                hauler=hauler,
+                full_pump_out=full,
+                gallons_removed=gallons,
+                fog_inches=fog,
+                solids_inches=solids,
+                final_chamber_floating_oil=oil,
+                sludge_to_outlet_inches=sludge,
+            )
+        )
     return services, haulers
 
 
@@ -399,8 +477,14 @@ def _haulers(batch: _Batch, named: dict[int, set]) -> dict[int, list]:
         " certification_expires_on FROM registry_hauler WHERE id = ANY(%s::bigint[])",
         [_array(every)],
     ):
-        known[pk] = {"id": code, "name": name, "licensed": licensed, "licence_expires_on": expires,
-                     "certified": certified, "certification_expires_on": cert_expires}  # fmt: skip
+        known[pk] = {
+            "id": code,
+            "name": name,
+            "licensed": licensed,
+            "licence_expires_on": expires,
+            "certified": certified,
+            "certification_expires_on": cert_expires,
+        }
     haulers: dict[int, list] = {}
     for est_id, pks in named.items():
         items = sorted((known[pk] for pk in pks), key=lambda h: h["id"])
@@ -418,9 +502,15 @@ def _employees(batch: _Batch) -> dict[int, list]:
     ):
         batch.employees[pk] = (est_id, code)
         employees[est_id].append(
-            Employee(id=code, name=name, hired_on=hired_on, left_on=left_on,
-                     kitchen_duties=kitchen_duties, contractor=contractor)
-        )  # fmt: skip
+            Employee(
+                id=code,
+                name=name,
+                hired_on=hired_on,
+                left_on=left_on,
+                kitchen_duties=kitchen_duties,
+                contractor=contractor,
+            )
+        )
     return employees
 
 
@@ -466,9 +556,13 @@ def _inspections(batch: _Batch) -> dict[int, list]:
     Inspection = records.Inspection
     for pk, est_id, code, day in rows:
         inspections[est_id].append(
-            Inspection(id=code, date=day, measurements=measurements.get(pk, []),
-                       answers=answers.get(pk, []))
-        )  # fmt: skip
+            Inspection(
+                id=code,
+                date=day,
+                measurements=measurements.get(pk, []),
+                answers=answers.get(pk, []),
+            )
+        )
     return inspections
 
 
@@ -485,9 +579,14 @@ def _measurements(batch: _Batch, owners: dict[int, int]) -> dict[int, list]:
         device = _device_code(batch, owners[inspection_id], device_id)
         if device is not None:
             measurements[inspection_id].append(
-                Measurement(device=device, fog_inches=fog, solids_inches=solids,
-                            final_chamber_floating_oil=oil, sludge_to_outlet_inches=sludge)
-            )  # fmt: skip
+                Measurement(
+                    device=device,
+                    fog_inches=fog,
+                    solids_inches=solids,
+                    final_chamber_floating_oil=oil,
+                    sludge_to_outlet_inches=sludge,
+                )
+            )
     return measurements
 
 
@@ -518,9 +617,16 @@ def _incidents(batch: _Batch) -> dict[int, list]:
         [_array(batch.ids)],
     ):
         incidents[est_id].append(
-            Incident(id=code, date=day, kind=kind, attributed=attributed, gallons=gallons,
-                     written_report_on=reported_on, clearance_inspection_on=cleared_on)
-        )  # fmt: skip
+            Incident(
+                id=code,
+                date=day,
+                kind=kind,
+                attributed=attributed,
+                gallons=gallons,
+                written_report_on=reported_on,
+                clearance_inspection_on=cleared_on,
+            )
+        )
     return incidents
 
 
@@ -537,7 +643,14 @@ def _samples(batch: _Batch) -> dict[int, list]:
         if device is None and device_id is not None:
             continue
         samples[est_id].append(
-            Sample(id=code, date=day, device=device, parameter=parameter, value=value,
-                   unit=unit, method=method or None)
-        )  # fmt: skip
+            Sample(
+                id=code,
+                date=day,
+                device=device,
+                parameter=parameter,
+                value=value,
+                unit=unit,
+                method=method or None,
+            )
+        )
     return samples

@@ -107,8 +107,13 @@ def _changes(batch: _Batch, establishments: dict[int, dict]) -> None:
         establishments[est_id]["changes"].append(change)
 
 
-_PERMIT_DATES = ("renewal_applied_on", "renewal_denied_on", "suspended_from", "suspended_until",
-                 "revoked_on")  # fmt: skip
+_PERMIT_DATES = (
+    "renewal_applied_on",
+    "renewal_denied_on",
+    "suspended_from",
+    "suspended_until",
+    "revoked_on",
+)
 
 
 def _permits(batch: _Batch) -> dict[int, dict]:
@@ -214,9 +219,13 @@ def _approvals(batch: _Batch, by_pk: dict[int, dict]) -> None:
         .values_list("device_id", "days", "approved_on", "approved_by", "reference", "ends_on")
     ):
         if device_id in by_pk:
-            approval = {"field": "service_frequency_days", "value": days,
-                        "approved_on": approved_on.isoformat(), "approved_by": by,
-                        "reference": reference}  # fmt: skip
+            approval = {
+                "field": "service_frequency_days",
+                "value": days,
+                "approved_on": approved_on.isoformat(),
+                "approved_by": by,
+                "reference": reference,
+            }
             _put(approval, "ends_on", ends_on.isoformat() if ends_on else None)
             by_pk[device_id].setdefault("approvals", []).append(approval)
 
@@ -227,9 +236,14 @@ def _haulers(batch: _Batch, *records: dict[int, list]) -> dict[int, dict]:
     every_hauler = set().union(*batch.hauler_ids.values())
     if every_hauler:
         rows = Hauler.objects.filter(pk__in=every_hauler).values_list(
-            "pk", "code", "name", "licensed", "licence_expires_on", "certified",
+            "pk",
+            "code",
+            "name",
+            "licensed",
+            "licence_expires_on",
+            "certified",
             "certification_expires_on",
-        )  # fmt: skip
+        )
         for pk, code, name, licensed, expires, certified, cert_expires in rows:
             haulers[pk] = {"id": code, "name": name, "licensed": licensed}
             if expires is not None:

@@ -34,11 +34,18 @@ class Devices:
         self.t_device = Table(
             GreaseControlDevice,
             [
-                "id", "establishment_id", "code", "kind", "installed_on", "capacity_gallons",
-                "design_depth_inches", "compartments", "manhole_diameter_inches",
+                "id",
+                "establishment_id",
+                "code",
+                "kind",
+                "installed_on",
+                "capacity_gallons",
+                "design_depth_inches",
+                "compartments",
+                "manhole_diameter_inches",
                 "service_frequency_days",
             ],
-        )  # fmt: skip
+        )
         self.t_exception = Table(
             ApprovedException, ["device_id", "field", "approved_on", "approved_by", "reference"]
         )
@@ -72,10 +79,18 @@ class Devices:
             devices.append((dev_id, kind, installed, freq, depth, capacity))
             self.t_device.rows.append(
                 (
-                    dev_id, fid, f"{law.prefix[kind]}-{k}", kind, d(installed), capacity, depth,
-                    compartments, manhole, freq if k > 1 or not large else None,
+                    dev_id,
+                    fid,
+                    f"{law.prefix[kind]}-{k}",
+                    kind,
+                    d(installed),
+                    capacity,
+                    depth,
+                    compartments,
+                    manhole,
+                    freq if k > 1 or not large else None,
                 )
-            )  # fmt: skip
+            )
             if law.approves:
                 design = {
                     "capacity_gallons": capacity,
@@ -101,6 +116,11 @@ class Devices:
             return
         for name in failed:
             self.t_exception.rows.append(
-                (dev_id, name, date.fromordinal(approved), self.approver,
-                 f"EX-{date.fromordinal(approved).year}-{dev_id}")
-            )  # fmt: skip
+                (
+                    dev_id,
+                    name,
+                    date.fromordinal(approved),
+                    self.approver,
+                    f"EX-{date.fromordinal(approved).year}-{dev_id}",
+                )
+            )

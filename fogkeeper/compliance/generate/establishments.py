@@ -47,12 +47,27 @@ class Establishments:
         self.t_fse = Table(
             FoodServiceEstablishment,
             [
-                "id", "agency_id", "code", "name", "address", "normalised_address", "parcel_id",
-                "category", "on_public_sewer", "opened_on", "closed_on", "remodeled_on",
-                "food_grinder", "food_grinder_installed_on", "variance_granted",
-                "interceptor_exception", "interceptor_plans_submitted_on", "latitude", "longitude",
+                "id",
+                "agency_id",
+                "code",
+                "name",
+                "address",
+                "normalised_address",
+                "parcel_id",
+                "category",
+                "on_public_sewer",
+                "opened_on",
+                "closed_on",
+                "remodeled_on",
+                "food_grinder",
+                "food_grinder_installed_on",
+                "variance_granted",
+                "interceptor_exception",
+                "interceptor_plans_submitted_on",
+                "latitude",
+                "longitude",
             ],
-        )  # fmt: skip
+        )
         self.t_tenure = Table(OperatorTenure, ["establishment_id", "operator_id", "since", "until"])
         self.t_change = Table(OperationChange, ["establishment_id", "date", "kind", "notified_on"])
         self.t_lateral = Table(Lateral, ["establishment_id", "segment_id"])
@@ -91,14 +106,26 @@ class Establishments:
         category = law.category(rnd())
         self.t_fse.rows.append(
             (
-                fid, agency_id, f"FSE-{i + 1:06d}", name, address, g.normalise(address),
-                parcel_id, category,
-                rnd() > 0.015, d(opened), d(closed) if closed else None,
-                d(remodeled) if remodeled else None, grinder,
+                fid,
+                agency_id,
+                f"FSE-{i + 1:06d}",
+                name,
+                address,
+                g.normalise(address),
+                parcel_id,
+                category,
+                rnd() > 0.015,
+                d(opened),
+                d(closed) if closed else None,
+                d(remodeled) if remodeled else None,
+                grinder,
                 d(ri(opened, end)) if grinder and rnd() < 0.5 else None,
-                rnd() < 0.02, exception, None, *g.places.point(),
+                rnd() < 0.02,
+                exception,
+                None,
+                *g.places.point(),
             )
-        )  # fmt: skip
+        )
         self._operators(fid, operator, previous, opened, op_since)
         self.t_lateral.rows.append((fid, choice(g.segments)))
         if law.changes and rnd() < 0.05:

@@ -19,11 +19,20 @@ class Incidents:
         self.t_incident = Table(
             Incident,
             [
-                "agency_id", "establishment_id", "code", "date", "kind", "attributed",
-                "fog_caused", "gallons", "address", "normalised_address", "written_report_on",
+                "agency_id",
+                "establishment_id",
+                "code",
+                "date",
+                "kind",
+                "attributed",
+                "fog_caused",
+                "gallons",
+                "address",
+                "normalised_address",
+                "written_report_on",
                 "clearance_inspection_on",
             ],
-        )  # fmt: skip
+        )
         self.incident_no = 0
 
     def add(self, fid, address, first, end, sloppy) -> None:
@@ -42,10 +51,17 @@ class Incidents:
             clearance = when + rng.randint(1, 40)
         self.t_incident.rows.append(
             (
-                g.agency.pk, fid, f"SSO-{d(when).year}-{self.incident_no:05d}", d(when),
-                rng.choice(("overflow", "overflow", "blockage", "spill")), attributed,
-                attributed and rng.random() < 0.8, float(rng.randint(5, 900)), address,
-                g.normalise(address), d(report) if report and report <= g.A else None,
+                g.agency.pk,
+                fid,
+                f"SSO-{d(when).year}-{self.incident_no:05d}",
+                d(when),
+                rng.choice(("overflow", "overflow", "blockage", "spill")),
+                attributed,
+                attributed and rng.random() < 0.8,
+                float(rng.randint(5, 900)),
+                address,
+                g.normalise(address),
+                d(report) if report and report <= g.A else None,
                 d(clearance) if clearance and clearance <= g.A else None,
             )
-        )  # fmt: skip
+        )

@@ -25,16 +25,28 @@ class Inspections:
         self.t_measurement = Table(
             Measurement,
             [
-                "inspection_id", "device_id", "fog_inches", "solids_inches",
-                "final_chamber_floating_oil", "sludge_to_outlet_inches",
+                "inspection_id",
+                "device_id",
+                "fog_inches",
+                "solids_inches",
+                "final_chamber_floating_oil",
+                "sludge_to_outlet_inches",
             ],
-        )  # fmt: skip
+        )
         self.t_answer = Table(ChecklistAnswer, ["inspection_id", "item", "device_id", "compliant"])
         self.t_sample = Table(
             Sample,
-            ["establishment_id", "device_id", "code", "date", "parameter", "value", "unit",
-             "method"],
-        )  # fmt: skip
+            [
+                "establishment_id",
+                "device_id",
+                "code",
+                "date",
+                "parameter",
+                "value",
+                "unit",
+                "method",
+            ],
+        )
         checklist = g.ordinance.pack.checklist
         items = sorted(checklist)
         self.gcd_items = [i for i in items if i.startswith("gcd.")]
@@ -73,11 +85,14 @@ class Inspections:
                 fog = total * rng.uniform(0.3, 0.6)
                 self.t_measurement.rows.append(
                     (
-                        iid, dev_id, round(fog, 2), round(total - fog, 2),
+                        iid,
+                        dev_id,
+                        round(fog, 2),
+                        round(total - fog, 2),
                         bad(0.03) if large else None,
                         round(rng.uniform(3, 20), 1) if large else None,
                     )
-                )  # fmt: skip
+                )
 
     def _answer(self, iid, devices, bad) -> None:
         rng = self.g.rng
@@ -118,6 +133,14 @@ class Inspections:
                     rows.append((again, top * rng.uniform(0.2, 0.7)))
                 for day, v in rows:
                     self.t_sample.rows.append(
-                        (fid, dev_id, f"S-{k}" if day == when else f"S-{k}R", date.fromordinal(day),
-                         parameter, round(v, 1), unit, method)
-                    )  # fmt: skip
+                        (
+                            fid,
+                            dev_id,
+                            f"S-{k}" if day == when else f"S-{k}R",
+                            date.fromordinal(day),
+                            parameter,
+                            round(v, 1),
+                            unit,
+                            method,
+                        )
+                    )

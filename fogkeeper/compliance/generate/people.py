@@ -22,10 +22,16 @@ class People:
         self.t_employee = Table(
             Employee,
             [
-                "id", "establishment_id", "code", "name", "hired_on", "left_on",
-                "kitchen_duties", "contractor",
+                "id",
+                "establishment_id",
+                "code",
+                "name",
+                "hired_on",
+                "left_on",
+                "kitchen_duties",
+                "contractor",
             ],
-        )  # fmt: skip
+        )
         self.t_training = Table(Training, ["id", "establishment_id", "code", "date"])
         self.t_attendance = Table(Attendance, ["training_id", "employee_id", "signed"])
         refresher = g.ordinance.days("training.refresher_interval", YEAR)
@@ -77,8 +83,14 @@ class People:
             people.append((emp_id, hired, left or 10**7))
             self.t_employee.rows.append(
                 (
-                    emp_id, fid, f"E-{k}", f"{choice(FIRST)} {choice(LAST)}", d(hired),
-                    d(left) if left else None, rnd() > 0.1, rnd() < 0.05,
+                    emp_id,
+                    fid,
+                    f"E-{k}",
+                    f"{choice(FIRST)} {choice(LAST)}",
+                    d(hired),
+                    d(left) if left else None,
+                    rnd() > 0.1,
+                    rnd() < 0.05,
                 )
-            )  # fmt: skip
+            )
         return people

@@ -20,11 +20,19 @@ class Permits:
         self.t_permit = Table(
             Permit,
             [
-                "agency_id", "establishment_id", "number", "holder", "issued_on", "expires_on",
-                "renewal_applied_on", "service_frequency_days", "yellow_grease_frequency_days",
-                "status", "ended_on",
+                "agency_id",
+                "establishment_id",
+                "number",
+                "holder",
+                "issued_on",
+                "expires_on",
+                "renewal_applied_on",
+                "service_frequency_days",
+                "yellow_grease_frequency_days",
+                "status",
+                "ended_on",
             ],
-        )  # fmt: skip
+        )
 
     def add(self, fid, devices, opened, end, holders, sloppy, bad) -> int | None:
         """The permit issued to the operator of the day, with the first large device's
@@ -49,17 +57,33 @@ class Permits:
                     applied = expires - ri(-20 if sloppy else lead + 1, lead + 60)
                 self.t_permit.rows.append(
                     (
-                        agency_id, fid, f"P-{fid:07d}-2", holder, d(issued),
-                        d(expires), d(applied) if applied and applied <= A else None, permit_freq,
-                        yellow, "active", None,
+                        agency_id,
+                        fid,
+                        f"P-{fid:07d}-2",
+                        holder,
+                        d(issued),
+                        d(expires),
+                        d(applied) if applied and applied <= A else None,
+                        permit_freq,
+                        yellow,
+                        "active",
+                        None,
                     )
-                )  # fmt: skip
+                )
                 if issued - term >= opened:
                     self.t_permit.rows.append(
                         (
-                            agency_id, fid, f"P-{fid:07d}-1", holder,
-                            d(issued - term), d(issued - 1), d(issued - ri(61, 120)),
-                            permit_freq, yellow, "superseded", d(issued - 1),
+                            agency_id,
+                            fid,
+                            f"P-{fid:07d}-1",
+                            holder,
+                            d(issued - term),
+                            d(issued - 1),
+                            d(issued - ri(61, 120)),
+                            permit_freq,
+                            yellow,
+                            "superseded",
+                            d(issued - 1),
                         )
-                    )  # fmt: skip
+                    )
         return yellow

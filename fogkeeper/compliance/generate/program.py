@@ -135,11 +135,27 @@ class _Generator:
             self.inspections,
         )
         return [
-            e.t_owner, e.t_parcel, e.t_operator, e.t_fse, e.t_tenure, e.t_change, e.t_lateral,
-            dv.t_device, dv.t_exception, self.permits.t_permit, pu.t_service, pu.t_pickup,
-            pe.t_employee, pe.t_training, pe.t_attendance, ins.t_inspection, ins.t_measurement,
-            ins.t_answer, self.incidents.t_incident, ins.t_sample,
-        ]  # fmt: skip
+            e.t_owner,
+            e.t_parcel,
+            e.t_operator,
+            e.t_fse,
+            e.t_tenure,
+            e.t_change,
+            e.t_lateral,
+            dv.t_device,
+            dv.t_exception,
+            self.permits.t_permit,
+            pu.t_service,
+            pu.t_pickup,
+            pe.t_employee,
+            pe.t_training,
+            pe.t_attendance,
+            ins.t_inspection,
+            ins.t_measurement,
+            ins.t_answer,
+            self.incidents.t_incident,
+            ins.t_sample,
+        ]
 
     def new_id(self, model) -> int:
         value = self.next_id[model]

@@ -21,11 +21,18 @@ class Pumpouts:
         self.t_service = Table(
             Service,
             [
-                "device_id", "hauler_id", "manifest_number", "date", "full_pump_out",
-                "gallons_removed", "fog_inches", "solids_inches", "final_chamber_floating_oil",
+                "device_id",
+                "hauler_id",
+                "manifest_number",
+                "date",
+                "full_pump_out",
+                "gallons_removed",
+                "fog_inches",
+                "solids_inches",
+                "final_chamber_floating_oil",
                 "sludge_to_outlet_inches",
             ],
-        )  # fmt: skip
+        )
         self.t_pickup = Table(
             YellowGreasePickup, ["establishment_id", "hauler_id", "date", "gallons"]
         )
@@ -61,10 +68,18 @@ class Pumpouts:
                     fog_in = solids_in = oil = sludge = None
                 rows.append(
                     (
-                        dev_id, hauler, f"M{self.manifest:09d}", d(when), full,
-                        round(capacity * uniform(0.8, 1.0), 0), fog_in, solids_in, oil, sludge,
+                        dev_id,
+                        hauler,
+                        f"M{self.manifest:09d}",
+                        d(when),
+                        full,
+                        round(capacity * uniform(0.8, 1.0), 0),
+                        fog_in,
+                        solids_in,
+                        oil,
+                        sludge,
                     )
-                )  # fmt: skip
+                )
                 late = bad(0.12)
                 step = freq * (uniform(1.1, 1.8) if late else keep_up * uniform(0.95, 1.0))
                 when += max(1, int(step))

@@ -172,10 +172,19 @@ def action_take(
     if type in HEARD and fields.get("hearing_on"):
         _check_hearing(errors, pack, entry, deadlines, day_of(fields["hearing_on"]))
     action = EnforcementAction(
-        case=case, establishment=establishment, code=code, type=type, level=level or "",
-        taken_on=as_of, delivery=delivery, certified_mail_number=certified_mail_number,
-        cites=spec.citation, fields=fields, refers_to=refers_to, violation=violation,
-    )  # fmt: skip
+        case=case,
+        establishment=establishment,
+        code=code,
+        type=type,
+        level=level or "",
+        taken_on=as_of,
+        delivery=delivery,
+        certified_mail_number=certified_mail_number,
+        cites=spec.citation,
+        fields=fields,
+        refers_to=refers_to,
+        violation=violation,
+    )
     _save_action(action, errors, actor, [d for d in deadlines if d.action == code], decided)
     reevaluate_on_commit(case.establishment)
     return action

@@ -94,10 +94,17 @@ def appeal_file(
     if late:
         fields.update(rejected="late", last_day=last_day.isoformat())
     appeal = EnforcementAction(
-        case=appealed.case, establishment=establishment, code=code, type=APPEAL, level=to,
-        taken_on=filed_on, cites=deadline.citation, fields=fields,
-        refers_to=appealed, violation=appealed.violation,
-    )  # fmt: skip
+        case=appealed.case,
+        establishment=establishment,
+        code=code,
+        type=APPEAL,
+        level=to,
+        taken_on=filed_on,
+        cites=deadline.citation,
+        fields=fields,
+        refers_to=appealed,
+        violation=appealed.violation,
+    )
     if document is not None and not errors:
         appeal.document = document
     _save_action(appeal, errors, actor, [], facts)

@@ -62,9 +62,13 @@ def violation_add(
         add_error(errors, "rule", f"{rule!r} is not a rule or checklist item of {pack.id}.")
     refuse(errors)
     violation = CaseViolation(
-        case=case, code=code, rule=rule, subject=subject, since=since,
+        case=case,
+        code=code,
+        rule=rule,
+        subject=subject,
+        since=since,
         citation=pack.citation(rule),
-    )  # fmt: skip
+    )
     check_model(violation, errors)
     refuse(errors)
     with transaction.atomic():
@@ -107,10 +111,15 @@ def case_close(
         )
     refuse(errors)
     closure = EnforcementAction(
-        case=case, establishment=establishment, code=code, type=CLOSURE, level="manager",
-        taken_on=closed_on, cites=establishment.agency.get_pack().procedure.get("citation", ""),
+        case=case,
+        establishment=establishment,
+        code=code,
+        type=CLOSURE,
+        level="manager",
+        taken_on=closed_on,
+        cites=establishment.agency.get_pack().procedure.get("citation", ""),
         fields={"closed_on": closed_on.isoformat(), "reason": reason, "note": note.strip()},
-    )  # fmt: skip
+    )
     _save_action(closure, errors, actor, [])
     reevaluate_on_commit(case.establishment)
     return closure

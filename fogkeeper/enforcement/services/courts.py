@@ -56,11 +56,13 @@ def court_judgment_record(
     given = {
         k: v
         for k, v in {
-            "days": days, "occurrences": occurrences, "gallons": gallons,
+            "days": days,
+            "occurrences": occurrences,
+            "gallons": gallons,
             "violation_days": violation_days,
         }.items()
         if v is not None
-    }  # fmt: skip
+    }
     for other in given:
         if other != unit:
             add_error(errors, other, f"class {penalty_class} is counted in {unit}, not {other}.")
@@ -84,11 +86,21 @@ def court_judgment_record(
             f"were recovered ({order.code} paid on {paid_on}).",
         )
     judgment = EnforcementAction(
-        case=case, establishment=establishment, code=code, type=COURT_JUDGMENT, level="court",
-        taken_on=entered_on, cites=cap.reference if cap else "", violation=violation,
-        fields={"entered_on": entered_on.isoformat(), "amount": str(amount),
-                "class": penalty_class, **plain_fields(given)},
-    )  # fmt: skip
+        case=case,
+        establishment=establishment,
+        code=code,
+        type=COURT_JUDGMENT,
+        level="court",
+        taken_on=entered_on,
+        cites=cap.reference if cap else "",
+        violation=violation,
+        fields={
+            "entered_on": entered_on.isoformat(),
+            "amount": str(amount),
+            "class": penalty_class,
+            **plain_fields(given),
+        },
+    )
     _save_action(judgment, errors, actor, [])
     reevaluate_on_commit(case.establishment)
     return judgment

@@ -76,11 +76,19 @@ def hearing_schedule(
     if continued_from is not None:
         fields["continued_from"] = continued_from.code
     hearing = EnforcementAction(
-        case=notice.case, establishment=establishment, code=code, type=HEARING,
-        level=notice.level, taken_on=noticed_on, delivery=delivery,
-        certified_mail_number=certified_mail_number, cites=spec.citation,
-        fields=fields, refers_to=notice, violation=notice.violation,
-    )  # fmt: skip
+        case=notice.case,
+        establishment=establishment,
+        code=code,
+        type=HEARING,
+        level=notice.level,
+        taken_on=noticed_on,
+        delivery=delivery,
+        certified_mail_number=certified_mail_number,
+        cites=spec.citation,
+        fields=fields,
+        refers_to=notice,
+        violation=notice.violation,
+    )
     if getattr(actor, "is_authenticated", False):
         hearing.taken_by = actor
     with transaction.atomic():
@@ -222,11 +230,17 @@ def hearing_waive(
         add_error(errors, "notice", f"The hearing {concluded[0]} on {notice.code} was held.")
     refuse(errors)
     waiver = EnforcementAction(
-        case=notice.case, establishment=establishment, code=code, type=WAIVER,
-        level=notice.level, taken_on=waived_on, cites=spec.waiver,
+        case=notice.case,
+        establishment=establishment,
+        code=code,
+        type=WAIVER,
+        level=notice.level,
+        taken_on=waived_on,
+        cites=spec.waiver,
         fields={"waived_on": waived_on.isoformat(), "waived_by": waived_by.strip()},
-        refers_to=notice, violation=notice.violation,
-    )  # fmt: skip
+        refers_to=notice,
+        violation=notice.violation,
+    )
     _save_action(waiver, errors, actor, [])
     reevaluate_on_commit(notice.establishment)
     return waiver

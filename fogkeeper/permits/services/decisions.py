@@ -88,8 +88,10 @@ def permit_renewal_deny(*, permit: Permit, denied_on: date, reason: str = "", ac
 # -- suspension and revocation from the enforcement decision --------------------------------
 
 # what a decision orders (its `orders` field), and the notice it must decide (RULES.md 12.1)
-ORDERS = {"suspend": ("suspension", "suspension_notice"),
-          "revoke": ("revocation", "revocation_notice")}  # fmt: skip
+ORDERS = {
+    "suspend": ("suspension", "suspension_notice"),
+    "revoke": ("revocation", "revocation_notice"),
+}
 
 
 def decisions_ordering(permit: Permit, what: str) -> list:
@@ -177,9 +179,12 @@ def permit_suspend_from_decision(
         _effective_from(errors, permit, decision, "suspended_from", suspended_from)
     refuse(errors)
     return permit_suspend(
-        permit=permit, suspended_from=suspended_from, suspended_until=suspended_until,
-        reason=f"ordered by {named}", actor=actor,
-    )  # fmt: skip
+        permit=permit,
+        suspended_from=suspended_from,
+        suspended_until=suspended_until,
+        reason=f"ordered by {named}",
+        actor=actor,
+    )
 
 
 def permit_revoke_from_decision(

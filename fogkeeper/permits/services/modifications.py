@@ -28,8 +28,12 @@ from .shared import _CLOSED, _check_open, check_frequency
 
 NOTICE = "permit.modification_notice_period"
 NOTICE_AFTER_INSPECTION = "permit.modification_notice_inspection_period"
-MODIFIABLE = ("service_frequency_days", "yellow_grease_frequency_days", "conditions",
-              "discharge_limits")  # fmt: skip
+MODIFIABLE = (
+    "service_frequency_days",
+    "yellow_grease_frequency_days",
+    "conditions",
+    "discharge_limits",
+)
 
 
 def modification_notice(permit: Permit, noticed_on: date, after_inspection: bool):
@@ -120,9 +124,13 @@ def permit_modify(
         add_error(errors, "effective_on", f"{permit.number} expires on {permit.expires_on}.")
     refuse(errors)
     modification = PermitModification(
-        permit=permit, noticed_on=noticed_on, effective_on=effective_on, changes=changes,
-        reason=reason.strip(), inspection=inspection,
-    )  # fmt: skip
+        permit=permit,
+        noticed_on=noticed_on,
+        effective_on=effective_on,
+        changes=changes,
+        reason=reason.strip(),
+        inspection=inspection,
+    )
     pdf = modification_notice_pdf(modification, signer or actor)
     with transaction.atomic():
         modification.letter = PermitLetter.objects.create(
@@ -151,8 +159,13 @@ def _apply(modification: PermitModification, on: date, actor: Actor) -> None:
         setattr(permit, name, value)
     permit.full_clean()
     permit.save()
-    audit("permit.modification_apply", permit, actor, before=before,
-          reason=f"modification in effect from {modification.effective_on}")  # fmt: skip
+    audit(
+        "permit.modification_apply",
+        permit,
+        actor,
+        before=before,
+        reason=f"modification in effect from {modification.effective_on}",
+    )
     modification.applied_on = on
     modification.save(update_fields=["applied_on"])
 

@@ -71,9 +71,10 @@ def plan_review_submit(
     """Plans of a grease control device received for review before installation, with the
     plans themselves when uploaded (a PDF, or a JPEG or PNG scan, up to 25 MB)."""
     review = PlanReview(
-        establishment=establishment, submitted_on=submitted_on,
+        establishment=establishment,
+        submitted_on=submitted_on,
         description=(description or "").strip(),
-    )  # fmt: skip
+    )
     errors: Errors = {}
     if submitted_on is not None and submitted_on > today:
         add_error(errors, "submitted_on", f"{submitted_on} is in the future (today {today}).")

@@ -27,9 +27,13 @@ def _negative(label: str) -> dict[str, str]:
 
 def _depth(label: str) -> forms.DecimalField:
     return forms.DecimalField(
-        required=False, min_value=0, max_digits=6, decimal_places=2, label=label,
+        required=False,
+        min_value=0,
+        max_digits=6,
+        decimal_places=2,
+        label=label,
         error_messages=_negative(label),
-    )  # fmt: skip
+    )
 
 
 class PumpOutForm(forms.Form):
@@ -42,9 +46,13 @@ class PumpOutForm(forms.Form):
         required=False, initial=True, label="Full pump-out (every chamber emptied)"
     )
     gallons_removed = forms.DecimalField(
-        required=False, min_value=0, max_digits=9, decimal_places=1, label="Gallons removed",
+        required=False,
+        min_value=0,
+        max_digits=9,
+        decimal_places=1,
+        label="Gallons removed",
         error_messages=_negative("Gallons removed"),
-    )  # fmt: skip
+    )
     fog_inches = _depth("FOG depth before pumping (in)")
     solids_inches = _depth("Solids depth before pumping (in)")
     final_chamber_floating_oil = forms.NullBooleanField(

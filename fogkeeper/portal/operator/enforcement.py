@@ -57,9 +57,15 @@ FIELD_WORDS = {
 }
 # The fields said apart from the list of facts (correction, hearing, texts).
 SAID_APART = {
-    "correct_by", "corrected_on", "hearing_on", "continued_to", "hearing_concluded_on",
-    "hearing_place", "hearing_time", "milestones",
-}  # fmt: skip
+    "correct_by",
+    "corrected_on",
+    "hearing_on",
+    "continued_to",
+    "hearing_concluded_on",
+    "hearing_place",
+    "hearing_time",
+    "milestones",
+}
 
 
 @dataclass
@@ -312,9 +318,10 @@ def _action_steps(sent: SentAction, as_of: date) -> list[dict[str, Any]]:
     if sent.correct_by is not None and sent.corrected_on is None:
         late = sent.correct_by < as_of
         text = f"Correct the violation of {sent.title} {code}" + (
-            f": it was due by {sent.correct_by.isoformat()}" if late
+            f": it was due by {sent.correct_by.isoformat()}"
+            if late
             else f" by {sent.correct_by.isoformat()}"
-        )  # fmt: skip
+        )
         if sent.fine is not None:
             text += f"; a fine of ${sent.fine.rate:,.2f} a day accrues until it is corrected"
         steps.append({"day": sent.correct_by, "text": text + ".", "citation": sent.action.cites})
@@ -322,19 +329,23 @@ def _action_steps(sent: SentAction, as_of: date) -> list[dict[str, Any]]:
     if hearing and hearing["on"] >= as_of and hearing["concluded_on"] is None:
         at = f" at {hearing['time']}" if hearing["time"] else ""
         where = f", {hearing['place']}" if hearing["place"] else ""
-        steps.append({
-            "day": hearing["on"],
-            "text": f"Attend the hearing on {hearing['on'].isoformat()}{at}{where}.",
-            "citation": sent.action.cites,
-        })  # fmt: skip
+        steps.append(
+            {
+                "day": hearing["on"],
+                "text": f"Attend the hearing on {hearing['on'].isoformat()}{at}{where}.",
+                "citation": sent.action.cites,
+            }
+        )
     appealed = {a["level"] for a in sent.appeals}
     for d in sent.deadlines:
         if d["appeal_to"] and not d["passed"] and d["appeal_to"] not in appealed:
-            steps.append({
-                "day": d["day"],
-                "text": f"{d['text']} {d['date']} if you disagree with {sent.title} {code}.",
-                "citation": d["citation"],
-            })  # fmt: skip
+            steps.append(
+                {
+                    "day": d["day"],
+                    "text": f"{d['text']} {d['date']} if you disagree with {sent.title} {code}.",
+                    "citation": d["citation"],
+                }
+            )
     return steps
 
 

@@ -52,8 +52,13 @@ from .forms import (
 
 ROLE = "operator"
 WRITES = (
-    "training", "yellow_grease", "permit_application", "notice_answer", "contact", "employee",
-)  # fmt: skip
+    "training",
+    "yellow_grease",
+    "permit_application",
+    "notice_answer",
+    "contact",
+    "employee",
+)
 
 
 def _today():
@@ -149,8 +154,10 @@ def invoice_pdf(request, fse, invoice: str):
         raise Http404("no such invoice")
     found = get_object_or_404(
         Invoice.objects.select_related("establishment", "agency"),
-        establishment=fse, code=invoice, noticed_on__lte=_today(),
-    )  # fmt: skip
+        establishment=fse,
+        code=invoice,
+        noticed_on__lte=_today(),
+    )
     return invoice_response(found, _today())
 
 
@@ -260,9 +267,11 @@ def employee_add(request, fse):
             with transaction.atomic():
                 lock_codes(fse)  # the next free code is read, then stored
                 hired = employee_hire(
-                    establishment=fse, code=_employee_code(fse), **form.cleaned_data,
+                    establishment=fse,
+                    code=_employee_code(fse),
+                    **form.cleaned_data,
                     actor=request.user,
-                )  # fmt: skip
+                )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -387,9 +396,11 @@ def answer_notice(request, fse, action: str):
     if form.is_valid():
         try:
             notice_answer(
-                action=found, text=form.cleaned_data["text"], answered_on=_today(),
+                action=found,
+                text=form.cleaned_data["text"],
+                answered_on=_today(),
                 actor=request.user,
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:

@@ -209,7 +209,7 @@ def _sizing(ctx: Context, device: Device) -> None:
             "required": round(required, 4),
             "formula": spec["formula"],
             "inputs": dict(device.sizing_inputs),
-        },  # fmt: skip
+        },
     )
 
 

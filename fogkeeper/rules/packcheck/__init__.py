@@ -34,8 +34,15 @@ from .enforcement import CHECKS, _check_enforcement
 from .meta import _check_meta
 from .parameters import PARAMETERS, _check_parameters, _check_values
 
-__all__ = ["PARAMETERS", "CHECKS", "PackCheck", "PackProblem", "check_pack", "check_packs",
-           "pack_folders_in"]  # fmt: skip
+__all__ = [
+    "PARAMETERS",
+    "CHECKS",
+    "PackCheck",
+    "PackProblem",
+    "check_pack",
+    "check_packs",
+    "pack_folders_in",
+]
 
 
 # The whole pack

@@ -43,9 +43,18 @@ PACK_KEYS = {
 }
 HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
 ACTION_KEYS = (
-    "title", "citation", "date_field", "fields", "deadlines", "checks", "appeal", "letter",
-    "requires", "waiver", "grounds",
-)  # fmt: skip
+    "title",
+    "citation",
+    "date_field",
+    "fields",
+    "deadlines",
+    "checks",
+    "appeal",
+    "letter",
+    "requires",
+    "waiver",
+    "grounds",
+)
 REQUIRE_KEYS = ("refers_to", "what", "citation", "heard", "past", "in_case", "when", "of")
 DEADLINE_KEYS = (
     "name",

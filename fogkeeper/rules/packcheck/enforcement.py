@@ -467,8 +467,13 @@ def _check_procedure(pk: _Pack, data: Any, actions: dict[Any, Any]) -> None:
     first = data.get("first_notice")
     if first is not None and first not in actions:
         pk.add(f, "procedure.first_notice", f"{first!r} is not an action type of the pack")
-    signed = _mapping(pk, f, "procedure.signed_by", data.get("signed_by") or {},
-                      "action types to the officer who signs their letters")  # fmt: skip
+    signed = _mapping(
+        pk,
+        f,
+        "procedure.signed_by",
+        data.get("signed_by") or {},
+        "action types to the officer who signs their letters",
+    )
     for type_, officer in signed.items():
         if type_ not in actions:
             pk.add(f, f"procedure.signed_by.{type_}", "not an action type of the pack")

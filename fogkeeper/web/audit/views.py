@@ -39,8 +39,18 @@ KIND_WORDS = {
     "generate": "Synthetic program",
     "demo": "Demo data",
 }
-COLUMNS = ["When", "Who", "What", "Action", "Record type", "Record id", "Establishment",
-           "Before", "After", "Reason"]  # fmt: skip
+COLUMNS = [
+    "When",
+    "Who",
+    "What",
+    "Action",
+    "Record type",
+    "Record id",
+    "Establishment",
+    "Before",
+    "After",
+    "Reason",
+]
 
 
 _MODEL_NAMES = {m._meta.model_name: m for m in apps.get_models()}
@@ -59,15 +69,39 @@ def kind_words(kind: str, titles: dict) -> str:
 # An action's verb (the part after its kind: "permit.issue") as the past tense of a sentence;
 # a verb not here is said as the kind and the verb in words ("Discharge Permit: modify").
 VERBS = {
-    "create": "Recorded", "record": "Recorded", "add": "Added", "install": "Installed",
-    "update": "Changed", "change": "Changed", "edit": "Changed", "modify": "Changed",
-    "delete": "Deleted", "remove": "Removed", "issue": "Issued", "start": "Started",
-    "end": "Ended", "import": "Imported", "upload": "Uploaded", "approve": "Approved",
-    "reject": "Refused", "revoke": "Revoked", "close": "Closed", "send": "Sent",
-    "submit": "Submitted", "confirm": "Confirmed", "complete": "Completed", "load": "Loaded",
-    "queue": "Queued", "requeue": "Queued again", "draft": "Drafted", "rotate": "Renewed",
-    "leave": "Left", "renew": "Renewed", "void": "Voided", "pay": "Paid",
-}  # fmt: skip
+    "create": "Recorded",
+    "record": "Recorded",
+    "add": "Added",
+    "install": "Installed",
+    "update": "Changed",
+    "change": "Changed",
+    "edit": "Changed",
+    "modify": "Changed",
+    "delete": "Deleted",
+    "remove": "Removed",
+    "issue": "Issued",
+    "start": "Started",
+    "end": "Ended",
+    "import": "Imported",
+    "upload": "Uploaded",
+    "approve": "Approved",
+    "reject": "Refused",
+    "revoke": "Revoked",
+    "close": "Closed",
+    "send": "Sent",
+    "submit": "Submitted",
+    "confirm": "Confirmed",
+    "complete": "Completed",
+    "load": "Loaded",
+    "queue": "Queued",
+    "requeue": "Queued again",
+    "draft": "Drafted",
+    "rotate": "Renewed",
+    "leave": "Left",
+    "renew": "Renewed",
+    "void": "Voided",
+    "pay": "Paid",
+}
 
 
 def sentence(event, titles: dict) -> str:
@@ -111,13 +145,17 @@ class AuditFilterForm(forms.Form):
         required=False, max_length=64, label="Record: its id, or an establishment's code"
     )
     date_from = forms.DateField(
-        required=False, label="From", widget=DateInput,
+        required=False,
+        label="From",
+        widget=DateInput,
         error_messages={"invalid": "From: give a real date, as YYYY-MM-DD."},
-    )  # fmt: skip
+    )
     date_to = forms.DateField(
-        required=False, label="To", widget=DateInput,
+        required=False,
+        label="To",
+        widget=DateInput,
         error_messages={"invalid": "To: give a real date, as YYYY-MM-DD."},
-    )  # fmt: skip
+    )
 
     def __init__(self, *args, agency, **kwargs):
         super().__init__(*args, **kwargs)
@@ -184,9 +222,12 @@ def _trail_page(request, rows, *, filename: str, fse=None):
     titles = request.agency.get_pack().titles
     if export:
         return export_response(
-            export, filename=filename, sheet="Audit trail", columns=COLUMNS,
+            export,
+            filename=filename,
+            sheet="Audit trail",
+            columns=COLUMNS,
             rows=_export_rows(rows.iterator(chunk_size=2000), titles),
-        )  # fmt: skip
+        )
     page = Paginator(rows if not refused else rows.none(), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
@@ -197,9 +238,13 @@ def _trail_page(request, rows, *, filename: str, fse=None):
     selectors.name_related([row["all_changes"] for row in shown])
     _in_pack_words(request.agency.get_pack(), shown)
     context = {
-        "form": form, "page": page, "fse": fse, "refused": refused, "query": query.urlencode(),
+        "form": form,
+        "page": page,
+        "fse": fse,
+        "refused": refused,
+        "query": query.urlencode(),
         "rows": shown,
-    }  # fmt: skip
+    }
     return render(request, "web/audit/list.html", context, status=400 if refused else 200)
 
 

@@ -95,7 +95,7 @@ def preview(agency, year: int, on: date) -> dict:
             kind="fee",
             noticed_on__year=year,
             lines__fee_item__code=fee.code,
-        )  # fmt: skip
+        )
         .values("establishment")
         .distinct()
         .count()
@@ -176,11 +176,15 @@ def annual_fee_run(request, pk: int):
         AnnualFeeRun.objects.select_related("requested_by"), pk=pk, agency=request.agency
     )
     return jobs.run_page(
-        request, run, kind=KIND, page="web/billing/annual_fee_run.html",
-        fragment="web/billing/_annual_fee_progress.html", status=run_words(run),
+        request,
+        run,
+        kind=KIND,
+        page="web/billing/annual_fee_run.html",
+        fragment="web/billing/_annual_fee_progress.html",
+        status=run_words(run),
         refused=run.refused[:REFUSALS_SHOWN],
         refused_more=max(len(run.refused) - REFUSALS_SHOWN, 0),
-    )  # fmt: skip
+    )
 
 
 @agency_page
@@ -188,6 +192,11 @@ def annual_fee_requeue(request, pk: int):
     """Queue a stalled run again: it carries on, and what it invoiced stays invoiced once."""
     run = get_object_or_404(AnnualFeeRun, pk=pk, agency=request.agency)
     return jobs.requeue(
-        request, run, kind=KIND, queue=queue, action="annual_fees.requeue", what="run",
+        request,
+        run,
+        kind=KIND,
+        queue=queue,
+        action="annual_fees.requeue",
+        what="run",
         page="web:annual_fee_run",
-    )  # fmt: skip
+    )

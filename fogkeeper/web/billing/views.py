@@ -113,7 +113,7 @@ class FeeScheduleForm(RowsForm):
             choices=[("", "—"), *BASES],
             required=False,
             widget=forms.Select(attrs=SELECT),
-        ),  # fmt: skip
+        ),
         "citation": lambda i: _text(f"Citation of fee {i + 1}", 120, required=False),
     }
 
@@ -145,9 +145,10 @@ class InvoiceForm(RowsForm):
         label="Fees from the schedule", required=False, widget=forms.CheckboxSelectMultiple
     )
     incident = forms.ChoiceField(
-        label="Overflow whose costs are recovered", required=False,
+        label="Overflow whose costs are recovered",
+        required=False,
         widget=forms.Select(attrs=SELECT),
-    )  # fmt: skip
+    )
     enforcement_action = forms.ChoiceField(
         label="Penalty order invoiced", required=False, widget=forms.Select(attrs=SELECT)
     )
@@ -160,10 +161,13 @@ class InvoiceForm(RowsForm):
 
     def lines(self) -> list[dict]:
         return [
-            {"description": v["line_description"] or "", "amount": v["line_amount"],
-             "citation": v["line_citation"] or ""}
+            {
+                "description": v["line_description"] or "",
+                "amount": v["line_amount"],
+                "citation": v["line_citation"] or "",
+            }
             for _, v in self.filled_rows()
-        ]  # fmt: skip
+        ]
 
     def error_fields(self) -> dict[str, str]:
         fields = {f"fees[{n}]": "fees" for n in range(len(self.cleaned_data.get("fees", [])))}
@@ -232,15 +236,19 @@ def fee_schedules(request):
     rows = row_count(request.POST if request.method == "POST" else None, len(initial) // 5)
     form = FeeScheduleForm(
         request.POST if request.method == "POST" else None,
-        initial={**initial, "resolution": ""}, rows=rows,
-    )  # fmt: skip
+        initial={**initial, "resolution": ""},
+        rows=rows,
+    )
     if form.is_valid():
         data = form.cleaned_data
         try:
             schedule = fee_schedule_set(
-                agency=request.agency, effective_on=data["effective_on"], items=form.items(),
-                resolution=data["resolution"], actor=request.user,
-            )  # fmt: skip
+                agency=request.agency,
+                effective_on=data["effective_on"],
+                items=form.items(),
+                resolution=data["resolution"],
+                actor=request.user,
+            )
         except ValidationError as e:
             put_errors(form, e, form.error_fields())
         else:
@@ -250,8 +258,12 @@ def fee_schedules(request):
                 "invoices noticed from that date charge its fees.",
             )
             return redirect("web:billing_fees")
-    context = {"schedules": money.fee_schedules(request.agency), "in_force": in_force, "on": on,
-               "form": form if may_set else None}  # fmt: skip
+    context = {
+        "schedules": money.fee_schedules(request.agency),
+        "in_force": in_force,
+        "on": on,
+        "form": form if may_set else None,
+    }
     return render(request, "web/billing/fees.html", context, status=400 if form.is_bound else 200)
 
 
@@ -272,11 +284,16 @@ def account(request, code: str):
     late, block = money.money_standing(fse, on)
     page = Paginator(money.account_invoices(fse, on), PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
-        "fse": fse, "on": on, "page": page, "statement": money.account_statement(fse, on),
-        "balance": money.account_balance(fse, on), "delinquent": late, "licence_block": block,
+        "fse": fse,
+        "on": on,
+        "page": page,
+        "statement": money.account_statement(fse, on),
+        "balance": money.account_balance(fse, on),
+        "delinquent": late,
+        "licence_block": block,
         "liens": Lien.objects.filter(establishment=fse).select_related("release"),
         "may": _writes(request),
-    }  # fmt: skip
+    }
     return render(request, "web/billing/account.html", context)
 
 
@@ -287,10 +304,13 @@ def _fee_choices(agency, on) -> list[tuple[str, str]]:
     schedule = money.fee_schedule_in_force(agency=agency, on=on)
     items = schedule.items.all() if schedule else []
     return [
-        (i.code, f"{i.code}: {i.description}, "
-                 f"{'at actual cost' if i.amount is None else dollars(i.amount)} ({i.citation})")
+        (
+            i.code,
+            f"{i.code}: {i.description}, "
+            f"{'at actual cost' if i.amount is None else dollars(i.amount)} ({i.citation})",
+        )
         for i in items
-    ]  # fmt: skip
+    ]
 
 
 def _orders_to_invoice(fse, pack) -> list[tuple[str, str]]:
@@ -315,11 +335,12 @@ def _penalty_initial(fse, pack, code: str) -> dict:
         return {}
     spec = pack.actions.get("penalty_order")
     return {
-        "kind": "penalty", "enforcement_action": order.code,
+        "kind": "penalty",
+        "enforcement_action": order.code,
         "line_description_0": f"{spec.title if spec else 'Penalty order'} {order.code}",
         "line_amount_0": Decimal(str(order.effective_fields().get("amount") or 0)),
         "line_citation_0": spec.citation if spec else "",
-    }  # fmt: skip
+    }
 
 
 def _invoice_form(request, fse):
@@ -336,10 +357,13 @@ def _invoice_form(request, fse):
         for i in Incident.objects.filter(establishment=fse).order_by("-date")
     ]
     return InvoiceForm(
-        data, initial=initial, rows=row_count(data, 1, extra=2),
-        fees=_fee_choices(request.agency, on), incidents=incidents,
+        data,
+        initial=initial,
+        rows=row_count(data, 1, extra=2),
+        fees=_fee_choices(request.agency, on),
+        incidents=incidents,
         orders=_orders_to_invoice(fse, pack),
-    )  # fmt: skip
+    )
 
 
 @record_page("invoice")
@@ -353,11 +377,17 @@ def invoice_new(request, fse):
         )
         try:
             invoice = invoice_issue(
-                establishment=fse, code=data["code"], kind=data["kind"],
-                noticed_on=data["noticed_on"], fees=data["fees"], lines=form.lines(),
-                description=data["description"], incident=incident,
-                enforcement_action=data["enforcement_action"], actor=request.user,
-            )  # fmt: skip
+                establishment=fse,
+                code=data["code"],
+                kind=data["kind"],
+                noticed_on=data["noticed_on"],
+                fees=data["fees"],
+                lines=form.lines(),
+                description=data["description"],
+                incident=incident,
+                enforcement_action=data["enforcement_action"],
+                actor=request.user,
+            )
         except ValidationError as e:
             put_errors(form, e, form.error_fields())
         else:
@@ -377,8 +407,11 @@ def _status(*forms_) -> int:
 
 # -- one invoice: payments, voids, credits ---------------------------------------------------
 
-INVOICE_FORMS = {"payment": (PaymentForm, "payment"), "void": (VoidForm, "invoice"),
-                 "credit": (CreditForm, "invoice")}  # fmt: skip
+INVOICE_FORMS = {
+    "payment": (PaymentForm, "payment"),
+    "void": (VoidForm, "invoice"),
+    "credit": (CreditForm, "invoice"),
+}
 
 
 def _save(action: str, invoice, data, actor):
@@ -401,18 +434,23 @@ def invoice_detail(request, code: str, invoice: str):
     void it or credit it (each posted with `action`)."""
     found = get_object_or_404(
         Invoice.objects.select_related("establishment", "agency", "incident"),
-        agency=request.agency, establishment__code=code, code=invoice,
-    )  # fmt: skip
+        agency=request.agency,
+        establishment__code=code,
+        code=invoice,
+    )
     action = request.POST.get("action", "payment") if request.method == "POST" else None
     if action is not None:
         policy.require_write(
             request.user, request.agency, INVOICE_FORMS.get(action, ("", "payment"))[1]
         )
     on = page_as_of(request)
-    forms_ = {name: cls(request.POST if name == action else None, prefix=name,
-                        initial={"paid_on": on, "on": on})
-              for name, (cls, kind) in INVOICE_FORMS.items()
-              if policy.may_write(request.user, request.agency, kind)}  # fmt: skip
+    forms_ = {
+        name: cls(
+            request.POST if name == action else None, prefix=name, initial={"paid_on": on, "on": on}
+        )
+        for name, (cls, kind) in INVOICE_FORMS.items()
+        if policy.may_write(request.user, request.agency, kind)
+    }
     bound = forms_.get(action) if action is not None else None
     if action is not None and bound is not None and bound.is_valid():
         try:
@@ -422,10 +460,18 @@ def invoice_detail(request, code: str, invoice: str):
         else:
             messages.success(request, done)
             return redirect("web:invoice", code=code, invoice=found.code)
-    rows = [r for r in money.account_invoices(found.establishment, max(on, found.noticed_on))
-            if r["invoice"].pk == found.pk]  # fmt: skip
-    context = {"fse": found.establishment, "row": rows[0], "forms": forms_,
-               "owed": money.invoice_owed(found), "pay": how_to_pay(request.agency)}  # fmt: skip
+    rows = [
+        r
+        for r in money.account_invoices(found.establishment, max(on, found.noticed_on))
+        if r["invoice"].pk == found.pk
+    ]
+    context = {
+        "fse": found.establishment,
+        "row": rows[0],
+        "forms": forms_,
+        "owed": money.invoice_owed(found),
+        "pay": how_to_pay(request.agency),
+    }
     return render(request, "web/billing/invoice.html", context, status=_status(bound))
 
 
@@ -436,8 +482,10 @@ def invoice_document(request, code: str, invoice: str):
     day."""
     found = get_object_or_404(
         Invoice.objects.select_related("establishment", "agency"),
-        agency=request.agency, establishment__code=code, code=invoice,
-    )  # fmt: skip
+        agency=request.agency,
+        establishment__code=code,
+        code=invoice,
+    )
     return invoice_response(found, max(page_as_of(request), found.noticed_on))
 
 
@@ -456,10 +504,13 @@ def _lien_orders(fse, on) -> list[dict]:
     """Each penalty order of the establishment with the engine's lien-eligible date and what
     is still owed on it on `on`."""
     return [
-        {"order": o, "eligible": money.lien_eligibility(fse, o.code, on),
-         "owed": money.penalty_owed(fse, o, on)}
+        {
+            "order": o,
+            "eligible": money.lien_eligibility(fse, o.code, on),
+            "owed": money.penalty_owed(fse, o, on),
+        }
         for o in money.penalty_orders(fse)
-    ]  # fmt: skip
+    ]
 
 
 @record_page("invoice")
@@ -469,8 +520,11 @@ def lien_new(request, fse):
     orders = _lien_orders(fse, on)
     choices = [(r["order"].code, r["order"].code) for r in orders]
     first = next((r for r in orders if r["owed"] > 0), None)
-    initial = {"recorded_on": on, "amount": first["owed"] if first else None,
-               "penalty_order": first["order"].code if first else ""}  # fmt: skip
+    initial = {
+        "recorded_on": on,
+        "amount": first["owed"] if first else None,
+        "penalty_order": first["order"].code if first else "",
+    }
     form = LienForm(request.POST or None, orders=choices, initial=initial)
     if form.is_valid():
         try:
@@ -485,8 +539,13 @@ def lien_new(request, fse):
                 "Record its release once paid.",
             )
             return redirect("web:account", code=fse.code)
-    context = {"fse": fse, "form": form, "orders": orders, "on": on,
-               "citation": money.lien_citation(request.agency.get_pack())}  # fmt: skip
+    context = {
+        "fse": fse,
+        "form": form,
+        "orders": orders,
+        "on": on,
+        "citation": money.lien_citation(request.agency.get_pack()),
+    }
     return render(request, "web/billing/lien_new.html", context, status=_status(form))
 
 
@@ -495,8 +554,10 @@ def lien_release_page(request, code: str, pk: int):
     """Record the release of a lien."""
     lien = get_object_or_404(
         Lien.objects.select_related("establishment"),
-        agency=request.agency, establishment__code=code, pk=pk,
-    )  # fmt: skip
+        agency=request.agency,
+        establishment__code=code,
+        pk=pk,
+    )
     policy.require_write(request.user, request.agency, "invoice")
     form = LienReleaseForm(request.POST or None, initial={"released_on": page_as_of(request)})
     if form.is_valid():

@@ -51,18 +51,35 @@ class Kind:
 
 
 KINDS = {
-    "operator": Kind(Operator, "name", ("name", "mailing_address", "email"), "operator",
-                     frozenset({"establishment", "membership"})),
-    "owner": Kind(PropertyOwner, "name", ("name", "mailing_address", "email"), "property owner",
-                  frozenset({"establishment", "membership"})),
+    "operator": Kind(
+        Operator,
+        "name",
+        ("name", "mailing_address", "email"),
+        "operator",
+        frozenset({"establishment", "membership"}),
+    ),
+    "owner": Kind(
+        PropertyOwner,
+        "name",
+        ("name", "mailing_address", "email"),
+        "property owner",
+        frozenset({"establishment", "membership"}),
+    ),
     "parcel": Kind(Parcel, "apn", ("apn", "address"), "parcel", frozenset({"establishment"})),
-    "segment": Kind(SewerSegment, "code", ("code", "description"), "sewer segment",
-                    frozenset({"establishment"})),
-    "establishment": Kind(FoodServiceEstablishment, "code", ("code", "name", "address"),
-                          "establishment", frozenset({"incident", "membership"})),
-    "hauler": Kind(Hauler, "code", ("code", "name"), "hauler",
-                   frozenset({"hauler", "service", "membership"})),
-}  # fmt: skip
+    "segment": Kind(
+        SewerSegment, "code", ("code", "description"), "sewer segment", frozenset({"establishment"})
+    ),
+    "establishment": Kind(
+        FoodServiceEstablishment,
+        "code",
+        ("code", "name", "address"),
+        "establishment",
+        frozenset({"incident", "membership"}),
+    ),
+    "hauler": Kind(
+        Hauler, "code", ("code", "name"), "hauler", frozenset({"hauler", "service", "membership"})
+    ),
+}
 
 
 def _first_line(text: str) -> str:

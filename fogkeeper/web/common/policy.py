@@ -30,6 +30,7 @@ SESSION_KEY = "fogkeeper_agency"
 # Staff roles write for the whole agency; an operator
 # for its establishments, a hauler for its customers' devices. A sample of the discharge is
 # part of an inspection (13.30.080(C); 10.02.090): whoever records inspections.
+# fmt: off
 WRITES = {
     "manager": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
@@ -51,7 +52,8 @@ WRITES = {
     },
     "hauler": {"service"},
     "owner": set(),
-}  # fmt: skip
+}
+# fmt: on
 
 # What kind of write each enforcement step is (WRITES' keys), by ACCESS.md: an inspector
 # sends notices of noncompliance and records their correction; the clerk and hearing officer
@@ -77,8 +79,13 @@ ACTION_KINDS = {
     "appeal": "appeal",
 }
 # A later fact about an action is written by whoever may take it, except these.
-FACT_KINDS = {"corrected_on": "notice", "paid_on": "payment", "hearing_concluded_on": "hearing",
-              "hearing_concluded_at": "hearing", "concluded_on": "hearing"}  # fmt: skip
+FACT_KINDS = {
+    "corrected_on": "notice",
+    "paid_on": "payment",
+    "hearing_concluded_on": "hearing",
+    "hearing_concluded_at": "hearing",
+    "concluded_on": "hearing",
+}
 
 
 def action_kind(action_type: str) -> str:
@@ -96,6 +103,7 @@ def fact_kind(action_type: str, field: str) -> str:
 
 # What each role may read of the establishments it reaches (ACCESS.md "may read").
 EVERYTHING = "*"
+# fmt: off
 READS = {
     "manager": {EVERYTHING},
     "inspector": {EVERYTHING},
@@ -107,7 +115,8 @@ READS = {
     },
     "hauler": {"establishment", "devices", "schedule", "own_services"},
     "owner": {"establishment", "status", "findings", "schedule", "permit"},
-}  # fmt: skip
+}
+# fmt: on
 
 # The audit trail is read by the manager and the auditor (the one the trail is kept for).
 AUDIT_READERS = {"manager", "auditor"}

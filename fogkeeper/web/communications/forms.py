@@ -25,21 +25,25 @@ def _any(choices) -> list[tuple[str, str]]:
 class RecipientFilters(forms.Form):
     """The establishment list's filters (registry.selectors.FILTERS, read by establishment_list)."""
 
-    q = forms.CharField(required=False, max_length=100,
-                        label="Name, address or permit number contains")  # fmt: skip
+    q = forms.CharField(
+        required=False, max_length=100, label="Name, address or permit number contains"
+    )
     status = forms.ChoiceField(required=False, label="Status")
     rule = forms.ChoiceField(required=False, label="Open finding")
     device = forms.ChoiceField(required=False, label="Device kind")
     segment = forms.CharField(required=False, max_length=40, label="Sewer segment (its code)")
     due_by = forms.DateField(
-        required=False, widget=DateInput, label="Next due on or before",
+        required=False,
+        widget=DateInput,
+        label="Next due on or before",
         help_text="A day before today chooses the establishments with something overdue.",
-    )  # fmt: skip
+    )
     obligation = forms.ChoiceField(required=False, label="Something falls due")
     due_from = forms.DateField(required=False, widget=DateInput, label="…from")
     due_to = forms.DateField(required=False, widget=DateInput, label="…through")
-    overflow_since = forms.DateField(required=False, widget=DateInput,
-                                     label="An overflow or spill since")  # fmt: skip
+    overflow_since = forms.DateField(
+        required=False, widget=DateInput, label="An overflow or spill since"
+    )
 
     def __init__(self, data=None, *, agency, **kwargs):
         super().__init__(data, **kwargs)
@@ -101,14 +105,16 @@ class CommunicationForm(forms.Form):
     )
     subject = forms.CharField(max_length=200, label="Subject (the heading of a letter)")
     body = forms.CharField(
-        label="Text", widget=forms.Textarea(attrs={"rows": 12}),
+        label="Text",
+        widget=forms.Textarea(attrs={"rows": 12}),
         help_text=f"Plain text. Merge fields in single braces, such as {merge.EXAMPLE}, are "
-                  "replaced by each establishment's own value (the list below).",
-    )  # fmt: skip
+        "replaced by each establishment's own value (the list below).",
+    )
     attachment = forms.FileField(
-        required=False, label="Attach a PDF",
+        required=False,
+        label="Attach a PDF",
         widget=forms.ClearableFileInput(attrs={"accept": ".pdf,application/pdf"}),
-    )  # fmt: skip
+    )
     remove_attachment = forms.BooleanField(required=False, label="Remove the PDF attached")
 
     def __init__(self, *args, max_bytes: int, attached: str = "", **kwargs):

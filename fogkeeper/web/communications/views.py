@@ -37,8 +37,10 @@ def _words(comm: Communication) -> str:
         return f"{comm.status_words()}: {comm.done} of {comm.total} done"
     if comm.is_draft:
         return comm.get_status_display()
-    return (f"{comm.get_status_display()}: {comm.sent} sent, {comm.letter_only} letter only, "
-            f"{comm.skipped} skipped, {comm.failed} failed")  # fmt: skip
+    return (
+        f"{comm.get_status_display()}: {comm.sent} sent, {comm.letter_only} letter only, "
+        f"{comm.skipped} skipped, {comm.failed} failed"
+    )
 
 
 @agency_page
@@ -69,8 +71,12 @@ def _forms(request, draft: Communication | None):
         return filters, form
     initial = {"kind": Communication.LEGAL_NOTICE, "channel": Communication.EMAIL}
     if draft is not None:
-        initial = {"kind": draft.kind, "channel": draft.channel, "subject": draft.subject,
-                   "body": draft.body}  # fmt: skip
+        initial = {
+            "kind": draft.kind,
+            "channel": draft.channel,
+            "subject": draft.subject,
+            "body": draft.body,
+        }
         filters = RecipientFilters(draft.filters, agency=agency)
     else:
         filters = RecipientFilters(request.GET if request.GET else None, agency=agency)
@@ -103,13 +109,20 @@ def _save_draft(request, filters, form, draft) -> Communication | None:
     data = form.cleaned_data
     try:
         return services.communication_draft(
-            agency=request.agency, kind=data["kind"], channel=data["channel"],
-            subject=data["subject"], body=data["body"], filters=filters.filters(),
+            agency=request.agency,
+            kind=data["kind"],
+            channel=data["channel"],
+            subject=data["subject"],
+            body=data["body"],
+            filters=filters.filters(),
             chosen=chosen(request.agency, filters.filters()),
-            attachment=data.get("attachment"), remove_attachment=data.get("remove_attachment"),
-            draft=draft, site=request.build_absolute_uri("/"), as_of=request.agency.today(),
+            attachment=data.get("attachment"),
+            remove_attachment=data.get("remove_attachment"),
+            draft=draft,
+            site=request.build_absolute_uri("/"),
+            as_of=request.agency.today(),
             actor=request.user,
-        )  # fmt: skip
+        )
     except ValidationError as e:
         put_errors(form, e)
         return None
@@ -130,19 +143,28 @@ def communication_detail(request, pk: int):
     today = request.agency.today()
     filters = RecipientFilters(comm.filters, agency=request.agency)
     filters.is_valid()
-    extra = {"status": _words(comm), "filter_words": filters.words(),
-             "may_send": policy.may_write(request.user, request.agency, KIND)}  # fmt: skip
+    extra = {
+        "status": _words(comm),
+        "filter_words": filters.words(),
+        "may_send": policy.may_write(request.user, request.agency, KIND),
+    }
     if comm.is_draft:
         establishments = chosen(request.agency, comm.filters)
-        extra |= {"reach": services.reach(establishments, today),
-                  "preview": services.preview(comm, establishments, today)}  # fmt: skip
+        extra |= {
+            "reach": services.reach(establishments, today),
+            "preview": services.preview(comm, establishments, today),
+        }
     else:
         rows = comm.recipients.select_related("establishment").defer("letter_pdf", "body")
         extra["recipients"] = Paginator(rows, RECIPIENTS_PER_PAGE).get_page(request.GET.get("page"))
     return jobs.run_page(
-        request, comm, kind=KIND, page="web/communications/communication.html",
-        fragment="web/communications/_progress.html", **extra,
-    )  # fmt: skip
+        request,
+        comm,
+        kind=KIND,
+        page="web/communications/communication.html",
+        fragment="web/communications/_progress.html",
+        **extra,
+    )
 
 
 @agency_page
@@ -154,9 +176,11 @@ def communication_send(request, pk: int):
     policy.require_write(request.user, request.agency, KIND)
     try:
         comm = services.communication_send(
-            communication=comm, chosen=chosen(request.agency, comm.filters),
-            on=request.agency.today(), actor=request.user,
-        )  # fmt: skip
+            communication=comm,
+            chosen=chosen(request.agency, comm.filters),
+            on=request.agency.today(),
+            actor=request.user,
+        )
     except ValidationError as e:
         for text in e.messages:
             messages.error(request, text)
@@ -175,8 +199,9 @@ def communication_requeue(request, pk: int):
         return HttpResponseNotAllowed(["POST"])
     policy.require_write(request.user, request.agency, KIND)
     if services.communication_resume(communication=comm, actor=request.user):
-        messages.success(request, "Queued again: it carries on with the establishments not "
-                         "sent to yet.")  # fmt: skip
+        messages.success(
+            request, "Queued again: it carries on with the establishments not sent to yet."
+        )
     else:
         messages.error(request, jobs.NOT_STALLED.format(what="communication"))
     return redirect("web:communication", pk=pk)
@@ -213,9 +238,14 @@ def communication_letter(request, pk: int, code: str):
             raise Http404("no letter for this establishment")
         return _pdf(bytes(found.letter_pdf), name)
     values = merge.values_for(request.agency, [fse.pk], request.agency.today())[fse.pk]
-    pdf = letter_pdf(comm, fse, subject=merge.fill(comm.subject, values),
-                     body=merge.fill(comm.body, values), operator=values["operator_name"],
-                     preview=True)  # fmt: skip
+    pdf = letter_pdf(
+        comm,
+        fse,
+        subject=merge.fill(comm.subject, values),
+        body=merge.fill(comm.body, values),
+        operator=values["operator_name"],
+        preview=True,
+    )
     return _pdf(pdf, f"preview-{name}")
 
 
@@ -227,11 +257,14 @@ def communication_unsubscribe(request, token: str):
         return HttpResponseNotAllowed(["GET", "POST"])
     recipient = unsubscribe.recipient_of(token)
     if recipient is None or not recipient.communication.is_newsletter:
-        return render(request, "web/communications/unsubscribe.html", {"invalid": True},
-                      status=404)  # fmt: skip
+        return render(request, "web/communications/unsubscribe.html", {"invalid": True}, status=404)
     done = unsubscribe.opted_out(recipient)
     if request.method == "POST":
         done = unsubscribe.opt_out(recipient)
-    context = {"recipient": recipient, "done": done, "token": token,
-               "sender": recipient.communication.agency}  # fmt: skip
+    context = {
+        "recipient": recipient,
+        "done": done,
+        "token": token,
+        "sender": recipient.communication.agency,
+    }
     return render(request, "web/communications/unsubscribe.html", context)

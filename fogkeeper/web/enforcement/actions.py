@@ -51,8 +51,10 @@ def case_step(kind_of):
         def wrapper(request, code: str, case: str, **kwargs):
             found = get_object_or_404(
                 EnforcementCase.objects.select_related("establishment"),
-                establishment__agency=request.agency, establishment__code=code, code=case,
-            )  # fmt: skip
+                establishment__agency=request.agency,
+                establishment__code=code,
+                code=case,
+            )
             policy.require_write(request.user, request.agency, kind_of(request, found, **kwargs))
             try:
                 return view(request, found, **kwargs)
@@ -113,8 +115,14 @@ def _deadlines_of(fse, code: str) -> list[str]:
 
 
 def _page(request, case, form, title: str, *, intro: Sequence[str] = (), preview: bool = False):
-    context = {"case": case, "fse": case.establishment, "form": form, "title": title,
-               "intro": intro, "preview": preview}  # fmt: skip
+    context = {
+        "case": case,
+        "fse": case.establishment,
+        "form": form,
+        "title": title,
+        "intro": intro,
+        "preview": preview,
+    }
     return render(
         request, "web/enforcement/step.html", context, status=400 if form.is_bound else 200
     )
@@ -136,8 +144,9 @@ def take_action(request, case: EnforcementCase, type: str):
         raise Http404("not an action of this ordinance")
     refers_to = _refers_to(request, case, required=False)
     as_of = page_as_of(request)
-    form = ActionForm(request.POST or None, pack=pack, spec=spec, case=case, as_of=as_of,
-                      refers_to=refers_to)  # fmt: skip
+    form = ActionForm(
+        request.POST or None, pack=pack, spec=spec, case=case, as_of=as_of, refers_to=refers_to
+    )
     if form.is_valid():
         if "preview" in request.POST:
             return _preview(request, case, spec, form, refers_to)
@@ -161,11 +170,16 @@ def _violation(case, form) -> Any:
 def _take(request, case, type, form, refers_to) -> EnforcementAction:
     data = form.cleaned_data
     return services.action_take(
-        case=case, type=type, code=data["code"], fields=form.action_fields(),
+        case=case,
+        type=type,
+        code=data["code"],
+        fields=form.action_fields(),
         delivery=data.get("delivery", ""),
         certified_mail_number=data.get("certified_mail_number", ""),
-        refers_to=refers_to, violation=_violation(case, form), actor=request.user,
-    )  # fmt: skip
+        refers_to=refers_to,
+        violation=_violation(case, form),
+        actor=request.user,
+    )
 
 
 def _preview(request, case, spec, form, refers_to) -> HttpResponse:
@@ -173,21 +187,32 @@ def _preview(request, case, spec, form, refers_to) -> HttpResponse:
     from fogkeeper.enforcement import letters
 
     fields = services.filled_by_law(
-        case.establishment, form.cleaned_data["code"], spec.type,
+        case.establishment,
+        form.cleaned_data["code"],
+        spec.type,
         services.plain_fields(form.action_fields()),
-    )  # fmt: skip
+    )
     taken_on = date.fromisoformat(str(fields.get(spec.date_field, page_as_of(request)))[:10])
     action = EnforcementAction(
-        case=case, establishment=case.establishment, code=form.cleaned_data["code"],
-        type=spec.type, level=request.agency.get_pack().procedure.get("levels", {}).get(
-            spec.type, fields.get("issued_by", "")),
-        taken_on=taken_on, cites=spec.citation, fields=fields, refers_to=refers_to,
-        violation=_violation(case, form), taken_by=request.user,
+        case=case,
+        establishment=case.establishment,
+        code=form.cleaned_data["code"],
+        type=spec.type,
+        level=request.agency.get_pack()
+        .procedure.get("levels", {})
+        .get(spec.type, fields.get("issued_by", "")),
+        taken_on=taken_on,
+        cites=spec.citation,
+        fields=fields,
+        refers_to=refers_to,
+        violation=_violation(case, form),
+        taken_by=request.user,
         delivery=form.cleaned_data.get("delivery", ""),
         certified_mail_number=form.cleaned_data.get("certified_mail_number", ""),
-    )  # fmt: skip
-    deadlines = services.action_deadlines(case.establishment, action.code, spec.type, fields,
-                                          taken_on)  # fmt: skip
+    )
+    deadlines = services.action_deadlines(
+        case.establishment, action.code, spec.type, fields, taken_on
+    )
     pdf = letters.preview_letter(action, [d.to_dict() for d in deadlines], request.user)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="preview-{action.code}.pdf"'
@@ -205,10 +230,14 @@ def schedule_hearing(request, case: EnforcementCase):
     continued = on if on.type == HEARING else None
     notice = on.refers_to if continued else on
     assert notice is not None  # a hearing is always on a notice (services.hearing_schedule)
-    form = HearingForm(request.POST or None, initial={
-        "code": action_code(case.establishment, "H"), "noticed_on": page_as_of(request),
-        "place": (continued.fields.get("place", "") if continued else ""),
-    })  # fmt: skip
+    form = HearingForm(
+        request.POST or None,
+        initial={
+            "code": action_code(case.establishment, "H"),
+            "noticed_on": page_as_of(request),
+            "place": (continued.fields.get("place", "") if continued else ""),
+        },
+    )
     if form.is_valid():
         try:
             hearing = services.hearing_schedule(
@@ -346,9 +375,11 @@ def file_appeal(request, case: EnforcementCase):
     appealed = _refers_to(request, case)
     to = request.POST.get("to") or request.GET.get("to", "")
     pack = request.agency.get_pack()
-    form = AppealForm(request.POST or None, request.FILES or None,
-                      initial={"code": action_code(case.establishment, "AP"),
-                               "filed_on": page_as_of(request)})  # fmt: skip
+    form = AppealForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"code": action_code(case.establishment, "AP"), "filed_on": page_as_of(request)},
+    )
     if form.is_valid():
         try:
             appeal = services.appeal_file(
@@ -429,8 +460,12 @@ def _fact_label(field: str) -> str:
 @case_step(lambda request, case: policy.action_kind("court_judgment"))
 def record_judgment(request, case: EnforcementCase):
     pack = request.agency.get_pack()
-    form = JudgmentForm(request.POST or None, pack=pack, case=case,
-                        initial={"code": action_code(case.establishment, "CJ")})  # fmt: skip
+    form = JudgmentForm(
+        request.POST or None,
+        pack=pack,
+        case=case,
+        initial={"code": action_code(case.establishment, "CJ")},
+    )
     if form.is_valid():
         data = form.cleaned_data
         cls = data["penalty_class"]
@@ -438,10 +473,15 @@ def record_judgment(request, case: EnforcementCase):
         quantity: Any = data["quantity"] if unit == "gallons" else int(data["quantity"])
         try:
             judgment = services.court_judgment_record(
-                case=case, code=data["code"], entered_on=data["entered_on"],
-                violation=case.violations.get(code=data["violation"]), amount=data["amount"],
-                penalty_class=cls, actor=request.user, **{unit: quantity},
-            )  # fmt: skip
+                case=case,
+                code=data["code"],
+                entered_on=data["entered_on"],
+                violation=case.violations.get(code=data["violation"]),
+                amount=data["amount"],
+                penalty_class=cls,
+                actor=request.user,
+                **{unit: quantity},
+            )
         except ValidationError as e:
             put_errors(form, e, {unit: "quantity"})
         else:

@@ -63,9 +63,20 @@ PAST_DAYS = 7
 HEARD_FIELDS = ("hearing_on", "hearing_concluded_on", "hearing_concluded_at")
 DATE_INVALID = "enforcement.hearing_date_invalid"
 CSV_COLUMNS = [
-    "date", "time", "kind", "overdue", "what", "action", "action_title", "establishment",
-    "establishment_name", "case", "citation", "why", "url",
-]  # fmt: skip
+    "date",
+    "time",
+    "kind",
+    "overdue",
+    "what",
+    "action",
+    "action_title",
+    "establishment",
+    "establishment_name",
+    "case",
+    "citation",
+    "why",
+    "url",
+]
 
 
 class CalendarForm(forms.Form):
@@ -176,18 +187,25 @@ def legal_calendar(
         found = _case_entries(pack, case_actions, deadlines, cutoff, invalid)
         if case_actions[0].case_id in open_ids or any(e.overdue for e in found):
             entries += [e for e in found if e.overdue or start <= e.day < end]
-    entries += [_spill_entry(r) for r in reports_due(agency=agency, as_of=as_of, start=start,
-                                                      end=end)]  # fmt: skip
+    entries += [
+        _spill_entry(r) for r in reports_due(agency=agency, as_of=as_of, start=start, end=end)
+    ]
     cites = cleaning_citation(agency)
-    entries += [_cleaning_entry(s, as_of, cites)
-                for s in cleanings_overdue(agency=agency, as_of=as_of)]  # fmt: skip
+    entries += [
+        _cleaning_entry(s, as_of, cites) for s in cleanings_overdue(agency=agency, as_of=as_of)
+    ]
     entries.sort(key=_order)
     if kinds:
         entries = [e for e in entries if e.kinds & set(kinds)]
     return Calendar(
-        as_of=as_of, start=start, end=end, weeks=weeks, kinds=list(kinds or []),
-        entries=entries, overdue=[e for e in entries if e.overdue],
-    )  # fmt: skip
+        as_of=as_of,
+        start=start,
+        end=end,
+        weeks=weeks,
+        kinds=list(kinds or []),
+        entries=entries,
+        overdue=[e for e in entries if e.overdue],
+    )
 
 
 def _order(entry: Entry) -> tuple:
@@ -273,12 +291,19 @@ def _milestone_entry(pack: Pack, action: EnforcementAction, m: dict[str, Any]) -
     if m.get("met_on"):
         what += f" (met {str(m['met_on'])[:10]})"
     return Entry(
-        day=date.fromisoformat(str(m["due"])[:10]), at=None, kind="deadline",
-        name=f"milestone-{m['id']}", engine_kind="milestone", what=what, action=action.code,
-        action_title=action_title(pack, action.type), establishment=action.establishment.code,
-        establishment_name=action.establishment.name, case=action.case.code,
+        day=date.fromisoformat(str(m["due"])[:10]),
+        at=None,
+        kind="deadline",
+        name=f"milestone-{m['id']}",
+        engine_kind="milestone",
+        what=what,
+        action=action.code,
+        action_title=action_title(pack, action.type),
+        establishment=action.establishment.code,
+        establishment_name=action.establishment.name,
+        case=action.case.code,
         citation=action.cites,
-    )  # fmt: skip
+    )
 
 
 def _passed(entry: Entry, cutoff: datetime) -> bool:
@@ -294,12 +319,19 @@ def _deadline_entry(pack: Pack, action: EnforcementAction, d: dict[str, Any]) ->
     day = at.date() if at else date.fromisoformat(value[:10])
     name, kind = d["name"], d["kind"]
     return Entry(
-        day=day, at=at, kind=NAMED_KINDS.get(name, "deadline"), name=name, engine_kind=kind,
+        day=day,
+        at=at,
+        kind=NAMED_KINDS.get(name, "deadline"),
+        name=name,
+        engine_kind=kind,
         what=f"{name.replace('_', ' ').capitalize()} ({DEADLINE_KINDS.get(kind, kind).lower()})",
-        action=action.code, action_title=action_title(pack, action.type),
-        establishment=action.establishment.code, establishment_name=action.establishment.name,
-        case=action.case.code, citation=d.get("citation", ""),
-    )  # fmt: skip
+        action=action.code,
+        action_title=action_title(pack, action.type),
+        establishment=action.establishment.code,
+        establishment_name=action.establishment.name,
+        case=action.case.code,
+        citation=d.get("citation", ""),
+    )
 
 
 def _hearing_entry(pack: Pack, hearing: EnforcementAction, by_code: dict) -> Entry:
@@ -308,12 +340,19 @@ def _hearing_entry(pack: Pack, hearing: EnforcementAction, by_code: dict) -> Ent
     on = f" on {action_title(pack, notice.type)} {notice.code}" if notice else ""
     what = f"Hearing{on}" + (f", continued from {continued}" if continued else "")
     return Entry(
-        day=date.fromisoformat(str(hearing.fields["hearing_on"])[:10]), at=None, kind="hearing",
-        name="hearing", engine_kind="hearing", what=what, action=hearing.code,
-        action_title=action_title(pack, hearing.type), establishment=hearing.establishment.code,
-        establishment_name=hearing.establishment.name, case=hearing.case.code,
+        day=date.fromisoformat(str(hearing.fields["hearing_on"])[:10]),
+        at=None,
+        kind="hearing",
+        name="hearing",
+        engine_kind="hearing",
+        what=what,
+        action=hearing.code,
+        action_title=action_title(pack, hearing.type),
+        establishment=hearing.establishment.code,
+        establishment_name=hearing.establishment.name,
+        case=hearing.case.code,
         citation=hearing.cites,
-    )  # fmt: skip
+    )
 
 
 def _spill_entry(report: SpillReport) -> Entry:
@@ -323,13 +362,22 @@ def _spill_entry(report: SpillReport) -> Entry:
     at = d.due if isinstance(d.due, datetime) else None
     assert d.day is not None  # a report due or late has its day
     return Entry(
-        day=d.day, at=at, kind="spill_report", name=d.key, engine_kind="spill", what=d.what,
-        action=i.code, action_title=f"{i.kind.capitalize()}", establishment=fse.code if fse else "",
-        establishment_name=fse.name if fse else (i.address or "no establishment"), case="",
-        citation=d.citation, overdue=d.late,
+        day=d.day,
+        at=at,
+        kind="spill_report",
+        name=d.key,
+        engine_kind="spill",
+        what=d.what,
+        action=i.code,
+        action_title=f"{i.kind.capitalize()}",
+        establishment=fse.code if fse else "",
+        establishment_name=fse.name if fse else (i.address or "no establishment"),
+        case="",
+        citation=d.citation,
+        overdue=d.late,
         why=f"Not submitted by {d.shown} (counted from {d.counted_from})." if d.late else "",
         href=reverse("web:incident", kwargs={"pk": i.pk}),
-    )  # fmt: skip
+    )
 
 
 def _cleaning_entry(state: SegmentState, as_of: date, cites: str) -> Entry:
@@ -344,12 +392,22 @@ def _cleaning_entry(state: SegmentState, as_of: date, cites: str) -> Entry:
         else "Never cleaned."
     )
     return Entry(
-        day=state.due_on or as_of, at=None, kind="cleaning", name="cleaning",
-        engine_kind="cleaning", what=state.state_word, action=seg.code, action_title="Segment",
-        establishment="", establishment_name=f"Sewer segment {seg.code}", case="",
-        citation=cites, overdue=True, why=why,
+        day=state.due_on or as_of,
+        at=None,
+        kind="cleaning",
+        name="cleaning",
+        engine_kind="cleaning",
+        what=state.state_word,
+        action=seg.code,
+        action_title="Segment",
+        establishment="",
+        establishment_name=f"Sewer segment {seg.code}",
+        case="",
+        citation=cites,
+        overdue=True,
+        why=why,
         href=reverse("web:segment", kwargs={"segment": seg.pk}),
-    )  # fmt: skip
+    )
 
 
 def _undone(name: str, action: EnforcementAction, actions: list, due: Entry) -> str:
@@ -410,11 +468,16 @@ def calendar_page(request):
     query.pop("page", None)
     days = [(day, list(items)) for day, items in groupby(page.object_list, key=lambda e: e.day)]
     context = {
-        "cal": cal, "form": form, "page": page, "days": days, "query": query.urlencode(),
-        "kinds": KINDS, "as_of": request.GET.get("as_of", ""),
+        "cal": cal,
+        "form": form,
+        "page": page,
+        "days": days,
+        "query": query.urlencode(),
+        "kinds": KINDS,
+        "as_of": request.GET.get("as_of", ""),
         "weeks": request.GET.get("weeks", "") or DEFAULT_WEEKS,
         "reports_to_state": of_agency(request.agency) is not None,
-    }  # fmt: skip
+    }
     return render(
         request, "web/enforcement/calendar.html", context, status=400 if form.errors else 200
     )
@@ -449,10 +512,20 @@ def calendar_csv(request):
     writer.writerow(CSV_COLUMNS)
     for e in cal.entries:
         row = [
-            e.day.isoformat(), e.at.strftime("%H:%M") if e.at else "", e.kind,
-            "yes" if e.overdue else "", e.what, e.action, e.action_title, e.establishment,
-            e.establishment_name, e.case, e.citation, e.why, _case_url(request, e),
-        ]  # fmt: skip
+            e.day.isoformat(),
+            e.at.strftime("%H:%M") if e.at else "",
+            e.kind,
+            "yes" if e.overdue else "",
+            e.what,
+            e.action,
+            e.action_title,
+            e.establishment,
+            e.establishment_name,
+            e.case,
+            e.citation,
+            e.why,
+            _case_url(request, e),
+        ]
         writer.writerow([neutralise(str(v)) for v in row])
     return response
 

@@ -151,20 +151,38 @@ def case_list_page(request):
     rows = case_list(agency=request.agency, params=params, as_of=as_of)
     if "export" in params:
         return export_response(
-            params["export"], filename=f"{request.agency.code}-cases", sheet="Cases",
-            columns=CASE_COLUMNS, rows=_case_cells(rows),
-        )  # fmt: skip
+            params["export"],
+            filename=f"{request.agency.code}-cases",
+            sheet="Cases",
+            columns=CASE_COLUMNS,
+            rows=_case_cells(rows),
+        )
     page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"page": page, "params": params, "query": query.urlencode(), "states": STATES,
-               "as_of": as_of,
-               "may_notice": may_send_first_notice(request)}  # fmt: skip
+    context = {
+        "page": page,
+        "params": params,
+        "query": query.urlencode(),
+        "states": STATES,
+        "as_of": as_of,
+        "may_notice": may_send_first_notice(request),
+    }
     return render(request, "web/enforcement/cases.html", context)
 
 
-CASE_COLUMNS = ["Case", "Establishment code", "Establishment", "Opened", "State", "Violations",
-                "Last action", "Last action taken on", "Next date", "Next date is"]  # fmt: skip
+CASE_COLUMNS = [
+    "Case",
+    "Establishment code",
+    "Establishment",
+    "Opened",
+    "State",
+    "Violations",
+    "Last action",
+    "Last action taken on",
+    "Next date",
+    "Next date is",
+]
 
 
 def _case_cells(rows: list[CaseRow]):
@@ -172,13 +190,17 @@ def _case_cells(rows: list[CaseRow]):
     for row in rows:
         case, last, ahead = row.case, row.last_action, row.next_date
         yield [
-            case.code, case.establishment.code, case.establishment.name, case.opened_on,
-            "Open" if row.open else "Closed", "; ".join(row.violations),
+            case.code,
+            case.establishment.code,
+            case.establishment.name,
+            case.opened_on,
+            "Open" if row.open else "Closed",
+            "; ".join(row.violations),
             f"{last['title']} ({last['code']})" if last else "",
             last["taken_on"] if last else None,
             ahead["day"] if ahead else None,
             f"{plain_words(ahead['name'])} ({ahead['action']})" if ahead else "",
-        ]  # fmt: skip
+        ]
 
 
 # -- one case -------------------------------------------------------------------------------
@@ -221,24 +243,38 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
         problem = str(e)
         report = Report(pack.id, fse.code, fse.name, as_of, status="")
     deadlines = [
-        {**d.to_dict(), "day": _date_of(d.date), "shown": _shown(d.date),
-         "kind_title": _kind(d.kind), "action_title": _title_of(pack, actions, d.action),
-         "passed": _date_of(d.date) < as_of}
+        {
+            **d.to_dict(),
+            "day": _date_of(d.date),
+            "shown": _shown(d.date),
+            "kind_title": _kind(d.kind),
+            "action_title": _title_of(pack, actions, d.action),
+            "passed": _date_of(d.date) < as_of,
+        }
         for d in report.deadlines
         if d.action in codes
-    ]  # fmt: skip
+    ]
     accruals = [
-        {**a.to_dict(), "title": _accrual_title(pack, a.rule), "amount": a.amount,
-         "rate": a.rate, "start": a.start, "through": a.through}
+        {
+            **a.to_dict(),
+            "title": _accrual_title(pack, a.rule),
+            "amount": a.amount,
+            "rate": a.rate,
+            "start": a.start,
+            "through": a.through,
+        }
         for a in report.accruals
         if a.action in codes
-    ]  # fmt: skip
+    ]
     open_findings = {(f.rule, f.subject) for f in report.findings if f.open}
     violations = [
-        {"violation": v, "title": pack_title(pack, v.rule),
-         "open": (v.rule, v.subject) in open_findings}
+        {
+            "violation": v,
+            "title": pack_title(pack, v.rule),
+            "open": (v.rule, v.subject) in open_findings,
+        }
         for v in case_violations(case)
-    ]  # fmt: skip
+    ]
     closure = closure_on(actions, as_of)
     return CasePage(
         case=case,
@@ -353,11 +389,17 @@ def case_detail(request, code: str, case: str):
     return render(request, "web/enforcement/case.html", {"case_page": page})
 
 
-STEP_URLS = {"act": "web:case_act", "hearing": "web:case_hearing",
-             "continuance": "web:case_hearing", "conclude": "web:case_conclude",
-             "appeal": "web:case_appeal", "fact": "web:case_fact", "waiver": "web:case_waiver",
-             "close": "web:case_close",
-             "judgment": "web:case_judgment"}  # fmt: skip
+STEP_URLS = {
+    "act": "web:case_act",
+    "hearing": "web:case_hearing",
+    "continuance": "web:case_hearing",
+    "conclude": "web:case_conclude",
+    "appeal": "web:case_appeal",
+    "fact": "web:case_fact",
+    "waiver": "web:case_waiver",
+    "close": "web:case_close",
+    "judgment": "web:case_judgment",
+}
 
 
 def _step_kind(step: Step) -> str:
@@ -398,11 +440,13 @@ def _penalties_to_invoice(page: CasePage) -> list[dict[str, Any]]:
     replaced = {a.fields.get("appeal_of") for a in page.records if a.type == "penalty_order"}
     url = reverse("web:invoice_new", args=[fse.code])
     return [
-        {"step": Step("invoice", "invoice", f"Invoice the penalty order {a.code}"),
-         "url": f"{url}?{urlencode({'action': a.code})}"}
+        {
+            "step": Step("invoice", "invoice", f"Invoice the penalty order {a.code}"),
+            "url": f"{url}?{urlencode({'action': a.code})}",
+        }
         for a in page.records
         if a.type == "penalty_order" and a.code not in invoiced and a.code not in replaced
-    ]  # fmt: skip
+    ]
 
 
 # -- letters ------------------------------------------------------------------------------
@@ -413,9 +457,12 @@ def _penalties_to_invoice(page: CasePage) -> list[dict[str, Any]]:
 def case_document(request, code: str, case: str, action: str):
     """The document an act was taken on, as received (the written appeal)."""
     found = get_object_or_404(
-        EnforcementAction, establishment__agency=request.agency, establishment__code=code,
-        case__code=case, code=action,
-    )  # fmt: skip
+        EnforcementAction,
+        establishment__agency=request.agency,
+        establishment__code=code,
+        case__code=case,
+        code=action,
+    )
     if not found.document:
         raise Http404("no document was received with this act")
     document = (found.document.name or "").rsplit("/", 1)[-1]

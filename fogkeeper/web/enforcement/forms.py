@@ -21,10 +21,18 @@ from ..vocabulary import identifier_words, reference_words, violation_words
 
 # Fields a later step records (a fact, a hearing, an appeal), or the service computes.
 LATER = {
-    "corrected_on", "hearing_on", "continued_to", "hearing_concluded_on", "hearing_concluded_at",
-    "paid_on", "appealed_on", "appeal_decided_on", "record_requested_on", "record_delivered_on",
+    "corrected_on",
+    "hearing_on",
+    "continued_to",
+    "hearing_concluded_on",
+    "hearing_concluded_at",
+    "paid_on",
+    "appealed_on",
+    "appeal_decided_on",
+    "record_requested_on",
+    "record_delivered_on",
     "balance_due",
-}  # fmt: skip
+}
 TEXT_LABELS = {
     "corrective_action": "Corrective action required",
     "decision": "Decision",
@@ -44,8 +52,16 @@ class ActionForm(forms.Form):
 
     code = forms.CharField(max_length=40, label="Action number")
 
-    def __init__(self, data=None, *, pack: Pack, spec: ActionSpec, case: EnforcementCase,
-                 as_of: date, refers_to: EnforcementAction | None = None):  # fmt: skip
+    def __init__(
+        self,
+        data=None,
+        *,
+        pack: Pack,
+        spec: ActionSpec,
+        case: EnforcementCase,
+        as_of: date,
+        refers_to: EnforcementAction | None = None,
+    ):
         super().__init__(data)
         self.pack, self.spec, self.case = pack, spec, case
         if case is None:  # a bulk notice: each establishment's number is the next free one
@@ -72,9 +88,11 @@ class ActionForm(forms.Form):
                 choices=[c for c in DELIVERY if c[0]], label="Delivered by", initial="mail"
             )
             self.fields["certified_mail_number"] = forms.CharField(
-                required=False, max_length=40, label="Certified mail number",
+                required=False,
+                max_length=40,
+                label="Certified mail number",
                 help_text="Required when mailed (certified mail).",
-            )  # fmt: skip
+            )
 
     def _field(self, name, kind, required, choices, as_of) -> forms.Field | None:
         common = {"label": label(name), "required": required}
@@ -102,10 +120,12 @@ class ActionForm(forms.Form):
             return forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), **common)
         if kind == "milestones":
             return forms.CharField(
-                widget=forms.Textarea(attrs={"rows": 4}), required=required, label="Milestones",
+                widget=forms.Textarea(attrs={"rows": 4}),
+                required=required,
+                label="Milestones",
                 help_text="One a line: its number, the date it is due and what must be done "
                 "by then, e.g. M-1 2025-08-01 Install a 1,000-gallon grease interceptor.",
-            )  # fmt: skip
+            )
         return None
 
     def _default_date(self, name: str, as_of: date) -> date | None:
@@ -139,19 +159,22 @@ class ActionForm(forms.Form):
             kind = self.spec.fields[unit].kind if unit in self.spec.fields else "count"
             field = forms.DecimalField if kind == "quantity" else forms.IntegerField
             self.fields[unit] = field(
-                min_value=0, required=False, label=f"Number of {unit_words(unit)}",
+                min_value=0,
+                required=False,
+                label=f"Number of {unit_words(unit)}",
                 help_text="The quantity the class's cap is counted in.",
-            )  # fmt: skip
+            )
 
     def _violation(self) -> None:
         found = self.case.violations.select_related("case__establishment")
         violations = list(found.order_by("code"))
         if violations:
             self.fields["violation"] = forms.ChoiceField(
-                required=False, label="Violation",
+                required=False,
+                label="Violation",
                 choices=[("", "All the case's violations")]
                 + [(v.code, violation_words(self.pack, v)) for v in violations],
-            )  # fmt: skip
+            )
 
     def clean_milestones(self) -> list[dict[str, str]]:
         out = []
@@ -200,22 +223,26 @@ class CloseForm(forms.Form):
     code = forms.CharField(max_length=40, label="Closing number")
     closed_on = forms.DateField(widget=DateInput, label="Closed on")
     reason = forms.ChoiceField(
-        label="Reason", choices=[("", "—"), *CLOSING_REASONS.items()],
-    )  # fmt: skip
+        label="Reason",
+        choices=[("", "—"), *CLOSING_REASONS.items()],
+    )
     note = forms.CharField(
-        required=False, max_length=2000, label="Note",
+        required=False,
+        max_length=2000,
+        label="Note",
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="What the settlement provides, or why the case was withdrawn or opened in error.",
-    )  # fmt: skip
+    )
 
 
 class WaiverForm(forms.Form):
     code = forms.CharField(max_length=40, label="Waiver number")
     waived_on = forms.DateField(widget=DateInput, label="Written waiver received on")
     waived_by = forms.CharField(
-        max_length=200, label="Waived by",
+        max_length=200,
+        label="Waived by",
         help_text="The charged party, or its representative, who signed the waiver.",
-    )  # fmt: skip
+    )
 
 
 class AppealForm(forms.Form):
@@ -228,9 +255,10 @@ class AppealForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}), max_length=5000, label="Grounds of the appeal"
     )
     document = forms.FileField(
-        required=False, label="The written appeal (PDF or image)",
+        required=False,
+        label="The written appeal (PDF or image)",
         help_text="The appeal as received; a PDF, or a JPEG or PNG scan, up to 20 MB.",
-    )  # fmt: skip
+    )
 
 
 class FactForm(forms.Form):

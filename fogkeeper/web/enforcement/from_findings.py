@@ -54,9 +54,13 @@ def open_case(request, fse):
         chosen = [f for f in findings if str(f.pk) in form.cleaned_data["findings"]]
         case = fse.cases.filter(code=form.cleaned_data["case"]).first()
         try:
-            case = case_from_findings(establishment=fse, findings=chosen, case=case,
-                                      opened_on=form.cleaned_data["opened_on"],
-                                      actor=request.user)  # fmt: skip
+            case = case_from_findings(
+                establishment=fse,
+                findings=chosen,
+                case=case,
+                opened_on=form.cleaned_data["opened_on"],
+                actor=request.user,
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -96,14 +100,17 @@ def bulk_notice(request):
     as_of = page_as_of(request)
     counts = (
         Finding.objects.filter(agency=request.agency, open=True)
-        .values("rule").annotate(n=Count("establishment", distinct=True)).order_by("rule")
-    )  # fmt: skip
+        .values("rule")
+        .annotate(n=Count("establishment", distinct=True))
+        .order_by("rule")
+    )
     rules = [(c["rule"], pack_title(pack, c["rule"]), c["n"]) for c in counts]
     rule = request.GET.get("rule") or request.POST.get("rule") or (rules[0][0] if rules else "")
     found = (
         Finding.objects.filter(agency=request.agency, open=True, rule=rule)
-        .select_related("establishment").order_by("establishment__code", "subject")
-    )  # fmt: skip
+        .select_related("establishment")
+        .order_by("establishment__code", "subject")
+    )
     establishments = list({f.establishment.code: f.establishment for f in found}.values())
     form = _first_notice_form(request, pack, as_of)
     errors = []
@@ -114,21 +121,35 @@ def bulk_notice(request):
             errors = e.messages
         else:
             return redirect("web:bulk_notice_run", run.pk)
-    context = {"rules": rules, "rule": rule, "establishments": establishments, "form": form,
-               "errors": errors, "spec": pack.actions[pack.procedure["first_notice"]],
-               "deliveries": [c for c in DELIVERY if c[0]]}  # fmt: skip
-    return render(request, "web/enforcement/bulk_notice.html", context,
-                  status=400 if request.method == "POST" else 200)  # fmt: skip
+    context = {
+        "rules": rules,
+        "rule": rule,
+        "establishments": establishments,
+        "form": form,
+        "errors": errors,
+        "spec": pack.actions[pack.procedure["first_notice"]],
+        "deliveries": [c for c in DELIVERY if c[0]],
+    }
+    return render(
+        request,
+        "web/enforcement/bulk_notice.html",
+        context,
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _start(request, pack, form, rule, as_of) -> BulkNotice:
     fields = form.action_fields()
     run = bulk_notice_start(
-        agency=request.agency, rule=rule, codes=request.POST.getlist("establishment"),
-        fields=fields, delivery=request.POST.get("delivery", ""),
-        first_certified=request.POST.get("first_certified", "").strip(), as_of=as_of,
+        agency=request.agency,
+        rule=rule,
+        codes=request.POST.getlist("establishment"),
+        fields=fields,
+        delivery=request.POST.get("delivery", ""),
+        first_certified=request.POST.get("first_certified", "").strip(),
+        as_of=as_of,
         actor=request.user,
-    )  # fmt: skip
+    )
     beside("fogkeeper.enforcement.bulk_notice", run.pk, record=run)  # its page follows it
     return run
 
@@ -139,9 +160,13 @@ def bulk_notice_run(request, pk: int):
     """How far a bulk notice got; what was sent (with its case) and what was refused, why."""
     run = get_object_or_404(BulkNotice, pk=pk, agency=request.agency)
     sent = Paginator(run.sent, BULK_PAGE).get_page(request.GET.get("page"))
-    context = {"run": run, "sent": sent, "spec": request.agency.get_pack().actions[run.action_type],
-               "rule": pack_title(request.agency.get_pack(), run.rule),
-               "waiting": not run.finished_at and not run.done and waiting(run)}  # fmt: skip
+    context = {
+        "run": run,
+        "sent": sent,
+        "spec": request.agency.get_pack().actions[run.action_type],
+        "rule": pack_title(request.agency.get_pack(), run.rule),
+        "waiting": not run.finished_at and not run.done and waiting(run),
+    }
     template = (
         "web/enforcement/_bulk_progress.html"
         if request.headers.get("HX-Request")

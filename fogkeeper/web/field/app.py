@@ -31,9 +31,15 @@ from ..common import policy
 from ..common.pages import agency_page, page_as_of, reads_only
 from .route import route
 
-APP_SCRIPTS = ("web/field/store.js", "web/field/form.js", "web/field/send.js",
-               "web/field/lock.js", "web/field/signout.js", "web/field/offline.js",
-               "web/field/register.js")  # fmt: skip
+APP_SCRIPTS = (
+    "web/field/store.js",
+    "web/field/form.js",
+    "web/field/send.js",
+    "web/field/lock.js",
+    "web/field/signout.js",
+    "web/field/offline.js",
+    "web/field/register.js",
+)
 ICONS = {"192x192": "web/field/icon-192.png", "512x512": "web/field/icon-512.png"}
 FONTS = "web/vendor/uswds/fonts/"
 SHELL_STATIC = (

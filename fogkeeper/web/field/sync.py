@@ -71,8 +71,14 @@ LABELS = {
     "agency": "Agency",
 }
 # How a place inside an answer or a measurement is said.
-INNER = {"note": "note", "item": "checklist item", "device": "device", "compliant": "answer",
-         "fog_inches": "FOG depth", "solids_inches": "solids depth"}  # fmt: skip
+INNER = {
+    "note": "note",
+    "item": "checklist item",
+    "device": "device",
+    "compliant": "answer",
+    "fog_inches": "FOG depth",
+    "solids_inches": "solids depth",
+}
 # The deepest a value of an inspection's JSON lies: seen > devices > GI-1 > kind is 4.
 MAX_DEPTH = 5
 
@@ -218,8 +224,9 @@ def _answers(fse, rows: Any) -> list[Answer]:
         text = _texts(row, ("answers", i), ("item", "note", "device"))
         data = _checked(AnswerForm(text), key)
         device = _device(fse, text["device"], key)
-        out.append(Answer(item=data["item"], compliant=row["compliant"], device=device,
-                          note=data["note"]))  # fmt: skip
+        out.append(
+            Answer(item=data["item"], compliant=row["compliant"], device=device, note=data["note"])
+        )
     return out
 
 
@@ -257,9 +264,13 @@ def _header(data: dict[str, Any]) -> dict[str, Any]:
     day: date = header["date"]
     if not FIRST_YEAR <= day.year <= LAST_YEAR:
         raise ValidationError(
-            {"date": [f"{day} is no date of an inspection: give a date between {FIRST_YEAR} "
-                      f"and {LAST_YEAR}."]}
-        )  # fmt: skip
+            {
+                "date": [
+                    f"{day} is no date of an inspection: give a date between {FIRST_YEAR} "
+                    f"and {LAST_YEAR}."
+                ]
+            }
+        )
     return {**header, "client_id": client_id}
 
 
@@ -286,9 +297,13 @@ def _establishment(request, data: dict[str, Any]) -> FoodServiceEstablishment:
     _texts(data, (), ("agency", "establishment"))
     if data.get("agency") != request.agency.code:
         raise ValidationError(
-            {"establishment": [f"this inspection was recorded for another agency than "
-                               f"{request.agency.name}: switch to that agency, then send it."]}
-        )  # fmt: skip
+            {
+                "establishment": [
+                    f"this inspection was recorded for another agency than "
+                    f"{request.agency.name}: switch to that agency, then send it."
+                ]
+            }
+        )
     code = data.get("establishment")
     fse = (
         FoodServiceEstablishment.objects.filter(agency=request.agency, code=code)
@@ -378,8 +393,12 @@ def sync(request):
     if request.method == "POST":
         return _receive(request)
     if request.method in ("GET", "HEAD"):
-        answer = {"csrf": get_token(request), "user": request.user.get_username(),
-                  "agency": request.agency.code, "key": field_key(request.user)}  # fmt: skip
+        answer = {
+            "csrf": get_token(request),
+            "user": request.user.get_username(),
+            "agency": request.agency.code,
+            "key": field_key(request.user),
+        }
         response = JsonResponse(answer)
         response["Cache-Control"] = "no-store"
         return response

@@ -81,9 +81,11 @@ def _applications(object_ids):
         "establishment", "renewal_of"
     ):
         what = f"Renewal of {a.renewal_of.number}" if a.renewal_of else "New application"
-        out[str(a.pk)] = {"what": f"{what}, from {a.applicant_name}",
-                          "establishment": a.establishment,
-                          "url": reverse("web:permit_application", args=[a.pk])}  # fmt: skip
+        out[str(a.pk)] = {
+            "what": f"{what}, from {a.applicant_name}",
+            "establishment": a.establishment,
+            "url": reverse("web:permit_application", args=[a.pk]),
+        }
     return out
 
 
@@ -98,9 +100,11 @@ def _answers(object_ids):
     for a in answers:
         fse, action = a.action.establishment, a.action
         url = reverse("web:case", args=[fse.code, action.case.code]) if action.case else ""
-        out[str(a.pk)] = {"what": f"Answer to {action.code}: {a.text[:80]}",
-                          "establishment": fse,
-                          "url": url or _establishment_url(fse)}  # fmt: skip
+        out[str(a.pk)] = {
+            "what": f"Answer to {action.code}: {a.text[:80]}",
+            "establishment": fse,
+            "url": url or _establishment_url(fse),
+        }
     return out
 
 
@@ -111,9 +115,11 @@ def _trainings(object_ids):
     out = {}
     for t in Training.objects.filter(pk__in=_ids(object_ids)).select_related("establishment"):
         log = ", with its signed log" if t.log else ""
-        out[str(t.pk)] = {"what": f"Training {t.code} of {t.date:%Y-%m-%d}: {t.topic}{log}",
-                          "establishment": t.establishment,
-                          "url": _establishment_url(t.establishment)}  # fmt: skip
+        out[str(t.pk)] = {
+            "what": f"Training {t.code} of {t.date:%Y-%m-%d}: {t.topic}{log}",
+            "establishment": t.establishment,
+            "url": _establishment_url(t.establishment),
+        }
     return out
 
 
@@ -127,9 +133,12 @@ def _services(object_ids):
     )
     for s in services:
         fse = s.device.establishment
-        out[str(s.pk)] = {"what": f"{s.device.code} pumped out {s.date:%Y-%m-%d}, manifest "
-                                  f"{s.manifest_number} ({s.get_source_display().lower()})",
-                          "establishment": fse, "url": _establishment_url(fse)}  # fmt: skip
+        out[str(s.pk)] = {
+            "what": f"{s.device.code} pumped out {s.date:%Y-%m-%d}, manifest "
+            f"{s.manifest_number} ({s.get_source_display().lower()})",
+            "establishment": fse,
+            "url": _establishment_url(fse),
+        }
     return out
 
 
@@ -144,8 +153,11 @@ def _disputes(object_ids):
     for d in disputes:
         fse = d.service.device.establishment
         url = reverse("web:service_dispute", args=[fse.code, d.service_id])
-        out[str(d.pk)] = {"what": f"Dispute of manifest {d.service.manifest_number}",
-                          "establishment": fse, "url": url}  # fmt: skip
+        out[str(d.pk)] = {
+            "what": f"Dispute of manifest {d.service.manifest_number}",
+            "establishment": fse,
+            "url": url,
+        }
     return out
 
 
@@ -159,23 +171,27 @@ def _pickups(object_ids):
     )
     for p in pickups:
         by = f" by {p.hauler.name}" if p.hauler else ""
-        out[str(p.pk)] = {"what": f"Waste cooking oil collected {p.date:%Y-%m-%d}{by}",
-                          "establishment": p.establishment,
-                          "url": _establishment_url(p.establishment)}  # fmt: skip
+        out[str(p.pk)] = {
+            "what": f"Waste cooking oil collected {p.date:%Y-%m-%d}{by}",
+            "establishment": p.establishment,
+            "url": _establishment_url(p.establishment),
+        }
     return out
 
 
-@source("account", "Account request", "portal.enrolmentrequest", "enrolment.submit",
-        by_anyone=True)  # fmt: skip
+@source("account", "Account request", "portal.enrolmentrequest", "enrolment.submit", by_anyone=True)
 def _account_requests(object_ids):
     from fogkeeper.portal.models import EnrolmentRequest
 
     out = {}
     for r in EnrolmentRequest.objects.filter(pk__in=_ids(object_ids)):
-        out[str(r.pk)] = {"what": f"{r.get_kind_display()} asks for an account",
-                          "who": r.contact_name, "business": r.business_name,
-                          "establishment": None,
-                          "url": reverse("web:enrolment_request", args=[r.pk])}  # fmt: skip
+        out[str(r.pk)] = {
+            "what": f"{r.get_kind_display()} asks for an account",
+            "who": r.contact_name,
+            "business": r.business_name,
+            "establishment": None,
+            "url": reverse("web:enrolment_request", args=[r.pk]),
+        }
     return out
 
 
@@ -219,9 +235,18 @@ def inbox_rows(*, agency: Agency, events: Iterable[AuditEvent]) -> list[InboxRow
         if row is None:
             continue
         who, business = people.get(e.actor_id or 0, ("", ""))  # 0: no one's id
-        out.append(InboxRow(at=e.at, kind=s.kind, title=s.title, what=row["what"],
-                            who=row.get("who", who), business=row.get("business", business),
-                            establishment=row["establishment"], url=row["url"]))  # fmt: skip
+        out.append(
+            InboxRow(
+                at=e.at,
+                kind=s.kind,
+                title=s.title,
+                what=row["what"],
+                who=row.get("who", who),
+                business=row.get("business", business),
+                establishment=row["establishment"],
+                url=row["url"],
+            )
+        )
     return out
 
 

@@ -56,9 +56,12 @@ class SpillForm(forms.Form):
         label="All that reached the storm drain was captured and returned to the sewer"
     )
     category = forms.TypedChoiceField(
-        required=False, choices=CATEGORY_CHOICES, coerce=int, empty_value=None,
+        required=False,
+        choices=CATEGORY_CHOICES,
+        coerce=int,
+        empty_value=None,
         label="Category (set by staff only where the data does not decide it)",
-    )  # fmt: skip
+    )
     oes_notified_at = _moment("Cal OES notified (local time)")
     oes_control_number = forms.CharField(
         required=False, max_length=40, label="Cal OES control number"
@@ -73,8 +76,17 @@ class SpillForm(forms.Form):
 class IncidentForm(SpillForm):
     """An overflow, spill or blockage attributed to the establishment."""
 
-    field_order = ["code", "date", "kind", "attributed", "fog_caused", "gallons", "address",
-                   "cause", "written_report_on"]  # fmt: skip
+    field_order = [
+        "code",
+        "date",
+        "kind",
+        "attributed",
+        "fog_caused",
+        "gallons",
+        "address",
+        "cause",
+        "written_report_on",
+    ]
 
     code = forms.CharField(max_length=40, label="Incident number")
     date = forms.DateField(label="Date of the incident", widget=DateInput)
@@ -95,8 +107,14 @@ class IncidentUpdateForm(SpillForm):
     """What the investigation found, and the dates the written report and the clearance
     inspection came."""
 
-    field_order = ["attributed", "fog_caused", "gallons", "cause", "written_report_on",
-                   "clearance_inspection_on"]  # fmt: skip
+    field_order = [
+        "attributed",
+        "fog_caused",
+        "gallons",
+        "cause",
+        "written_report_on",
+        "clearance_inspection_on",
+    ]
 
     attributed = forms.BooleanField(
         required=False, label="Caused or contributed to by the establishment"
@@ -139,9 +157,12 @@ class IncidentFilterForm(forms.Form):
         required=False, label="Open: written report or clearance inspection missing"
     )
     category = forms.TypedChoiceField(
-        required=False, coerce=int, empty_value=None, label="Category",
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label="Category",
         choices=[("", "Any"), *((n, f"Category {n}") for n in range(1, 5)), (0, "None yet")],
-    )  # fmt: skip
+    )
     reports_late = forms.BooleanField(required=False, label="State reports late")
     date_from = forms.DateField(required=False, label="From", widget=DateInput)
     date_to = forms.DateField(required=False, label="To", widget=DateInput)

@@ -116,9 +116,12 @@ def import_list(request):
     if not form.is_valid():
         return _list(request, form, status=400)
     run = start_import(
-        agency=request.agency, upload=form.cleaned_data["file"], rows=form.rows,
-        wdids=form.cleaned_data["wdids"], user=request.user,
-    )  # fmt: skip
+        agency=request.agency,
+        upload=form.cleaned_data["file"],
+        rows=form.rows,
+        wdids=form.cleaned_data["wdids"],
+        user=request.user,
+    )
     audit_record(action="ciwqs.upload", obj=run, actor=request.user, agency=request.agency)
     messages.success(request, f"{run.filename} was uploaded and its import started.")
     return redirect("web:incident_import", pk=run.pk)
@@ -133,9 +136,13 @@ def import_detail(request, pk: int):
         IncidentImport.objects.select_related("requested_by"), pk=pk, agency=request.agency
     )
     return jobs.run_page(
-        request, run, kind=KIND, page="web/incidents/import.html",
-        fragment="web/incidents/_import_progress.html", status=status_words(run),
-    )  # fmt: skip
+        request,
+        run,
+        kind=KIND,
+        page="web/incidents/import.html",
+        fragment="web/incidents/_import_progress.html",
+        status=status_words(run),
+    )
 
 
 @agency_page
@@ -144,6 +151,11 @@ def import_requeue(request, pk: int):
     """Queue a stalled import again (its message lost, or its worker gone)."""
     run = get_object_or_404(IncidentImport, pk=pk, agency=request.agency)
     return jobs.requeue(
-        request, run, kind=KIND, queue=queue, action="ciwqs.requeue", what="import",
+        request,
+        run,
+        kind=KIND,
+        queue=queue,
+        action="ciwqs.requeue",
+        what="import",
         page="web:incident_import",
-    )  # fmt: skip
+    )

@@ -41,18 +41,48 @@ from ..common.pages import (
 from ..templatetags.words import pack_title
 from .forms import IncidentFilterForm, IncidentForm, IncidentUpdateForm, MatchForm, SetAsideForm
 
-UPDATED = ("attributed", "fog_caused", "gallons", "cause", "written_report_on",
-           "clearance_inspection_on", *SPILL_FIELDS)  # fmt: skip
+UPDATED = (
+    "attributed",
+    "fog_caused",
+    "gallons",
+    "cause",
+    "written_report_on",
+    "clearance_inspection_on",
+    *SPILL_FIELDS,
+)
 EXPORT_COLUMNS = [
-    "Incident", "Date", "Kind", "Establishment code", "Establishment", "Address", "Source",
-    "Gallons spilled", "Gallons recovered", "Gallons reaching surface water", "Category",
-    "Category set", "State reports", "Spill started", "Spill ended", "Agency learned of it",
-    "Draft report", "Certified report", "Amended report", "Written report",
-    "Clearance inspection", "Cause",
-]  # fmt: skip
+    "Incident",
+    "Date",
+    "Kind",
+    "Establishment code",
+    "Establishment",
+    "Address",
+    "Source",
+    "Gallons spilled",
+    "Gallons recovered",
+    "Gallons reaching surface water",
+    "Category",
+    "Category set",
+    "State reports",
+    "Spill started",
+    "Spill ended",
+    "Agency learned of it",
+    "Draft report",
+    "Certified report",
+    "Amended report",
+    "Written report",
+    "Clearance inspection",
+    "Cause",
+]
 # The columns of the State's reporting, left out where the agency's pack names no State pack.
-STATE_COLUMNS = ("Category", "Category set", "State reports", "Draft report",
-                 "Certified report", "Amended report")  # fmt: skip
+STATE_COLUMNS = (
+    "Category",
+    "Category set",
+    "State reports",
+    "Draft report",
+    "Certified report",
+    "Amended report",
+)
 
 
 @record_page("incident")
@@ -134,21 +164,40 @@ def _export_rows(rows, as_of, state, tz):
     reports where the agency has a State pack."""
     for i in rows:
         row = _export_row(i, as_of, state, tz)
-        yield row if state is not None else [v for c, v in zip(EXPORT_COLUMNS, row, strict=True)
-                                             if c not in STATE_COLUMNS]  # fmt: skip
+        yield (
+            row
+            if state is not None
+            else [v for c, v in zip(EXPORT_COLUMNS, row, strict=True) if c not in STATE_COLUMNS]
+        )
 
 
 def _export_row(i, as_of, state, tz) -> list:
     fse = i.establishment
     found = deadlines(i, as_of, state) if state is not None else []
     return [
-            i.code, i.date, i.kind, fse.code if fse else "", fse.name if fse else "", i.address,
-        i.get_source_display(), i.gallons, i.gallons_recovered, i.gallons_to_surface_water,
-        i.category, i.get_category_source_display() if i.category_source else "",
-        summary(found), _local(i.started_at, tz), _local(i.ended_at, tz),
-        _local(i.known_at, tz), i.draft_report_on, i.certified_report_on, i.amended_report_on,
-        i.written_report_on, i.clearance_inspection_on, i.cause,
-    ]  # fmt: skip
+        i.code,
+        i.date,
+        i.kind,
+        fse.code if fse else "",
+        fse.name if fse else "",
+        i.address,
+        i.get_source_display(),
+        i.gallons,
+        i.gallons_recovered,
+        i.gallons_to_surface_water,
+        i.category,
+        i.get_category_source_display() if i.category_source else "",
+        summary(found),
+        _local(i.started_at, tz),
+        _local(i.ended_at, tz),
+        _local(i.known_at, tz),
+        i.draft_report_on,
+        i.certified_report_on,
+        i.amended_report_on,
+        i.written_report_on,
+        i.clearance_inspection_on,
+        i.cause,
+    ]
 
 
 def _local(moment, tz):
@@ -159,9 +208,11 @@ def _local(moment, tz):
 
 def _export(fmt: str, agency, rows, as_of, state):
     """The incidents listed, as `fmt` (csv or xlsx), streamed (common/exports.py)."""
-    columns = EXPORT_COLUMNS if state is not None else [
-        c for c in EXPORT_COLUMNS if c not in STATE_COLUMNS
-    ]  # fmt: skip
+    columns = (
+        EXPORT_COLUMNS
+        if state is not None
+        else [c for c in EXPORT_COLUMNS if c not in STATE_COLUMNS]
+    )
     return export_response(
         fmt,
         filename=f"{agency.code}-incidents-{as_of.isoformat()}",

@@ -58,8 +58,14 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = Agency
-        fields = ("area_south", "area_north", "area_west", "area_east", "history_starts",
-                  "history_grace_days")  # fmt: skip
+        fields = (
+            "area_south",
+            "area_north",
+            "area_west",
+            "area_east",
+            "history_starts",
+            "history_grace_days",
+        )
         labels = {
             "area_south": "Area: south edge (latitude)",
             "area_north": "Area: north edge (latitude)",
@@ -91,8 +97,13 @@ def _list(request, form, status=200, settings_form=None):
     page = jobs.runs_page(request, runs, _status)
     if settings_form is None and policy.may_write(request.user, request.agency, KIND):
         settings_form = SettingsForm(instance=request.agency)
-    context = {"page": page, "form": form, "kinds": KINDS.values(), "agency": request.agency,
-               "settings_form": settings_form}  # fmt: skip
+    context = {
+        "page": page,
+        "form": form,
+        "kinds": KINDS.values(),
+        "agency": request.agency,
+        "settings_form": settings_form,
+    }
     return render(request, "web/onboarding/onboardings.html", context, status=status)
 
 
@@ -115,9 +126,11 @@ def onboardings(request):
     if not form.is_valid():
         return _list(request, form, status=400)
     run = start_dry_run(
-        agency=request.agency, kind=form.cleaned_data["kind"],
-        upload=form.cleaned_data["file"], user=request.user,
-    )  # fmt: skip
+        agency=request.agency,
+        kind=form.cleaned_data["kind"],
+        upload=form.cleaned_data["file"],
+        user=request.user,
+    )
     audit_record(action="onboarding.upload", obj=run, actor=request.user, agency=request.agency)
     started = "waits for the workers" if run.waiting else "started"
     messages.success(request, f"{run.filename} was uploaded; its dry run {started}.")
@@ -133,11 +146,18 @@ def onboarding(request, pk: int):
     )
     problems = Paginator(run.problems, PAGE_SIZE).get_page(request.GET.get("page"))
     return jobs.run_page(
-        request, run, kind=KIND, page="web/onboarding/onboarding.html",
-        fragment="web/onboarding/_progress.html", status=_status(run), problems=problems,
+        request,
+        run,
+        kind=KIND,
+        page="web/onboarding/onboarding.html",
+        fragment="web/onboarding/_progress.html",
+        status=_status(run),
+        problems=problems,
         may_confirm=run.may_confirm and policy.may_write(request.user, request.agency, KIND),
-        kind_title=KINDS[run.kind].title, confirmed=run.imports.first(), died=run.died(),
-    )  # fmt: skip
+        kind_title=KINDS[run.kind].title,
+        confirmed=run.imports.first(),
+        died=run.died(),
+    )
 
 
 @agency_page
@@ -153,9 +173,13 @@ def onboarding_settings(request):
         return _list(request, _form(request), status=400, settings_form=form)
     form.save()
     audit_record(
-        action="onboarding.settings", obj=agency, actor=request.user, agency=agency,
-        before=before, after={f: str(getattr(agency, f)) for f in SettingsForm.Meta.fields},
-    )  # fmt: skip
+        action="onboarding.settings",
+        obj=agency,
+        actor=request.user,
+        agency=agency,
+        before=before,
+        after={f: str(getattr(agency, f)) for f in SettingsForm.Meta.fields},
+    )
     messages.success(request, "The agency's onboarding settings were saved.")
     return redirect("web:onboardings")
 
@@ -184,9 +208,14 @@ def onboarding_confirm(request, pk: int):
 def onboarding_requeue(request, pk: int):
     run = get_object_or_404(Onboarding, pk=pk, agency=request.agency)
     return jobs.requeue(
-        request, run, kind=KIND, queue=again, action="onboarding.requeue", what="onboarding",
+        request,
+        run,
+        kind=KIND,
+        queue=again,
+        action="onboarding.requeue",
+        what="onboarding",
         page="web:onboarding",
-    )  # fmt: skip
+    )
 
 
 @agency_page

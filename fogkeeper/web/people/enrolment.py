@@ -128,9 +128,13 @@ def request_list(request):
     page = Paginator(found, PAGE_SIZE).get_page(request.GET.get("page"))
     query = "&".join(f"{k}={v}" for k, v in (("show", show), ("q", q)) if v)
     context = {
-        "page": page, "show": show, "q": q, "query": query, "statuses": ENROLMENT_STATUSES,
+        "page": page,
+        "show": show,
+        "q": q,
+        "query": query,
+        "statuses": ENROLMENT_STATUSES,
         "may_decide": policy.may_write(request.user, request.agency, KIND),
-    }  # fmt: skip
+    }
     return render(request, "web/enrolment/requests.html", context)
 
 
@@ -157,13 +161,15 @@ def _operator_initial(req: EnrolmentRequest) -> dict:
     first = next((line.strip() for line in req.establishments.splitlines() if line.strip()), "")
     name, _, address = first.partition(",")
     mailing = next(iter(req.mailing_address.splitlines()), "")
-    initial.update({
-        "register": True,
-        "new_code": next_establishment_code(req.agency),
-        "new_name": name.strip() or req.business_name,
-        "new_address": address.strip() or mailing.strip(),
-        "new_opened_on": req.agency.today(),
-    })  # fmt: skip
+    initial.update(
+        {
+            "register": True,
+            "new_code": next_establishment_code(req.agency),
+            "new_name": name.strip() or req.business_name,
+            "new_address": address.strip() or mailing.strip(),
+            "new_opened_on": req.agency.today(),
+        }
+    )
     return initial
 
 
@@ -194,9 +200,11 @@ def request_approve(request, pk: int):
     if form.is_valid():
         try:
             enrolment_request_approve(
-                request=req, actor=request.user, site=request.build_absolute_uri("/"),
+                request=req,
+                actor=request.user,
+                site=request.build_absolute_uri("/"),
                 **form.cleaned_data,
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -220,13 +228,16 @@ def request_reject(request, pk: int):
     form = RejectionForm(request.POST)
     if form.is_valid():
         try:
-            enrolment_request_reject(request=req, reason=form.cleaned_data["reason"],
-                                     actor=request.user)  # fmt: skip
+            enrolment_request_reject(
+                request=req, reason=form.cleaned_data["reason"], actor=request.user
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
-            messages.success(request, f"{req.business_name}'s request rejected; {req.email} "
-                             "was emailed the reason.")  # fmt: skip
+            messages.success(
+                request,
+                f"{req.business_name}'s request rejected; {req.email} was emailed the reason.",
+            )
             return redirect("web:enrolment_requests")
     req.refresh_from_db()
     return _detail(request, req, rejection=form, status=400)

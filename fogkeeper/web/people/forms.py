@@ -34,8 +34,9 @@ def _role_choices(agency: Agency, roles) -> list[tuple[str, str]]:
 class InviteForm(forms.Form):
     """Who is invited, by email, and in what role."""
 
-    name = forms.CharField(max_length=150, label="Name",
-                           error_messages={"required": "Give the person's name."})  # fmt: skip
+    name = forms.CharField(
+        max_length=150, label="Name", error_messages={"required": "Give the person's name."}
+    )
     email = forms.EmailField(
         label="Email",
         help_text="The link to set a password is sent here; a person who already has an "
@@ -182,10 +183,12 @@ class OperatorApprovalForm(forms.Form):
         "by the operator, with the number below, in the same approval.",
     )
     new_code = forms.CharField(
-        required=False, max_length=40, label="Its establishment number",
+        required=False,
+        max_length=40,
+        label="Its establishment number",
         help_text="The agency's next number, made by its rule; change it if the agency uses "
         "another.",
-    )  # fmt: skip
+    )
     new_name = forms.CharField(required=False, max_length=200, label="Its name")
     new_address = forms.CharField(required=False, max_length=200, label="Its street address")
     new_opened_on = forms.DateField(required=False, label="Opened on", widget=DateInput)

@@ -51,12 +51,14 @@ def members(request):
         held: Any = (row.before or {}).get("role") if isinstance(row, AuditEvent) else row.role
         row.role_title = role_title(agency, held)
     context = {
-        "page": page, "q": q, "role": role,
+        "page": page,
+        "q": q,
+        "role": role,
         "query": urlencode({k: v for k, v in (("q", q), ("role", role)) if v}),
         "roles": [(r, role_title(agency, r)) for r, _ in ROLES],
         "ended": ended,
         "may_write": policy.may_write(request.user, agency, KIND),
-    }  # fmt: skip
+    }
     return render(request, "web/members/list.html", context)
 
 
@@ -69,9 +71,11 @@ def member_invite(request):
     if form.is_valid():
         try:
             membership = membership_invite(
-                agency=request.agency, actor=request.user, site=request.build_absolute_uri("/"),
+                agency=request.agency,
+                actor=request.user,
+                site=request.build_absolute_uri("/"),
                 **form.cleaned_data,
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -147,8 +151,9 @@ def member_role(request, pk: int):
     form = RoleForm(request.POST, agency=request.agency)
     if form.is_valid():
         try:
-            membership_role_change(membership=membership, role=form.cleaned_data["role"],
-                                   actor=request.user)  # fmt: skip
+            membership_role_change(
+                membership=membership, role=form.cleaned_data["role"], actor=request.user
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -174,8 +179,9 @@ def member_end(request, pk: int):
     if form.is_valid():
         name, own = person_name(membership.user), membership.user_id == request.user.pk
         try:
-            membership_end(membership=membership, actor=request.user,
-                           reason=form.cleaned_data["reason"])  # fmt: skip
+            membership_end(
+                membership=membership, actor=request.user, reason=form.cleaned_data["reason"]
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:

@@ -28,18 +28,21 @@ def member_list(*, agency: Agency, q: str = "", role: str = "") -> QuerySet[Memb
         .select_related("user", "operator", "hauler", "owner")
         .annotate(
             since=Coalesce(Subquery(made.order_by("at").values("at")[:1]), F("user__date_joined"))
-        )  # fmt: skip
+        )
         .order_by("user__first_name", "user__last_name", "user__username")
     )
     if role:
         found = found.filter(role=role)
     if q:
         found = found.filter(
-            Q(user__first_name__icontains=q) | Q(user__last_name__icontains=q)
-            | Q(user__email__icontains=q) | Q(user__username__icontains=q)
-            | Q(operator__name__icontains=q) | Q(hauler__name__icontains=q)
+            Q(user__first_name__icontains=q)
+            | Q(user__last_name__icontains=q)
+            | Q(user__email__icontains=q)
+            | Q(user__username__icontains=q)
+            | Q(operator__name__icontains=q)
+            | Q(hauler__name__icontains=q)
             | Q(owner__name__icontains=q)
-        )  # fmt: skip
+        )
     return found
 
 

@@ -103,13 +103,23 @@ def membership_invite(
             user = User(username=email, email=email, first_name=name[:150])
             user.set_unusable_password()
             user.save()
-            audit_record(action="user.create", obj=user, actor=actor, agency=agency,
-                         after={"username": user.username, "email": user.email})  # fmt: skip
+            audit_record(
+                action="user.create",
+                obj=user,
+                actor=actor,
+                agency=agency,
+                after={"username": user.username, "email": user.email},
+            )
         membership = Membership(user=user, agency=agency, role=role, owner=owner)
         membership.full_clean()
         membership.save()
-        audit_record(action="membership.create", obj=membership, actor=actor, agency=agency,
-                     after=_described(membership))  # fmt: skip
+        audit_record(
+            action="membership.create",
+            obj=membership,
+            actor=actor,
+            agency=agency,
+            after=_described(membership),
+        )
     transaction.on_commit(lambda: _send_invitation(membership, email, site))
     return membership
 
@@ -120,9 +130,14 @@ def membership_link_owner(
     """Give a property owner of the registry an account (role owner) reaching the
     establishments on its parcels; the email and name default to the owner's on record."""
     return membership_invite(
-        agency=owner.agency, name=name or owner.name, email=email or owner.email, role="owner",
-        owner=owner, actor=actor, site=site,
-    )  # fmt: skip
+        agency=owner.agency,
+        name=name or owner.name,
+        email=email or owner.email,
+        role="owner",
+        owner=owner,
+        actor=actor,
+        site=site,
+    )
 
 
 def _described(membership: Membership) -> dict:
@@ -183,8 +198,14 @@ def membership_role_change(*, membership: Membership, role: str, actor: Actor) -
         membership.role = role
         membership.full_clean()
         membership.save()
-        audit_record(action="membership.role_change", obj=membership, actor=actor,
-                     agency=agency, before=before, after=_described(membership))  # fmt: skip
+        audit_record(
+            action="membership.role_change",
+            obj=membership,
+            actor=actor,
+            agency=agency,
+            before=before,
+            after=_described(membership),
+        )
     return membership
 
 
@@ -197,9 +218,15 @@ def membership_end(*, membership: Membership, actor: Actor, reason: str = "") ->
         _check_keeps_a_manager(membership, errors, "membership", "ending this membership")
         refuse(errors)
         before = _described(membership)
-        audit_record(action="membership.end", obj=membership, actor=actor,
-                     agency=membership.agency, before=before, after=None,
-                     reason=reason.strip())  # fmt: skip
+        audit_record(
+            action="membership.end",
+            obj=membership,
+            actor=actor,
+            agency=membership.agency,
+            before=before,
+            after=None,
+            reason=reason.strip(),
+        )
         membership.delete()
 
 

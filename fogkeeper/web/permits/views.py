@@ -299,18 +299,30 @@ def application_record(request, fse):
         data = form.cleaned_data
         try:
             application = services.permit_application_submit(
-                establishment=fse, submitted_on=data["submitted_on"],
-                renewal_of=form.renewal_of(), **form.details(), actor=request.user,
-            )  # fmt: skip
+                establishment=fse,
+                submitted_on=data["submitted_on"],
+                renewal_of=form.renewal_of(),
+                **form.details(),
+                actor=request.user,
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
-            messages.success(request, f"The application received on {data['submitted_on']} "
-                             "was recorded; review it below.")  # fmt: skip
+            messages.success(
+                request,
+                f"The application received on {data['submitted_on']} "
+                "was recorded; review it below.",
+            )
             return redirect("web:permit_application", pk=application.pk)
     intro = "Enter the application as the paper reads; leave blank what it does not give."
-    return _form(request, form, "Record a paper application", fse=fse, intro=intro,
-                 button="Record the application")  # fmt: skip
+    return _form(
+        request,
+        form,
+        "Record a paper application",
+        fse=fse,
+        intro=intro,
+        button="Record the application",
+    )
 
 
 @record_page("permit")

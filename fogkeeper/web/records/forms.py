@@ -112,7 +112,7 @@ class InspectionForm(forms.Form):
                     error_messages={
                         "min_value": f"{what} depth in {device.code} cannot be "
                         "negative: give 0 or more."
-                    },  # fmt: skip
+                    },
                     widget=forms.NumberInput(
                         attrs={"step": "0.01", "inputmode": "decimal", f"data-{part}": "", **depth}
                     ),

@@ -16,8 +16,11 @@ from fogkeeper.registry.models import Agency, Hauler
 from fogkeeper.training.models import Training
 
 CHUNK = 2000  # rows fetched at a time by an export
-RESULTS = [("", "Any"), ("compliant", "Every item in compliance"),
-           ("not_compliant", "An item out of compliance")]  # fmt: skip
+RESULTS = [
+    ("", "Any"),
+    ("compliant", "Every item in compliance"),
+    ("not_compliant", "An item out of compliance"),
+]
 SOURCE_WORDS = dict(SOURCES)
 
 
@@ -93,13 +96,30 @@ def result_words(items: int, failed: int) -> str:
 
 def inspection_columns(pack) -> list[str]:
     inspector = pack.titles.get("inspector", "Inspector")
-    return ["Date", "Inspection", "Establishment code", "Establishment", inspector,
-            "Items answered", "Items out of compliance", "Result", "Notes"]  # fmt: skip
+    return [
+        "Date",
+        "Inspection",
+        "Establishment code",
+        "Establishment",
+        inspector,
+        "Items answered",
+        "Items out of compliance",
+        "Result",
+        "Notes",
+    ]
 
 
 def inspection_rows(qs: QuerySet) -> Iterator[list]:
-    fields = ("date", "code", "establishment__code", "establishment__name",
-              "inspector__username", "items", "failed", "notes")  # fmt: skip
+    fields = (
+        "date",
+        "code",
+        "establishment__code",
+        "establishment__name",
+        "inspector__username",
+        "items",
+        "failed",
+        "notes",
+    )
     for day, code, fse, name, who, items, failed, notes in qs.values_list(*fields).iterator(
         chunk_size=CHUNK
     ):
@@ -137,23 +157,52 @@ def services(
 
 
 def service_columns(pack) -> list[str]:
-    return ["Date", "Manifest number", "Establishment code", "Establishment", "Device",
-            "Device kind", "Hauler", "Full pump-out", "Gallons removed", "FOG (inches)",
-            "Solids (inches)", "Recorded from", "Disputed"]  # fmt: skip
+    return [
+        "Date",
+        "Manifest number",
+        "Establishment code",
+        "Establishment",
+        "Device",
+        "Device kind",
+        "Hauler",
+        "Full pump-out",
+        "Gallons removed",
+        "FOG (inches)",
+        "Solids (inches)",
+        "Recorded from",
+        "Disputed",
+    ]
 
 
 def service_rows(qs: QuerySet, pack) -> Iterator[list]:
-    fields = ("date", "manifest_number", "device__establishment__code",
-              "device__establishment__name", "device__code", "device__kind", "hauler__name",
-              "full_pump_out", "gallons_removed", "fog_inches", "solids_inches", "source",
-              "disputed")  # fmt: skip
+    fields = (
+        "date",
+        "manifest_number",
+        "device__establishment__code",
+        "device__establishment__name",
+        "device__code",
+        "device__kind",
+        "hauler__name",
+        "full_pump_out",
+        "gallons_removed",
+        "fog_inches",
+        "solids_inches",
+        "source",
+        "disputed",
+    )
     kinds: dict[str, str] = {}
     for row in qs.values_list(*fields).iterator(chunk_size=CHUNK):
         kind, source = row[5], row[11]
         if kind not in kinds:
             kinds[kind] = pack.kind_title(kind)
-        yield [*row[:5], kinds[kind], row[6] or "", *row[7:11],
-               SOURCE_WORDS.get(source, source), row[12]]  # fmt: skip
+        yield [
+            *row[:5],
+            kinds[kind],
+            row[6] or "",
+            *row[7:11],
+            SOURCE_WORDS.get(source, source),
+            row[12],
+        ]
 
 
 # -- trainings -------------------------------------------------------------------------------
@@ -182,12 +231,28 @@ def trainings(
 
 
 def training_columns(pack) -> list[str]:
-    return ["Date", "Training", "Establishment code", "Establishment", "Topic", "Trainer",
-            "Attendees", "Signed the log"]  # fmt: skip
+    return [
+        "Date",
+        "Training",
+        "Establishment code",
+        "Establishment",
+        "Topic",
+        "Trainer",
+        "Attendees",
+        "Signed the log",
+    ]
 
 
 def training_rows(qs: QuerySet) -> Iterator[list]:
-    fields = ("date", "code", "establishment__code", "establishment__name", "topic", "trainer",
-              "attendees", "signed")  # fmt: skip
+    fields = (
+        "date",
+        "code",
+        "establishment__code",
+        "establishment__name",
+        "topic",
+        "trainer",
+        "attendees",
+        "signed",
+    )
     for row in qs.values_list(*fields).iterator(chunk_size=CHUNK):
         yield list(row)

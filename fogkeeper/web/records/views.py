@@ -161,9 +161,11 @@ def record_operator_change(request, fse):
         else:
             kept = operator_changes.active_permits(establishment=fse)
             ended = operator_changes.operator_change_ended(
-                permits=[p for p in permits if p not in kept], kept=kept, on=data["on"],
+                permits=[p for p in permits if p not in kept],
+                kept=kept,
+                on=data["on"],
                 agency=request.agency,
-            )  # fmt: skip
+            )
             messages.warning(request, ended)
             return recorded(request, fse)
     warning = operator_changes.operator_change_warning(establishment=fse)

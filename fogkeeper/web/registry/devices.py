@@ -58,9 +58,13 @@ def _device_form(request, fse, form, title: str, intro: str, device=None):
 
 def _to_device(request, device, message: str):
     return evaluated(
-        request, device.establishment, message=message, to="web:device",
-        code=device.establishment.code, device=device.pk,
-    )  # fmt: skip
+        request,
+        device.establishment,
+        message=message,
+        to="web:device",
+        code=device.establishment.code,
+        device=device.pk,
+    )
 
 
 @record_page("device")
@@ -71,10 +75,14 @@ def device_install(request, fse):
         data = form.cleaned_data
         try:
             device = device_add(
-                establishment=fse, code=data["code"], kind=data["kind"],
-                installed_on=data["installed_on"], today=today(), actor=request.user,
+                establishment=fse,
+                code=data["code"],
+                kind=data["kind"],
+                installed_on=data["installed_on"],
+                today=today(),
+                actor=request.user,
                 **form.design(),
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -97,8 +105,9 @@ def _where_exceptions_allowed(view):
     def wrapper(request, *args, **kwargs):
         agency = policy.current_agency(request) if request.user.is_authenticated else None
         if agency is not None and not exceptions_allowed(agency.get_pack(), today()):
-            raise Http404(f"The ordinance of {agency.name} allows no exceptions to its design "
-                          "limits.")  # fmt: skip
+            raise Http404(
+                f"The ordinance of {agency.name} allows no exceptions to its design limits."
+            )
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -130,19 +139,23 @@ def device_detail(request, fse, device):
         "fse": fse,
         "device": device,
         "frequency": _effective_frequency(device, permit.first()),
-        "services": section(Service.objects.filter(device=device).select_related("hauler")
-                            .order_by("-date", "-pk"), request.GET.get("services_page")),
-        "measurements": section(Measurement.objects.filter(device=device)
-                                .select_related("inspection")
-                                .order_by("-inspection__date", "-pk"),
-                                request.GET.get("measurements_page")),
+        "services": section(
+            Service.objects.filter(device=device).select_related("hauler").order_by("-date", "-pk"),
+            request.GET.get("services_page"),
+        ),
+        "measurements": section(
+            Measurement.objects.filter(device=device)
+            .select_related("inspection")
+            .order_by("-inspection__date", "-pk"),
+            request.GET.get("measurements_page"),
+        ),
         "queries": section_queries(request.GET, ("services", "measurements")),
         "exceptions": device.approved_exceptions.order_by("approved_on"),
         "approvals": device.interval_approvals.order_by("approved_on", "pk"),
         "may": may(request, "device", "frequency", "permit"),
         "exceptions_allowed": exceptions_allowed(fse.agency.get_pack(), page_as_of(request)),
         "sizing": _sizing(device, page_as_of(request)),
-    }  # fmt: skip
+    }
     return render(request, "web/registry/device_detail.html", context)
 
 
@@ -162,9 +175,10 @@ def _sizing(device, on) -> dict | None:
         "inputs": [(label, given.get(name)) for name, label in (spec.get("inputs") or {}).items()],
         "field": field.replace("_", " "),
         "required": required,
-        "undersized": required is not None and size is not None
+        "undersized": required is not None
+        and size is not None
         and float(size) < round(required, 6) - 1e-9,
-    }  # fmt: skip
+    }
 
 
 @child_page(GreaseControlDevice, "device", "device")
@@ -182,9 +196,10 @@ def device_sizing(request, fse, device):
         else:
             return _to_device(request, device, f"The sizing inputs of {device.code} were saved.")
     intro = (
-        f"The ordinance requires {spec['formula']}." if spec is not None
+        f"The ordinance requires {spec['formula']}."
+        if spec is not None
         else "The ordinance sizes no device of this kind by a formula."
-    )  # fmt: skip
+    )
     return _device_form(request, fse, form, f"Sizing inputs of {device.code}", intro, device)
 
 
@@ -197,9 +212,14 @@ def device_edit(request, fse, device):
         data = form.cleaned_data
         try:
             device_update(
-                device=device, kind=data["kind"], installed_on=data["installed_on"],
-                today=today(), actor=request.user, reason=data["reason"], **form.design(),
-            )  # fmt: skip
+                device=device,
+                kind=data["kind"],
+                installed_on=data["installed_on"],
+                today=today(),
+                actor=request.user,
+                reason=data["reason"],
+                **form.design(),
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -216,9 +236,15 @@ def device_replace_page(request, fse, device):
         data = form.cleaned_data
         try:
             new = device_replace(
-                device=device, on=data["on"], code=data["code"], kind=data["kind"],
-                today=today(), actor=request.user, reason=data["reason"], **form.design(),
-            )  # fmt: skip
+                device=device,
+                on=data["on"],
+                code=data["code"],
+                kind=data["kind"],
+                today=today(),
+                actor=request.user,
+                reason=data["reason"],
+                **form.design(),
+            )
         except ValidationError as e:
             put_errors(form, e, {"removed_on": "on", "installed_on": "on"})
         else:
@@ -238,9 +264,12 @@ def device_remove(request, fse, device):
         data = form.cleaned_data
         try:
             device_take_out(
-                device=device, removed_on=data["removed_on"], today=today(),
-                actor=request.user, reason=data["reason"],
-            )  # fmt: skip
+                device=device,
+                removed_on=data["removed_on"],
+                today=today(),
+                actor=request.user,
+                reason=data["reason"],
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -267,9 +296,12 @@ def device_frequency(request, fse, device):
         data = form.cleaned_data
         try:
             device_frequency_set(
-                device=device, service_frequency_days=data["service_frequency_days"],
-                on=page_as_of(request), actor=request.user, reason=data["reason"],
-            )  # fmt: skip
+                device=device,
+                service_frequency_days=data["service_frequency_days"],
+                on=page_as_of(request),
+                actor=request.user,
+                reason=data["reason"],
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -291,8 +323,9 @@ def device_exception(request, fse, device):
             message = f"The design exception of {device.code} was recorded."
             return _to_device(request, device, message)
     intro = "From the day approved, the engine no longer checks that design limit."
-    return _device_form(request, fse, form, f"Approve a design exception for {device.code}",
-                        intro, device)  # fmt: skip
+    return _device_form(
+        request, fse, form, f"Approve a design exception for {device.code}", intro, device
+    )
 
 
 @child_page(GreaseControlDevice, "device", "frequency")
@@ -312,8 +345,9 @@ def device_interval_approval(request, fse, device):
         "A pump-out falling due from the day approved through its last day is due after the "
         "interval approved; the overdue finding names this approval."
     )
-    return _device_form(request, fse, form, f"Approve a longer interval for {device.code}",
-                        intro, device)  # fmt: skip
+    return _device_form(
+        request, fse, form, f"Approve a longer interval for {device.code}", intro, device
+    )
 
 
 @record_page("device")
@@ -325,17 +359,24 @@ def food_grinder(request, fse):
         on = next(iter(form.cleaned_data.values()))
         try:
             if removing:
-                food_grinder_remove(establishment=fse, removed_on=on, today=today(),
-                                    actor=request.user)  # fmt: skip
+                food_grinder_remove(
+                    establishment=fse, removed_on=on, today=today(), actor=request.user
+                )
             else:
-                food_grinder_install(establishment=fse, installed_on=on, today=today(),
-                                     actor=request.user)  # fmt: skip
+                food_grinder_install(
+                    establishment=fse, installed_on=on, today=today(), actor=request.user
+                )
         except ValidationError as e:
             put_errors(form, e)
         else:
             done = "removed" if removing else "installed"
-            return evaluated(request, fse, message=f"The food grinder was recorded as {done}.",
-                             to="web:establishment", code=fse.code)  # fmt: skip
+            return evaluated(
+                request,
+                fse,
+                message=f"The food grinder was recorded as {done}.",
+                to="web:establishment",
+                code=fse.code,
+            )
     title = "Record the food grinder removed" if removing else "Record a food grinder installed"
     rule = fse.agency.get_pack().rules.get("food_grinder.prohibited")
     context = {"fse": fse, "form": form, "title": title, "removing": removing, "rule": rule}

@@ -25,10 +25,12 @@ def employee_list(request, code: str):
     on = page_as_of(request)
     employees = list(Employee.objects.filter(establishment=fse, hired_on__lte=on).order_by("name"))
     context = {
-        "fse": fse, "on": on, "may": may(request, "employee"),
+        "fse": fse,
+        "on": on,
+        "may": may(request, "employee"),
         "current": [e for e in employees if e.left_on is None or e.left_on > on],
         "former": [e for e in employees if e.left_on is not None and e.left_on <= on],
-    }  # fmt: skip
+    }
     return render(request, "web/registry/employee_list.html", context)
 
 
@@ -64,8 +66,12 @@ def employee_edit(request, fse, employee):
             put_errors(form, e)
         else:
             return _to_roster(request, fse, f"The record of {employee.name} was saved.")
-    context = {"fse": fse, "form": form, "title": f"Change {employee.name}'s record",
-               "employee": employee}  # fmt: skip
+    context = {
+        "fse": fse,
+        "form": form,
+        "title": f"Change {employee.name}'s record",
+        "employee": employee,
+    }
     return form_page(request, "employee_form.html", context)
 
 
@@ -75,12 +81,21 @@ def employee_leave_page(request, fse, employee):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            employee_leave(employee=employee, left_on=data["left_on"], today=today(),
-                           actor=request.user, reason=data["reason"])  # fmt: skip
+            employee_leave(
+                employee=employee,
+                left_on=data["left_on"],
+                today=today(),
+                actor=request.user,
+                reason=data["reason"],
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
             return _to_roster(request, fse, f"{employee.name} was recorded as having left.")
-    context = {"fse": fse, "form": form, "title": f"Record that {employee.name} left",
-               "employee": employee}  # fmt: skip
+    context = {
+        "fse": fse,
+        "form": form,
+        "title": f"Record that {employee.name} left",
+        "employee": employee,
+    }
     return form_page(request, "employee_form.html", context)

@@ -20,9 +20,11 @@ def _date(label: str, **kw) -> forms.DateField:
 
 def _reason() -> forms.CharField:
     return forms.CharField(
-        label="Note for the record", required=False, max_length=500,
+        label="Note for the record",
+        required=False,
+        max_length=500,
         widget=forms.Textarea(attrs=TEXTAREA),
-    )  # fmt: skip
+    )
 
 
 def kind_choices(pack) -> list[tuple[str, str]]:
@@ -39,9 +41,12 @@ class DesignForm(forms.Form):
         label="Capacity (gallons)", max_digits=9, decimal_places=1, required=False
     )
     design_depth_inches = forms.DecimalField(
-        label="Design depth (inches)", max_digits=6, decimal_places=2, required=False,
+        label="Design depth (inches)",
+        max_digits=6,
+        decimal_places=2,
+        required=False,
         help_text="The liquid depth the 25% accumulation rule is measured against.",
-    )  # fmt: skip
+    )
     compartments = forms.IntegerField(label="Compartments", max_value=99, required=False)
     manhole_diameter_inches = forms.DecimalField(
         label="Manhole diameter (inches)", max_digits=6, decimal_places=2, required=False
@@ -52,8 +57,13 @@ class DesignForm(forms.Form):
         choice_field(self, "kind").choices = kind_choices(pack)
 
     def design(self) -> dict:
-        names = ("location", "capacity_gallons", "design_depth_inches", "compartments",
-                 "manhole_diameter_inches")  # fmt: skip
+        names = (
+            "location",
+            "capacity_gallons",
+            "design_depth_inches",
+            "compartments",
+            "manhole_diameter_inches",
+        )
         return {name: self.cleaned_data[name] for name in names}
 
 
@@ -83,9 +93,11 @@ class DeviceRemoveForm(forms.Form):
 
 class FrequencyForm(forms.Form):
     service_frequency_days = forms.IntegerField(
-        label="Service frequency (days)", required=False, max_value=3650,
+        label="Service frequency (days)",
+        required=False,
+        max_value=3650,
         help_text="Leave empty for the permit's frequency, or the ordinance's default.",
-    )  # fmt: skip
+    )
     reason = _reason()
 
 
@@ -196,8 +208,9 @@ class IntervalApprovalForm(forms.Form):
     """A longer pump-out interval approved by a named official ("unless approved")."""
 
     days = forms.IntegerField(label="Interval approved (days)", min_value=1, max_value=3650)
-    approved_by = forms.CharField(label="Approved by", max_length=200,
-                                  help_text="The official's name and title.")  # fmt: skip
+    approved_by = forms.CharField(
+        label="Approved by", max_length=200, help_text="The official's name and title."
+    )
     approved_on = _date("Approved on", help_text="The approval counts from this day.")
     reference = forms.CharField(label="Letter or resolution number", max_length=80)
     ends_on = _date("Ends on", required=False, help_text="Its last day; empty if it does not end.")

@@ -42,16 +42,24 @@ def accumulation(pack: Pack, device, readings: list[dict[str, Any]], as_of: date
     device. None without a design depth or a reading of both layers."""
     depth = device.design_depth_inches
     points = [
-        {"date": r["date"].isoformat(), "source": r["source"],
-         "percent": float(round(100 * (r["fog"] + r["solids"]) / depth, 1))}
+        {
+            "date": r["date"].isoformat(),
+            "source": r["source"],
+            "percent": float(round(100 * (r["fog"] + r["solids"]) / depth, 1)),
+        }
         for r in sorted(readings, key=lambda r: r["date"])
         if depth and r["fog"] is not None and r["solids"] is not None
-    ]  # fmt: skip
+    ]
     if not points:
         return None
     on = max(as_of, pack.effective)
-    chart: dict[str, Any] = {"id": f"accumulation-{device.pk}", "device": device.code,
-                             "points": points, "limit": None, "citation": ""}  # fmt: skip
+    chart: dict[str, Any] = {
+        "id": f"accumulation-{device.pk}",
+        "device": device.code,
+        "points": points,
+        "limit": None,
+        "citation": "",
+    }
     limit = accumulation_limit(pack, device.kind, on)
     if limit is not None:
         chart["limit"] = float(Decimal(str(limit.value)) * 100)
@@ -77,9 +85,12 @@ def inspections_with_photos(establishment, pack: Pack, as_of: date, number=None)
     answers = ChecklistAnswer.objects.filter(inspection__in=inspections, compliant=False)
     for answer in answers.select_related("device").order_by("pk"):
         failed[answer.inspection_id].append(
-            {"question": pack_title(pack, answer.item), "note": answer.note,
-             "device": answer.device.code if answer.device else ""}
-        )  # fmt: skip
+            {
+                "question": pack_title(pack, answer.item),
+                "note": answer.note,
+                "device": answer.device.code if answer.device else "",
+            }
+        )
     for inspection in inspections:
         inspection.photo_list = photos[inspection.pk]
         inspection.failed = failed[inspection.pk]
@@ -103,8 +114,15 @@ def samples(establishment, pack: Pack, as_of: date, number=None) -> Page:
         over = None
         if limit is not None and limit["unit"] == sample.unit:
             over = sample.value > limit["max"]
-        rows.append({"sample": sample, "value": _plain(sample.value), "limit": limit,
-                     "max": _plain(limit["max"]) if limit else "", "over": over})  # fmt: skip
+        rows.append(
+            {
+                "sample": sample,
+                "value": _plain(sample.value),
+                "limit": limit,
+                "max": _plain(limit["max"]) if limit else "",
+                "over": over,
+            }
+        )
     page.object_list = rows
     return page
 
@@ -157,8 +175,16 @@ def evaluated_on(page: EstablishmentPage, pack: Pack, as_of: date) -> Establishm
 
 
 # the sections of the page shown a page at a time, each with its own `?<name>_page=`
-SECTIONS = ("timeline", "inspections", "samples", "actions", "letters", "training_logs",
-            "incidents", "communications")  # fmt: skip
+SECTIONS = (
+    "timeline",
+    "inspections",
+    "samples",
+    "actions",
+    "letters",
+    "training_logs",
+    "incidents",
+    "communications",
+)
 
 
 def page_numbers(query, sections=SECTIONS) -> dict[str, str | None]:

@@ -69,8 +69,13 @@ def hauler_list(request):
     page = Paginator(haulers.order_by("name", "code"), PAGE_SIZE).get_page(request.GET.get("page"))
     query_string = request.GET.copy()
     query_string.pop("page", None)
-    context = {"page": page, "q": query, "query": query_string.urlencode(), "on": on,
-               "may": may(request, "hauler")}  # fmt: skip
+    context = {
+        "page": page,
+        "q": query,
+        "query": query_string.urlencode(),
+        "on": on,
+        "may": may(request, "hauler"),
+    }
     return render(request, "web/registry/hauler_list.html", context)
 
 
@@ -89,9 +94,16 @@ def hauler_detail(request, hauler):
     expired = hauler.licence_expires_on is not None and hauler.licence_expires_on < on
     certification = _certification(request)
     lapsed = hauler.certification_expires_on is not None and hauler.certification_expires_on < on
-    context = {"hauler": hauler, "contracts": contracts, "services": services, "on": on,
-               "expired": expired, "may": may(request, "hauler"),
-               "certification": certification, "lapsed": lapsed}  # fmt: skip
+    context = {
+        "hauler": hauler,
+        "contracts": contracts,
+        "services": services,
+        "on": on,
+        "expired": expired,
+        "may": may(request, "hauler"),
+        "certification": certification,
+        "lapsed": lapsed,
+    }
     return render(request, "web/registry/hauler_detail.html", context)
 
 
@@ -127,8 +139,7 @@ def _to_hauler(request, hauler, message: str, establishments):
     if not establishments:
         messages.success(request, message)
         return redirect("web:hauler", hauler=hauler.code)
-    return evaluated(request, *establishments, message=message, to="web:hauler",
-                     hauler=hauler.code)  # fmt: skip
+    return evaluated(request, *establishments, message=message, to="web:hauler", hauler=hauler.code)
 
 
 @hauler_page("hauler")
@@ -148,8 +159,12 @@ def hauler_edit(request, hauler):
         else:
             message = f"The licence of {hauler.name} was saved."
             return _to_hauler(request, hauler, message, _customers(hauler, page_as_of(request)))
-    context = {"form": form, "title": f"Edit {hauler.name}", "hauler": hauler,
-               "certification": certification}  # fmt: skip
+    context = {
+        "form": form,
+        "title": f"Edit {hauler.name}",
+        "hauler": hauler,
+        "certification": certification,
+    }
     return form_page(request, "hauler_form.html", context)
 
 
@@ -166,8 +181,11 @@ def hauler_contract_start(request, hauler):
             form.add_error("establishment", "No establishment of the agency has this number.")
         else:
             return _start(request, form, hauler, fse, back="hauler")
-    context = {"form": form, "title": f"Start a service contract of {hauler.name}",
-               "hauler": hauler}  # fmt: skip
+    context = {
+        "form": form,
+        "title": f"Start a service contract of {hauler.name}",
+        "hauler": hauler,
+    }
     return form_page(request, "contract_form.html", context)
 
 
@@ -183,12 +201,21 @@ def contract_new(request, fse):
 
 def _start(request, form, hauler, fse, back: str):
     try:
-        contract_start(hauler=hauler, establishment=fse, since=form.cleaned_data["since"],
-                       today=today(), actor=request.user)  # fmt: skip
+        contract_start(
+            hauler=hauler,
+            establishment=fse,
+            since=form.cleaned_data["since"],
+            today=today(),
+            actor=request.user,
+        )
     except ValidationError as e:
         put_errors(form, e)
-        context = {"form": form, "title": "Start a service contract", "fse": fse,
-                   "hauler": hauler if back == "hauler" else None}  # fmt: skip
+        context = {
+            "form": form,
+            "title": "Start a service contract",
+            "fse": fse,
+            "hauler": hauler if back == "hauler" else None,
+        }
         return form_page(request, "contract_form.html", context)
     message = f"{fse.name} is a customer of {hauler.name}."
     if back == "hauler":
@@ -203,13 +230,22 @@ def contract_end_page(request, fse, contract):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            contract_end(contract=contract, until=data["until"], today=today(),
-                         actor=request.user, reason=data["reason"])  # fmt: skip
+            contract_end(
+                contract=contract,
+                until=data["until"],
+                today=today(),
+                actor=request.user,
+                reason=data["reason"],
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
             message = f"The contract of {contract.hauler.name} with {fse.name} was ended."
             return evaluated(request, fse, message=message, to="web:establishment", code=fse.code)
-    context = {"form": form, "fse": fse, "contract": contract,
-               "title": f"End the service contract of {contract.hauler.name}"}  # fmt: skip
+    context = {
+        "form": form,
+        "fse": fse,
+        "contract": contract,
+        "title": f"End the service contract of {contract.hauler.name}",
+    }
     return form_page(request, "contract_form.html", context)

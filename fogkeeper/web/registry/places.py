@@ -132,9 +132,11 @@ def lateral_new(request, fse):
     if form.is_valid():
         try:
             lateral_add(
-                establishment=fse, today=page_as_of(request), **form.cleaned_data,
+                establishment=fse,
+                today=page_as_of(request),
+                **form.cleaned_data,
                 actor=request.user,
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:

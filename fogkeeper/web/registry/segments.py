@@ -24,9 +24,18 @@ from .site_forms import SegmentForm
 from .sites import KIND, form_page, registry_write
 
 SEGMENT_FIELDS = ("code", "description", "prone_to_blockage", "cleaning_frequency_days")
-COLUMNS = ["Segment", "Description", "Prone to blockage", "Cleaned every (days)",
-           "Laterals", "Cleaning state", "Last cleaned", "FOG found last", "Next due",
-           "Frequency review"]  # fmt: skip
+COLUMNS = [
+    "Segment",
+    "Description",
+    "Prone to blockage",
+    "Cleaned every (days)",
+    "Laterals",
+    "Cleaning state",
+    "Last cleaned",
+    "FOG found last",
+    "Next due",
+    "Frequency review",
+]
 
 
 class SegmentFilterForm(forms.Form):
@@ -57,9 +66,12 @@ def _export(request, fmt: str, filters: dict):
         agency=request.agency, as_of=page_as_of(request), q=filters["q"], show=filters["show"]
     )
     return export_response(
-        fmt, filename=f"{request.agency.code}-segments", sheet="Sewer segments",
-        columns=COLUMNS, rows=(_row(s) for s in rows),
-    )  # fmt: skip
+        fmt,
+        filename=f"{request.agency.code}-segments",
+        sheet="Sewer segments",
+        columns=COLUMNS,
+        rows=(_row(s) for s in rows),
+    )
 
 
 @agency_page

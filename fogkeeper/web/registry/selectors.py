@@ -270,14 +270,22 @@ def _recent_readings(fse, devices) -> tuple[dict[int, list[dict[str, Any]]], dic
     readings: dict[int, list[dict[str, Any]]] = {d.pk: [] for d in devices}
     for s in services:
         readings[s.device_id].append(
-            {"date": s.date, "source": f"Service, manifest {s.manifest_number}",
-             "fog": s.fog_inches, "solids": s.solids_inches}
-        )  # fmt: skip
+            {
+                "date": s.date,
+                "source": f"Service, manifest {s.manifest_number}",
+                "fog": s.fog_inches,
+                "solids": s.solids_inches,
+            }
+        )
     for m in measurements:
         readings[m.device_id].append(
-            {"date": m.inspection.date, "source": f"Inspection {m.inspection.code}",
-             "fog": m.fog_inches, "solids": m.solids_inches}
-        )  # fmt: skip
+            {
+                "date": m.inspection.date,
+                "source": f"Inspection {m.inspection.code}",
+                "fog": m.fog_inches,
+                "solids": m.solids_inches,
+            }
+        )
     for rows in readings.values():
         rows.sort(key=lambda r: r["date"], reverse=True)
         del rows[READINGS:]
@@ -357,8 +365,10 @@ def _timeline_items(rows: list[dict[str, Any]], pack) -> list[dict[str, Any]]:
 def _said(kind: str, r, pack) -> dict[str, Any]:
     if kind == "Service":
         by = f" by {r.hauler.name}" if r.hauler else ""
-        return {"text": f"{r.device.code} pumped out, manifest {r.manifest_number}{by}",
-                "service": r}  # fmt: skip
+        return {
+            "text": f"{r.device.code} pumped out, manifest {r.manifest_number}{by}",
+            "service": r,
+        }
     if kind == "Inspection":
         return {"text": f"Inspection {r.code}"}
     if kind == "Incident":

@@ -92,9 +92,12 @@ def segment_cleaning_new(request, segment):
     if form.is_valid():
         try:
             cleaning_record(
-                agency=request.agency, segment=segment, **form.cleaned_data,
-                actor=request.user, today=timezone.localdate(),
-            )  # fmt: skip
+                agency=request.agency,
+                segment=segment,
+                **form.cleaned_data,
+                actor=request.user,
+                today=timezone.localdate(),
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:

@@ -26,9 +26,12 @@ def _text(label: str, *, required: bool = False, max_length: int = 200, **kw) ->
 
 def _coordinate(label: str) -> forms.DecimalField:
     return forms.DecimalField(
-        label=label, required=False, max_digits=9, decimal_places=6,
+        label=label,
+        required=False,
+        max_digits=9,
+        decimal_places=6,
         widget=forms.NumberInput(attrs={"step": "0.000001", "inputmode": "decimal"}),
-    )  # fmt: skip
+    )
 
 
 class EstablishmentForm(forms.Form):
@@ -42,9 +45,11 @@ class EstablishmentForm(forms.Form):
     category = forms.ChoiceField(label="Category")
     opened_on = forms.DateField(label="Opened on", widget=DateInput)
     parcel = LookupField(
-        "parcel", required=False, label="Parcel",
+        "parcel",
+        required=False,
+        label="Parcel",
         help_text="Type part of its number or address and pick it; leave it empty if not known.",
-    )  # fmt: skip
+    )
     on_public_sewer = forms.BooleanField(
         required=False, initial=True, label="Discharges to the public sewer"
     )
@@ -64,10 +69,12 @@ class EstablishmentRegisterForm(EstablishmentForm):
 
     code = _text("Establishment code", required=True, max_length=40)
     operator = LookupField(
-        "operator", required=False, label="Operator",
+        "operator",
+        required=False,
+        label="Operator",
         help_text="Type part of an operator's name or address and pick it; for a new "
         "operator leave this empty and name it below.",
-    )  # fmt: skip
+    )
     new_operator = _text("New operator's name")
     field_order = ["code", "name"]
 
@@ -104,9 +111,11 @@ class OperationChangeForm(forms.Form):
     kind = forms.ChoiceField(choices=CHANGE_KINDS, label="Kind of change")
     date = forms.DateField(label="Date of the change (planned or done)", widget=DateInput)
     notified_on = forms.DateField(
-        required=False, label="Agency notified on", widget=DateInput,
+        required=False,
+        label="Agency notified on",
+        widget=DateInput,
         help_text="The day the establishment told the agency of the change.",
-    )  # fmt: skip
+    )
     description = forms.CharField(
         required=False, label="Description", widget=forms.Textarea(attrs={"rows": 3})
     )
@@ -129,9 +138,11 @@ class ParcelForm(forms.Form):
     apn = _text("Assessor's parcel number (APN)", required=True, max_length=40)
     address = _text("Address", required=True)
     owner = LookupField(
-        "owner", required=False, label="Property owner",
+        "owner",
+        required=False,
+        label="Property owner",
         help_text="Type part of the owner's name and pick it; leave it empty if not known.",
-    )  # fmt: skip
+    )
     multi_tenant = forms.BooleanField(required=False, label="Several establishments share it")
 
     def __init__(self, *args, agency: Agency, **kwargs):
@@ -144,16 +155,18 @@ class SegmentForm(forms.Form):
     description = _text("Description")
     prone_to_blockage = forms.BooleanField(required=False, label="Prone to blockage")
     cleaning_frequency_days = forms.IntegerField(
-        required=False, label="Cleaning frequency (days)",
+        required=False,
+        label="Cleaning frequency (days)",
         help_text="Required for a segment prone to blockage.",
-    )  # fmt: skip
+    )
 
 
 class LateralForm(forms.Form):
     segment = LookupField(
-        "segment", label="Sewer segment",
+        "segment",
+        label="Sewer segment",
         help_text="Type part of its code or description and pick it.",
-    )  # fmt: skip
+    )
     description = _text("Description")
     last_inspected_on = forms.DateField(required=False, label="Last inspected on", widget=DateInput)
 

@@ -90,9 +90,12 @@ def establishment_new(request):
         data = {k: form.cleaned_data[k] for k in ("code", *ESTABLISHMENT_FIELDS)}
         try:
             fse = establishment_register(
-                agency=request.agency, operator=form.first_operator(), today=page_as_of(request),
-                actor=request.user, **data,
-            )  # fmt: skip
+                agency=request.agency,
+                operator=form.first_operator(),
+                today=page_as_of(request),
+                actor=request.user,
+                **data,
+            )
         except ValidationError as e:
             put_errors(form, e, {"operator_since": "opened_on"})
         else:
@@ -108,9 +111,11 @@ def establishment_edit(request, fse):
     if form.is_valid():
         try:
             changed = establishment_update(
-                establishment=fse, today=page_as_of(request), actor=request.user,
+                establishment=fse,
+                today=page_as_of(request),
+                actor=request.user,
                 **form.cleaned_data,
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -125,9 +130,11 @@ def establishment_close_page(request, fse):
     if form.is_valid():
         try:
             establishment_close(
-                establishment=fse, today=page_as_of(request), actor=request.user,
+                establishment=fse,
+                today=page_as_of(request),
+                actor=request.user,
                 **form.cleaned_data,
-            )  # fmt: skip
+            )
         except ValidationError as e:
             put_errors(form, e)
         else:
@@ -192,10 +199,13 @@ def _change_page(request, fse, form):
         for c in fse.changes.order_by("-date", "-pk")
     ]
     context = {
-        "form": form, "fse": fse, "title": "Record a remodel or change of operation",
+        "form": form,
+        "fse": fse,
+        "title": "Record a remodel or change of operation",
         "lead": registry.change_notice_lead(agency=agency, on=page_as_of(request)),
-        "notice": notice, "changes": changes,
-    }  # fmt: skip
+        "notice": notice,
+        "changes": changes,
+    }
     status = 400 if form.is_bound else 200
     return render(request, "web/registry/site_change.html", context, status=status)
 

@@ -65,7 +65,7 @@ urlpatterns: list = [
         f"{DEVICE}interval-approval/",
         devices.device_interval_approval,
         name="device_interval_approval",
-    ),  # fmt: skip
+    ),
     path("establishments/<str:code>/food-grinder/", devices.food_grinder, name="food_grinder"),
     path("registry/haulers/", haulers.hauler_list, name="haulers"),
     path("registry/haulers/new/", haulers.hauler_register, name="hauler_register"),

@@ -39,8 +39,9 @@ class _Dated(forms.Form):
 
 
 class FindingFilters(forms.Form):
-    state = forms.ChoiceField(required=False, label="Open or closed",
-                              choices=list(selectors.FINDING_STATES.items()))  # fmt: skip
+    state = forms.ChoiceField(
+        required=False, label="Open or closed", choices=list(selectors.FINDING_STATES.items())
+    )
     rule = forms.ChoiceField(required=False, label="Finding")
     severity = forms.ChoiceField(
         required=False, label="Severity", choices=_any((s, identifier_words(s)) for s in SEVERITIES)
@@ -49,15 +50,18 @@ class FindingFilters(forms.Form):
 
     def __init__(self, data, *, pack):
         super().__init__(data)
-        rules = sorted(((r, pack_title(pack, r)) for r in [*pack.rules, *pack.checklist]),
-                       key=lambda pair: pair[1])  # fmt: skip
+        rules = sorted(
+            ((r, pack_title(pack, r)) for r in [*pack.rules, *pack.checklist]),
+            key=lambda pair: pair[1],
+        )
         choice_field(self, "rule").choices = _any(rules)
 
 
 class InvoiceFilters(_Dated):
     start, end = "issued_from", "issued_to"
-    state = forms.ChoiceField(required=False, label="State",
-                              choices=_any(selectors.INVOICE_STATES.items()))  # fmt: skip
+    state = forms.ChoiceField(
+        required=False, label="State", choices=_any(selectors.INVOICE_STATES.items())
+    )
     issued_from = forms.DateField(required=False, label="Issued from", widget=DateInput)
     issued_to = forms.DateField(required=False, label="Issued to", widget=DateInput)
     q = forms.CharField(required=False, max_length=100, label=f"{SEARCH}, or invoice number")
@@ -84,9 +88,13 @@ def _list_page(request, *, form, rows, template: str, export: dict, extra=None):
     if "export" in request.GET:
         agency = request.agency
         name = export["sheet"].lower().replace(" ", "-")
-        return export_response(request.GET["export"], filename=f"{agency.code}-{name}",
-                               sheet=export["sheet"], columns=export["columns"],
-                               rows=export["rows"](rows))  # fmt: skip
+        return export_response(
+            request.GET["export"],
+            filename=f"{agency.code}-{name}",
+            sheet=export["sheet"],
+            columns=export["columns"],
+            rows=export["rows"](rows),
+        )
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     if extra is not None:
         page.object_list = extra(page.object_list)
@@ -115,10 +123,19 @@ def finding_list(request):
     pack = request.agency.get_pack()
     form = _filters(request, FindingFilters, pack=pack)
     rows = selectors.findings(agency=request.agency, **_cleaned(form))
-    export = {"sheet": "Findings", "columns": selectors.FINDING_COLUMNS,
-              "rows": lambda qs: selectors.finding_rows(qs, pack)}  # fmt: skip
-    return _list_page(request, form=form, rows=rows, template="web/lists/findings.html",
-                      export=export, extra=name_subjects)  # fmt: skip
+    export = {
+        "sheet": "Findings",
+        "columns": selectors.FINDING_COLUMNS,
+        "rows": lambda qs: selectors.finding_rows(qs, pack),
+    }
+    return _list_page(
+        request,
+        form=form,
+        rows=rows,
+        template="web/lists/findings.html",
+        export=export,
+        extra=name_subjects,
+    )
 
 
 @agency_page
@@ -127,10 +144,19 @@ def invoice_list(request):
     """The agency's invoices with what is owed on each and its state."""
     form = _filters(request, InvoiceFilters)
     rows = selectors.invoices(agency=request.agency, **_cleaned(form))
-    export = {"sheet": "Invoices", "columns": selectors.INVOICE_COLUMNS,
-              "rows": selectors.invoice_rows}  # fmt: skip
-    return _list_page(request, form=form, rows=rows, template="web/lists/invoices.html",
-                      export=export, extra=selectors.with_due)  # fmt: skip
+    export = {
+        "sheet": "Invoices",
+        "columns": selectors.INVOICE_COLUMNS,
+        "rows": selectors.invoice_rows,
+    }
+    return _list_page(
+        request,
+        form=form,
+        rows=rows,
+        template="web/lists/invoices.html",
+        export=export,
+        extra=selectors.with_due,
+    )
 
 
 @agency_page
@@ -140,10 +166,19 @@ def action_list(request):
     pack = request.agency.get_pack()
     form = _filters(request, ActionFilters, types=selectors.action_types(agency=request.agency))
     rows = selectors.actions(agency=request.agency, **_cleaned(form))
-    export = {"sheet": "Enforcement actions", "columns": selectors.ACTION_COLUMNS,
-              "rows": lambda qs: selectors.action_rows(qs, pack)}  # fmt: skip
-    return _list_page(request, form=form, rows=rows, template="web/lists/actions.html",
-                      export=export, extra=lambda actions: _titled(actions, pack))  # fmt: skip
+    export = {
+        "sheet": "Enforcement actions",
+        "columns": selectors.ACTION_COLUMNS,
+        "rows": lambda qs: selectors.action_rows(qs, pack),
+    }
+    return _list_page(
+        request,
+        form=form,
+        rows=rows,
+        template="web/lists/actions.html",
+        export=export,
+        extra=lambda actions: _titled(actions, pack),
+    )
 
 
 def _titled(actions, pack) -> list:

@@ -72,14 +72,16 @@ def pump_out_history(*, agency: Agency, as_of: date) -> PumpOutHistory | None:
     served = Service.objects.filter(device=OuterRef("pk"), full_pump_out=True, date__lte=as_of)
     waiting = (
         GreaseControlDevice.objects.filter(
-            establishment__agency=agency, installed_on__lt=agency.history_starts,
-            installed_on__lte=as_of, establishment__opened_on__lte=as_of,
+            establishment__agency=agency,
+            installed_on__lt=agency.history_starts,
+            installed_on__lte=as_of,
+            establishment__opened_on__lte=as_of,
         )
         .exclude(removed_on__lte=as_of)
         .exclude(establishment__closed_on__lte=as_of)
         .exclude(Exists(served))
         .count()
-    )  # fmt: skip
+    )
     ends = agency.history_grace_ends
     assert ends is not None  # the history starts (above), so its grace ends
     return PumpOutHistory(agency.history_starts, ends, waiting, as_of <= ends)
@@ -240,8 +242,9 @@ def _between(qs: QuerySet, field: str, start: date | None, end: date | None) -> 
 # -- findings ---------------------------------------------------------------------------------
 
 
-def findings(*, agency: Agency, state: str = "open", rule: str = "", severity: str = "",
-             q: str = "") -> QuerySet:  # fmt: skip
+def findings(
+    *, agency: Agency, state: str = "open", rule: str = "", severity: str = "", q: str = ""
+) -> QuerySet:
     """The agency's findings as the sweep stored them: open ones (the default), closed ones
     or all; of one rule, one severity, and establishments matching `q`; newest first."""
     qs = Finding.objects.filter(agency=agency).select_related("establishment")
@@ -258,15 +261,32 @@ def findings(*, agency: Agency, state: str = "open", rule: str = "", severity: s
     return qs.order_by("-since", "-pk")
 
 
-FINDING_COLUMNS = ["Establishment code", "Establishment", "Finding", "Severity", "Since",
-                   "Due", "Closed on", "Citation", "What was found"]  # fmt: skip
+FINDING_COLUMNS = [
+    "Establishment code",
+    "Establishment",
+    "Finding",
+    "Severity",
+    "Since",
+    "Due",
+    "Closed on",
+    "Citation",
+    "What was found",
+]
 
 
 def finding_rows(qs: QuerySet, pack: Pack) -> Iterator[list]:
     for f in qs.iterator(chunk_size=2000):
-        yield [f.establishment.code, f.establishment.name, pack_title(pack, f.rule),
-               identifier_words(f.severity), f.since, f.due, f.closed_on, f.citation,
-               f.message]  # fmt: skip
+        yield [
+            f.establishment.code,
+            f.establishment.name,
+            pack_title(pack, f.rule),
+            identifier_words(f.severity),
+            f.since,
+            f.due,
+            f.closed_on,
+            f.citation,
+            f.message,
+        ]
 
 
 # -- invoices ---------------------------------------------------------------------------------
@@ -283,16 +303,24 @@ def _sum(model, field: str = "amount", **where) -> Coalesce:
     return Coalesce(Subquery(rows, output_field=money), Value(ZERO), output_field=money)
 
 
-def invoices(*, agency: Agency, state: str = "", issued_from: date | None = None,
-             issued_to: date | None = None, q: str = "") -> QuerySet:  # fmt: skip
+def invoices(
+    *,
+    agency: Agency,
+    state: str = "",
+    issued_from: date | None = None,
+    issued_to: date | None = None,
+    q: str = "",
+) -> QuerySet:
     """The agency's invoices, newest notice first, each with its `amount`, what was `paid`,
     what voids and credits took off (`adjusted`), the `balance` and its `state`: void, paid
     (nothing owed), delinquent (the engine's `fees.delinquent` finding, open at the last
     sweep: `late_since`, `late_citation`), part paid, or due."""
     late = Finding.objects.filter(
-        establishment=OuterRef("establishment"), rule=DELINQUENT, subject=OuterRef("code"),
+        establishment=OuterRef("establishment"),
+        rule=DELINQUENT,
+        subject=OuterRef("code"),
         open=True,
-    ).order_by("-since")  # fmt: skip
+    ).order_by("-since")
     qs = (
         Invoice.objects.filter(agency=agency)
         .select_related("establishment", "agency")
@@ -334,23 +362,48 @@ def with_due(invoices_) -> list:
     return out
 
 
-INVOICE_COLUMNS = ["Invoice", "Establishment code", "Establishment", "Kind", "Issued", "Due",
-                   "Amount", "Paid", "Credited or voided", "Balance", "State",
-                   "Delinquent since"]  # fmt: skip
+INVOICE_COLUMNS = [
+    "Invoice",
+    "Establishment code",
+    "Establishment",
+    "Kind",
+    "Issued",
+    "Due",
+    "Amount",
+    "Paid",
+    "Credited or voided",
+    "Balance",
+    "State",
+    "Delinquent since",
+]
 
 
 def invoice_rows(qs: QuerySet) -> Iterator[list]:
     for i in qs.iterator(chunk_size=2000):
-        yield [i.code, i.establishment.code, i.establishment.name, i.get_kind_display(),
-               i.noticed_on, invoice_due_on(i), *map(cents, (i.amount, i.paid, i.adjusted,
-               i.balance)), INVOICE_STATES[i.state], i.late_since]  # fmt: skip
+        yield [
+            i.code,
+            i.establishment.code,
+            i.establishment.name,
+            i.get_kind_display(),
+            i.noticed_on,
+            invoice_due_on(i),
+            *map(cents, (i.amount, i.paid, i.adjusted, i.balance)),
+            INVOICE_STATES[i.state],
+            i.late_since,
+        ]
 
 
 # -- enforcement actions ----------------------------------------------------------------------
 
 
-def actions(*, agency: Agency, type: str = "", taken_from: date | None = None,
-            taken_to: date | None = None, q: str = "") -> QuerySet:  # fmt: skip
+def actions(
+    *,
+    agency: Agency,
+    type: str = "",
+    taken_from: date | None = None,
+    taken_to: date | None = None,
+    q: str = "",
+) -> QuerySet:
     """The agency's enforcement actions, newest first, of one type, taken between two days,
     of establishments matching `q`."""
     qs = EnforcementAction.objects.filter(establishment__agency=agency).select_related(
@@ -375,11 +428,25 @@ def action_types(*, agency: Agency) -> list[tuple[str, str]]:
     return sorted(((t, action_title(pack, t)) for t in types), key=lambda pair: pair[1])
 
 
-ACTION_COLUMNS = ["Action", "Type", "Establishment code", "Establishment", "Case", "Taken on",
-                  "Citation"]  # fmt: skip
+ACTION_COLUMNS = [
+    "Action",
+    "Type",
+    "Establishment code",
+    "Establishment",
+    "Case",
+    "Taken on",
+    "Citation",
+]
 
 
 def action_rows(qs: QuerySet, pack: Pack) -> Iterator[list]:
     for a in qs.iterator(chunk_size=2000):
-        yield [a.code, action_title(pack, a.type), a.establishment.code, a.establishment.name,
-               a.case.code, a.taken_on, a.cites]  # fmt: skip
+        yield [
+            a.code,
+            action_title(pack, a.type),
+            a.establishment.code,
+            a.establishment.name,
+            a.case.code,
+            a.taken_on,
+            a.cites,
+        ]

@@ -23,9 +23,10 @@ web:annual_fee_requeue              POST  ok    403   ok    403   404   404   40
 def _run(side) -> dict:
     """A finished run of the side's agency (the demo has none)."""
     found, _ = AnnualFeeRun.objects.get_or_create(
-        agency=side.agency, year=2026,
+        agency=side.agency,
+        year=2026,
         defaults={"noticed_on": date(2026, 1, 15), "fee_code": "RGI", "status": "complete"},
-    )  # fmt: skip
+    )
     return {"pk": found.pk}
 
 

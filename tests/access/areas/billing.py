@@ -42,10 +42,13 @@ def _lien(side) -> dict:
     if lien is None:
         fse = Invoice.objects.filter(agency=side.agency).earliest("pk").establishment
         lien = Lien.objects.create(
-            agency=side.agency, establishment=fse, enforcement_action="PO-MATRIX",
-            recorded_on=date(2026, 1, 5), amount=Decimal("100.00"),
+            agency=side.agency,
+            establishment=fse,
+            enforcement_action="PO-MATRIX",
+            recorded_on=date(2026, 1, 5),
+            amount=Decimal("100.00"),
             document_number="MATRIX-1",
-        )  # fmt: skip
+        )
     return {"code": lien.establishment.code, "pk": lien.pk}
 
 

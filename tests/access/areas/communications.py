@@ -36,19 +36,37 @@ web:communication_unsubscribe       POST  ok    ok    ok    ok    ok    ok    ok
 def _recipient(side) -> Recipient:
     """A newsletter sent (the demo has none), by email and letter, to one establishment."""
     comm, made = Communication.objects.get_or_create(
-        agency=side.agency, subject="Holiday grease",
-        defaults={"kind": "newsletter", "channel": "both", "body": "Scrape plates.",
-                  "site": "http://testserver/", "as_of": AS_OF, "status": "complete",
-                  "total": 1, "done": 1, "sent": 1, "attachment_name": "tips.pdf"},
-    )  # fmt: skip
+        agency=side.agency,
+        subject="Holiday grease",
+        defaults={
+            "kind": "newsletter",
+            "channel": "both",
+            "body": "Scrape plates.",
+            "site": "http://testserver/",
+            "as_of": AS_OF,
+            "status": "complete",
+            "total": 1,
+            "done": 1,
+            "sent": 1,
+            "attachment_name": "tips.pdf",
+        },
+    )
     if made:
         comm.attachment.save("tips.pdf", ContentFile(b"%PDF-1.4 tips"))
     fse = side.agency.establishments.order_by("code").first()
     found, _ = Recipient.objects.get_or_create(
-        communication=comm, establishment=fse,
-        defaults={"position": 0, "state": "sent", "email": "op@example.org", "letter": True,
-                  "letter_pdf": b"%PDF-1.4 letter", "subject": comm.subject, "body": comm.body},
-    )  # fmt: skip
+        communication=comm,
+        establishment=fse,
+        defaults={
+            "position": 0,
+            "state": "sent",
+            "email": "op@example.org",
+            "letter": True,
+            "letter_pdf": b"%PDF-1.4 letter",
+            "subject": comm.subject,
+            "body": comm.body,
+        },
+    )
     return found
 
 

@@ -53,9 +53,13 @@ def _first_notice(side) -> dict:
 
 def _run(side) -> dict:
     run = BulkNotice.objects.filter(agency=side.agency).first() or BulkNotice.objects.create(
-        agency=side.agency, action_type=_first(side),
-        rule="gcd.service_overdue", codes=[], as_of="2025-06-06", total=0,
-    )  # fmt: skip
+        agency=side.agency,
+        action_type=_first(side),
+        rule="gcd.service_overdue",
+        codes=[],
+        as_of="2025-06-06",
+        total=0,
+    )
     return {"pk": run.pk}
 
 
@@ -77,9 +81,15 @@ def _document(side) -> dict:
         raise EnforcementAction.DoesNotExist("the pack defines no enforcement action")
     if appeal is None:
         appeal = EnforcementAction(
-            case=case, establishment=case.establishment, code="AP-DOC", type="appeal",
-            level="council", taken_on=case.opened_on, cites="-", fields={"filed_on": "x"},
-        )  # fmt: skip
+            case=case,
+            establishment=case.establishment,
+            code="AP-DOC",
+            type="appeal",
+            level="council",
+            taken_on=case.opened_on,
+            cites="-",
+            fields={"filed_on": "x"},
+        )
         appeal.document.save("appeal.pdf", ContentFile(b"%PDF-1.4\n%%EOF\n"), save=False)
         appeal.save()
     return {**_case(side), "action": appeal.code}

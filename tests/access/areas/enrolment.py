@@ -43,10 +43,17 @@ def _request(side) -> dict:
     """A hauler's request waiting at agency A."""
     req = EnrolmentRequest.objects.filter(agency=side.agency, status="waiting").first()
     req = req or enrolment_request_submit(
-        agency=side.agency, kind="hauler", business_name="Matrix Vac", contact_name="Max",
-        email="max@matrix.example", phone="949-555-0199", mailing_address="1 Grid St",
-        service_area="everywhere", licence_number="L-1", licence_expires_on=date(2030, 1, 1),
-    )  # fmt: skip
+        agency=side.agency,
+        kind="hauler",
+        business_name="Matrix Vac",
+        contact_name="Max",
+        email="max@matrix.example",
+        phone="949-555-0199",
+        mailing_address="1 Grid St",
+        service_area="everywhere",
+        licence_number="L-1",
+        licence_expires_on=date(2030, 1, 1),
+    )
     return {"pk": req.pk}
 
 

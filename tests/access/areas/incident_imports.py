@@ -19,9 +19,10 @@ web:incident_import_requeue         POST  ok    ok    403   403   404   404   40
 def _run(side) -> dict:
     """A finished import of the side's agency (the demo has none)."""
     found, _ = IncidentImport.objects.get_or_create(
-        agency=side.agency, filename="plsd.csv",
+        agency=side.agency,
+        filename="plsd.csv",
         defaults={"file": "imports/ciwqs/plsd.csv", "status": IncidentImport.COMPLETE},
-    )  # fmt: skip
+    )
     return {"pk": found.pk}
 
 

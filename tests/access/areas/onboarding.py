@@ -28,13 +28,16 @@ web:onboarding_settings             POST  ok    403   403   403   404   404   40
 def _run(side) -> dict:
     """A finished dry run with a problem, of the side's agency (the demo has none)."""
     found, _ = Onboarding.objects.get_or_create(
-        agency=side.agency, filename="program.xlsx",
+        agency=side.agency,
+        filename="program.xlsx",
         defaults={
-            "file": "imports/onboarding/program.xlsx", "kind": "establishments",
-            "status": Onboarding.COMPLETE, "problem_count": 1,
+            "file": "imports/onboarding/program.xlsx",
+            "kind": "establishments",
+            "status": Onboarding.COMPLETE,
+            "problem_count": 1,
             "problems": [[2, "opened_on", "not a date: '2015-02-30'"]],
         },
-    )  # fmt: skip
+    )
     return {"pk": found.pk}
 
 

@@ -57,9 +57,11 @@ def _application(side) -> dict:
     found = PermitApplication.objects.filter(establishment__agency=side.agency).first()
     if found is None:
         found = PermitApplication.objects.create(
-            establishment=_permit(side).establishment, submitted_on=date(2026, 11, 20),
-            applicant_name="Matrix Foods", applicant_address="1 Matrix Way",
-        )  # fmt: skip
+            establishment=_permit(side).establishment,
+            submitted_on=date(2026, 11, 20),
+            applicant_name="Matrix Foods",
+            applicant_address="1 Matrix Way",
+        )
     return {"pk": found.pk}
 
 
@@ -68,9 +70,11 @@ def _letter(side) -> dict:
     if found is None:
         pdf = b"%PDF-1.4 matrix"
         found = PermitLetter.objects.create(
-            permit=_permit(side), kind="permit_modification_notice", pdf=pdf,
+            permit=_permit(side),
+            kind="permit_modification_notice",
+            pdf=pdf,
             sha256=sha256(pdf).hexdigest(),
-        )  # fmt: skip
+        )
     return {"pk": found.pk}
 
 
@@ -78,9 +82,10 @@ def _plan_review(side) -> dict:
     found = PlanReview.objects.filter(establishment__agency=side.agency).first()
     if found is None:
         found = PlanReview.objects.create(
-            establishment=_permit(side).establishment, submitted_on=date(2026, 11, 2),
+            establishment=_permit(side).establishment,
+            submitted_on=date(2026, 11, 2),
             description="Matrix interceptor",
-        )  # fmt: skip
+        )
     return {"code": found.establishment.code, "pk": found.pk}
 
 

@@ -76,8 +76,9 @@ def _contract(side) -> dict:
     if contract is None:
         contract = ServiceContract.objects.create(
             hauler=Hauler.objects.filter(agency=side.agency).earliest("pk"),
-            establishment=side.mine("manager"), since=side.mine("manager").opened_on,
-        )  # fmt: skip
+            establishment=side.mine("manager"),
+            since=side.mine("manager").opened_on,
+        )
     return {"code": contract.establishment.code, "contract": contract.pk}
 
 
@@ -89,11 +90,18 @@ def _employee(side) -> dict:
 
 
 RECORDS = {
-    "web:device": _device, "web:device_edit": _device, "web:device_replace": _device,
-    "web:device_remove": _device, "web:device_frequency": _device,
-    "web:device_exception": _device, "web:device_interval_approval": _device,
+    "web:device": _device,
+    "web:device_edit": _device,
+    "web:device_replace": _device,
+    "web:device_remove": _device,
+    "web:device_frequency": _device,
+    "web:device_exception": _device,
+    "web:device_interval_approval": _device,
     "web:device_sizing": _device,
-    "web:hauler": _hauler, "web:hauler_edit": _hauler,
-    "web:hauler_contract_start": _hauler, "web:contract_end": _contract,
-    "web:employee_edit": _employee, "web:employee_leave": _employee,
-}  # fmt: skip
+    "web:hauler": _hauler,
+    "web:hauler_edit": _hauler,
+    "web:hauler_contract_start": _hauler,
+    "web:contract_end": _contract,
+    "web:employee_edit": _employee,
+    "web:employee_leave": _employee,
+}

@@ -136,10 +136,14 @@ def test_it_reads_the_permits_suspension_revocation_denial_and_limits():
     fse = make_establishment(make_agency(), "FSE-9")
     limits = {"oil_and_grease": {"max": 100, "unit": "mg/L"}}
     make_permit(
-        fse, renewal_applied_on="2028-10-01", renewal_denied_on="2029-01-10",
-        suspended_from="2025-02-01", suspended_until="2025-02-28", revoked_on="2025-06-01",
+        fse,
+        renewal_applied_on="2028-10-01",
+        renewal_denied_on="2029-01-10",
+        suspended_from="2025-02-01",
+        suspended_until="2025-02-28",
+        revoked_on="2025-06-01",
         discharge_limits=limits,
-    )  # fmt: skip
+    )
 
     permit = build_case_file(fse, AS_OF)["permit"]
 
@@ -159,18 +163,37 @@ def test_it_reads_samples_with_their_device_and_leaves_out_a_removed_devices():
     kept, removed = make_device(fse, "GI-1"), make_device(fse, "GI-2", removed_on=d("2025-01-01"))
     for code, device in (("L-1", kept), ("L-2", None), ("L-3", removed)):
         Sample.objects.create(
-            establishment=fse, device=device, code=code, date=d("2025-03-03"),
-            parameter="oil_and_grease", value=Decimal("120.5"), unit="mg/L", method="EPA 1664",
-        )  # fmt: skip
+            establishment=fse,
+            device=device,
+            code=code,
+            date=d("2025-03-03"),
+            parameter="oil_and_grease",
+            value=Decimal("120.5"),
+            unit="mg/L",
+            method="EPA 1664",
+        )
 
     samples = build_case_file(fse, AS_OF)["samples"]
 
     assert samples == [
-        {"id": "L-1", "date": "2025-03-03", "device": "GI-1", "parameter": "oil_and_grease",
-         "value": 120.5, "unit": "mg/L", "method": "EPA 1664"},
-        {"id": "L-2", "date": "2025-03-03", "parameter": "oil_and_grease", "value": 120.5,
-         "unit": "mg/L", "method": "EPA 1664"},
-    ]  # fmt: skip
+        {
+            "id": "L-1",
+            "date": "2025-03-03",
+            "device": "GI-1",
+            "parameter": "oil_and_grease",
+            "value": 120.5,
+            "unit": "mg/L",
+            "method": "EPA 1664",
+        },
+        {
+            "id": "L-2",
+            "date": "2025-03-03",
+            "parameter": "oil_and_grease",
+            "value": 120.5,
+            "unit": "mg/L",
+            "method": "EPA 1664",
+        },
+    ]
 
 
 def test_it_lists_no_samples_where_none_were_taken():
@@ -183,16 +206,23 @@ def test_it_reads_a_devices_approved_exceptions():
     fse = make_establishment(make_agency(), "FSE-9")
     device = make_device(fse, "GI-1", capacity_gallons=Decimal(400))
     ApprovedException.objects.create(
-        device=device, field="capacity_gallons", approved_on=d("2024-06-01"),
-        approved_by="Pretreatment Coordinator", reference="PC-2024-3",
-    )  # fmt: skip
+        device=device,
+        field="capacity_gallons",
+        approved_on=d("2024-06-01"),
+        approved_by="Pretreatment Coordinator",
+        reference="PC-2024-3",
+    )
 
     (built,) = build_case_file(fse, AS_OF)["devices"]
 
     assert built["approved_exceptions"] == [
-        {"field": "capacity_gallons", "approved_on": "2024-06-01",
-         "by": "Pretreatment Coordinator", "reference": "PC-2024-3"}
-    ]  # fmt: skip
+        {
+            "field": "capacity_gallons",
+            "approved_on": "2024-06-01",
+            "by": "Pretreatment Coordinator",
+            "reference": "PC-2024-3",
+        }
+    ]
 
 
 def test_a_revoked_permit_from_the_database_is_no_permit_to_the_engine():

@@ -58,15 +58,23 @@ def _out_of_the_ordinary(agency, fses) -> None:
     removed = make_device(first, "GI-9", installed_on="2020-01-01", removed_on=date(2025, 1, 1))
     make_service(removed, "R-1", "2024-06-01")
     Sample.objects.create(
-        establishment=first, device=removed, code="L-1", date=date(2024, 7, 1),
-        parameter="oil_and_grease", value=Decimal("80"), unit="mg/L",
-    )  # fmt: skip
+        establishment=first,
+        device=removed,
+        code="L-1",
+        date=date(2024, 7, 1),
+        parameter="oil_and_grease",
+        value=Decimal("80"),
+        unit="mg/L",
+    )
     # a pump-out under an open dispute, one under a withdrawn one
     for manifest, withdrawn in (("D-1", None), ("D-2", date(2026, 3, 1))):
         ServiceDispute.objects.create(
-            service=make_service(device, manifest, "2026-02-01"), raised_by=staff,
-            raised_on=date(2026, 2, 2), reason="doubt", withdrawn_on=withdrawn,
-        )  # fmt: skip
+            service=make_service(device, manifest, "2026-02-01"),
+            raised_by=staff,
+            raised_on=date(2026, 2, 2),
+            reason="doubt",
+            withdrawn_on=withdrawn,
+        )
     # two haulers' manifests of one number
     make_service(device, "M-7", "2025-01-01", hauler=make_hauler(agency, f"{agency.code}-H1"))
     make_service(device, "M-7", "2025-03-01", hauler=make_hauler(agency, f"{agency.code}-H2"))
@@ -80,10 +88,12 @@ def _out_of_the_ordinary(agency, fses) -> None:
     # no operator at all
     OperatorTenure.objects.filter(establishment=fourth).delete()
     # a permit with its own limits, a device with an approved exception
-    make_permit(fifth, f"{agency.code}-P", discharge_limits={"oil_and_grease": {"max": 90,
-                "unit": "mg/L"}})  # fmt: skip
-    excepted = make_device(fifth, "GI-E", capacity_gallons=Decimal(300),
-                           sizing_inputs={"seats": 40, "hours_open": 7.5})  # fmt: skip
+    make_permit(
+        fifth, f"{agency.code}-P", discharge_limits={"oil_and_grease": {"max": 90, "unit": "mg/L"}}
+    )
+    excepted = make_device(
+        fifth, "GI-E", capacity_gallons=Decimal(300), sizing_inputs={"seats": 40, "hours_open": 7.5}
+    )
     ApprovedException.objects.create(
         device=excepted, field="capacity_gallons", approved_on=date(2024, 6, 1)
     )
@@ -123,8 +133,10 @@ def test_every_case_file_is_the_one_parse_case_reads_from_the_dict(agencies):
             if isinstance(case, CaseFile):
                 assert isinstance(expected, CaseFile), pk
                 assert (_ordered(case.model), case.actions, case.as_of) == (
-                    expected.model, expected.actions, expected.as_of
-                )  # fmt: skip
+                    expected.model,
+                    expected.actions,
+                    expected.as_of,
+                )
                 assert case.pack is expected.pack
                 assert evaluate(case).to_dict() == evaluate(expected).to_dict()
             else:

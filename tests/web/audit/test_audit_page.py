@@ -71,8 +71,14 @@ def actions(response) -> list[str]:
 def test_it_shows_the_auditor_every_row_of_the_agency_newest_first(client, world):
     response = page(client, world["audrey"])
     assert response.status_code == 200
-    assert actions(response) == ["ciwqs.import", "device.install", "permit.modify", "permit.issue",
-                                 "membership.create", "membership.create"]  # fmt: skip
+    assert actions(response) == [
+        "ciwqs.import",
+        "device.install",
+        "permit.modify",
+        "permit.issue",
+        "membership.create",
+        "membership.create",
+    ]
     assert "FP-9" not in response.content.decode() and "Town Diner" not in response.content.decode()
 
 
@@ -243,9 +249,12 @@ def test_a_row_says_what_happened_in_words_with_the_internals_folded_away(client
 
 def test_a_runs_data_is_folded_away_not_shown_as_a_change(client, world):
     run = AuditEvent.objects.create(
-        action="sweep.start", object_type="compliance.sweeprun", object_id="7",
-        agency=world["sc"], after={"errors": [], "timings": {"load": 0.1}, "as_of": "2026-11-30"},
-    )  # fmt: skip
+        action="sweep.start",
+        object_type="compliance.sweeprun",
+        object_id="7",
+        agency=world["sc"],
+        after={"errors": [], "timings": {"load": 0.1}, "as_of": "2026-11-30"},
+    )
     on(run, "2026-04-13")
     (row,) = page(client, world["audrey"], kind="sweep").context["rows"]
     assert [c.field for c in row["changes"]] == ["As of"]

@@ -67,8 +67,9 @@ def test_the_clerk_invoices_the_years_fee_and_the_run_says_what_it_did(client, s
     assert (run.status, run.issued, run.done, run.total) == ("complete", ["FSE-1", "FSE-2"], 2, 2)
     invoices = Invoice.objects.filter(agency=sc["sc"]).order_by("code")
     assert [(i.code, i.total()) for i in invoices] == [
-        ("RGI-2026-FSE-1", Decimal("312.00")), ("RGI-2026-FSE-2", Decimal("312.00"))
-    ]  # fmt: skip
+        ("RGI-2026-FSE-1", Decimal("312.00")),
+        ("RGI-2026-FSE-2", Decimal("312.00")),
+    ]
     assert AuditEvent.objects.filter(action="annual_fees.start", object_id=str(run.pk)).exists()
     listed = client.get("/billing/annual-fees/").content.decode()
     assert "a run today would invoice 0" in listed and "cleo" in listed
@@ -88,9 +89,13 @@ def test_a_second_run_invoices_no_one_twice_and_says_so(client, sc):
 def test_a_refused_establishment_is_listed_with_why_and_the_others_are_invoiced(client, sc):
     signed_in(client, sc["sc"])
     invoice_issue(  # the code the run would give FSE-2's invoice, taken by another invoice
-        establishment=FoodServiceEstablishment.objects.get(code="FSE-2"), code="RGI-2026-FSE-2",
-        kind="fee", noticed_on=d("2025-12-01"), fees=["CLEAN"], description="Clean-out",
-    )  # fmt: skip
+        establishment=FoodServiceEstablishment.objects.get(code="FSE-2"),
+        code="RGI-2026-FSE-2",
+        kind="fee",
+        noticed_on=d("2025-12-01"),
+        fees=["CLEAN"],
+        description="Clean-out",
+    )
 
     html = start(client).content.decode()
 
@@ -135,9 +140,15 @@ def test_an_agency_charging_no_annual_fee_is_told_why_before_anything_is_done(cl
 def test_a_second_run_while_one_is_under_way_is_refused(client, sc):
     signed_in(client, sc["sc"])
     busy = AnnualFeeRun.objects.create(
-        agency=sc["sc"], year=2026, noticed_on=d("2026-01-10"), fee_code="RGI", status="running",
-        total=2, done=1, progress_at=timezone.now(),
-    )  # fmt: skip
+        agency=sc["sc"],
+        year=2026,
+        noticed_on=d("2026-01-10"),
+        fee_code="RGI",
+        status="running",
+        total=2,
+        done=1,
+        progress_at=timezone.now(),
+    )
 
     response = start(client)
 
@@ -151,9 +162,13 @@ def test_a_second_run_while_one_is_under_way_is_refused(client, sc):
 def test_a_run_under_way_is_followed_and_a_stalled_one_queued_again(client, sc):
     signed_in(client, sc["sc"])
     run = AnnualFeeRun.objects.create(
-        agency=sc["sc"], year=2026, noticed_on=d("2026-01-15"), fee_code="RGI", total=2,
+        agency=sc["sc"],
+        year=2026,
+        noticed_on=d("2026-01-15"),
+        fee_code="RGI",
+        total=2,
         progress_at=timezone.now(),
-    )  # fmt: skip
+    )
     html = client.get(f"/billing/annual-fees/{run.pk}/").content.decode()
     assert "Queued: waiting for a worker to take it." in html
     assert f'hx-get="/billing/annual-fees/{run.pk}/"' in html and 'id="annual-stalled"' not in html
@@ -173,20 +188,33 @@ def test_a_run_under_way_is_followed_and_a_stalled_one_queued_again(client, sc):
 def test_a_run_redone_after_its_worker_died_counts_what_it_had_issued_once(sc):
     fse1 = FoodServiceEstablishment.objects.get(code="FSE-1")
     invoice_issue(  # issued by the first attempt before the worker was killed
-        establishment=fse1, code="RGI-2026-FSE-1", kind="fee", noticed_on=d("2026-01-15"),
-        fees=["RGI"], description="Annual Restaurant Grease Inspection fee 2026",
-    )  # fmt: skip
+        establishment=fse1,
+        code="RGI-2026-FSE-1",
+        kind="fee",
+        noticed_on=d("2026-01-15"),
+        fees=["RGI"],
+        description="Annual Restaurant Grease Inspection fee 2026",
+    )
     run = AnnualFeeRun.objects.create(
-        agency=sc["sc"], year=2026, noticed_on=d("2026-01-15"), fee_code="RGI", status="running",
-        total=2, done=1, issued=["FSE-1"],
-    )  # fmt: skip
+        agency=sc["sc"],
+        year=2026,
+        noticed_on=d("2026-01-15"),
+        fee_code="RGI",
+        status="running",
+        total=2,
+        done=1,
+        issued=["FSE-1"],
+    )
 
     run_annual_fees(run.pk)
 
     run.refresh_from_db()
     assert (run.status, run.issued, run.already, run.done) == (
-        "complete", ["FSE-1", "FSE-2"], [], 2
-    )  # fmt: skip
+        "complete",
+        ["FSE-1", "FSE-2"],
+        [],
+        2,
+    )
     assert Invoice.objects.filter(agency=sc["sc"]).count() == 2
     assert run_annual_fees(run.pk).status == "complete"  # a finished run is left as it is
     assert Invoice.objects.filter(agency=sc["sc"]).count() == 2
@@ -194,9 +222,12 @@ def test_a_run_redone_after_its_worker_died_counts_what_it_had_issued_once(sc):
 
 def test_who_may_start_a_run_and_whose_runs_are_seen(client, sc):
     town_run = AnnualFeeRun.objects.create(
-        agency=sc["town"], year=2026, noticed_on=d("2026-01-15"), fee_code="PERMIT",
+        agency=sc["town"],
+        year=2026,
+        noticed_on=d("2026-01-15"),
+        fee_code="PERMIT",
         status="complete",
-    )  # fmt: skip
+    )
     signed_in(client, sc["sc"], role="inspector", username="ian")
     page = client.get("/billing/annual-fees/").content.decode()
     assert 'id="annual-start"' not in page  # the inspector reads, and may not invoice

@@ -26,8 +26,13 @@ def signed_in(client, fse, role):
 
 
 def counts():
-    return (Invoice.objects.count(), Payment.objects.count(), InvoiceAdjustment.objects.count(),
-            FeeSchedule.objects.count(), AuditEvent.objects.count())  # fmt: skip
+    return (
+        Invoice.objects.count(),
+        Payment.objects.count(),
+        InvoiceAdjustment.objects.count(),
+        FeeSchedule.objects.count(),
+        AuditEvent.objects.count(),
+    )
 
 
 def test_it_shows_the_fee_schedules_by_effective_date(client, fse):
@@ -39,9 +44,16 @@ def test_it_shows_the_fee_schedules_by_effective_date(client, fse):
 
 
 def test_a_manager_sets_a_fee_schedule_from_a_date(client, fse):
-    data = {"rows": "1", "effective_on": "2025-07-01", "resolution": "Res. 2025-14",
-            "code_0": "PERMIT", "description_0": "FOG Permit fee", "amount_0": "275.00",
-            "basis_0": "annual", "citation_0": "10.02.360"}  # fmt: skip
+    data = {
+        "rows": "1",
+        "effective_on": "2025-07-01",
+        "resolution": "Res. 2025-14",
+        "code_0": "PERMIT",
+        "description_0": "FOG Permit fee",
+        "amount_0": "275.00",
+        "basis_0": "annual",
+        "citation_0": "10.02.360",
+    }
     response = signed_in(client, fse, "manager").post("/billing/fees/", data)
 
     assert response.status_code == 302
@@ -50,9 +62,14 @@ def test_a_manager_sets_a_fee_schedule_from_a_date(client, fse):
 
 
 def test_a_fee_without_an_amount_is_refused_on_its_row_and_nothing_is_set(client, fse):
-    data = {"rows": "1", "effective_on": "2025-07-01", "code_0": "PERMIT",
-            "description_0": "FOG Permit fee", "basis_0": "annual",
-            "citation_0": "10.02.360"}  # fmt: skip
+    data = {
+        "rows": "1",
+        "effective_on": "2025-07-01",
+        "code_0": "PERMIT",
+        "description_0": "FOG Permit fee",
+        "basis_0": "annual",
+        "citation_0": "10.02.360",
+    }
     client = signed_in(client, fse, "manager")  # the membership is audited as it is made
     before = counts()
     response = client.post("/billing/fees/", data)
@@ -106,9 +123,16 @@ def test_the_establishment_page_shows_the_block_near_the_permit(client, fse):
 
 
 def test_a_clerk_issues_an_invoice_with_a_fee_and_a_line(client, fse):
-    data = {"rows": "1", "code": "INV-7", "kind": "fee", "noticed_on": "2025-03-03",
-            "fees": ["PERMIT"], "line_description_0": "Reinspection", "line_amount_0": "80.00",
-            "line_citation_0": "10.02.360"}  # fmt: skip
+    data = {
+        "rows": "1",
+        "code": "INV-7",
+        "kind": "fee",
+        "noticed_on": "2025-03-03",
+        "fees": ["PERMIT"],
+        "line_description_0": "Reinspection",
+        "line_amount_0": "80.00",
+        "line_citation_0": "10.02.360",
+    }
     response = signed_in(client, fse, "clerk").post(
         f"/establishments/{fse.code}/invoices/new/", data
     )
@@ -126,8 +150,14 @@ def test_the_invoice_form_offers_the_next_free_number(client, fse):
 
 
 def test_a_penalty_invoice_without_its_order_is_refused_and_nothing_is_issued(client, fse):
-    data = {"rows": "1", "code": "INV-7", "kind": "penalty", "noticed_on": "2025-03-03",
-            "line_description_0": "Penalty", "line_amount_0": "500.00"}  # fmt: skip
+    data = {
+        "rows": "1",
+        "code": "INV-7",
+        "kind": "penalty",
+        "noticed_on": "2025-03-03",
+        "line_description_0": "Penalty",
+        "line_amount_0": "500.00",
+    }
     client = signed_in(client, fse, "clerk")
     before = counts()
     response = client.post(f"/establishments/{fse.code}/invoices/new/", data)
@@ -150,8 +180,13 @@ def test_the_penalty_order_of_the_case_page_is_preselected_with_its_amount(clien
 
 def test_a_clerk_records_a_partial_payment(client, fse):
     inv = invoice(fse)
-    data = {"action": "payment", "payment-paid_on": "2025-03-05", "payment-amount": "100.00",
-            "payment-method": "check", "payment-reference": "1001"}  # fmt: skip
+    data = {
+        "action": "payment",
+        "payment-paid_on": "2025-03-05",
+        "payment-amount": "100.00",
+        "payment-method": "check",
+        "payment-reference": "1001",
+    }
     response = signed_in(client, fse, "clerk").post(
         f"/establishments/{fse.code}/invoices/{inv.code}/", data
     )
@@ -162,8 +197,12 @@ def test_a_clerk_records_a_partial_payment(client, fse):
 
 def test_an_overpayment_is_refused_with_the_services_message(client, fse):
     inv = invoice(fse)
-    data = {"action": "payment", "payment-paid_on": "2025-03-05", "payment-amount": "250.01",
-            "payment-method": "check"}  # fmt: skip
+    data = {
+        "action": "payment",
+        "payment-paid_on": "2025-03-05",
+        "payment-amount": "250.01",
+        "payment-method": "check",
+    }
     client = signed_in(client, fse, "clerk")
     before = counts()
     response = client.post(f"/establishments/{fse.code}/invoices/{inv.code}/", data)
@@ -206,8 +245,12 @@ def test_another_agencys_invoice_and_account_answer_404(client, fse):
 def test_a_clerk_records_a_lien_and_its_release(client):
     fse = penalised()
     client = signed_in(client, fse, "clerk")
-    data = {"penalty_order": "PO-1", "recorded_on": "2025-09-11", "amount": "2000.00",
-            "document_number": "2025-0012345"}  # fmt: skip
+    data = {
+        "penalty_order": "PO-1",
+        "recorded_on": "2025-09-11",
+        "amount": "2000.00",
+        "document_number": "2025-0012345",
+    }
     assert client.post(f"/establishments/{fse.code}/liens/new/", data).status_code == 302
     lien = Lien.objects.get()
 
@@ -222,8 +265,12 @@ def test_a_clerk_records_a_lien_and_its_release(client):
 
 def test_a_lien_before_it_is_eligible_is_refused_on_the_page(client):
     fse = penalised()
-    data = {"penalty_order": "PO-1", "recorded_on": "2025-09-10", "amount": "2000.00",
-            "document_number": "2025-0012345"}  # fmt: skip
+    data = {
+        "penalty_order": "PO-1",
+        "recorded_on": "2025-09-10",
+        "amount": "2000.00",
+        "document_number": "2025-0012345",
+    }
     response = signed_in(client, fse, "clerk").post(f"/establishments/{fse.code}/liens/new/", data)
 
     assert response.status_code == 400

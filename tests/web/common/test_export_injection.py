@@ -112,8 +112,12 @@ def _problems(client, fse, name: str, fmt: str) -> list[str]:
 def test_no_export_writes_a_live_cell(client):
     """Every export, CSV and workbook (one program built once: the demo takes seconds)."""
     fse = _program(client)
-    problems = [p for name in EXPORTS for fmt in FORMATS.get(name, ("csv", "xlsx"))
-                for p in _problems(client, fse, name, fmt)]  # fmt: skip
+    problems = [
+        p
+        for name in EXPORTS
+        for fmt in FORMATS.get(name, ("csv", "xlsx"))
+        for p in _problems(client, fse, name, fmt)
+    ]
     assert problems == []
 
 
@@ -124,8 +128,12 @@ def test_it_neutralises_a_cell_that_starts_like_a_formula(start):
 
 def test_it_keeps_numbers_and_plain_text_as_they_are():
     assert [neutralise(v) for v in (-12.5, 3, "Pier -1", "", "e-mail")] == [
-        -12.5, 3, "Pier -1", "", "e-mail"
-    ]  # fmt: skip
+        -12.5,
+        3,
+        "Pier -1",
+        "",
+        "e-mail",
+    ]
 
 
 def _views(patterns, prefix=""):

@@ -66,8 +66,9 @@ def test_it_streams_the_csv_a_chunk_at_a_time():
 
 
 def test_it_writes_the_csv_rows_neutralised_with_numbers_left_numbers():
-    rows = iter([[date(2026, 3, 2), "=HYPERLINK(\"http://x\")", Decimal("-12.50")],
-                 [None, "@me", True]])  # fmt: skip
+    rows = iter(
+        [[date(2026, 3, 2), '=HYPERLINK("http://x")', Decimal("-12.50")], [None, "@me", True]]
+    )
     response = export_response("csv", filename="x", sheet="x", columns=COLUMNS, rows=rows)
 
     assert _csv(response) == [

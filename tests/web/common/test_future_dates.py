@@ -49,8 +49,15 @@ def test_it_refuses_a_training_dated_2099(alice):
 
 
 def test_it_refuses_a_sample_dated_2099(alice):
-    data = {"code": "S-1", "date": "2099-01-01", "device": "", "parameter": "oil_and_grease",
-            "value": "180", "unit": "mg/L", "method": "EPA 1664"}  # fmt: skip
+    data = {
+        "code": "S-1",
+        "date": "2099-01-01",
+        "device": "",
+        "parameter": "oil_and_grease",
+        "value": "180",
+        "unit": "mg/L",
+        "method": "EPA 1664",
+    }
     refused(alice.post("/establishments/FSE-0077/record/sample/", data), "date", FUTURE)
     assert not Sample.objects.filter(code="S-1").exists()
 
@@ -59,8 +66,12 @@ def test_it_refuses_a_payment_received_in_2099(client):
     fse = town_fse()
     inv = invoice(fse)
     client.force_login(make_user("clerk", fse.agency, role="clerk"))
-    data = {"action": "payment", "payment-paid_on": "2099-01-01", "payment-amount": "100.00",
-            "payment-method": "check"}  # fmt: skip
+    data = {
+        "action": "payment",
+        "payment-paid_on": "2099-01-01",
+        "payment-amount": "100.00",
+        "payment-method": "check",
+    }
     response = client.post(f"/establishments/{fse.code}/invoices/{inv.code}/", data)
     assert response.status_code == 400
     assert FUTURE in response.content.decode()
@@ -68,9 +79,14 @@ def test_it_refuses_a_payment_received_in_2099(client):
 
 
 def test_it_refuses_a_pump_out_dated_2099(alice):
-    data = {"device": GreaseControlDevice.objects.get(code="GT-2").pk, "date": "2099-01-01",
-            "hauler": Hauler.objects.get(code="FSE-0042-H1").pk, "manifest_number": "M-900",
-            "full_pump_out": "on", "gallons_removed": "40"}  # fmt: skip
+    data = {
+        "device": GreaseControlDevice.objects.get(code="GT-2").pk,
+        "date": "2099-01-01",
+        "hauler": Hauler.objects.get(code="FSE-0042-H1").pk,
+        "manifest_number": "M-900",
+        "full_pump_out": "on",
+        "gallons_removed": "40",
+    }
     response = alice.post("/establishments/FSE-0042/record/service/", data)
     refused(response, "date", "2099-01-01 is in the future.")
     assert not Service.objects.filter(manifest_number="M-900").exists()

@@ -76,8 +76,14 @@ def test_the_register_form_renders_the_operator_chosen_not_every_operator(client
 
 
 def _register(client, **data):
-    form = {"code": "FSE-9", "name": "Dana Deli", "address": "1 Main St",
-            "opened_on": "2026-01-05", "category": _category(), **data}  # fmt: skip
+    form = {
+        "code": "FSE-9",
+        "name": "Dana Deli",
+        "address": "1 Main St",
+        "opened_on": "2026-01-05",
+        "category": _category(),
+        **data,
+    }
     return client.post(NEW, form)
 
 

@@ -20,27 +20,42 @@ def san_clemente_case(fse):
     """Case EC-7 of `fse` (a make_pier_taqueria): its actions NNC-1, SN-1, H-1 and MD-1."""
     case = case_open(establishment=fse, code="EC-7", opened_on=d("2025-03-01"))
     violation = violation_add(
-        case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2",
+        case=case,
+        code="V-1",
+        rule="gcd.service_overdue",
+        subject="GT-2",
         since=d("2020-06-01"),
-    )  # fmt: skip
+    )
     notice = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-1", violation=violation,
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-1",
+        violation=violation,
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-        delivery="mail", certified_mail_number="7019 0700 0000 1111 2222",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019 0700 0000 1111 2222",
+    )
     action_fact_record(action=notice, field="corrected_on", value=d("2025-04-15"))
     suspension = action_take(
-        case=case, type="suspension_notice", code="SN-1", fields={"mailed_on": d("2025-05-20")},
-        delivery="mail", certified_mail_number="7019 0700 0000 1111 3333",
-    )  # fmt: skip
+        case=case,
+        type="suspension_notice",
+        code="SN-1",
+        fields={"mailed_on": d("2025-05-20")},
+        delivery="mail",
+        certified_mail_number="7019 0700 0000 1111 3333",
+    )
     hearing = hearing_schedule(
         notice=suspension, code="H-1", hearing_on=d("2025-06-02"), noticed_on=d("2025-05-20")
     )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-06-02"))
     action_take(
-        case=case, type="manager_decision", code="MD-1", refers_to=hearing,
-        fields={"delivered_on": d("2025-06-05"), "orders": "suspension"}, delivery="personal",
-    )  # fmt: skip
+        case=case,
+        type="manager_decision",
+        code="MD-1",
+        refers_to=hearing,
+        fields={"delivered_on": d("2025-06-05"), "orders": "suspension"},
+        delivery="personal",
+    )
     return case
 
 
@@ -52,17 +67,27 @@ def town_case(fse):
         case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2025-01-01")
     )
     complaint = action_take(
-        case=case, type="administrative_complaint", code="AC-1", violation=violation,
-        fields={"served_on": d("2025-02-03")}, delivery="personal",
-    )  # fmt: skip
+        case=case,
+        type="administrative_complaint",
+        code="AC-1",
+        violation=violation,
+        fields={"served_on": d("2025-02-03")},
+        delivery="personal",
+    )
     hearing = hearing_schedule(
         notice=complaint, code="H-1", hearing_on=d("2025-02-24"), noticed_on=d("2025-02-03")
     )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-02-24"))
     action_take(
-        case=case, type="hearing_decision", code="HD-1", violation=violation, refers_to=hearing,
-        fields={"noticed_on": d("2025-03-03")}, delivery="mail", certified_mail_number="7019-1",
-    )  # fmt: skip
+        case=case,
+        type="hearing_decision",
+        code="HD-1",
+        violation=violation,
+        refers_to=hearing,
+        fields={"noticed_on": d("2025-03-03")},
+        delivery="mail",
+        certified_mail_number="7019-1",
+    )
     return case
 
 
@@ -74,9 +99,13 @@ def closed_case(fse):
         case=case, code="V-1", rule="gcd.service_overdue", subject="GI-9", since=d("2024-12-01")
     )
     notice = action_take(
-        case=case, type="notice_of_noncompliance", code="NNC-2", violation=violation,
+        case=case,
+        type="notice_of_noncompliance",
+        code="NNC-2",
+        violation=violation,
         fields={"delivered_on": d("2025-01-03"), "correct_by": d("2025-01-31")},
-        delivery="mail", certified_mail_number="7019 0700 0000 1111 9999",
-    )  # fmt: skip
+        delivery="mail",
+        certified_mail_number="7019 0700 0000 1111 9999",
+    )
     action_fact_record(action=notice, field="corrected_on", value=d("2025-01-20"))
     return case

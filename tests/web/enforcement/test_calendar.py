@@ -39,23 +39,46 @@ def harbor_grill_case(fse):
     hours later, and a manager's penalty order PO-1 on AC-2 served June 2 (final June 13, a lien
     from August 12)."""
     case = case_open(establishment=fse, code="EC-8", opened_on=d("2025-05-01"))
-    action_take(case=case, type="administrative_complaint", code="AC-1",
-                fields={"served_on": d("2025-05-01")}, delivery="personal")  # fmt: skip
+    action_take(
+        case=case,
+        type="administrative_complaint",
+        code="AC-1",
+        fields={"served_on": d("2025-05-01")},
+        delivery="personal",
+    )
     emergency = action_take(
-        case=case, type="emergency_suspension", code="ES-1",
-        fields={"ordered_at": "2025-06-01T09:00:00-07:00"}, delivery="personal",
-    )  # fmt: skip
+        case=case,
+        type="emergency_suspension",
+        code="ES-1",
+        fields={"ordered_at": "2025-06-01T09:00:00-07:00"},
+        delivery="personal",
+    )
     action_fact_record(
         action=emergency, field="hearing_concluded_at", value="2025-06-02T14:00:00-07:00"
     )
-    waived = action_take(case=case, type="administrative_complaint", code="AC-2",
-                         fields={"served_on": d("2025-05-02")}, delivery="personal")  # fmt: skip
+    waived = action_take(
+        case=case,
+        type="administrative_complaint",
+        code="AC-2",
+        fields={"served_on": d("2025-05-02")},
+        delivery="personal",
+    )
     hearing_waive(notice=waived, code="W-1", waived_on=d("2025-05-05"), waived_by="Harbor Grill")
     action_take(
-        case=case, type="penalty_order", code="PO-1", delivery="personal", refers_to=waived,
-        fields={"issued_by": "manager", "issued_on": d("2025-06-01"),
-                "served_on": d("2025-06-02"), "amount": "1000", "class": "records", "days": 1},
-    )  # fmt: skip
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        delivery="personal",
+        refers_to=waived,
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-06-01"),
+            "served_on": d("2025-06-02"),
+            "amount": "1000",
+            "class": "records",
+            "days": 1,
+        },
+    )
     return case
 
 
@@ -102,9 +125,13 @@ def test_it_lists_the_open_cases_dates_from_a_week_back_to_four_weeks_ahead(cler
 def test_it_groups_the_entries_by_day_under_headings(clerk):
     response = get(clerk)
     assert [(day.isoformat(), len(items)) for day, items in response.context["days"]] == [
-        ("2025-05-30", 1), ("2025-06-02", 2), ("2025-06-03", 2), ("2025-06-12", 1),
-        ("2025-06-13", 1), ("2025-06-16", 1),
-    ]  # fmt: skip
+        ("2025-05-30", 1),
+        ("2025-06-02", 2),
+        ("2025-06-03", 2),
+        ("2025-06-12", 1),
+        ("2025-06-13", 1),
+        ("2025-06-16", 1),
+    ]
     html = response.content.decode()
     assert '<h2 id="day-2025-06-13">2025-06-13 (Friday)</h2>' in html
     assert '<h2 id="day-2025-06-06">' not in html
@@ -144,16 +171,23 @@ def test_a_hearing_deadline_met_and_an_appeal_deadline_passed_are_not_overdue(cl
 
 def test_a_decision_recorded_ends_the_overdue_mark(clerk, agencies):
     emergency = EnforcementAction.objects.get(code="ES-1")
-    action_take(case=emergency.case, type="emergency_decision", code="ED-1", refers_to=emergency,
-                fields={"delivered_on": d("2025-06-03")}, delivery="personal")  # fmt: skip
+    action_take(
+        case=emergency.case,
+        type="emergency_decision",
+        code="ED-1",
+        refers_to=emergency,
+        fields={"delivered_on": d("2025-06-03")},
+        delivery="personal",
+    )
     sweep_agency(agencies[0], as_of=AS_OF)
     assert [e.action for e in get(clerk).context["cal"].overdue] == ["AC-1"]
 
 
 def test_a_hearing_set_in_its_window_ends_the_overdue_mark(clerk, agencies):
     complaint = EnforcementAction.objects.get(code="AC-1", establishment__code="FSE-0100")
-    hearing_schedule(notice=complaint, code="H-2", hearing_on=d("2025-05-30"),
-                     noticed_on=d("2025-05-10"))  # fmt: skip
+    hearing_schedule(
+        notice=complaint, code="H-2", hearing_on=d("2025-05-30"), noticed_on=d("2025-05-10")
+    )
     cal = get(clerk).context["cal"]
     assert [e.action for e in cal.overdue] == ["ES-1"]
     assert ("2025-05-30", "H-2", "hearing") in [(e.shown, e.action, e.name) for e in cal.entries]
@@ -253,20 +287,35 @@ def test_it_exports_the_same_entries_as_csv(clerk):
     response = clerk.get("/calendar/calendar.csv?as_of=2025-06-06&weeks=10&kind=lien")
     assert response.status_code == 200
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert rows == [{
-        "date": "2025-08-12", "time": "", "kind": "lien", "overdue": "",
-        "what": "Lien eligible (takes effect)", "action": "PO-1",
-        "action_title": "Order imposing administrative civil penalties",
-        "establishment": "FSE-0100", "establishment_name": "Harbor Grill", "case": "EC-8",
-        "citation": "13.30.080(I)(9)", "why": "", "url": "http://testserver/cases/FSE-0100/EC-8/",
-    }]  # fmt: skip
+    assert rows == [
+        {
+            "date": "2025-08-12",
+            "time": "",
+            "kind": "lien",
+            "overdue": "",
+            "what": "Lien eligible (takes effect)",
+            "action": "PO-1",
+            "action_title": "Order imposing administrative civil penalties",
+            "establishment": "FSE-0100",
+            "establishment_name": "Harbor Grill",
+            "case": "EC-8",
+            "citation": "13.30.080(I)(9)",
+            "why": "",
+            "url": "http://testserver/cases/FSE-0100/EC-8/",
+        }
+    ]
 
 
 def test_the_csv_keeps_a_spreadsheet_from_running_a_name_as_a_formula(client, agencies):
     fse = make_establishment(agencies[0], "FSE-0300", name='=HYPERLINK("http://x")')
     case = case_open(establishment=fse, code="EC-9", opened_on=d("2025-06-01"))
-    action_take(case=case, type="administrative_complaint", code="AC-9",
-                fields={"served_on": d("2025-06-01")}, delivery="personal")  # fmt: skip
+    action_take(
+        case=case,
+        type="administrative_complaint",
+        code="AC-9",
+        fields={"served_on": d("2025-06-01")},
+        delivery="personal",
+    )
     sweep_agency(agencies[0], as_of=AS_OF)
     client.force_login(make_user("carla", agencies[0], role="clerk"))
     response = client.get("/calendar/calendar.csv?as_of=2025-06-06&weeks=6")
@@ -373,12 +422,18 @@ def test_a_case_the_manager_closed_leaves_the_calendar(agencies):
 def test_it_lists_a_compliance_schedules_milestones_with_what_must_be_done(clerk, agencies):
     case = EnforcementAction.objects.get(code="MD-1").case  # Pier Taqueria's open case EC-7
     schedule = action_take(
-        case=case, type="compliance_schedule", code="CS-1", delivery="personal",
-        fields={"entered_on": d("2025-05-20"), "milestones": [
-            {"id": "M-1", "due": d("2025-06-04"), "what": "Pump out GI-1."},
-            {"id": "M-2", "due": d("2025-06-20"), "what": "Install a sample box."},
-        ]},
-    )  # fmt: skip
+        case=case,
+        type="compliance_schedule",
+        code="CS-1",
+        delivery="personal",
+        fields={
+            "entered_on": d("2025-05-20"),
+            "milestones": [
+                {"id": "M-1", "due": d("2025-06-04"), "what": "Pump out GI-1."},
+                {"id": "M-2", "due": d("2025-06-20"), "what": "Install a sample box."},
+            ],
+        },
+    )
     action_fact_record(action=schedule, field="milestones.M-1.met_on", value=d("2025-06-03"))
 
     response = get(clerk)

@@ -68,11 +68,19 @@ def test_an_inspector_issues_a_notice_with_its_letter_and_the_page_shows_the_new
     # the correct-by date defaults to the pack's correction period (30 days)
     assert str(form.context["form"]["correct_by"].initial) == "2025-07-06"
     before = counts()
-    response = client.post(url, {
-        "code": "NNC-9", "delivered_on": "2025-06-06", "correct_by": "2025-07-06",
-        "corrective_action": "Pump out the trap GT-2 and keep its manifest.",
-        "violation": "V-1", "delivery": "mail", "certified_mail_number": "7019 1",
-    }, follow=True)  # fmt: skip
+    response = client.post(
+        url,
+        {
+            "code": "NNC-9",
+            "delivered_on": "2025-06-06",
+            "correct_by": "2025-07-06",
+            "corrective_action": "Pump out the trap GT-2 and keep its manifest.",
+            "violation": "V-1",
+            "delivery": "mail",
+            "certified_mail_number": "7019 1",
+        },
+        follow=True,
+    )
     assert response.status_code == 200
     notice = EnforcementAction.objects.get(code="NNC-9")
     assert notice.fields["corrective_action"].startswith("Pump out")
@@ -87,11 +95,19 @@ def test_an_inspector_issues_a_notice_with_its_letter_and_the_page_shows_the_new
 def test_a_refused_step_shows_its_cited_refusal_and_changes_nothing(client, world):
     signed_in(client, world["sc"], "manager")
     before = counts()
-    response = client.post(f"/cases/FSE-0042/EC-7/act/penalty_order/?as_of={AS_OF}", {
-        "code": "PO-1", "issued_by": "manager", "issued_on": "2025-06-06",
-        "served_on": "2025-06-06", "amount": "999999", "class": "records", "days": "2",
-        "delivery": "personal",
-    })  # fmt: skip
+    response = client.post(
+        f"/cases/FSE-0042/EC-7/act/penalty_order/?as_of={AS_OF}",
+        {
+            "code": "PO-1",
+            "issued_by": "manager",
+            "issued_on": "2025-06-06",
+            "served_on": "2025-06-06",
+            "amount": "999999",
+            "class": "records",
+            "days": "2",
+            "delivery": "personal",
+        },
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "13.30.080(I)(4)(c)" in html and "may not exceed" in html
@@ -101,17 +117,28 @@ def test_a_refused_step_shows_its_cited_refusal_and_changes_nothing(client, worl
 
 def test_a_hearing_outside_its_window_is_refused_with_the_window_shown(client, world):
     signed_in(client, world["sc"], "manager")
-    client.post(f"/cases/FSE-0042/EC-7/act/revocation_notice/?as_of={AS_OF}", {
-        "code": "RN-1", "mailed_on": "2025-06-06", "delivery": "personal",
-    })  # fmt: skip
+    client.post(
+        f"/cases/FSE-0042/EC-7/act/revocation_notice/?as_of={AS_OF}",
+        {
+            "code": "RN-1",
+            "mailed_on": "2025-06-06",
+            "delivery": "personal",
+        },
+    )
     url = "/cases/FSE-0042/EC-7/hearing/?refers_to=RN-1"
     page = client.get(url).content.decode()
     assert "not before 2025-06-16" in page  # ten days' notice, 13.30.080(G)(2)
     before = counts()
-    response = client.post(url, {
-        "code": "H-2", "hearing_on": "2025-06-10", "place": "City Hall", "noticed_on": "2025-06-06",
-        "delivery": "personal",
-    })  # fmt: skip
+    response = client.post(
+        url,
+        {
+            "code": "H-2",
+            "hearing_on": "2025-06-10",
+            "place": "City Hall",
+            "noticed_on": "2025-06-06",
+            "delivery": "personal",
+        },
+    )
     assert response.status_code == 400
     assert "the hearing may not be held before 2025-06-16" in response.content.decode()
     assert counts() == before
@@ -136,8 +163,13 @@ def test_every_action_of_the_pack_is_offered_as_a_form_to_the_roles_that_take_it
 
 def test_another_agencys_case_answers_404_for_every_step(client, world):
     signed_in(client, world["town"], "manager")
-    for url in ("act/notice_of_noncompliance/", "hearing/?refers_to=SN-1", "appeal/?refers_to=MD-1",
-                "fact/?refers_to=NNC-1&field=corrected_on", "judgment/"):  # fmt: skip
+    for url in (
+        "act/notice_of_noncompliance/",
+        "hearing/?refers_to=SN-1",
+        "appeal/?refers_to=MD-1",
+        "fact/?refers_to=NNC-1&field=corrected_on",
+        "judgment/",
+    ):
         assert client.get(f"/cases/FSE-0042/EC-7/{url}").status_code == 404
         assert client.post(f"/cases/FSE-0042/EC-7/{url}", {}).status_code == 404
 
@@ -145,9 +177,13 @@ def test_another_agencys_case_answers_404_for_every_step(client, world):
 def test_an_appeal_after_its_deadline_is_refused_citing_it(client, world):
     signed_in(client, world["sc"], "clerk")
     before = counts()
-    response = client.post("/cases/FSE-0042/EC-7/appeal/?refers_to=MD-1&to=council", {
-        "code": "AP-1", "filed_on": "2025-07-30",
-    })  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/appeal/?refers_to=MD-1&to=council",
+        {
+            "code": "AP-1",
+            "filed_on": "2025-07-30",
+        },
+    )
     assert response.status_code == 400
     assert "13.30.080(D)(2)" in response.content.decode()
     assert counts() == before
@@ -182,9 +218,14 @@ def test_an_out_of_sequence_step_forced_from_a_stale_page_is_refused_citing_why(
     signed_in(client, world["sc"], "clerk")
     before = counts()
     # a final decision decides an appeal to the City Council; NNC-1 is not one
-    response = client.post("/cases/FSE-0042/EC-7/act/final_decision/?refers_to=NNC-1", {
-        "code": "FD-1", "final_on": "2025-06-06", "delivery": "personal",
-    })  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/act/final_decision/?refers_to=NNC-1",
+        {
+            "code": "FD-1",
+            "final_on": "2025-06-06",
+            "delivery": "personal",
+        },
+    )
     assert response.status_code == 400
     assert "Out of sequence" in response.content.decode()
     assert counts() == before
@@ -196,15 +237,23 @@ def test_no_compliance_schedule_while_money_is_owed(client, world):
     from fogkeeper.billing.services import invoice_issue
 
     invoice_issue(
-        establishment=world["pier"], code="INV-1", kind="fee", noticed_on=d("2025-06-01"),
+        establishment=world["pier"],
+        code="INV-1",
+        kind="fee",
+        noticed_on=d("2025-06-01"),
         lines=[{"description": "Inspection fee", "amount": Decimal("250.00")}],
-    )  # fmt: skip
+    )
     signed_in(client, world["sc"], "manager")
     before = counts()
-    response = client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
-        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01 Pump out GT-2",
-        "delivery": "personal",
-    })  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/act/compliance_schedule/",
+        {
+            "code": "CS-1",
+            "entered_on": "2025-06-06",
+            "milestones": "M-1 2025-07-01 Pump out GT-2",
+            "delivery": "personal",
+        },
+    )
     assert response.status_code == 400
     html = response.content.decode()
     assert "13.30.080(F)(2)" in html and "no compliance schedule while $250.00 is owed" in html
@@ -214,10 +263,16 @@ def test_no_compliance_schedule_while_money_is_owed(client, world):
 def test_a_letter_is_previewed_before_it_is_issued_and_the_preview_is_not_kept(client, world):
     signed_in(client, world["sc"], "inspector")
     before = counts()
-    response = client.post("/cases/FSE-0042/EC-7/act/notice_of_noncompliance/", {
-        "code": "NNC-9", "delivered_on": "2025-06-06", "correct_by": "2025-07-06",
-        "delivery": "personal", "preview": "1",
-    })  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/act/notice_of_noncompliance/",
+        {
+            "code": "NNC-9",
+            "delivered_on": "2025-06-06",
+            "correct_by": "2025-07-06",
+            "delivery": "personal",
+            "preview": "1",
+        },
+    )
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
@@ -226,10 +281,15 @@ def test_a_letter_is_previewed_before_it_is_issued_and_the_preview_is_not_kept(c
 
 def test_an_emergency_suspension_shows_its_hour_based_hearing_deadline(client, world):
     signed_in(client, world["sc"], "manager")
-    response = client.post("/cases/FSE-0042/EC-7/act/emergency_suspension/", {
-        "code": "ES-1", "ordered_at": "2025-06-06T10:00",
-        "reasons": "Grease overflowing to the street.",
-    }, follow=True)  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/act/emergency_suspension/",
+        {
+            "code": "ES-1",
+            "ordered_at": "2025-06-06T10:00",
+            "reasons": "Grease overflowing to the street.",
+        },
+        follow=True,
+    )
     html = response.content.decode()
     assert "Emergency suspension (water service discontinued) ES-1 taken" in html
     assert "hearing by 2025-06-08 10:00" in html  # within 48 hours, 13.30.080(H)(3)
@@ -237,10 +297,15 @@ def test_an_emergency_suspension_shows_its_hour_based_hearing_deadline(client, w
 
 def test_a_milestone_met_and_a_court_judgment_are_recorded_from_the_pages(client, world):
     signed_in(client, world["sc"], "manager")
-    client.post("/cases/FSE-0042/EC-7/act/compliance_schedule/", {
-        "code": "CS-1", "entered_on": "2025-06-06", "milestones": "M-1 2025-07-01 Pump out GT-2",
-        "delivery": "personal",
-    })  # fmt: skip
+    client.post(
+        "/cases/FSE-0042/EC-7/act/compliance_schedule/",
+        {
+            "code": "CS-1",
+            "entered_on": "2025-06-06",
+            "milestones": "M-1 2025-07-01 Pump out GT-2",
+            "delivery": "personal",
+        },
+    )
     response = client.post(
         "/cases/FSE-0042/EC-7/fact/?refers_to=CS-1&field=milestones.M-1.met_on",
         {"value": "2025-06-30"},
@@ -248,10 +313,17 @@ def test_a_milestone_met_and_a_court_judgment_are_recorded_from_the_pages(client
     assert response.status_code == 302
     schedule = EnforcementAction.objects.get(code="CS-1")
     assert schedule.effective_fields()["milestones"][0]["met_on"] == "2025-06-30"
-    response = client.post("/cases/FSE-0042/EC-7/judgment/", {
-        "code": "CJ-1", "entered_on": "2025-09-01", "violation": "V-1", "amount": "5000",
-        "quantity": "1", "penalty_class": "judicial",
-    })  # fmt: skip
+    response = client.post(
+        "/cases/FSE-0042/EC-7/judgment/",
+        {
+            "code": "CJ-1",
+            "entered_on": "2025-09-01",
+            "violation": "V-1",
+            "amount": "5000",
+            "quantity": "1",
+            "penalty_class": "judicial",
+        },
+    )
     assert response.status_code == 302
     judgment = EnforcementAction.objects.get(code="CJ-1")
     assert judgment.type == "court_judgment" and judgment.fields["days"] == 1
@@ -276,11 +348,20 @@ def test_a_penalty_order_served_after_it_was_issued_gets_its_final_and_lien_date
     complaint = heard_complaint(world["case"], served_on="2025-05-01")
     monkeypatch.setattr(letters, "render_action_letter", render)
     action_take(
-        case=world["case"], type="penalty_order", code="PO-1", refers_to=complaint,
-        fields={"issued_by": "manager", "issued_on": d("2025-06-02"), "served_on": d("2025-06-04"),
-                "amount": Decimal("1000"), "class": "records", "days": 1},
+        case=world["case"],
+        type="penalty_order",
+        code="PO-1",
+        refers_to=complaint,
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-06-02"),
+            "served_on": d("2025-06-04"),
+            "amount": Decimal("1000"),
+            "class": "records",
+            "days": 1,
+        },
         delivery="personal",
-    )  # fmt: skip
+    )
     assert {(d.name, str(d.date)[:10]) for d in given} >= {
         ("appeal", "2025-06-16"),  # 10 days from service, rolled past the weekend
         ("final", "2025-06-15"),  # 11 days from service, 13.30.080(I)(6)
@@ -289,15 +370,20 @@ def test_a_penalty_order_served_after_it_was_issued_gets_its_final_and_lien_date
 
 def test_the_emergency_hearing_concluded_is_recorded_with_its_hour(client, world):
     signed_in(client, world["sc"], "manager")
-    client.post("/cases/FSE-0042/EC-7/act/emergency_suspension/", {
-        "code": "ES-1", "ordered_at": "2025-06-06T10:00",
-    })  # fmt: skip
+    client.post(
+        "/cases/FSE-0042/EC-7/act/emergency_suspension/",
+        {
+            "code": "ES-1",
+            "ordered_at": "2025-06-06T10:00",
+        },
+    )
     html = client.get("/cases/FSE-0042/EC-7/?as_of=2025-06-06").content.decode()
     assert "Record that the emergency hearing concluded (ES-1)" in html
     response = client.post(
         "/cases/FSE-0042/EC-7/fact/?refers_to=ES-1&field=hearing_concluded_at",
-        {"value": "2025-06-07T15:30"}, follow=True,
-    )  # fmt: skip
+        {"value": "2025-06-07T15:30"},
+        follow=True,
+    )
     assert "decision by 2025-06-08 15:30" in response.content.decode()  # 24 hours, (H)(3)
 
 
@@ -323,8 +409,11 @@ def test_the_operators_answer_shows_on_the_case_page_under_the_action_it_answers
     from fogkeeper.enforcement.services import notice_answer
 
     notice = EnforcementAction.objects.get(code="NNC-1")
-    notice_answer(action=notice, text="The trap was pumped on March 20 by Coastal Pumping.",
-                  answered_on=d("2025-03-21"))  # fmt: skip
+    notice_answer(
+        action=notice,
+        text="The trap was pumped on March 20 by Coastal Pumping.",
+        answered_on=d("2025-03-21"),
+    )
     signed_in(client, world["sc"], "clerk")
     html = client.get(f"/cases/FSE-0042/EC-7/?as_of={AS_OF}").content.decode()
     item = html.split('id="action-NNC-1"', 1)[1].split('id="action-', 1)[0]
@@ -334,15 +423,24 @@ def test_the_operators_answer_shows_on_the_case_page_under_the_action_it_answers
 
 def test_an_aurora_notice_offers_no_correction_date_and_previews_the_ordinances(client):
     aurora = make_agency("us-oh-aurora", code="aurora")
-    case_open(establishment=make_establishment(aurora, code="AUR-1"), code="EC-1",
-              opened_on=d("2026-12-01"))  # fmt: skip
+    case_open(
+        establishment=make_establishment(aurora, code="AUR-1"),
+        code="EC-1",
+        opened_on=d("2026-12-01"),
+    )
     signed_in(client, aurora, "manager")
     url = "/cases/AUR-1/EC-1/act/notice_of_violation/?as_of=2026-12-04"
 
     assert "correct_by" not in client.get(url).context["form"].fields
-    response = client.post(url, {
-        "code": "NOV-1", "delivered_on": "2026-12-04", "delivery": "personal", "preview": "1",
-    })  # fmt: skip
+    response = client.post(
+        url,
+        {
+            "code": "NOV-1",
+            "delivered_on": "2026-12-04",
+            "delivery": "personal",
+            "preview": "1",
+        },
+    )
 
     text = text_of(response.content)  # 15 days: Saturday the 19th, rolled (922.22(b))
     assert "Correct by December 21, 2026" in text and "December 19" not in text

@@ -98,12 +98,31 @@ def test_it_exports_the_cases_shown_as_csv(alice):
     assert "san-clemente-cases.csv" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert rows == [
-        ["Case", "Establishment code", "Establishment", "Opened", "State", "Violations",
-         "Last action", "Last action taken on", "Next date", "Next date is"],
-        ["EC-7", "FSE-0042", "Pier Taqueria", "2025-03-01", "Open", "Pump-out overdue",
-         "Decision of the Utilities Manager (MD-1)", "2025-06-05", "2025-06-16",
-         "council review request (MD-1)"],
-    ]  # fmt: skip
+        [
+            "Case",
+            "Establishment code",
+            "Establishment",
+            "Opened",
+            "State",
+            "Violations",
+            "Last action",
+            "Last action taken on",
+            "Next date",
+            "Next date is",
+        ],
+        [
+            "EC-7",
+            "FSE-0042",
+            "Pier Taqueria",
+            "2025-03-01",
+            "Open",
+            "Pump-out overdue",
+            "Decision of the Utilities Manager (MD-1)",
+            "2025-06-05",
+            "2025-06-16",
+            "council review request (MD-1)",
+        ],
+    ]
 
 
 def test_it_exports_every_case_of_the_agency_and_none_of_another_as_excel(alice):

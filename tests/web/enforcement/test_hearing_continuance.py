@@ -33,18 +33,27 @@ def continued(client):
         notice=notice, code="H-1", hearing_on=d("2025-06-10"), noticed_on=d("2025-05-01")
     )
     hearing_schedule(
-        notice=notice, code="H-2", hearing_on=d("2025-07-10"), noticed_on=d("2025-06-10"),
+        notice=notice,
+        code="H-2",
+        hearing_on=d("2025-07-10"),
+        noticed_on=d("2025-06-10"),
         continued_from=first,
-    )  # fmt: skip
+    )
     client.force_login(make_user("maria", fse.agency, role="manager"))
     return notice
 
 
 def continue_h2(client, day: str):
-    return client.post(f"{CASE}hearing/{AS_OF}&refers_to=H-2", {
-        "code": "H-3", "hearing_on": day, "place": "Town Hall", "noticed_on": "2025-07-01",
-        "delivery": "personal",
-    })  # fmt: skip
+    return client.post(
+        f"{CASE}hearing/{AS_OF}&refers_to=H-2",
+        {
+            "code": "H-3",
+            "hearing_on": day,
+            "place": "Town Hall",
+            "noticed_on": "2025-07-01",
+            "delivery": "personal",
+        },
+    )
 
 
 def test_it_links_the_continued_hearing_to_its_own_continuance(client, continued):
@@ -83,9 +92,12 @@ def test_it_says_no_hearing_is_held_on_an_appeal(client, continued):
         hearing=EnforcementAction.objects.get(code="H-2"), concluded_on=d("2025-07-10")
     )
     decision = action_take(
-        case=continued.case, type="hearing_decision", code="HD-1", refers_to=continued,
+        case=continued.case,
+        type="hearing_decision",
+        code="HD-1",
+        refers_to=continued,
         fields={"noticed_on": d("2025-07-11")},
-    )  # fmt: skip
+    )
     appeal_file(appealed=decision, code="AP-1", filed_on=d("2025-07-15"), to="council")
     response = client.get(f"{CASE}hearing/?as_of=2025-07-16&refers_to=AP-1")
     assert response.status_code == 200

@@ -35,8 +35,9 @@ def sc():
     agency, _ = two_agencies()
     fse = make_pier_taqueria(agency)
     case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-03-01"))
-    violation_add(case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2",
-                  since=d("2025-02-01"))  # fmt: skip
+    violation_add(
+        case=case, code="V-1", rule="gcd.service_overdue", subject="GT-2", since=d("2025-02-01")
+    )
     sweep_agency(agency, as_of=d("2025-03-01"))
     return case
 
@@ -62,14 +63,28 @@ def post(client, case, what: str, data: dict, as_of: str = "2025-06-06"):
 
 
 def penalty(code="PO-1", by="manager", on="2025-04-01", refers_to="", **more):
-    return {"code": code, "issued_by": by, "issued_on": on, "served_on": on, "amount": "1000",
-            "class": "records", "days": "1", "delivery": "personal",
-            "refers_to": refers_to, **more}  # fmt: skip
+    return {
+        "code": code,
+        "issued_by": by,
+        "issued_on": on,
+        "served_on": on,
+        "amount": "1000",
+        "class": "records",
+        "days": "1",
+        "delivery": "personal",
+        "refers_to": refers_to,
+        **more,
+    }
 
 
 def complaint(case, served_on="2025-03-03"):
-    return action_take(case=case, type="administrative_complaint", code="AC-1",
-                       fields={"served_on": d(served_on)}, delivery="personal")  # fmt: skip
+    return action_take(
+        case=case,
+        type="administrative_complaint",
+        code="AC-1",
+        fields={"served_on": d(served_on)},
+        delivery="personal",
+    )
 
 
 def refused(response, *words: str) -> None:
@@ -123,13 +138,24 @@ def test_a_penalty_order_follows_the_written_waiver_of_the_hearing(client, sc):
 
 
 def test_a_managers_decision_before_the_hearing_concluded_is_refused(client, sc):
-    notice = action_take(case=sc, type="suspension_notice", code="SN-1",
-                         fields={"mailed_on": d("2025-03-03")}, delivery="personal")  # fmt: skip
-    hearing = hearing_schedule(notice=notice, code="H-1", hearing_on=d("2025-03-20"),
-                               noticed_on=d("2025-03-03"))  # fmt: skip
+    notice = action_take(
+        case=sc,
+        type="suspension_notice",
+        code="SN-1",
+        fields={"mailed_on": d("2025-03-03")},
+        delivery="personal",
+    )
+    hearing = hearing_schedule(
+        notice=notice, code="H-1", hearing_on=d("2025-03-20"), noticed_on=d("2025-03-03")
+    )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-03-20"))
-    decision = {"code": "MD-1", "delivered_on": "2025-03-19", "delivery": "personal",
-                "orders": "suspension", "refers_to": "H-1"}  # fmt: skip
+    decision = {
+        "code": "MD-1",
+        "delivered_on": "2025-03-19",
+        "delivery": "personal",
+        "orders": "suspension",
+        "refers_to": "H-1",
+    }
     manager(client, sc)
 
     refused(
@@ -157,26 +183,43 @@ def test_the_towns_hearing_decision_is_never_the_first_act_of_a_case(client, tow
 
 
 def suspension_decided(case, orders: str, on="2025-03-25"):
-    notice = action_take(case=case, type="suspension_notice", code="SN-1",
-                         fields={"mailed_on": d("2025-03-03")}, delivery="personal")  # fmt: skip
-    hearing = hearing_schedule(notice=notice, code="H-1", hearing_on=d("2025-03-20"),
-                               noticed_on=d("2025-03-03"))  # fmt: skip
+    notice = action_take(
+        case=case,
+        type="suspension_notice",
+        code="SN-1",
+        fields={"mailed_on": d("2025-03-03")},
+        delivery="personal",
+    )
+    hearing = hearing_schedule(
+        notice=notice, code="H-1", hearing_on=d("2025-03-20"), noticed_on=d("2025-03-03")
+    )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-03-20"))
-    return action_take(case=case, type="manager_decision", code="MD-1", refers_to=hearing,
-                       fields={"delivered_on": d(on), "orders": orders})  # fmt: skip
+    return action_take(
+        case=case,
+        type="manager_decision",
+        code="MD-1",
+        refers_to=hearing,
+        fields={"delivered_on": d(on), "orders": orders},
+    )
 
 
 def test_a_decision_that_orders_no_suspension_cannot_suspend_the_permit(client, sc):
     permit = make_permit(sc.establishment, "SC-1", issued_on="2024-01-01")
     suspension_decided(sc, "no_action")
-    action_take(case=sc, type="emergency_suspension", code="ES-1",
-                fields={"ordered_at": "2025-03-26T08:00:00"})  # fmt: skip
+    action_take(
+        case=sc,
+        type="emergency_suspension",
+        code="ES-1",
+        fields={"ordered_at": "2025-03-26T08:00:00"},
+    )
     manager(client, sc)
     page = client.get(f"/permits/{permit.pk}/suspend/?as_of=2025-03-30").content.decode()
     assert "ES-1" not in page and "MD-1" not in page  # neither is offered as a ground
 
-    response = client.post(f"/permits/{permit.pk}/suspend/?as_of=2025-03-30",
-                           {"decision": "", "suspended_from": "2025-03-30"})  # fmt: skip
+    response = client.post(
+        f"/permits/{permit.pk}/suspend/?as_of=2025-03-30",
+        {"decision": "", "suspended_from": "2025-03-30"},
+    )
 
     assert response.status_code == 400
     assert "13.30.080(G)(2)" in response.content.decode()
@@ -188,8 +231,10 @@ def test_a_decision_that_orders_the_suspension_suspends_the_permit(client, sc):
     decision = suspension_decided(sc, "suspension")
     manager(client, sc)
 
-    response = client.post(f"/permits/{permit.pk}/suspend/?as_of=2025-03-30",
-                           {"decision": decision.pk, "suspended_from": "2025-03-30"})  # fmt: skip
+    response = client.post(
+        f"/permits/{permit.pk}/suspend/?as_of=2025-03-30",
+        {"decision": decision.pk, "suspended_from": "2025-03-30"},
+    )
 
     assert response.status_code == 302
     assert Permit.objects.get(pk=permit.pk).status == "suspended"
@@ -204,15 +249,24 @@ def revocation_decided(town):
     permit = make_permit(
         town.establishment, "FOG-1", issued_on="2024-07-01", expires_on="2026-06-30"
     )
-    notice = action_take(case=town, type="revocation_notice", code="RN-1",
-                         fields={"mailed_on": d("2025-03-03")}, delivery="personal")  # fmt: skip
-    hearing = hearing_schedule(notice=notice, code="H-1", hearing_on=d("2025-03-20"),
-                               noticed_on=d("2025-03-03"))  # fmt: skip
+    notice = action_take(
+        case=town,
+        type="revocation_notice",
+        code="RN-1",
+        fields={"mailed_on": d("2025-03-03")},
+        delivery="personal",
+    )
+    hearing = hearing_schedule(
+        notice=notice, code="H-1", hearing_on=d("2025-03-20"), noticed_on=d("2025-03-03")
+    )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-03-20"))
     decision = action_take(
-        case=town, type="hearing_decision", code="HD-1", refers_to=hearing,
+        case=town,
+        type="hearing_decision",
+        code="HD-1",
+        refers_to=hearing,
         fields={"noticed_on": d("2025-03-24"), "orders": "revocation"},
-    )  # fmt: skip
+    )
     return permit, decision
 
 
@@ -234,8 +288,9 @@ def test_the_town_revokes_only_once_the_hearing_officers_order_is_final(client, 
 
 def test_an_overflow_penalty_needs_the_overflows_on_record(client, town):
     ac = complaint(town, served_on="2025-03-03")
-    hearing = hearing_schedule(notice=ac, code="H-1", hearing_on=d("2025-03-20"),
-                               noticed_on=d("2025-03-03"))  # fmt: skip
+    hearing = hearing_schedule(
+        notice=ac, code="H-1", hearing_on=d("2025-03-20"), noticed_on=d("2025-03-03")
+    )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-03-20"))
     data = penalty(by="hearing_officer", on="2025-03-25", refers_to="AC-1", **{"class": "overflow"})
     data.pop("days")
@@ -246,9 +301,13 @@ def test_an_overflow_penalty_needs_the_overflows_on_record(client, town):
         post(client, town, "act/penalty_order", data), "10.02.330(C), (D)(4)", "0 such overflow"
     )
     Incident.objects.create(
-        agency=town.establishment.agency, establishment=town.establishment, code="SSO-1",
-        date=d("2025-02-10"), kind="overflow", attributed=True,
-    )  # fmt: skip
+        agency=town.establishment.agency,
+        establishment=town.establishment,
+        code="SSO-1",
+        date=d("2025-02-10"),
+        kind="overflow",
+        attributed=True,
+    )
     response = post(client, town, "act/penalty_order", data)
 
     assert response.status_code == 302
@@ -258,8 +317,12 @@ def test_an_overflow_penalty_needs_the_overflows_on_record(client, town):
 
 
 def test_a_notice_delivered_in_the_future_is_refused_and_a_future_correct_by_is_not(client, sc):
-    data = {"code": "NNC-1", "delivered_on": "2099-01-05", "correct_by": "2099-02-05",
-            "delivery": "personal"}  # fmt: skip
+    data = {
+        "code": "NNC-1",
+        "delivered_on": "2099-01-05",
+        "correct_by": "2099-02-05",
+        "delivery": "personal",
+    }
     manager(client, sc)
     before = counts()
 
@@ -275,16 +338,31 @@ def test_a_notice_delivered_in_the_future_is_refused_and_a_future_correct_by_is_
 
 
 def test_a_late_appeal_is_recorded_as_rejected_and_changes_no_date(client, sc):
-    notice = action_take(case=sc, type="notice_of_noncompliance", code="NNC-1",
-                         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-                         delivery="personal")  # fmt: skip
+    notice = action_take(
+        case=sc,
+        type="notice_of_noncompliance",
+        code="NNC-1",
+        fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
+        delivery="personal",
+    )
     manager(client, sc)
     page = client.get("/cases/FSE-0042/EC-1/?as_of=2025-03-20").content.decode()
     assert "Appeal of NNC-1 to the Utilities Manager, last day 2025-03-13" in page
 
-    response = post(client, sc, "appeal", {"code": "AP-1", "filed_on": "2025-03-17",
-                    "appellant": "Pier Foods LLC", "grounds": "We pumped it out.",
-                    "refers_to": "NNC-1", "to": "manager"}, as_of="2025-03-20")  # fmt: skip
+    response = post(
+        client,
+        sc,
+        "appeal",
+        {
+            "code": "AP-1",
+            "filed_on": "2025-03-17",
+            "appellant": "Pier Foods LLC",
+            "grounds": "We pumped it out.",
+            "refers_to": "NNC-1",
+            "to": "manager",
+        },
+        as_of="2025-03-20",
+    )
 
     assert response.status_code == 302
     appeal = EnforcementAction.objects.get(code="AP-1")
@@ -319,8 +397,13 @@ def test_the_town_revokes_from_the_day_the_unappealed_order_became_final(client,
 def test_a_notice_mailed_needs_its_certified_number_and_is_signed_at_its_level(client, sc):
     from tests.letters.test_letters import text_of
 
-    data = {"code": "NNC-1", "delivered_on": "2025-03-05", "correct_by": "2025-04-04",
-            "delivery": "mail", "certified_mail_number": ""}  # fmt: skip
+    data = {
+        "code": "NNC-1",
+        "delivered_on": "2025-03-05",
+        "correct_by": "2025-04-04",
+        "delivery": "mail",
+        "certified_mail_number": "",
+    }
     manager(client, sc)
     before = counts()
 
@@ -340,14 +423,24 @@ def test_the_written_appeal_is_kept_as_received_and_opened_from_the_case(
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     settings.MEDIA_ROOT = tmp_path
-    action_take(case=sc, type="notice_of_noncompliance", code="NNC-1",
-                fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-                delivery="personal")  # fmt: skip
+    action_take(
+        case=sc,
+        type="notice_of_noncompliance",
+        code="NNC-1",
+        fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
+        delivery="personal",
+    )
     manager(client, sc)
     pdf = b"%PDF-1.4\n% the operator's appeal\n%%EOF\n"
-    data = {"code": "AP-1", "filed_on": "2025-03-10", "appellant": "Pier Foods LLC",
-            "grounds": "The trap was pumped out.", "refers_to": "NNC-1", "to": "manager",
-            "document": SimpleUploadedFile("appeal.pdf", pdf, "application/pdf")}  # fmt: skip
+    data = {
+        "code": "AP-1",
+        "filed_on": "2025-03-10",
+        "appellant": "Pier Foods LLC",
+        "grounds": "The trap was pumped out.",
+        "refers_to": "NNC-1",
+        "to": "manager",
+        "document": SimpleUploadedFile("appeal.pdf", pdf, "application/pdf"),
+    }
     html = SimpleUploadedFile("appeal.pdf", b"<html>not a PDF</html>", "application/pdf")
 
     refused(post(client, sc, "appeal", {**data, "document": html}), "must be a PDF")

@@ -58,11 +58,16 @@ def harbor(client) -> dict:
 
 def inspection_of(fse: dict, **fields) -> dict:
     values = {
-        "client_id": str(uuid.uuid4()), "agency": "san-clemente", "establishment": fse["code"],
-        "version": fse["version"], "seen": fse["seen"], "code": "F-1", "date": "2025-06-30",
+        "client_id": str(uuid.uuid4()),
+        "agency": "san-clemente",
+        "establishment": fse["code"],
+        "version": fse["version"],
+        "seen": fse["seen"],
+        "code": "F-1",
+        "date": "2025-06-30",
         "answers": [{"item": "bmp.spill_kit", "compliant": False, "note": "empty"}],
         "measurements": [{"device": "GI-1", "fog_inches": "6", "solids_inches": "7"}],
-    }  # fmt: skip
+    }
     return {**values, **fields}
 
 
@@ -76,16 +81,26 @@ def test_the_route_has_the_establishments_due_riskiest_first_with_what_the_form_
     assert [f["code"] for f in route["establishments"]] == ["FSE-Z", "FSE-Q"]
     first = route["establishments"][0]
     assert first["devices"] == [
-        {"code": "GI-1", "kind": "interceptor", "kind_title": "Grease interceptor", "location": "",
-         "design_depth_inches": "48.00", "limit": "0.25", "limit_citation": "13.30.040(C)(6)"}
-    ]  # fmt: skip
+        {
+            "code": "GI-1",
+            "kind": "interceptor",
+            "kind_title": "Grease interceptor",
+            "location": "",
+            "design_depth_inches": "48.00",
+            "limit": "0.25",
+            "limit_citation": "13.30.040(C)(6)",
+        }
+    ]
     # what the last inspection found, as a statement (the key is the app's)
     assert first["last_inspection"]["failed"][0]["question"] == (
         "No stocked spill kit was kept on site for employees' use"
     )
     assert first["version"] == version_of(first["seen"])
-    assert {"item": "bmp.spill_kit", "question": "Is a spill kit kept on site and stocked?",
-            "citation": "13.30.050(H)(4)(i)"} in route["checklist"]  # fmt: skip
+    assert {
+        "item": "bmp.spill_kit",
+        "question": "Is a spill kit kept on site and stocked?",
+        "citation": "13.30.050(H)(4)(i)",
+    } in route["checklist"]
 
 
 def test_the_route_costs_the_same_queries_however_many_establishments(client, ines, sc):

@@ -164,8 +164,11 @@ def test_a_body_longer_than_any_inspection_is_refused_before_it_is_read(client, 
     """By the length it declares: the photos of a 278 MB sync were stored before (413)."""
     settings.FOGKEEPER_MAX_REQUEST_BYTES = 64 * 1024
     photos = [SimpleUploadedFile(f"trap-{i}.png", os.urandom(32 * 1024)) for i in range(4)]
-    response = client.post(SYNC, {"inspection": json.dumps(inspection_of(harbor(client))),
-                                  "photos": photos}, HTTP_ACCEPT="application/json")  # fmt: skip
+    response = client.post(
+        SYNC,
+        {"inspection": json.dumps(inspection_of(harbor(client))), "photos": photos},
+        HTTP_ACCEPT="application/json",
+    )
     assert response.status_code == 413, response.content
     assert response.json()["messages"][0].startswith("The request is 129 KB; at most 64 KB are")
     assert not Inspection.objects.filter(client_id__isnull=False).exists()
@@ -175,8 +178,9 @@ def test_a_body_longer_than_any_inspection_is_refused_before_it_is_read(client, 
 def test_a_form_that_cannot_be_read_is_refused_in_json(client):
     """The field app reads JSON: a multipart body Django cannot parse was an HTML page."""
     body = b"--x\r\nContent-Disposition: form-data; name=inspection\r\n\r\n{}\r\n--y--"
-    response = client.post(SYNC, body, content_type="multipart/form-data; boundary=",
-                           HTTP_ACCEPT="application/json")  # fmt: skip
+    response = client.post(
+        SYNC, body, content_type="multipart/form-data; boundary=", HTTP_ACCEPT="application/json"
+    )
     assert response.status_code == 400, response.content
     assert response.json()["messages"] == [response.json()["detail"]]
     assert "The form could not be read" in response.json()["detail"]

@@ -51,16 +51,23 @@ def file_application(olive):
 
 def file_training(world, olive, code="T-9"):
     ana = Employee.objects.get(name="Ana Ruiz")
-    return training_record(establishment=world.pier, code=code, date=d("2025-06-20"),
-                           attendees=[ana], actor=olive)  # fmt: skip
+    return training_record(
+        establishment=world.pier, code=code, date=d("2025-06-20"), attendees=[ana], actor=olive
+    )
 
 
 def submit_pump_out(world, hank, manifest="CP-900"):
     trap = GreaseControlDevice.objects.get(establishment=world.pier, code="GT-2")
-    service, _ = service_submit(hauler=hank.memberships.get().hauler, device=trap,
-                                manifest_number=manifest, date=d("2025-06-20"),
-                                source="hauler_form", today=d("2025-06-30"), actor=hank,
-                                full_pump_out=True)  # fmt: skip
+    service, _ = service_submit(
+        hauler=hank.memberships.get().hauler,
+        device=trap,
+        manifest_number=manifest,
+        date=d("2025-06-20"),
+        source="hauler_form",
+        today=d("2025-06-30"),
+        actor=hank,
+        full_pump_out=True,
+    )
     return service
 
 
@@ -96,9 +103,14 @@ def test_it_links_each_row_to_the_records_page(manager, world, olive, today):
 def test_it_leaves_out_what_staff_recorded(manager, world, today):
     trap = GreaseControlDevice.objects.get(establishment=world.pier, code="GT-2")
     staff = make_user("ivan", world.sc)
-    service_record(device=trap, hauler=Hauler.objects.get(code="FSE-0042-H1"),
-                   manifest_number="M-77", date=d("2025-06-20"), agency=world.sc,
-                   actor=staff)  # fmt: skip
+    service_record(
+        device=trap,
+        hauler=Hauler.objects.get(code="FSE-0042-H1"),
+        manifest_number="M-77",
+        date=d("2025-06-20"),
+        agency=world.sc,
+        actor=staff,
+    )
     assert rows(manager.get("/inbox/")) == []
     assert "Nothing filed." in manager.get("/inbox/").content.decode()
 

@@ -17,16 +17,27 @@ AS_OF = "?as_of=2025-03-31"
 @pytest.fixture
 def town():
     sc, town = two_agencies()
-    fse = make_establishment(town, code="T-1", name="Town Diner", address="12 Main St",
-                             opened_on="2020-01-01")  # fmt: skip
+    fse = make_establishment(
+        town, code="T-1", name="Town Diner", address="12 Main St", opened_on="2020-01-01"
+    )
     overflow = make_incident(fse, "SSO-1", "2025-03-03", attributed=True, fog_caused=True)
     sweep_establishment(fse, as_of=date(2025, 3, 31))
     Incident.objects.create(
-        agency=town, code="712345", date=date(2025, 3, 10), kind="spill", fog_caused=True,
-        address="12 Main", normalised_address="12 main", source="ciwqs",
-        source_record={"SPILL_ID": "712345", "ADDRESS": "12 Main", "CITY": "Town",
-                       "SPILL_CAUSE": "Grease deposition"},
-    )  # fmt: skip
+        agency=town,
+        code="712345",
+        date=date(2025, 3, 10),
+        kind="spill",
+        fog_caused=True,
+        address="12 Main",
+        normalised_address="12 main",
+        source="ciwqs",
+        source_record={
+            "SPILL_ID": "712345",
+            "ADDRESS": "12 Main",
+            "CITY": "Town",
+            "SPILL_CAUSE": "Grease deposition",
+        },
+    )
     make_establishment(sc, code="FSE-9", name="Pier Taqueria")
     return {"sc": sc, "town": town, "fse": fse, "overflow": overflow}
 
@@ -69,8 +80,13 @@ def test_it_shows_the_incident_with_its_open_findings(client, town):
 def test_it_records_the_report_and_clearance_and_the_findings_close(client, town):
     signed_in(client, town)
     url = f"/incidents/{town['overflow'].pk}/edit/{AS_OF}"
-    data = {"attributed": "on", "fog_caused": "on", "written_report_on": "2025-03-07",
-            "clearance_inspection_on": "2025-03-25", "cause": "grease"}  # fmt: skip
+    data = {
+        "attributed": "on",
+        "fog_caused": "on",
+        "written_report_on": "2025-03-07",
+        "clearance_inspection_on": "2025-03-25",
+        "cause": "grease",
+    }
     response = client.post(url, data, follow=True)
     assert "Incident SSO-1 recorded. Town Diner was evaluated again." in response.content.decode()
     still = Finding.objects.filter(
@@ -177,11 +193,17 @@ def test_the_establishment_page_links_its_incidents(client, town):
 # -- the spill as the State counts it ---------------------------------------------------------
 
 SPILL = {
-    "attributed": "on", "fog_caused": "on", "gallons": "1500", "cause": "grease",
-    "reached_surface_water": "false", "reached_storm_drain": "false",
-    "started_at": "2025-03-03T21:00", "ended_at": "2025-03-03T23:30",
-    "known_at": "2025-03-03T21:15", "gallons_recovered": "200",
-}  # fmt: skip
+    "attributed": "on",
+    "fog_caused": "on",
+    "gallons": "1500",
+    "cause": "grease",
+    "reached_surface_water": "false",
+    "reached_storm_drain": "false",
+    "started_at": "2025-03-03T21:00",
+    "ended_at": "2025-03-03T23:30",
+    "known_at": "2025-03-03T21:15",
+    "gallons_recovered": "200",
+}
 
 
 def edit(client, town, **changes):
@@ -226,14 +248,17 @@ def test_it_takes_a_staff_category_where_the_data_does_not_decide(client, town):
     [
         ({"gallons_recovered": "-1"}, "gallons_recovered", "Ensure this value is greater"),
         ({"gallons_recovered": "1600"}, "gallons_recovered", "1600 gallons is more than"),
-        ({"gallons_to_surface_water": "2000", "reached_surface_water": "true"},
-         "gallons_to_surface_water", "2000 gallons is more than"),
+        (
+            {"gallons_to_surface_water": "2000", "reached_surface_water": "true"},
+            "gallons_to_surface_water",
+            "2000 gallons is more than",
+        ),
         ({"ended_at": "2025-03-03T20:00"}, "ended_at", "The spill cannot end"),
         ({"known_at": "2099-03-03T20:00"}, "known_at", "is in the future"),
         ({"draft_report_on": "2025-03-02"}, "draft_report_on", "is before the incident"),
         ({"certified_report_on": "2099-01-01"}, "certified_report_on", "is in the future"),
     ],
-)  # fmt: skip
+)
 def test_it_refuses_impossible_spill_facts_on_their_field(client, town, changes, field, message):
     signed_in(client, town)
     before = counts()

@@ -30,8 +30,14 @@ def test_it_renders_the_form_with_labels(client, agencies):
 def test_it_records_an_attributed_overflow_and_the_page_shows_its_finding(client, agencies):
     alice = make_user("alice", agencies[0])
     client.force_login(alice)
-    data = {"code": "SSO-9", "date": "2025-06-20", "kind": "overflow", "attributed": "on",
-            "fog_caused": "on", "gallons": "30"}  # fmt: skip
+    data = {
+        "code": "SSO-9",
+        "date": "2025-06-20",
+        "kind": "overflow",
+        "attributed": "on",
+        "fog_caused": "on",
+        "gallons": "30",
+    }
     response = client.post(URL, data, follow=True)
     assert Incident.objects.get(code="SSO-9").establishment.code == "FSE-0042"
     assert AuditEvent.objects.filter(action__startswith="incident.", actor=alice).exists()
@@ -73,9 +79,15 @@ def test_it_refuses_an_incident_dated_in_the_future_and_keeps_what_was_typed(cli
 
 def test_it_records_a_spills_times_and_derives_its_category(client, agencies):
     client.force_login(make_user("alice", agencies[0]))
-    data = {"code": "SSO-10", "date": "2025-06-20", "kind": "spill", "gallons": "40",
-            "reached_surface_water": "false", "started_at": "2025-06-20T23:30",
-            "known_at": "2025-06-20T23:40"}  # fmt: skip
+    data = {
+        "code": "SSO-10",
+        "date": "2025-06-20",
+        "kind": "spill",
+        "gallons": "40",
+        "reached_surface_water": "false",
+        "started_at": "2025-06-20T23:30",
+        "known_at": "2025-06-20T23:40",
+    }
     client.post(URL, data)
     spill = Incident.objects.get(code="SSO-10")
     assert (spill.category, spill.category_source) == (4, "derived")
@@ -87,8 +99,14 @@ def test_it_refuses_a_staff_category_contradicting_surface_water_and_records_not
 ):
     client.force_login(make_user("alice", agencies[0]))
     before = (Incident.objects.count(), AuditEvent.objects.count())
-    data = {"code": "SSO-11", "date": "2025-06-20", "kind": "spill", "gallons": "10",
-            "reached_surface_water": "true", "category": "4"}  # fmt: skip
+    data = {
+        "code": "SSO-11",
+        "date": "2025-06-20",
+        "kind": "spill",
+        "gallons": "10",
+        "reached_surface_water": "true",
+        "category": "4",
+    }
     response = client.post(URL, data)
     assert response.status_code == 400
     assert "It reached surface water" in response.context["form"].errors["category"][0]

@@ -175,9 +175,14 @@ def test_an_import_whose_worker_died_may_be_confirmed_again_from_its_dry_run(cli
     upload(client, CLEAN)
     dry = Onboarding.objects.get()
     killed = Onboarding.objects.create(  # confirmed, and its worker killed before its commit
-        agency=sc, kind=dry.kind, dry_run=False, checked=dry, file=dry.file.name,
-        filename=dry.filename, rows_total=1,
-    )  # fmt: skip
+        agency=sc,
+        kind=dry.kind,
+        dry_run=False,
+        checked=dry,
+        file=dry.file.name,
+        filename=dry.filename,
+        rows_total=1,
+    )
     beat = datetime(2026, 6, 30, 12, 0, tzinfo=UTC)
     _killed(killed, beat)
     with time_machine.travel(beat + timedelta(seconds=30), tick=False):
@@ -230,17 +235,29 @@ def test_the_dry_run_warns_and_the_dashboard_explains_the_first_morning(client, 
     assert "8 devices have no pump-out on record: the first sweep would find them all overdue" in (
         html
     )
-    refused = client.post("/onboarding/settings/", {
-        "area_south": "41.7", "area_north": "41.4", "area_west": "-93.8", "area_east": "-93.45",
-        "history_starts": "2026-12-01", "history_grace_days": "60",
-    })  # fmt: skip
+    refused = client.post(
+        "/onboarding/settings/",
+        {
+            "area_south": "41.7",
+            "area_north": "41.4",
+            "area_west": "-93.8",
+            "area_east": "-93.45",
+            "history_starts": "2026-12-01",
+            "history_grace_days": "60",
+        },
+    )
     assert refused.status_code == 400
     assert "The north edge (41.4) must be north of the south (41.7)." in refused.content.decode()
     sc.refresh_from_db()
     assert sc.history_starts is None and sc.area_north is None
-    saved = client.post("/onboarding/settings/", {
-        "history_starts": "2026-12-01", "history_grace_days": "60",
-    }, follow=True).content.decode()  # fmt: skip
+    saved = client.post(
+        "/onboarding/settings/",
+        {
+            "history_starts": "2026-12-01",
+            "history_grace_days": "60",
+        },
+        follow=True,
+    ).content.decode()
     assert "not counted overdue until 2027-01-30" in saved
     assert AuditEvent.objects.filter(action="onboarding.settings").count() == 1
     sc.refresh_from_db()

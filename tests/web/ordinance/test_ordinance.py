@@ -32,11 +32,20 @@ def today():
 
 def finding(fse, rule: str, *, open: bool = True, closed_on: date | None = None, subject="GI-1"):
     return Finding.objects.create(
-        establishment=fse, agency=fse.agency, rule=rule, subject=subject, severity="violation",
-        since=date(2026, 1, 10), open=open, closed_on=closed_on, resolved_on=closed_on,
-        citation="13.30.050(H)(1)(b)", message="m", first_seen_on=date(2026, 1, 10),
+        establishment=fse,
+        agency=fse.agency,
+        rule=rule,
+        subject=subject,
+        severity="violation",
+        since=date(2026, 1, 10),
+        open=open,
+        closed_on=closed_on,
+        resolved_on=closed_on,
+        citation="13.30.050(H)(1)(b)",
+        message="m",
+        first_seen_on=date(2026, 1, 10),
         last_seen_on=date(2026, 6, 1),
-    )  # fmt: skip
+    )
 
 
 @pytest.fixture
@@ -52,9 +61,11 @@ def program():
     elsewhere = make_establishment(town, code="T-1")
     finding(elsewhere, "gcd.service_overdue")
     SweepRun.objects.create(
-        agency=sc, as_of=date(2026, 6, 1), status=SweepRun.COMPLETE,
+        agency=sc,
+        as_of=date(2026, 6, 1),
+        status=SweepRun.COMPLETE,
         finished_at=datetime(2026, 6, 1, 3, tzinfo=UTC),
-    )  # fmt: skip
+    )
     return sc, town
 
 

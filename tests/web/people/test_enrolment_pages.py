@@ -19,10 +19,16 @@ from tests.web.people import make_user, two_agencies
 pytestmark = pytest.mark.django_db
 
 FORM = {
-    "kind": "hauler", "business_name": "Blue Wave Pumping", "contact_name": "Hana Ito",
-    "email": "hana@bluewave.example", "phone": "949-555-0110", "mailing_address": "1 Dock St",
-    "service_area": "San Clemente", "licence_number": "LIC-77", "licence_expires_on": "2027-03-31",
-}  # fmt: skip
+    "kind": "hauler",
+    "business_name": "Blue Wave Pumping",
+    "contact_name": "Hana Ito",
+    "email": "hana@bluewave.example",
+    "phone": "949-555-0110",
+    "mailing_address": "1 Dock St",
+    "service_area": "San Clemente",
+    "licence_number": "LIC-77",
+    "licence_expires_on": "2027-03-31",
+}
 
 
 @pytest.fixture
@@ -184,10 +190,14 @@ def test_rejecting_without_a_reason_is_refused_and_with_one_emails_it(
 
 
 NEW_BUSINESS = {
-    "kind": "operator", "business_name": "Taco Loco LLC", "contact_name": "Lupe Ruiz",
-    "email": "lupe@tacoloco.example", "phone": "949-555-0120",
-    "mailing_address": "PO Box 9\nSan Clemente, CA", "establishments": "Taco Loco, 12 Main St",
-}  # fmt: skip
+    "kind": "operator",
+    "business_name": "Taco Loco LLC",
+    "contact_name": "Lupe Ruiz",
+    "email": "lupe@tacoloco.example",
+    "phone": "949-555-0120",
+    "mailing_address": "PO Box 9\nSan Clemente, CA",
+    "establishments": "Taco Loco, 12 Main St",
+}
 
 
 def approve_page(client, agency, req):
@@ -202,8 +212,13 @@ def test_a_new_business_is_approved_with_its_establishment_registered_in_one_ste
     html = approve_page(client, sc, req)
     assert 'value="FSE-0042"' in html  # the agency's next number, by its own rule
     assert 'value="Taco Loco"' in html and 'value="12 Main St"' in html
-    data = {"register": "on", "new_code": "FSE-0042", "new_name": "Taco Loco",
-            "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
+    data = {
+        "register": "on",
+        "new_code": "FSE-0042",
+        "new_name": "Taco Loco",
+        "new_address": "12 Main St",
+        "new_opened_on": "2025-06-01",
+    }
     response = client.post(f"/account-requests/{req.pk}/approve/", data, follow=True)
     assert "Taco Loco LLC approved" in response.content.decode()
     fse = FoodServiceEstablishment.objects.get(agency=sc, code="FSE-0042")
@@ -216,8 +231,13 @@ def test_a_refused_new_establishment_leaves_nothing_half_done(client, agencies):
     sc, _ = agencies
     req = enrolment_request_submit(agency=sc, **NEW_BUSINESS)
     approve_page(client, sc, req)
-    data = {"register": "on", "new_code": "FSE-1", "new_name": "Taco Loco",
-            "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
+    data = {
+        "register": "on",
+        "new_code": "FSE-1",
+        "new_name": "Taco Loco",
+        "new_address": "12 Main St",
+        "new_opened_on": "2025-06-01",
+    }
     response = client.post(f"/account-requests/{req.pk}/approve/", data)
     assert response.status_code == 400 and "FSE-1" in response.content.decode()
     assert not Operator.objects.filter(name="Taco Loco LLC").exists()
@@ -233,8 +253,13 @@ def test_the_operator_on_record_is_chosen_by_default_not_a_duplicate(client, age
     html = approve_page(client, sc, req)
     assert f'data-lookup-id="{eats.pk}"' in html
     assert 'value="Taco Loco LLC"' in html
-    data = {"register": "on", "new_code": "FSE-2", "new_name": "Taco Loco",
-            "new_address": "12 Main St", "new_opened_on": "2025-06-01"}  # fmt: skip
+    data = {
+        "register": "on",
+        "new_code": "FSE-2",
+        "new_name": "Taco Loco",
+        "new_address": "12 Main St",
+        "new_opened_on": "2025-06-01",
+    }
     assert client.post(f"/account-requests/{req.pk}/approve/", data).status_code == 302
     assert Operator.objects.filter(name__iexact="Taco Loco LLC").count() == 1
     assert Membership.objects.get(role="operator").operator == eats

@@ -57,8 +57,9 @@ def test_the_list_is_searched_and_filtered_by_role(client, world):
 def test_the_list_says_what_an_owners_account_acts_for(client, world):
     sc = world[0]
     owner = PropertyOwner.objects.create(agency=sc, name="Dana Point LLC")
-    Membership.objects.create(user=User.objects.create(username="dana"), agency=sc, role="owner",
-                              owner=owner)  # fmt: skip
+    Membership.objects.create(
+        user=User.objects.create(username="dana"), agency=sc, role="owner", owner=owner
+    )
     html = as_manager(client, world).get("/members/").content.decode()
     assert "Property owner Dana Point LLC" in html
 

@@ -52,8 +52,11 @@ def test_it_creates_an_account_with_no_password_and_emails_the_link(
     earlier = list(AuditEvent.objects.values_list("pk", flat=True))  # mona's own membership
     with django_capture_on_commit_callbacks(execute=True):
         m = invite(sc, mona)
-    assert (m.user.username, m.user.email, m.role) == ("ines@city.example", "ines@city.example",
-                                                       "inspector")  # fmt: skip
+    assert (m.user.username, m.user.email, m.role) == (
+        "ines@city.example",
+        "ines@city.example",
+        "inspector",
+    )
     assert not m.user.has_usable_password()
     assert [msg.to for msg in mail.outbox] == [["ines@city.example"]]
     assert f"{SITE}/accounts/reset/" in mail.outbox[0].body
@@ -97,8 +100,11 @@ def test_it_gives_a_property_owner_an_account_reaching_its_parcels(world):
     owner = PropertyOwner.objects.create(agency=sc, name="Dana Point LLC", email="d@dp.example")
     m = membership_link_owner(owner=owner, actor=mona, site=SITE)
     assert (m.role, m.owner, m.user.email, m.user.first_name) == (
-        "owner", owner, "d@dp.example", "Dana Point LLC"
-    )  # fmt: skip
+        "owner",
+        owner,
+        "d@dp.example",
+        "Dana Point LLC",
+    )
 
 
 def test_it_refuses_an_owner_account_without_its_owner_or_with_another_agencys(world):

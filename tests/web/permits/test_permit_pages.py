@@ -31,8 +31,12 @@ def manager(client, sc):
 
 
 def apply(fse, **kw):
-    fields = {"establishment": fse, "submitted_on": date(2025, 6, 1),
-              "applicant_name": "Harbor Eats Inc", "applicant_address": "1 Pier"}  # fmt: skip
+    fields = {
+        "establishment": fse,
+        "submitted_on": date(2025, 6, 1),
+        "applicant_name": "Harbor Eats Inc",
+        "applicant_address": "1 Pier",
+    }
     return permit_application_submit(**{**fields, **kw})
 
 
@@ -49,15 +53,24 @@ def test_the_nav_shows_how_many_applications_wait(client, manager, sc):
 
 
 COMPLETE = {"emergency_contact_name": "Rosa Diaz", "emergency_contact_phone": "949-555-0101"}
-APPROVE = {"decision": "approve", "approve-number": "P3", "approve-issued_on": "2025-06-15",
-           "approve-expires_on": "2030-06-14"}  # fmt: skip
+APPROVE = {
+    "decision": "approve",
+    "approve-number": "P3",
+    "approve-issued_on": "2025-06-15",
+    "approve-expires_on": "2030-06-14",
+}
 
 
 def test_approving_issues_the_permit_with_its_frequency(client, manager, sc):
     application = apply(sc.establishments.get(code="FSE-0042"), **COMPLETE)
-    data = {"decision": "approve", "approve-number": "P3", "approve-issued_on": "2025-06-15",
-            "approve-expires_on": "2030-06-14", "approve-service_frequency_days": "60",
-            "approve-device_conditions": "1,000 gallon interceptor"}  # fmt: skip
+    data = {
+        "decision": "approve",
+        "approve-number": "P3",
+        "approve-issued_on": "2025-06-15",
+        "approve-expires_on": "2030-06-14",
+        "approve-service_frequency_days": "60",
+        "approve-device_conditions": "1,000 gallon interceptor",
+    }
     response = client.post(f"/permits/applications/{application.pk}/?as_of=2025-06-30", data)
     permit = Permit.objects.get(number="P3")
     assert response.status_code == 302 and response["Location"] == f"/permits/{permit.pk}/"
@@ -85,8 +98,11 @@ def test_it_refuses_to_approve_an_application_lacking_required_items_naming_them
 
 def test_the_override_with_its_reason_approves_and_shows_on_the_permit(client, manager, sc):
     application = apply(sc.establishments.get(code="FSE-0042"))
-    data = {**APPROVE, "approve-override": "on",
-            "approve-override_reason": "Contact given by phone; form to follow"}  # fmt: skip
+    data = {
+        **APPROVE,
+        "approve-override": "on",
+        "approve-override_reason": "Contact given by phone; form to follow",
+    }
     response = client.post(f"/permits/applications/{application.pk}/", data, follow=True)
     permit = Permit.objects.get(number="P3")
     application.refresh_from_db()
@@ -100,8 +116,12 @@ def test_the_override_with_its_reason_approves_and_shows_on_the_permit(client, m
 
 def test_it_refuses_an_expiry_past_the_max_term_citing_it_and_issues_nothing(client, manager, sc):
     application = apply(sc.establishments.get(code="FSE-0042"))
-    data = {"decision": "approve", "approve-number": "P3", "approve-issued_on": "2025-06-15",
-            "approve-expires_on": "2030-06-16"}  # fmt: skip
+    data = {
+        "decision": "approve",
+        "approve-number": "P3",
+        "approve-issued_on": "2025-06-15",
+        "approve-expires_on": "2030-06-16",
+    }
     response = client.post(f"/permits/applications/{application.pk}/", data)
     assert response.status_code == 400
     assert "13.30.050(E)" in response.content.decode()
@@ -125,15 +145,20 @@ def test_an_inspector_may_read_the_queue_but_not_decide(client, sc):
     client.force_login(make_user("ivan", sc, role="inspector"))
     assert client.get("/permits/applications/").status_code == 200
     url = f"/permits/applications/{application.pk}/"
-    assert client.post(url, {"decision": "deny", "deny-decided_on": "2025-06-10",
-                             "deny-reasons": "x"}).status_code == 403  # fmt: skip
+    assert (
+        client.post(
+            url, {"decision": "deny", "deny-decided_on": "2025-06-10", "deny-reasons": "x"}
+        ).status_code
+        == 403
+    )
     assert PermitApplication.objects.get().decided_on is None
 
 
 def test_another_agencys_permit_answers_404(client, sc):
     permit = make_permit(sc.establishments.get(code="FSE-0042"), "SC-9")
-    client.force_login(make_user("tom", sc.__class__.objects.get(code="town-10-02"),
-                                 role="manager"))  # fmt: skip
+    client.force_login(
+        make_user("tom", sc.__class__.objects.get(code="town-10-02"), role="manager")
+    )
     assert client.get(f"/permits/{permit.pk}/").status_code == 404
     assert client.post(f"/permits/{permit.pk}/modify/").status_code == 404
 
@@ -144,8 +169,14 @@ def test_the_permit_document_names_number_holder_and_frequency(client, manager, 
     from pypdf import PdfReader
 
     fse = sc.establishments.get(code="FSE-0042")
-    permit = make_permit(fse, "SC-9", issued_on="2025-06-01", expires_on="2030-05-31",
-                         service_frequency_days=60, holder="Harbor Eats Inc")  # fmt: skip
+    permit = make_permit(
+        fse,
+        "SC-9",
+        issued_on="2025-06-01",
+        expires_on="2030-05-31",
+        service_frequency_days=60,
+        holder="Harbor Eats Inc",
+    )
     response = client.get(f"/permits/{permit.pk}/permit.pdf")
     text = "".join(p.extract_text() for p in PdfReader(BytesIO(response.content)).pages)
     assert "Discharge Permit" in text and "SC-9" in text
@@ -155,8 +186,12 @@ def test_the_permit_document_names_number_holder_and_frequency(client, manager, 
 def test_a_modification_on_30_days_notice_is_refused_and_nothing_written(client, manager, sc):
     fse = sc.establishments.get(code="FSE-0042")
     permit = make_permit(fse, "SC-9", issued_on="2025-06-01", expires_on="2030-05-31")
-    data = {"noticed_on": "2026-12-01", "effective_on": "2026-12-31",
-            "service_frequency_days": "60", "reason": "More grease"}  # fmt: skip
+    data = {
+        "noticed_on": "2026-12-01",
+        "effective_on": "2026-12-31",
+        "service_frequency_days": "60",
+        "reason": "More grease",
+    }
     response = client.post(f"/permits/{permit.pk}/modify/?as_of=2026-12-01", data)
     assert response.status_code == 400 and "13.30.050(J)" in response.content.decode()
     assert PermitModification.objects.count() == 0
@@ -173,8 +208,9 @@ def test_it_suspends_from_the_decision_naming_it(client, manager, sc):
     page = client.get(f"/permits/{permit.pk}/suspend/").content.decode()
     assert "MD-1" in page
     decision = fse.cases.get().actions.get(code="MD-1")
-    client.post(f"/permits/{permit.pk}/suspend/",
-                {"decision": decision.pk, "suspended_from": "2025-06-06"})  # fmt: skip
+    client.post(
+        f"/permits/{permit.pk}/suspend/", {"decision": decision.pk, "suspended_from": "2025-06-06"}
+    )
     permit.refresh_from_db()
     assert permit.status == "suspended" and permit.suspended_from == date(2025, 6, 6)
     assert "MD-1" in AuditEvent.objects.get(action="permit.suspend").reason

@@ -23,8 +23,11 @@ def sc():
 def test_a_paper_application_lacking_the_emergency_contact_shows_it_missing(client, sc):
     mona = make_user("mona", sc, role="manager")
     client.force_login(mona)
-    data = {"submitted_on": "2026-11-30", "applicant_name": "Grill LLC",
-            "applicant_address": "200 Avenida Del Mar"}  # fmt: skip
+    data = {
+        "submitted_on": "2026-11-30",
+        "applicant_name": "Grill LLC",
+        "applicant_address": "200 Avenida Del Mar",
+    }
     response = client.post(URL, data, follow=True)
     application = PermitApplication.objects.get(establishment__code="FSE-0100")
     assert response.redirect_chain[-1][0] == f"/permits/applications/{application.pk}/"
@@ -37,12 +40,20 @@ def test_a_paper_application_lacking_the_emergency_contact_shows_it_missing(clie
 @pytest.mark.parametrize(
     "data, field",
     [
-        ({"submitted_on": "2099-01-01", "applicant_name": "Grill LLC",
-          "applicant_address": "200 Avenida Del Mar"}, "submitted_on"),
-        ({"submitted_on": "2026-11-30", "applicant_address": "200 Avenida Del Mar"},
-         "applicant_name"),
+        (
+            {
+                "submitted_on": "2099-01-01",
+                "applicant_name": "Grill LLC",
+                "applicant_address": "200 Avenida Del Mar",
+            },
+            "submitted_on",
+        ),
+        (
+            {"submitted_on": "2026-11-30", "applicant_address": "200 Avenida Del Mar"},
+            "applicant_name",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_refused_entry_names_its_field_keeps_what_was_typed_and_writes_nothing(
     client, sc, data, field
 ):

@@ -90,12 +90,16 @@ def test_a_png_scan_is_kept_as_a_png(client, sc, tmp_path):
 @pytest.mark.parametrize(
     "upload, words",
     [
-        (SimpleUploadedFile("plans.pdf", b"<html><script>alert(1)</script>"),
-         "The plans must be a PDF, or a JPEG or PNG photo or scan."),
-        (declared_png(100_000, 100_000, name="plans.png"),
-         "The plans&#x27; image has too many pixels to open"),
+        (
+            SimpleUploadedFile("plans.pdf", b"<html><script>alert(1)</script>"),
+            "The plans must be a PDF, or a JPEG or PNG photo or scan.",
+        ),
+        (
+            declared_png(100_000, 100_000, name="plans.png"),
+            "The plans&#x27; image has too many pixels to open",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_file_that_is_not_plans_is_refused_and_nothing_is_recorded(client, sc, upload, words):
     response = submit(client, upload)
     assert response.status_code == 400 and words in response.content.decode()
@@ -118,9 +122,12 @@ def test_plans_over_the_size_limit_are_refused_naming_it(client, sc, monkeypatch
 def test_another_agencys_plans_are_not_found(client, sc):
     town = make_establishment(Agency.objects.get(pack="town-10-02"), code="T-2", name="Town Grill")
     review = services.plan_review_submit(
-        establishment=town, submitted_on=date(2025, 6, 1), description="Town plans",
-        today=date(2025, 6, 30), document=SimpleUploadedFile("p.pdf", PDF),
-    )  # fmt: skip
+        establishment=town,
+        submitted_on=date(2025, 6, 1),
+        description="Town plans",
+        today=date(2025, 6, 30),
+        document=SimpleUploadedFile("p.pdf", PDF),
+    )
     assert client.get(f"/establishments/T-2/plan-reviews/{review.pk}/plans/").status_code == 404
     assert client.get(f"/establishments/FSE-0042/plan-reviews/{review.pk}/plans/").status_code == (
         404

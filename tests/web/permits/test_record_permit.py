@@ -10,8 +10,12 @@ from tests.web.people import make_user, two_agencies
 pytestmark = pytest.mark.django_db
 
 URL = "/establishments/FSE-0042/record/permit/?as_of=2025-06-30"
-P3 = {"number": "FSE-0042-P3", "issued_on": "2025-06-15", "expires_on": "2030-06-14",
-      "service_frequency_days": "90"}  # fmt: skip
+P3 = {
+    "number": "FSE-0042-P3",
+    "issued_on": "2025-06-15",
+    "expires_on": "2030-06-14",
+    "service_frequency_days": "90",
+}
 
 
 @pytest.fixture

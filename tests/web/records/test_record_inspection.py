@@ -55,8 +55,14 @@ def test_it_records_a_failed_item_and_the_page_shows_the_violation_with_its_cita
     client.force_login(alice)
     spill_kit = item_field(client.get(URL), "bmp.spill_kit")
     gi = GreaseControlDevice.objects.get(code="GI-1")
-    data = {"code": "I-77", "date": "2025-06-25", spill_kit: "no",
-            f"fog_{gi.pk}": "2", f"solids_{gi.pk}": "3", "photos": [photo()]}  # fmt: skip
+    data = {
+        "code": "I-77",
+        "date": "2025-06-25",
+        spill_kit: "no",
+        f"fog_{gi.pk}": "2",
+        f"solids_{gi.pk}": "3",
+        "photos": [photo()],
+    }
     client.post(URL, data)
     inspection = Inspection.objects.get(code="I-77")
     assert inspection.answers.get().item == "bmp.spill_kit"
@@ -155,8 +161,12 @@ def test_it_refuses_more_photos_together_than_an_inspection_keeps(client, agenci
     settings.FOGKEEPER_INSPECTION_MAX_PHOTO_BYTES = 2 * size
     client.force_login(make_user("alice", agencies[0]))
     spill_kit = item_field(client.get(URL), "bmp.spill_kit")
-    data = {"code": "I-79", "date": "2025-06-25", spill_kit: "no",
-            "photos": [photo(), photo(), photo()]}  # fmt: skip
+    data = {
+        "code": "I-79",
+        "date": "2025-06-25",
+        spill_kit: "no",
+        "photos": [photo(), photo(), photo()],
+    }
     response = client.post(URL, data)
     assert response.status_code == 400
     assert response.context["form"].errors["photos"] == [
@@ -189,8 +199,13 @@ def test_it_stores_the_signature_drawn_as_the_field_app_stores_it_and_lands_on_t
     client.force_login(make_user("alice", agencies[0]))
     spill_kit = item_field(client.get(URL), "bmp.spill_kit")
     signature = SimpleUploadedFile("signature.png", png_bytes((600, 200)), "image/png")
-    data = {"code": "I-78", "date": "2025-06-25", spill_kit: "yes", "signed_by": "Ana Ruiz",
-            "signature": signature}  # fmt: skip
+    data = {
+        "code": "I-78",
+        "date": "2025-06-25",
+        spill_kit: "yes",
+        "signed_by": "Ana Ruiz",
+        "signature": signature,
+    }
     response = client.post(URL, data)
     inspection = Inspection.objects.get(code="I-78")
     assert response.status_code == 302

@@ -40,8 +40,9 @@ def world():
     make_service(gi, "M-2", "2026-03-05", hauler=vac, fog_inches=Decimal("2.50"))
     disputed = make_service(trap, "M-3", "2026-02-01", hauler=acme)
     alice = make_user("alice", sc, role="clerk")
-    ServiceDispute.objects.create(service=disputed, raised_by=alice, raised_on=date(2026, 2, 3),
-                                  reason="manifest unreadable")  # fmt: skip
+    ServiceDispute.objects.create(
+        service=disputed, raised_by=alice, raised_on=date(2026, 2, 3), reason="manifest unreadable"
+    )
     ines = make_user("ines", sc)
     insp = make_inspection(pier, "I-1", "2026-02-10", answers=[("a", True), ("b", False)])
     insp.inspector = ines
@@ -173,14 +174,52 @@ def test_it_refuses_another_agencys_hauler_as_a_filter_as_if_it_did_not_exist(cl
 def test_it_exports_the_filtered_pump_outs_as_csv_with_the_agencys_headings(clerk):
     rows = _csv(clerk.get("/pump-outs/?hauler=H-1&export=csv"))
     assert rows == [
-        ["Date", "Manifest number", "Establishment code", "Establishment", "Device",
-         "Device kind", "Hauler", "Full pump-out", "Gallons removed", "FOG (inches)",
-         "Solids (inches)", "Recorded from", "Disputed"],
-        ["2026-02-01", "M-3", "SC-2", "'=Harbor Cafe", "GT-1", "Grease trap", "Acme Pumping",
-         "yes", "", "", "", "Recorded by staff", "yes"],
-        ["2026-01-10", "M-1", "SC-1", "Pier Taqueria", "GI-1", "Grease interceptor",
-         "Acme Pumping", "yes", "500.0", "", "", "Recorded by staff", "no"],
-    ]  # fmt: skip
+        [
+            "Date",
+            "Manifest number",
+            "Establishment code",
+            "Establishment",
+            "Device",
+            "Device kind",
+            "Hauler",
+            "Full pump-out",
+            "Gallons removed",
+            "FOG (inches)",
+            "Solids (inches)",
+            "Recorded from",
+            "Disputed",
+        ],
+        [
+            "2026-02-01",
+            "M-3",
+            "SC-2",
+            "'=Harbor Cafe",
+            "GT-1",
+            "Grease trap",
+            "Acme Pumping",
+            "yes",
+            "",
+            "",
+            "",
+            "Recorded by staff",
+            "yes",
+        ],
+        [
+            "2026-01-10",
+            "M-1",
+            "SC-1",
+            "Pier Taqueria",
+            "GI-1",
+            "Grease interceptor",
+            "Acme Pumping",
+            "yes",
+            "500.0",
+            "",
+            "",
+            "Recorded by staff",
+            "no",
+        ],
+    ]
 
 
 def test_it_exports_every_matching_row_not_only_the_page(clerk, monkeypatch):
@@ -205,26 +244,68 @@ def test_it_names_the_export_after_the_agency(clerk):
 
 def test_it_exports_the_inspections_with_their_result(clerk):
     rows = _csv(clerk.get("/inspections/?export=csv"))
-    assert rows[0] == ["Date", "Inspection", "Establishment code", "Establishment",
-                       "Authorized Inspector", "Items answered", "Items out of compliance",
-                       "Result", "Notes"]  # fmt: skip
+    assert rows[0] == [
+        "Date",
+        "Inspection",
+        "Establishment code",
+        "Establishment",
+        "Authorized Inspector",
+        "Items answered",
+        "Items out of compliance",
+        "Result",
+        "Notes",
+    ]
     assert rows[1:] == [
-        ["2026-04-01", "I-2", "SC-2", "'=Harbor Cafe", "", "1", "0", "All 1 item in compliance",
-         ""],
-        ["2026-02-10", "I-1", "SC-1", "Pier Taqueria", "ines", "2", "1",
-         "1 of 2 items out of compliance", ""],
-    ]  # fmt: skip
+        [
+            "2026-04-01",
+            "I-2",
+            "SC-2",
+            "'=Harbor Cafe",
+            "",
+            "1",
+            "0",
+            "All 1 item in compliance",
+            "",
+        ],
+        [
+            "2026-02-10",
+            "I-1",
+            "SC-1",
+            "Pier Taqueria",
+            "ines",
+            "2",
+            "1",
+            "1 of 2 items out of compliance",
+            "",
+        ],
+    ]
     assert len(_xlsx(clerk.get("/inspections/?result=compliant&export=xlsx"))) == 2
 
 
 def test_it_exports_the_trainings(clerk):
     rows = _csv(clerk.get("/trainings/?q=pier&export=csv"))
     assert rows == [
-        ["Date", "Training", "Establishment code", "Establishment", "Topic", "Trainer",
-         "Attendees", "Signed the log"],
-        ["2026-01-20", "T-1", "SC-1", "Pier Taqueria", "Kitchen BMPs and FOG control", "", "2",
-         "2"],
-    ]  # fmt: skip
+        [
+            "Date",
+            "Training",
+            "Establishment code",
+            "Establishment",
+            "Topic",
+            "Trainer",
+            "Attendees",
+            "Signed the log",
+        ],
+        [
+            "2026-01-20",
+            "T-1",
+            "SC-1",
+            "Pier Taqueria",
+            "Kitchen BMPs and FOG control",
+            "",
+            "2",
+            "2",
+        ],
+    ]
 
 
 def test_it_refuses_an_export_format_it_does_not_offer(clerk):

@@ -34,8 +34,15 @@ def alice(client, agencies):
 
 
 def sample(**kw):
-    data = {"code": "S-1", "date": "2025-06-20", "device": "", "parameter": "oil_and_grease",
-            "value": "180", "unit": "mg/L", "method": "EPA 1664"}  # fmt: skip
+    data = {
+        "code": "S-1",
+        "date": "2025-06-20",
+        "device": "",
+        "parameter": "oil_and_grease",
+        "value": "180",
+        "unit": "mg/L",
+        "method": "EPA 1664",
+    }
     return {**data, **kw}
 
 
@@ -49,8 +56,15 @@ def refused(client, data) -> dict:
 
 def test_it_renders_the_form_with_labels(client, alice):
     html = client.get(URL).content.decode()
-    for label in ("Sample number", "Date of the sample", "Device sampled", "Parameter",
-                  "Value", "Unit", "Method"):  # fmt: skip
+    for label in (
+        "Sample number",
+        "Date of the sample",
+        "Device sampled",
+        "Parameter",
+        "Value",
+        "Unit",
+        "Method",
+    ):
         assert f">{label}:</label>" in html
 
 
@@ -78,8 +92,10 @@ def test_it_records_a_sample_over_the_limit_with_its_audit_row_and_finding(clien
     response = client.post(URL, sample(), follow=True)
     recorded = Sample.objects.get(code="S-1")
     assert (recorded.establishment.code, recorded.device, recorded.value) == (
-        "FSE-0077", None, Decimal("180")
-    )  # fmt: skip
+        "FSE-0077",
+        None,
+        Decimal("180"),
+    )
     assert AuditEvent.objects.filter(action="sample.record", actor=alice).count() == 1
     assert Finding.objects.filter(rule=RULE, open=True, establishment__code="FSE-0077").exists()
     assert response.redirect_chain[-1][0] == "/establishments/FSE-0077/"

@@ -24,8 +24,14 @@ def agencies():
 def pump_out(**kw):
     trap = GreaseControlDevice.objects.get(code="GT-2")
     hauler = Hauler.objects.get(code="FSE-0042-H1")
-    data = {"device": trap.pk, "hauler": hauler.pk, "manifest_number": "M-900",
-            "date": "2025-06-20", "full_pump_out": "on", "gallons_removed": "40"}  # fmt: skip
+    data = {
+        "device": trap.pk,
+        "hauler": hauler.pk,
+        "manifest_number": "M-900",
+        "date": "2025-06-20",
+        "full_pump_out": "on",
+        "gallons_removed": "40",
+    }
     return {**data, **kw}
 
 

@@ -20,9 +20,12 @@ from tests.web.people import make_user
 pytestmark = pytest.mark.django_db
 PACKS = Path(__file__).resolve().parents[2] / "rules" / "format_packs"
 APPROVAL = {
-    "days": "120", "approved_by": "Dana Ruiz, Public Works Director",
-    "approved_on": "2025-03-02", "reference": "Letter PW-2025-08", "ends_on": "2025-08-31",
-}  # fmt: skip
+    "days": "120",
+    "approved_by": "Dana Ruiz, Public Works Director",
+    "approved_on": "2025-03-02",
+    "reference": "Letter PW-2025-08",
+    "ends_on": "2025-08-31",
+}
 
 
 @pytest.fixture

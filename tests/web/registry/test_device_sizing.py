@@ -39,8 +39,9 @@ def test_the_page_shows_the_size_the_formula_requires_once_its_inputs_are_record
     assert "Capacity gallons 1700.0: <strong>this device is smaller</strong>" in html
     assert "Seats in the dining area: 50.0" in html
     assert GreaseControlDevice.objects.get(pk=device.pk).sizing_inputs == {
-        "seats": 50.0, "hours_open": 8.0
-    }  # fmt: skip
+        "seats": 50.0,
+        "hours_open": 8.0,
+    }
     assert AuditEvent.objects.filter(action="device.sizing_set").count() == 1
     finding = Finding.objects.get(rule="gcd.undersized", open=True)
     assert "requires 1,700.0" in finding.message

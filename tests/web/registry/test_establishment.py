@@ -115,8 +115,10 @@ def test_it_draws_the_limit_only_for_the_devices_the_pack_applies_it_to(client, 
         trap.save()
         Measurement.objects.create(
             inspection=Inspection.objects.get(establishment__code=code, code="I-55"),
-            device=trap, fog_inches=Decimal("1"), solids_inches=Decimal("2"),
-        )  # fmt: skip
+            device=trap,
+            fog_inches=Decimal("1"),
+            solids_inches=Decimal("2"),
+        )
     client.force_login(make_user("bob", sc, town))
     assert charts(client.get("/establishments/FSE-0042/"))["GT-2"]["limit"] is None
     client.post("/agency/switch/", {"agency": town.code})

@@ -26,9 +26,12 @@ def alice(client, agencies):
 
 def status(fse, value: str, next_due: str | None = None, violations: int = 0):
     return ComplianceStatus.objects.create(
-        establishment=fse, as_of=d("2025-06-30"), status=value, open_violations=violations,
+        establishment=fse,
+        as_of=d("2025-06-30"),
+        status=value,
+        open_violations=violations,
         next_due=d(next_due) if next_due else None,
-    )  # fmt: skip
+    )
 
 
 def names(response) -> list[str]:
@@ -122,11 +125,27 @@ def test_it_exports_the_filtered_list_as_csv(alice, agencies):
     assert "san-clemente-establishments.csv" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert rows == [
-        ["Code", "Name", "Address", "City", "Status", "Open violations", "Next due",
-         "Discharge Permit number"],
-        ["SC-1", "Pier Taqueria", "101 Avenida Del Mar", "San Clemente", "Not in compliance", "2",
-         "2025-07-01", "DP-1"],
-    ]  # fmt: skip
+        [
+            "Code",
+            "Name",
+            "Address",
+            "City",
+            "Status",
+            "Open violations",
+            "Next due",
+            "Discharge Permit number",
+        ],
+        [
+            "SC-1",
+            "Pier Taqueria",
+            "101 Avenida Del Mar",
+            "San Clemente",
+            "Not in compliance",
+            "2",
+            "2025-07-01",
+            "DP-1",
+        ],
+    ]
 
 
 def test_it_labels_every_filter(alice):

@@ -16,9 +16,16 @@ from tests.web.people import make_user, two_agencies
 pytestmark = pytest.mark.django_db
 
 BASE = "/establishments/FSE-0042/devices/"
-NEW = {"code": "GI-3", "kind": "interceptor", "installed_on": "2026-11-02",
-       "capacity_gallons": "1000", "design_depth_inches": "48", "compartments": "2",
-       "manhole_diameter_inches": "24", "location": "Rear lot"}  # fmt: skip
+NEW = {
+    "code": "GI-3",
+    "kind": "interceptor",
+    "installed_on": "2026-11-02",
+    "capacity_gallons": "1000",
+    "design_depth_inches": "48",
+    "compartments": "2",
+    "manhole_diameter_inches": "24",
+    "location": "Rear lot",
+}
 
 
 @pytest.fixture
@@ -140,9 +147,14 @@ def test_the_town_refuses_a_frequency_outside_its_set_citing_the_section(client,
 
 def test_the_design_data_are_corrected_and_the_finding_follows(client, manager):
     device = gi1()
-    data = {"kind": "interceptor", "installed_on": "2012-03-20", "capacity_gallons": "500",
-            "design_depth_inches": "48", "compartments": "2",
-            "manhole_diameter_inches": "24"}  # fmt: skip
+    data = {
+        "kind": "interceptor",
+        "installed_on": "2012-03-20",
+        "capacity_gallons": "500",
+        "design_depth_inches": "48",
+        "compartments": "2",
+        "manhole_diameter_inches": "24",
+    }
     assert client.post(f"{BASE}{device.pk}/edit/", data).status_code == 302
     assert gi1().capacity_gallons == 500
     assert Finding.objects.filter(rule="gcd.design_nonconforming", open=True).exists()
@@ -151,8 +163,10 @@ def test_the_design_data_are_corrected_and_the_finding_follows(client, manager):
 def test_san_clemente_allows_no_design_exception_and_offers_none(client, manager):
     url = f"{BASE}{gi1().pk}/exception/"
     assert "Approve a design exception" not in client.get(f"{BASE}{gi1().pk}/").content.decode()
-    for response in (client.get(url), client.post(url, {"field": "capacity_gallons",
-                                                        "approved_on": "2026-11-01"})):  # fmt: skip
+    for response in (
+        client.get(url),
+        client.post(url, {"field": "capacity_gallons", "approved_on": "2026-11-01"}),
+    ):
         assert response.status_code == 404
     assert not ApprovedException.objects.exists()
 

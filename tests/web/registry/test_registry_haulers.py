@@ -45,8 +45,13 @@ def test_the_list_searches_by_name_and_pages(client, manager, agencies):
 
 
 def test_it_registers_a_hauler_with_its_licence_expiry(client, manager):
-    data = {"code": "H-9", "name": "Orange Pumping", "licence_number": "L-9",
-            "licence_expires_on": "2027-06-30", "licensed": "on"}  # fmt: skip
+    data = {
+        "code": "H-9",
+        "name": "Orange Pumping",
+        "licence_number": "L-9",
+        "licence_expires_on": "2027-06-30",
+        "licensed": "on",
+    }
     response = client.post("/registry/haulers/new/", data, follow=True)
     assert response.redirect_chain[-1][0] == "/registry/haulers/H-9/"
     assert "2027-06-30" in response.content.decode()
@@ -65,8 +70,12 @@ def test_a_duplicate_number_is_refused_keeping_what_was_typed(client, manager):
 
 
 def test_it_edits_the_licence(client, manager):
-    data = {"name": "Coastal Pumping", "licence_number": "L-77", "licence_expires_on": "2026-06-30",
-            "licensed": "on"}  # fmt: skip
+    data = {
+        "name": "Coastal Pumping",
+        "licence_number": "L-77",
+        "licence_expires_on": "2026-06-30",
+        "licensed": "on",
+    }
     html = client.post(f"{H1}edit/", data, follow=True).content.decode()
     assert Hauler.objects.get(code="FSE-0042-H1").licence_expires_on == date(2026, 6, 30)
     assert "expired on" in html
@@ -141,8 +150,14 @@ def test_a_haulers_certification_is_recorded_where_the_pack_requires_one(
 ):
     form = client.get("/registry/haulers/new/").content.decode()
     assert "FOG hauler certification number" in form
-    data = {"code": "H-9", "name": "Orange Pumping", "licence_number": "L-9", "licensed": "on",
-            "certified": "on", "certification_number": " "}  # fmt: skip
+    data = {
+        "code": "H-9",
+        "name": "Orange Pumping",
+        "licence_number": "L-9",
+        "licensed": "on",
+        "certified": "on",
+        "certification_number": " ",
+    }
     response = client.post("/registry/haulers/new/", data)
     assert response.status_code == 400
     assert "A certified hauler needs its certification number." in response.content.decode()
@@ -151,8 +166,9 @@ def test_a_haulers_certification_is_recorded_where_the_pack_requires_one(
     html = client.post("/registry/haulers/new/", data, follow=True).content.decode()
     hauler = Hauler.objects.get(code="H-9")
     assert (hauler.certification_number, str(hauler.certification_expires_on)) == (
-        "FOG-118", "2026-03-31"
-    )  # fmt: skip
+        "FOG-118",
+        "2026-03-31",
+    )
     assert "<dt>FOG hauler certification</dt>" in html and "FOG-118" in html
     data |= {"certification_expires_on": "2027-03-31", "reason": "renewed"}
     client.post("/registry/haulers/H-9/edit/", data)

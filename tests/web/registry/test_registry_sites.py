@@ -43,8 +43,14 @@ def counts() -> list[int]:
 
 
 def register_data(**kw) -> dict:
-    data = {"code": "FSE-9", "name": "Dana Deli", "address": "1 Main St", "category": "fse",
-            "opened_on": "2026-01-05", "new_operator": "Deli Co"}  # fmt: skip
+    data = {
+        "code": "FSE-9",
+        "name": "Dana Deli",
+        "address": "1 Main St",
+        "category": "fse",
+        "opened_on": "2026-01-05",
+        "new_operator": "Deli Co",
+    }
     return {**data, **kw}
 
 
@@ -97,8 +103,14 @@ def test_it_asks_for_an_operator(manager):
 
 def test_it_edits_an_establishment_and_links_its_parcel(manager, world):
     parcel = Parcel.objects.create(agency=world[0], apn="691-1", address="101 Avenida")
-    data = {"name": "Pier Cantina", "address": "101 Avenida Del Mar", "category": _category(),
-            "opened_on": "2005-01-01", "parcel": parcel.pk, "on_public_sewer": "on"}  # fmt: skip
+    data = {
+        "name": "Pier Cantina",
+        "address": "101 Avenida Del Mar",
+        "category": _category(),
+        "opened_on": "2005-01-01",
+        "parcel": parcel.pk,
+        "on_public_sewer": "on",
+    }
     response = manager.post("/establishments/FSE-1/edit/" + AS_OF, data)
     assert response.status_code == 302
     fse = FoodServiceEstablishment.objects.get(code="FSE-1")

@@ -60,9 +60,14 @@ def test_the_list_shows_each_segments_state_and_next_due(ines):
 
 @pytest.mark.parametrize(
     "show, codes",
-    [("overdue", ["S-10"]), ("never", ["S-30"]), ("review", ["S-20"]),
-     ("prone", ["S-10", "S-20", "S-30"]), ("due_soon", [])],
-)  # fmt: skip
+    [
+        ("overdue", ["S-10"]),
+        ("never", ["S-30"]),
+        ("review", ["S-20"]),
+        ("prone", ["S-10", "S-20", "S-30"]),
+        ("due_soon", []),
+    ],
+)
 def test_the_list_filters_by_state(ines, show, codes):
     response = ines.get(f"/registry/segments/?show={show}&as_of={AS_OF}")
     rows = [s.segment.code for s in response.context["page"].object_list]
@@ -88,9 +93,20 @@ def test_the_list_exports_what_it_shows_as_csv(ines):
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:3] == ["Segment", "Description", "Prone to blockage"]
-    assert rows[1:] == [["S-10", "Avenida Del Mar main", "yes", "90", "0", "Cleaning overdue",
-                         str(AS_OF - timedelta(days=120)), "Moderate",
-                         str(AS_OF - timedelta(days=30)), "no"]]  # fmt: skip
+    assert rows[1:] == [
+        [
+            "S-10",
+            "Avenida Del Mar main",
+            "yes",
+            "90",
+            "0",
+            "Cleaning overdue",
+            str(AS_OF - timedelta(days=120)),
+            "Moderate",
+            str(AS_OF - timedelta(days=30)),
+            "no",
+        ]
+    ]
 
 
 def test_the_list_exports_as_excel(ines):
@@ -99,7 +115,8 @@ def test_the_list_exports_as_excel(ines):
     rows = list(book["Sewer segments"].values)
     assert rows[0][0] == "Segment"
     assert [(r[0], r[5], r[7], r[9]) for r in rows[1:]] == [
-        ("S-20", "Cleaned on schedule", "Heavy", "yes")]  # fmt: skip
+        ("S-20", "Cleaned on schedule", "Heavy", "yes")
+    ]
 
 
 def test_the_segment_page_shows_its_state_and_cleanings(ines, world):
@@ -142,8 +159,13 @@ def test_another_agencys_segment_is_404(ines, world):
 
 def test_an_inspector_records_a_cleaning(ines, world):
     segment = world[2]
-    data = {"cleaned_on": "2026-11-30", "crew": "Crew 4", "method": "vacuum",
-            "fog_found": "heavy", "notes": "roots too"}  # fmt: skip
+    data = {
+        "cleaned_on": "2026-11-30",
+        "crew": "Crew 4",
+        "method": "vacuum",
+        "fog_found": "heavy",
+        "notes": "roots too",
+    }
     response = ines.post(f"/registry/segments/{segment.pk}/cleanings/new/", data)
     assert response.status_code == 302
     assert response["Location"] == f"/registry/segments/{segment.pk}/"

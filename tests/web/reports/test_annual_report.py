@@ -32,9 +32,13 @@ def today():
 def program():
     p = build_program()
     Incident.objects.create(
-        agency=p.agency, code="S-X", date=d("2025-10-01"), kind="spill", category=3,
-        cause="=HYPERLINK(\"http://evil\")",
-    )  # fmt: skip
+        agency=p.agency,
+        code="S-X",
+        date=d("2025-10-01"),
+        kind="spill",
+        category=3,
+        cause='=HYPERLINK("http://evil")',
+    )
     return p
 
 
@@ -75,9 +79,13 @@ def test_it_links_to_the_pdf_and_the_workbook_of_the_year(client, program):
 
 @pytest.mark.parametrize(
     "year, why",
-    [("2008", "began in 2009"), ("2027", "has not begun"), ("99999", "has not begun"),
-     ("twenty", "is not a year")],
-)  # fmt: skip
+    [
+        ("2008", "began in 2009"),
+        ("2027", "has not begun"),
+        ("99999", "has not begun"),
+        ("twenty", "is not a year"),
+    ],
+)
 def test_it_refuses_a_year_outside_the_program_with_a_form_error(client, program, year, why):
     response = signed_in(client, program, "auditor").get(URL, {"year": year})
     assert response.status_code == 400

@@ -174,8 +174,13 @@ def test_it_shows_no_overdue_pump_out_once_both_are_recorded_through_the_page(al
     hauler = Hauler.objects.get(code="FSE-0042-H1")
     for device, manifest in (("GT-2", "M-901"), ("GI-1", "M-902")):
         device = GreaseControlDevice.objects.get(establishment__code="FSE-0042", code=device)
-        data = {"device": device.pk, "hauler": hauler.pk, "date": "2025-06-29",
-                "manifest_number": manifest, "full_pump_out": "on"}  # fmt: skip
+        data = {
+            "device": device.pk,
+            "hauler": hauler.pk,
+            "date": "2025-06-29",
+            "manifest_number": manifest,
+            "full_pump_out": "on",
+        }
         response = alice.post(url, data)
         assert response.status_code == 302
     html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
@@ -201,10 +206,17 @@ def state_spill(agency, code="SSO-9", **kw):
 
     la = ZoneInfo("America/Los_Angeles")
     return Incident.objects.create(
-        agency=agency, code=code, date=date(2025, 6, 2), kind="spill", gallons=Decimal(1500),
-        category=2, category_source="derived", known_at=datetime(2025, 6, 2, 8, tzinfo=la),
-        ended_at=datetime(2025, 6, 2, 10, tzinfo=la), **kw,
-    )  # fmt: skip
+        agency=agency,
+        code=code,
+        date=date(2025, 6, 2),
+        kind="spill",
+        gallons=Decimal(1500),
+        category=2,
+        category_source="derived",
+        known_at=datetime(2025, 6, 2, 8, tzinfo=la),
+        ended_at=datetime(2025, 6, 2, 10, tzinfo=la),
+        **kw,
+    )
 
 
 def overdue_segment(agency):
@@ -215,9 +227,13 @@ def overdue_segment(agency):
         agency=agency, code="MH-12-MH-13", prone_to_blockage=True, cleaning_frequency_days=90
     )
     SegmentCleaning.objects.create(
-        agency=agency, segment=segment, cleaned_on=date(2025, 1, 6), crew="Crew 2",
-        method="hydro_jet", fog_found="heavy",
-    )  # fmt: skip
+        agency=agency,
+        segment=segment,
+        cleaned_on=date(2025, 1, 6),
+        crew="Crew 2",
+        method="hydro_jet",
+        fog_found="heavy",
+    )
     return segment
 
 

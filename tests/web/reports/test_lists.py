@@ -48,11 +48,19 @@ def charlie(client, agencies):
 def finding(fse, rule: str, since: str, *, closed_on: str | None = None, subject="GT-1"):
     spec = fse.agency.get_pack().rules[rule]
     return Finding.objects.create(
-        establishment=fse, agency=fse.agency, rule=rule, subject=subject, severity=spec.severity,
-        since=d(since), open=closed_on is None, closed_on=d(closed_on) if closed_on else None,
-        citation=spec.citation, message=f"{spec.title} at {fse.name}", first_seen_on=d(since),
+        establishment=fse,
+        agency=fse.agency,
+        rule=rule,
+        subject=subject,
+        severity=spec.severity,
+        since=d(since),
+        open=closed_on is None,
+        closed_on=d(closed_on) if closed_on else None,
+        citation=spec.citation,
+        message=f"{spec.title} at {fse.name}",
+        first_seen_on=d(since),
         last_seen_on=d(closed_on or since),
-    )  # fmt: skip
+    )
 
 
 def shown(response, attr: str = "pk") -> list:
@@ -81,8 +89,9 @@ def findings(agencies):
     missing = finding(deli, "permit.missing", "2025-06-01")
     closed = finding(pier, "permit.expired", "2025-01-01", closed_on="2025-02-01")
     term = finding(deli, "permit.term_invalid", "2025-04-01")  # a task
-    finding(make_establishment(town, code="T-1", name="Town Diner"), "gcd.service_overdue",
-            "2025-05-01")  # fmt: skip
+    finding(
+        make_establishment(town, code="T-1", name="Town Diner"), "gcd.service_overdue", "2025-05-01"
+    )
     return {"overdue": overdue, "missing": missing, "closed": closed, "term": term}
 
 
@@ -110,8 +119,10 @@ def test_it_filters_findings(alice, findings, query, expected):
     assert shown(alice.get(f"/findings/?{query}")) == [findings[k].pk for k in expected]
 
 
-@pytest.mark.parametrize("query, field", [("rule=no.such_rule", "rule"), ("state=later", "state"),
-                                          ("severity=grave", "severity")])  # fmt: skip
+@pytest.mark.parametrize(
+    "query, field",
+    [("rule=no.such_rule", "rule"), ("state=later", "state"), ("severity=grave", "severity")],
+)
 def test_it_refuses_a_bad_finding_filter_on_its_field(alice, findings, query, field):
     response = alice.get(f"/findings/?{query}")
     assert response.status_code == 400
@@ -139,11 +150,29 @@ def test_it_exports_the_filtered_findings_as_csv(alice, findings):
     response = alice.get("/findings/?export=csv&rule=gcd.service_overdue")
     assert "san-clemente-findings.csv" in response["Content-Disposition"]
     assert csv_rows(response) == [
-        ["Establishment code", "Establishment", "Finding", "Severity", "Since", "Due",
-         "Closed on", "Citation", "What was found"],
-        ["SC-1", "'" + FORMULA, "Pump-out overdue", "Violation", "2025-05-01", "", "",
-         "13.30.050(H)(1)(b)", f"Pump-out overdue at {'Pier Taqueria'}"],
-    ]  # fmt: skip
+        [
+            "Establishment code",
+            "Establishment",
+            "Finding",
+            "Severity",
+            "Since",
+            "Due",
+            "Closed on",
+            "Citation",
+            "What was found",
+        ],
+        [
+            "SC-1",
+            "'" + FORMULA,
+            "Pump-out overdue",
+            "Violation",
+            "2025-05-01",
+            "",
+            "",
+            "13.30.050(H)(1)(b)",
+            f"Pump-out overdue at {'Pier Taqueria'}",
+        ],
+    ]
 
 
 def test_it_exports_every_finding_shown_as_excel_in_a_fixed_number_of_queries(alice, agencies):
@@ -250,9 +279,20 @@ def test_it_exports_the_delinquent_invoices_as_excel(charlie, invoices):
     response = charlie.get("/invoices/?state=delinquent&export=xlsx")
     assert "town-10-02-invoices.xlsx" in response["Content-Disposition"]
     rows = sheet_rows(response)
-    assert rows[0] == ["Invoice", "Establishment code", "Establishment", "Kind", "Issued", "Due",
-                       "Amount", "Paid", "Credited or voided", "Balance", "State",
-                       "Delinquent since"]  # fmt: skip
+    assert rows[0] == [
+        "Invoice",
+        "Establishment code",
+        "Establishment",
+        "Kind",
+        "Issued",
+        "Due",
+        "Amount",
+        "Paid",
+        "Credited or voided",
+        "Balance",
+        "State",
+        "Delinquent since",
+    ]
     (row,) = rows[1:]
     assert row[:4] == ["INV-1", "T-1", "Town Diner", "Fee"]
     assert [row[4].date(), row[5].date(), row[11].date()] == [
@@ -309,10 +349,14 @@ def test_it_filters_actions(alice, actions, query, codes):
     assert shown(alice.get(f"/enforcement/actions/?{query}"), "code") == codes
 
 
-@pytest.mark.parametrize("query, field", [("type=pardon", "type"),
-                                          ("taken_from=2025-13-01", "taken_from"),
-                                          ("taken_from=2025-06-02&taken_to=2025-06-01",
-                                           "taken_to")])  # fmt: skip
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("type=pardon", "type"),
+        ("taken_from=2025-13-01", "taken_from"),
+        ("taken_from=2025-06-02&taken_to=2025-06-01", "taken_to"),
+    ],
+)
 def test_it_refuses_a_bad_action_filter(alice, actions, query, field):
     response = alice.get(f"/enforcement/actions/?{query}")
     assert response.status_code == 400
@@ -323,10 +367,23 @@ def test_it_exports_the_actions_shown_as_csv(alice, actions):
     response = alice.get("/enforcement/actions/?export=csv&type=notice_of_noncompliance")
     assert "san-clemente-enforcement-actions.csv" in response["Content-Disposition"]
     rows = csv_rows(response)
-    assert rows[0] == ["Action", "Type", "Establishment code", "Establishment", "Case",
-                       "Taken on", "Citation"]  # fmt: skip
-    assert rows[1][:6] == ["NNC-1", "Notice of Non-Compliance", "FSE-0042", "Pier Taqueria",
-                           "EC-7", "2025-03-03"]  # fmt: skip
+    assert rows[0] == [
+        "Action",
+        "Type",
+        "Establishment code",
+        "Establishment",
+        "Case",
+        "Taken on",
+        "Citation",
+    ]
+    assert rows[1][:6] == [
+        "NNC-1",
+        "Notice of Non-Compliance",
+        "FSE-0042",
+        "Pier Taqueria",
+        "EC-7",
+        "2025-03-03",
+    ]
     assert rows[1][6]  # the section it was taken under
     assert len(rows) == 2
 

@@ -142,8 +142,12 @@ def test_each_segment_has_its_cleaning_state(client, agencies):
 def test_the_legend_names_each_segment_state_in_words(client, agencies):
     client.force_login(make_user("alice", agencies[0]))
     html = client.get("/map/").content.decode()
-    for words in ("cleaning overdue or never cleaned", "cleaning due soon",
-                  "cleaned on schedule", "not on a cleaning schedule"):  # fmt: skip
+    for words in (
+        "cleaning overdue or never cleaned",
+        "cleaning due soon",
+        "cleaned on schedule",
+        "not on a cleaning schedule",
+    ):
         assert f"Segment: {words}" in html
 
 

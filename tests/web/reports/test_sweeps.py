@@ -38,17 +38,32 @@ def a_running_run(agency, *, done=1, total=3) -> SweepRun:
     """A run part done, as workers leave it: batch 1 stored (with a case file that failed
     validation), batch 2 begun by a worker, batch 3 queued."""
     run = SweepRun.objects.create(
-        agency=agency, as_of=date(2026, 11, 30), batch_size=2, batches_total=total,
-        batches_done=done, progress_at=timezone.now(), requested_by="the nightly schedule",
-    )  # fmt: skip
+        agency=agency,
+        as_of=date(2026, 11, 30),
+        batch_size=2,
+        batches_total=total,
+        batches_done=done,
+        progress_at=timezone.now(),
+        requested_by="the nightly schedule",
+    )
     SweepBatch.objects.create(
-        run=run, number=1, establishment_ids=[1, 2], status="done", attempts=1,
-        worker="box-a:4242", establishments=2, opened=3, closed=1, changed=2,
+        run=run,
+        number=1,
+        establishment_ids=[1, 2],
+        status="done",
+        attempts=1,
+        worker="box-a:4242",
+        establishments=2,
+        opened=3,
+        closed=1,
+        changed=2,
         errors=[{"establishment": "FSE-2", "problems": ["devices[0].kind: unknown 'tank'"]}],
-        timings={"load": 0.25, "evaluate": 0.125, "store": 0.5}, finished_at=timezone.now(),
-    )  # fmt: skip
-    SweepBatch.objects.create(run=run, number=2, establishment_ids=[3, 4], attempts=1,
-                              worker="box-b:77")  # fmt: skip
+        timings={"load": 0.25, "evaluate": 0.125, "store": 0.5},
+        finished_at=timezone.now(),
+    )
+    SweepBatch.objects.create(
+        run=run, number=2, establishment_ids=[3, 4], attempts=1, worker="box-b:77"
+    )
     SweepBatch.objects.create(run=run, number=3, establishment_ids=[5])
     return run
 
@@ -56,10 +71,18 @@ def a_running_run(agency, *, done=1, total=3) -> SweepRun:
 def test_it_lists_the_agencys_runs_newest_first_with_their_progress_in_words(client, sc):
     signed_in(client, sc["sc"], role="auditor")
     old = SweepRun.objects.create(
-        agency=sc["sc"], as_of=date(2026, 10, 31), status="complete", establishments=3,
-        opened=4, closed=2, changed=1, batches_total=1, batches_done=1,
-        finished_at=timezone.now(), requested_by="mia",
-    )  # fmt: skip
+        agency=sc["sc"],
+        as_of=date(2026, 10, 31),
+        status="complete",
+        establishments=3,
+        opened=4,
+        closed=2,
+        changed=1,
+        batches_total=1,
+        batches_done=1,
+        finished_at=timezone.now(),
+        requested_by="mia",
+    )
     SweepRun.objects.filter(pk=old.pk).update(started_at=timezone.now() - timedelta(days=30))
     a_running_run(sc["sc"])
     SweepRun.objects.create(agency=sc["town"], as_of=date(2026, 9, 1), requested_by="tess")
@@ -94,10 +117,16 @@ def test_a_run_says_what_it_did_in_words_with_the_technical_details_folded_away(
     signed_in(client, sc["sc"], role="inspector")
     run = a_running_run(sc["sc"])
     SweepRun.objects.filter(pk=run.pk).update(
-        status="complete", establishments=1204, opened=38, closed=12, changed=3, errors=[],
-        finished_at=run.started_at + timedelta(seconds=125), queries=1,
+        status="complete",
+        establishments=1204,
+        opened=38,
+        closed=12,
+        changed=3,
+        errors=[],
+        finished_at=run.started_at + timedelta(seconds=125),
+        queries=1,
         timings={"load": 1.5, "evaluate": 60.25, "store": 40.0},
-    )  # fmt: skip
+    )
     html = client.get(f"/sweeps/{run.pk}/").content.decode()
     summary = html.split('id="sweep-summary"', 1)[1].split("</p>", 1)[0]
     assert "Checked 1,204 establishments in 2 minutes: 38 new findings, 12 resolved" in summary

@@ -24,7 +24,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         agency = find_agency(options["agency"])
         files = export_program(
-            agency, Path(options["out"]), file_format=options["format"],
+            agency,
+            Path(options["out"]),
+            file_format=options["format"],
             progress=lambda line: self.stdout.write(f"  {line}"),
-        )  # fmt: skip
+        )
         self.stdout.write(f"{len(files)} files of {agency.name} in {options['out']}")

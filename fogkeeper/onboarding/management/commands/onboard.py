@@ -30,14 +30,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "files", nargs="+", metavar="FILE",
+            "files",
+            nargs="+",
+            metavar="FILE",
             help="the spreadsheets, in order (or, with --blank, where to write it)",
-        )  # fmt: skip
+        )
         parser.add_argument("--agency", required=True, help="the agency's code or id")
         parser.add_argument(
-            "--kind", choices=sorted(KINDS),
+            "--kind",
+            choices=sorted(KINDS),
             help="what every file holds (default: what each file's name says, as NN-KIND.xlsx)",
-        )  # fmt: skip
+        )
         parser.add_argument("--dry-run", action="store_true")
         parser.add_argument("--blank", action="store_true", help="write the blank file instead")
         parser.add_argument("--format", choices=("csv", "xlsx"), default="xlsx")
@@ -83,9 +86,13 @@ class Command(BaseCommand):
         started = time.perf_counter()
         try:
             outcome = onboard(
-                agency=agency, kind=kind, data=data, name=path.name, today=agency.today(),
+                agency=agency,
+                kind=kind,
+                data=data,
+                name=path.name,
+                today=agency.today(),
                 dry_run=False,
-            )  # fmt: skip
+            )
         except OnboardingError as e:
             raise CommandError(f"{e}; nothing was stored{_kept(before, dry_run)}") from None
         outcome.dry_run = dry_run

@@ -23,9 +23,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--as-of", metavar="YYYY-MM-DD", help="today (default: today)")
         parser.add_argument(
-            "--days", type=int, default=DEFAULT_DAYS,
+            "--days",
+            type=int,
+            default=DEFAULT_DAYS,
             help=f"remind of what falls due within this many days (default {DEFAULT_DAYS})",
-        )  # fmt: skip
+        )
         parser.add_argument("--agency", metavar="CODE", help="only this agency's operators")
 
     def handle(self, *args, as_of=None, days=DEFAULT_DAYS, agency=None, **options):
