@@ -36,6 +36,21 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
         opened_on="2012-04-01",
         remodeled_on="2023-03-01",
     )
+    _take_over(fse, agency, code)
+    gi, trap, old = _devices(fse)
+    _pump_outs(fse, agency, code, gi, trap, old)
+    _staff(fse)
+    _inspection(fse, gi, trap, old)
+    make_incident(
+        fse, f"{code}-SSO-3", "2025-04-02", kind="overflow", attributed=True, gallons=Decimal("120")
+    )
+    Incident.objects.create(agency=agency, code=f"{code}-SSO-X", date=d("2025-04-03"))
+    return fse
+
+
+def _take_over(fse, agency, code: str) -> None:
+    """Harbor Eats took over on 2025-02-01, when Pier Foods' permit ended; a remodel was
+    notified, an expansion was not."""
     OperatorTenure.objects.filter(establishment=fse).update(until=d("2025-01-31"))
     OperatorTenure.objects.create(
         establishment=fse,
@@ -64,6 +79,10 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
         establishment=fse, date=d("2025-09-01"), kind="remodel", notified_on=d("2025-08-01")
     )
     OperationChange.objects.create(establishment=fse, date=d("2024-05-01"), kind="expansion")
+
+
+def _devices(fse):
+    """The interceptor in use, a trap on a 30-day schedule and the interceptor it replaced."""
     gi = make_device(
         fse,
         "GI-1",
@@ -78,6 +97,12 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
     old = make_device(
         fse, "GI-0", "interceptor", installed_on="2005-01-01", removed_on=d("2012-03-20")
     )
+    return gi, trap, old
+
+
+def _pump_outs(fse, agency, code: str, gi, trap, old) -> None:
+    """Pump-outs by a licensed hauler and a partial one by an unlicensed hauler, and two
+    grease pickups."""
     coastal = make_hauler(agency, f"{code}-H1", name="Coastal Pumping")
     rogue = make_hauler(agency, f"{code}-H2", name="Rogue Vac", licensed=False)
     make_hauler(agency, f"{code}-H3", name="Unused Hauler")
@@ -96,6 +121,10 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
     make_service(trap, f"{code}-M2", "2025-04-01", hauler=rogue, full_pump_out=False)
     make_pickup(fse, "2025-05-30", hauler=coastal, gallons=Decimal("55"))
     make_pickup(fse, "2025-06-15")
+
+
+def _staff(fse) -> None:
+    """Ana, trained; Luis, a contractor who has left, on the log unsigned."""
     ana = make_employee(fse, "E-1", "2024-11-04", name="Ana Ruiz")
     luis = make_employee(
         fse,
@@ -108,6 +137,11 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
     )
     training = make_training(fse, "T-7", "2025-01-10", [ana])
     Attendance.objects.create(training=training, employee=luis, signed=False)
+
+
+def _inspection(fse, gi, trap, old) -> None:
+    """An inspection with a missing drain screen, a trap in poor condition and readings of
+    the interceptor in use and the removed one."""
     make_inspection(
         fse,
         "I-55",
@@ -131,11 +165,6 @@ def make_pier_taqueria(agency, code: str = "FSE-0042"):
             (old, {"fog_inches": Decimal("1")}),
         ],
     )
-    make_incident(
-        fse, f"{code}-SSO-3", "2025-04-02", kind="overflow", attributed=True, gallons=Decimal("120")
-    )
-    Incident.objects.create(agency=agency, code=f"{code}-SSO-X", date=d("2025-04-03"))
-    return fse
 
 
 def pier_taqueria_case(jurisdiction: str = "san-clemente", code: str = "FSE-0042") -> dict:
