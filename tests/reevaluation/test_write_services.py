@@ -13,7 +13,7 @@ from django.db import transaction
 
 from fogkeeper import reevaluation, upcalls
 from fogkeeper.billing.services import invoice_issue
-from fogkeeper.compliance.casefiles import build_case_file
+from fogkeeper.compliance.casefiles.as_json import build_case_file
 from fogkeeper.compliance.models import ComplianceStatus, Finding
 from fogkeeper.enforcement.services import case_open
 from fogkeeper.incidents.services import incident_report
