@@ -1,6 +1,7 @@
 """Accessibility of the staff pages: axe-core (vendored from npm, tests only) finds no serious
 or critical violation on the key pages, and the sign-in form works with the keyboard alone."""
 
+import functools
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -59,10 +60,18 @@ def san_clemente():
     return sc
 
 
+@functools.cache
+def axe_source() -> str:
+    """axe-core's script, read once per process (half a megabyte)."""
+    return AXE.read_text()
+
+
 def serious_violations(page) -> list[str]:
     """Runs axe-core on the loaded page; one line per serious or critical violation."""
-    # Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline ones.
-    page.evaluate(AXE.read_text())
+    # Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline ones;
+    # not again where the context put it on every page already (axe_source as an init script).
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(axe_source())
     # Only the violations: collecting every passing node too takes most of a long page's run.
     result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     return [

@@ -4,14 +4,14 @@ GET), loaded as that role in agency A of the matrix's world, on a desktop and on
 
 The world (both demo jurisdictions) is built once per module, committed for a server of the
 module's own (pytest-django's live_server would empty the database after every test); each
-test is one area on one screen, so pytest-xdist spreads them, and each role keeps one signed-in
-browser context per screen."""
+test is one part of an area on one screen (an area of many pages is cut into PARTS at
+collection, so that pytest-xdist spreads its pages over the workers), and each role keeps one
+signed-in browser context per screen, with axe-core put on each of its pages by the context."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
 
 import pytest
 from django.conf import settings
@@ -25,11 +25,15 @@ from tests.access.test_matrix import COLUMNS, TABLE, add_photos, build
 from tests.access.world import ROLES, build_world
 
 from .conftest import PHONE
-from .test_accessibility import serious_violations
+from .test_accessibility import axe_source, serious_violations
 
 SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": PHONE}
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 TABLES = {"core": TABLE, **{m.__name__.rpartition(".")[2]: m.TABLE for m in areas.modules()}}
+# How many tests share an area's pages, part k reading its pages [k::n]: the areas of many pages
+# (by their page count, each part keeping a few), so that no test takes far longer than the rest.
+PARTS = {"core": 4, "registry_sites": 2, "registry_equipment": 2}
+CASES = [(area, k) for area in TABLES for k in range(PARTS.get(area, 1))]
 
 
 def _rows(area: str) -> list[dict[str, str]]:
@@ -37,36 +41,39 @@ def _rows(area: str) -> list[dict[str, str]]:
     return [dict(zip(COLUMNS, line.split(), strict=True)) for line in lines]
 
 
-def _pages(side, client_of) -> dict[str, list[tuple[str, str]]]:
-    """Area -> the (role, URL) of each HTML page a role reads there: a GET that answers 200
-    with a page (an export, a redirect or an API's JSON is not one axe reads). A page whose
-    markup is the same for two roles (but for the name signed in and the form's token) is
-    read once: axe would find the same in it."""
-    pages, seen = defaultdict(list), set()
-    for area in TABLES:
-        for row in _rows(area):
-            if row["method"] != "GET" or row["name"].startswith(("api:", "admin:")):
+def _pages(area: str, side, client_of) -> list[tuple[str, str]]:
+    """The (role, URL) of each HTML page a role reads in `area`: a GET that answers 200 with a
+    page (an export, a redirect or an API's JSON is not one axe reads). A page whose markup is
+    the same for two roles (but for the name signed in and the form's token) is read once: axe
+    would find the same in it."""
+    pages, seen = [], set()
+    for row in _rows(area):
+        if row["method"] != "GET" or row["name"].startswith(("api:", "admin:")):
+            continue
+        for role in ROLES:
+            if row[role] != "ok":
                 continue
-            for role in ROLES:
-                if row[role] != "ok":
-                    continue
-                url = build(row["name"], side, role)[0]
-                response = client_of[role].get(url)
-                if response.status_code != 200 or "text/html" not in response["Content-Type"]:
-                    continue
-                markup = TOKEN.sub("", response.content.decode())
-                markup = markup.replace(side.users[role].get_username(), "")
-                key = (url, hashlib.sha256(markup.encode()).hexdigest())
-                if key not in seen:
-                    seen.add(key)
-                    pages[area].append((role, url))
+            url = build(row["name"], side, role)[0]
+            response = client_of[role].get(url)
+            if response.status_code != 200 or "text/html" not in response["Content-Type"]:
+                continue
+            markup = TOKEN.sub("", response.content.decode())
+            markup = markup.replace(side.users[role].get_username(), "")
+            key = (url, hashlib.sha256(markup.encode()).hexdigest())
+            if key not in seen:
+                seen.add(key)
+                pages.append((role, url))
+    # Opened in the test's context (Playwright's greenlets give each its own): closed here,
+    # else the end of the run could not drop the database.
+    connection.close()
     return pages
 
 
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
-    """The matrix's world, committed, with a server over it and each role's session cookie;
-    the database is emptied again when the module ends."""
+    """The matrix's world, committed, with a server over it, each area's pages (found when
+    first asked for) and each role's session cookie; the database is emptied again when the
+    module ends."""
     with django_db_blocker.unblock():
         side = build_world()["A"]
         add_photos({"A": side})
@@ -74,11 +81,19 @@ def world(django_db_setup, django_db_blocker):
         for role in ROLES:
             clients[role] = Client()
             clients[role].force_login(side.users[role])
-        pages = _pages(side, clients)
+        pages: dict[str, list[tuple[str, str]]] = {}
+
+        def pages_of(area: str) -> list[tuple[str, str]]:
+            """An area's pages, found when a test of the area first needs them: a worker
+            finds only those of the areas it runs."""
+            if area not in pages:
+                pages[area] = _pages(area, side, clients)
+            return pages[area]
+
         cookies = {r: c.cookies[settings.SESSION_COOKIE_NAME].value for r, c in clients.items()}
         server = LiveServer("localhost")
         try:
-            yield server.url, pages, cookies
+            yield server.url, pages_of, cookies
         finally:
             server.stop()
             call_command("flush", interactive=False, verbosity=0)
@@ -96,6 +111,7 @@ def contexts(browser, world):
     def get(role: str, screen: str):
         if (role, screen) not in opened:
             context = browser.new_context(viewport=SCREENS[screen], base_url=url)
+            context.add_init_script(axe_source())
             context.add_cookies(
                 [{"name": settings.SESSION_COOKIE_NAME, "value": cookies[role], "url": url}]
             )
@@ -108,11 +124,16 @@ def contexts(browser, world):
 
 
 @pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("area", TABLES)
-def test_no_page_has_a_serious_violation(world, contexts, area, screen):
-    _, pages, _ = world
+@pytest.mark.parametrize(
+    ("area", "part"), CASES, ids=[f"{a}-{k + 1}" if a in PARTS else a for a, k in CASES]
+)
+def test_no_page_has_a_serious_violation(world, contexts, area, part, screen):
+    _, pages_of, _ = world
+    pages = pages_of(area)[part :: PARTS.get(area, 1)]
+    # A part has pages to read (an area of one part may have none: lookups answers JSON).
+    assert pages or area not in PARTS, f"part {part + 1} of {area} has none: lower PARTS"
     found = []
-    for role, url in pages[area]:
+    for role, url in pages:
         page = contexts(role, screen)
         page.goto(url)
         if url == "/map/":  # its markers come after the page, from map_data
