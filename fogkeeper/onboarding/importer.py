@@ -29,6 +29,7 @@ from django.db import DatabaseError, connection, transaction
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.audit.services import audit_record, plain
+from fogkeeper.reevaluation import reevaluate_ids_on_commit
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import default_registry
 from fogkeeper.statistics import analyze_tables
@@ -115,6 +116,8 @@ def onboard(
                 )  # fmt: skip
                 if dry_run:  # the same path as the import, all of it undone
                     transaction.set_rollback(True)
+                else:
+                    reevaluate_ids_on_commit(agency.pk, _evaluated(spec, plan), queued=True)
     except DatabaseError:
         log.exception("onboarding of %s refused by the database", name)
         raise OnboardingError(
@@ -277,6 +280,23 @@ def _audit_changes(spec: Kind, changed: list[tuple[int, dict, dict]], context: C
         for pk, new, old in changed
     ]
     AuditEvent.objects.bulk_create(events, batch_size=bulk.BATCH)
+
+
+def _evaluated(spec: Kind, plan: _Plan) -> set[int]:
+    """The establishments already stored whose case file the import changed: those it
+    changed, those it added devices to and the customers of the haulers it changed (a new
+    establishment is evaluated first by the next sweep)."""
+    changed = [pk for pk, _, _ in plan.changed]
+    if spec.name == "establishments":
+        return set(changed)
+    if spec.name == "haulers":
+        from fogkeeper.registry.models import ServiceContract
+
+        contracts = ServiceContract.objects.filter(hauler_id__in=changed)
+        return set(contracts.values_list("establishment_id", flat=True))
+    stored = spec.get_model().objects.filter(pk__in=changed)
+    added = {record["establishment_id"] for record in plan.new}
+    return added | set(stored.values_list("establishment_id", flat=True))
 
 
 def _also_written(spec: Kind) -> list[Any]:
