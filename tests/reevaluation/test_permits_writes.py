@@ -7,6 +7,12 @@ from datetime import date
 
 import pytest
 
+from fogkeeper.enforcement.services import (
+    action_take,
+    case_open,
+    hearing_conclude,
+    hearing_schedule,
+)
 from fogkeeper.permits.services import (
     permit_application_decide,
     permit_application_deny,
@@ -17,12 +23,13 @@ from fogkeeper.permits.services import (
     permit_renew,
     permit_renewal_deny,
     permit_revoke,
+    permit_revoke_from_decision,
     permit_suspend,
     permit_suspend_from_decision,
     plan_review_decide,
     plan_review_submit,
 )
-from tests.records import make_permit
+from tests.records import d, make_permit
 from tests.reevaluation import check_write, today
 from tests.web.enforcement import san_clemente_case
 
@@ -74,6 +81,28 @@ def _ordered_suspended(fse):
     )
 
 
+def _ordered_revoked(fse):
+    """Permit SC-1 of `fse` and the manager's decision MD-2 ordering it revoked, after the
+    hearing on the revocation notice RN-1."""
+    permit = _permit(fse)
+    case = case_open(establishment=fse, code="EC-8", opened_on=d("2025-05-01"))
+    notice = action_take(
+        case=case, type="revocation_notice", code="RN-1", fields={"mailed_on": d("2025-05-20")},
+        delivery="mail", certified_mail_number="7019 0700 0000 1111 4444",
+    )  # fmt: skip
+    hearing = hearing_schedule(
+        notice=notice, code="H-2", hearing_on=d("2025-06-02"), noticed_on=d("2025-05-20")
+    )
+    hearing_conclude(hearing=hearing, concluded_on=d("2025-06-02"))
+    decision = action_take(
+        case=case, type="manager_decision", code="MD-2", refers_to=hearing,
+        fields={"delivered_on": d("2025-06-05"), "orders": "revocation"}, delivery="personal",
+    )  # fmt: skip
+    return lambda: permit_revoke_from_decision(
+        permit=permit, decision=decision, revoked_on=today(fse)
+    )
+
+
 WRITES = {
     permit_application_submit: lambda fse: lambda: _applied(fse),
     permit_application_decide: lambda fse: (
@@ -117,6 +146,7 @@ WRITES = {
         )
     ),
     permit_suspend_from_decision: _ordered_suspended,
+    permit_revoke_from_decision: _ordered_revoked,
     permit_revoke: lambda fse: lambda: permit_revoke(permit=_permit(fse), revoked_on=DAY),
     permit_renewal_deny: _renewal_denied,
     plan_review_submit: lambda fse: lambda: _plans(fse),
