@@ -28,8 +28,15 @@ from . import (
 
 ROOT = Path(__file__).resolve().parents[2] / "fogkeeper"
 
-# the imports of many records, and the runs of them, that no module name gives away
-IMPORTS = ("fogkeeper.onboarding.importer", "fogkeeper.incidents.imports")
+# the imports of many records, the runs of them and the writes of attached files, that no
+# module name gives away
+IMPORTS = (
+    "fogkeeper.onboarding.importer",
+    "fogkeeper.incidents.imports",
+    "fogkeeper.training.logs",
+    "fogkeeper.inspections.photos",
+    "fogkeeper.inspections.receipts",
+)
 
 # shown by their own tests in this folder, beside the WRITES of each area's module
 TESTED_APART = {
@@ -134,6 +141,14 @@ EXEMPT: dict[str, str] = {
         "sets aside a spill matched to no establishment: no case file holds it"
     ),
     "fogkeeper.inspections.services.inspection_photo_add": f"a photo: {_NOT_READ}",
+    "fogkeeper.inspections.photos.photo_problem": _CHECKS,
+    "fogkeeper.inspections.photos.thumbnail_bytes": _CHECKS,
+    "fogkeeper.inspections.photos.thumbnail_make": f"a photo's thumbnail: {_NOT_READ}",
+    "fogkeeper.inspections.photos.thumbnail_queue": f"a photo's thumbnail: {_NOT_READ}",
+    "fogkeeper.inspections.receipts.receipt_context": _CHECKS,
+    "fogkeeper.inspections.receipts.receipt_filename": _CHECKS,
+    "fogkeeper.inspections.receipts.receipt_pdf": _CHECKS,
+    "fogkeeper.inspections.receipts.receipt_send": f"when a receipt was emailed: {_NOT_READ}",
     "fogkeeper.maintenance.services.lock_manifests": _HELPER,
     "fogkeeper.permits.operators.active_permits": _CHECKS,
     "fogkeeper.permits.operators.ends_with_new_operator": _CHECKS,
@@ -178,4 +193,8 @@ EXEMPT: dict[str, str] = {
     "fogkeeper.registry.services.record_end": _HELPER,
     "fogkeeper.registry.services.refuse": _CHECKS,
     "fogkeeper.sewers.services.cleaning_record": f"a sewer cleaning: {_NOT_READ}",
+    "fogkeeper.training.logs.training_log_attach": (
+        f"a training's signed log, a file: {_NOT_READ} (its signatures are recorded apart)"
+    ),
+    "fogkeeper.training.logs.training_log_kind": _CHECKS,
 }
