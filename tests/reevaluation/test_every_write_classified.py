@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2] / "fogkeeper"
 IMPORTS = (
     "fogkeeper.onboarding.importer",
     "fogkeeper.incidents.imports",
+    "fogkeeper.inspections.offline",
     "fogkeeper.training.logs",
     "fogkeeper.inspections.photos",
     "fogkeeper.inspections.receipts",
@@ -141,6 +142,7 @@ EXEMPT: dict[str, str] = {
         "sets aside a spill matched to no establishment: no case file holds it"
     ),
     "fogkeeper.inspections.services.inspection_photo_add": f"a photo: {_NOT_READ}",
+    "fogkeeper.inspections.offline.stored_inspection": _CHECKS,
     "fogkeeper.inspections.photos.photo_problem": _CHECKS,
     "fogkeeper.inspections.photos.thumbnail_bytes": _CHECKS,
     "fogkeeper.inspections.photos.thumbnail_make": f"a photo's thumbnail: {_NOT_READ}",

@@ -4,6 +4,7 @@ again as it commits."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -11,7 +12,9 @@ import pytest
 
 from fogkeeper.incidents.ciwqs import ciwqs_import
 from fogkeeper.incidents.services import incident_match, incident_report, incident_update
+from fogkeeper.inspections.offline import Upload, inspection_sync
 from fogkeeper.inspections.services import Answer, inspection_record, sample_record
+from fogkeeper.inspections.snapshots import establishment_seen, version_of
 from fogkeeper.maintenance.manifests import manifests_import
 from fogkeeper.maintenance.services import (
     pickup_record,
@@ -80,6 +83,14 @@ def _ciwqs(fse, tmp_path):
     return lambda: ciwqs_import(agency=fse.agency, path=path)
 
 
+def _synced(fse):
+    """The field app's inspection of `fse`, sent once back online."""
+    seen = establishment_seen(fse)
+    sent = Upload(client_id=uuid.uuid4(), version=version_of(seen), seen=seen, code="F-1",
+                  date=DAY, answers=[Answer("bmp.spill_kit", False)])  # fmt: skip
+    return lambda: inspection_sync(establishment=fse, upload=sent, today=today(fse))
+
+
 def _stray_spill(fse):
     spill = make_incident(fse, "SSO-1", "2025-03-03")
     spill.establishment = None
@@ -124,6 +135,7 @@ WRITES = {
             answers=[Answer("bmp.drain_screens", False, note="missing at prep sink")],
         )
     ),  # fmt: skip
+    inspection_sync: _synced,
     sample_record: lambda fse: (
         lambda: sample_record(
             establishment=fse,
