@@ -174,6 +174,8 @@ EXEMPT: dict[str, str] = {
     "fogkeeper.registry.places.parcel_update": f"a parcel: {_NOT_READ}",
     "fogkeeper.registry.places.segment_register": f"a sewer segment: {_NOT_READ}",
     "fogkeeper.registry.places.segment_update": f"a sewer segment: {_NOT_READ}",
+    "fogkeeper.registry.retention.record_delete_check": _CHECKS,
+    "fogkeeper.registry.retention.record_retained_from": _CHECKS,
     "fogkeeper.registry.services.add_error": _CHECKS,
     "fogkeeper.registry.services.audit": _HELPER,
     "fogkeeper.registry.services.check_coordinates": _CHECKS,

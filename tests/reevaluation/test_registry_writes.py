@@ -22,6 +22,7 @@ from fogkeeper.registry.devices import (
 )
 from fogkeeper.registry.haulers import contract_end, contract_start, hauler_update
 from fogkeeper.registry.places import lateral_add, lateral_remove, lateral_update
+from fogkeeper.registry.retention import record_delete
 from fogkeeper.registry.services import (
     device_exception_approve,
     device_install,
@@ -34,7 +35,7 @@ from fogkeeper.registry.services import (
     operation_change_record,
     operator_update,
 )
-from tests.records import make_device, make_hauler
+from tests.records import make_device, make_hauler, make_service
 from tests.reevaluation import check_write, today
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +74,11 @@ def _grinder_removed(fse):
 
 def _lateral(fse):
     return lateral_add(establishment=fse, segment=None, today=today(fse), description="rear")
+
+
+def _old_pump_out_deleted(fse):
+    service = make_service(make_device(fse), "M-1", "2010-01-06")
+    return lambda: record_delete(service, actor=None, on=today(fse), reason="entered twice")
 
 
 WRITES = {
@@ -174,6 +180,7 @@ WRITES = {
     lateral_update: lambda fse: (
         lambda: lateral_update(lateral=_lateral(fse), today=today(fse), description="front")
     ),
+    record_delete: _old_pump_out_deleted,
     lateral_remove: lambda fse: lambda: lateral_remove(lateral=_lateral(fse), on=today(fse)),
 }
 
