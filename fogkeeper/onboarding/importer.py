@@ -29,6 +29,8 @@ from django.db import DatabaseError, connection, transaction
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.audit.services import audit_record, plain
+from fogkeeper.compliance.models import ComplianceStatus
+from fogkeeper.reevaluation import reevaluate_ids_on_commit
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import default_registry
 from fogkeeper.statistics import analyze_tables
@@ -117,6 +119,8 @@ def onboard(
                 )
                 if dry_run:  # the same path as the import, all of it undone
                     transaction.set_rollback(True)
+                else:
+                    reevaluate_ids_on_commit(agency.pk, _evaluated(spec, plan), queued=True)
     except DatabaseError:
         log.exception("onboarding of %s refused by the database", name)
         raise OnboardingError(
@@ -280,6 +284,46 @@ def _audit_changes(spec: Kind, changed: list[tuple[int, dict, dict]], context: C
         for pk, new, old in changed
     ]
     AuditEvent.objects.bulk_create(events, batch_size=bulk.BATCH)
+
+
+def _evaluated(spec: Kind, plan: _Plan) -> set[int]:
+    """The establishments already evaluated whose case file the import changed: those it
+    changed, those it added records to, the customers of the haulers it changed. One never
+    evaluated (a new one, or one of an agency being onboarded) is left to the next sweep."""
+    ids = _written(spec, plan)
+    evaluated = ComplianceStatus.objects.filter(establishment_id__in=ids)
+    return set(evaluated.values_list("establishment_id", flat=True))
+
+
+def _written(spec: Kind, plan: _Plan) -> set[int]:
+    changed = [pk for pk, _, _ in plan.changed]
+    if spec.name == "establishments":
+        return set(changed)
+    if spec.name == "haulers":
+        from fogkeeper.registry.models import ServiceContract
+
+        contracts = ServiceContract.objects.filter(hauler_id__in=changed)
+        return set(contracts.values_list("establishment_id", flat=True))
+    model = spec.get_model()
+    path = _establishment_path(spec)
+    if path is None:
+        return set()
+    ids = set(model.objects.filter(pk__in=changed).values_list(path, flat=True))
+    first, _, rest = path.partition("__")
+    held = {r[f"{first}_id"] for r in plan.new if r.get(f"{first}_id") is not None}
+    if not rest:
+        return ids | held
+    related = model._meta.get_field(first).related_model.objects.filter(pk__in=held)
+    return ids | set(related.values_list(rest, flat=True))
+
+
+def _establishment_path(spec: Kind) -> str | None:
+    """The ORM path from a record of the kind to its establishment (None: it has none)."""
+    model = spec.get_model()
+    if "establishment" in {f.name for f in model._meta.get_fields()}:
+        return "establishment"
+    path = spec.agency.removesuffix("__agency")
+    return path if path.endswith("establishment") else None
 
 
 def _also_written(spec: Kind) -> list[Any]:

@@ -11,7 +11,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 from django.db.models.deletion import ProtectedError, RestrictedError
 
-from fogkeeper.audit.services import snapshot
+from fogkeeper.audit.services import establishment_id_of, snapshot
+from fogkeeper.reevaluation import reevaluate_ids_on_commit
 from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.errors import ParameterNotInForce
 
@@ -117,6 +118,7 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
         if rel.one_to_many and rel.on_delete is models.CASCADE and accessor is not None:
             before[accessor] = [snapshot(child) for child in getattr(obj, accessor).all()]
     why = reason or f"deleted on {on}"
+    establishment, agency = establishment_id_of(obj), record_agency(obj)
     try:
         with transaction.atomic():
             audit(
@@ -134,6 +136,8 @@ def record_delete(obj: models.Model, *, actor: Actor, on: date, reason: str = ""
             obj.delete()
             for file in files:  # the record's files go with it, once the deletion is committed
                 transaction.on_commit(partial(file.storage.delete, file.name))
+        if establishment is not None and agency is not None:  # its case file lost the record
+            reevaluate_ids_on_commit(agency.pk, [establishment])
     except (ProtectedError, RestrictedError) as e:
         referring = e.protected_objects if isinstance(e, ProtectedError) else e.restricted_objects
         others = sorted({str(o._meta.verbose_name_plural) for o in referring})

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from fogkeeper.audit.services import audit_record, snapshot
 from fogkeeper.locks import hold_row
-from fogkeeper.reevaluation import reevaluate_on_commit
+from fogkeeper.reevaluation import reevaluate_ids_on_commit, reevaluate_on_commit
 
 from .models import (
     Agency,
@@ -676,6 +676,7 @@ def operator_update(
             operator.name = name
             operator.save(update_fields=["name"])
             audit("operator.rename", operator, actor, before=before)
+            _reevaluate_operated(operator)
         changed = operator_contact_update(
             operator=operator,
             phone=phone,
@@ -684,6 +685,13 @@ def operator_update(
             actor=actor,
         )
     return renamed or changed
+
+
+def _reevaluate_operated(operator: Operator) -> None:
+    """The establishments it operates or operated: their case files carry the operator's
+    name (the engine compares it with the permit's holder)."""
+    tenures = OperatorTenure.objects.filter(operator=operator)
+    reevaluate_ids_on_commit(operator.agency_id, tenures.values_list("establishment_id", flat=True))
 
 
 def _check_phone(errors: Errors, phone: str) -> None:

@@ -186,6 +186,7 @@ def hearing_conclude(
         with transaction.atomic():
             fact.save()
             _audit("fact_record", fact, hearing.establishment, actor)
+        reevaluate_on_commit(hearing.establishment)  # the case file reads the hearing's facts
         return fact
     return action_fact_record(
         action=notice, field="hearing_concluded_on", value=concluded_on, actor=actor
