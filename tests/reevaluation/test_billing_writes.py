@@ -32,9 +32,12 @@ pytestmark = pytest.mark.django_db
 
 def _fee(fse):
     return invoice_issue(
-        establishment=fse, code="INV-F1", kind="fee", noticed_on=date(2025, 9, 1),
+        establishment=fse,
+        code="INV-F1",
+        kind="fee",
+        noticed_on=date(2025, 9, 1),
         lines=[{"description": "FOG Permit fee", "amount": Decimal("428.00")}],
-    )  # fmt: skip
+    )
 
 
 def _lien(fse):
@@ -42,13 +45,26 @@ def _lien(fse):
     2025-09-11)."""
     case = case_open(establishment=fse, code="EC-1", opened_on=d("2025-03-01"))
     action_take(
-        case=case, type="penalty_order", code="PO-1", refers_to=heard_complaint(case),
-        fields={"issued_by": "manager", "issued_on": d("2025-07-01"),
-                "served_on": d("2025-07-02"), "amount": Decimal("2000"), "class": "records",
-                "days": 1},
-    )  # fmt: skip
-    return lien_record(establishment=fse, recorded_on=d("2025-09-11"), amount=Decimal("2000"),
-                       document_number="2025-0012345", penalty_order="PO-1")  # fmt: skip
+        case=case,
+        type="penalty_order",
+        code="PO-1",
+        refers_to=heard_complaint(case),
+        fields={
+            "issued_by": "manager",
+            "issued_on": d("2025-07-01"),
+            "served_on": d("2025-07-02"),
+            "amount": Decimal("2000"),
+            "class": "records",
+            "days": 1,
+        },
+    )
+    return lien_record(
+        establishment=fse,
+        recorded_on=d("2025-09-11"),
+        amount=Decimal("2000"),
+        document_number="2025-0012345",
+        penalty_order="PO-1",
+    )
 
 
 WRITES = {
@@ -88,8 +104,9 @@ def test_a_run_of_annual_fees_evaluates_those_it_invoiced_again_in_one_batch(run
     forget_evaluation(*fses)
     asked = []
     real = reevaluation.queue.reevaluate
-    monkeypatch.setattr(reevaluation.queue, "reevaluate",
-                        lambda *a, **kw: asked.append(a) or real(*a, **kw))  # fmt: skip
+    monkeypatch.setattr(
+        reevaluation.queue, "reevaluate", lambda *a, **kw: asked.append(a) or real(*a, **kw)
+    )
 
     run(agency=agency, year=2025, on=date(2025, 3, 3))
 

@@ -39,35 +39,50 @@ def _case(fse):
 
 
 def _violation(fse):
-    return violation_add(case=_case(fse), code="V-1", rule="gcd.service_overdue",
-                         subject="GI-1", since=d("2025-02-15"))  # fmt: skip
+    return violation_add(
+        case=_case(fse),
+        code="V-1",
+        rule="gcd.service_overdue",
+        subject="GI-1",
+        since=d("2025-02-15"),
+    )
 
 
 def _notice(fse):
     return action_take(
-        case=_case(fse), type="notice_of_noncompliance", code="NNC-1",
+        case=_case(fse),
+        type="notice_of_noncompliance",
+        code="NNC-1",
         fields={"delivered_on": d("2025-03-03"), "correct_by": d("2025-03-31")},
-    )  # fmt: skip
+    )
 
 
 def _complaint(fse):
     return action_take(
-        case=_case(fse), type="administrative_complaint", code="AC-1",
-        fields={"served_on": d("2025-03-02")}, delivery="personal",
-    )  # fmt: skip
+        case=_case(fse),
+        type="administrative_complaint",
+        code="AC-1",
+        fields={"served_on": d("2025-03-02")},
+        delivery="personal",
+    )
 
 
 def _hearing(fse):
-    return hearing_schedule(notice=_complaint(fse), code="H-1", hearing_on=d("2025-03-24"),
-                            noticed_on=d("2025-03-02"))  # fmt: skip
+    return hearing_schedule(
+        notice=_complaint(fse), code="H-1", hearing_on=d("2025-03-24"), noticed_on=d("2025-03-02")
+    )
 
 
 def _judgment(fse):
     violation = _violation(fse)
     return lambda: court_judgment_record(
-        case=violation.case, code="CJ-1", entered_on=d("2025-09-01"), violation=violation,
-        amount=Decimal("25000"), days=1,
-    )  # fmt: skip
+        case=violation.case,
+        code="CJ-1",
+        entered_on=d("2025-09-01"),
+        violation=violation,
+        amount=Decimal("25000"),
+        days=1,
+    )
 
 
 def _concluded(fse):
@@ -138,13 +153,17 @@ def test_a_bulk_notice_evaluates_the_establishments_it_sent_to_again_in_one_batc
         _overdue(fse)
     asked = []
     real = reevaluation.queue.reevaluate
-    monkeypatch.setattr(reevaluation.queue, "reevaluate",
-                        lambda *a, **kw: asked.append(a) or real(*a, **kw))  # fmt: skip
+    monkeypatch.setattr(
+        reevaluation.queue, "reevaluate", lambda *a, **kw: asked.append(a) or real(*a, **kw)
+    )
     run = bulk_notice_start(
-        agency=agency, rule="gcd.service_overdue", codes=[f.code for f in fses],
+        agency=agency,
+        rule="gcd.service_overdue",
+        codes=[f.code for f in fses],
         fields={"delivered_on": today(fses[0]), "correct_by": today(fses[0])},
-        delivery="personal", as_of=today(fses[0]),
-    )  # fmt: skip
+        delivery="personal",
+        as_of=today(fses[0]),
+    )
 
     run_bulk_notice(run.pk)
 

@@ -72,8 +72,13 @@ def _public(module: str) -> dict[str, object]:
 
 
 def _covered() -> set[object]:
-    areas = (test_registry_writes, test_records_writes, test_permits_writes,
-             test_enforcement_writes, test_billing_writes)  # fmt: skip
+    areas = (
+        test_registry_writes,
+        test_records_writes,
+        test_permits_writes,
+        test_enforcement_writes,
+        test_billing_writes,
+    )
     return {f for area in areas for f in area.WRITES} | set(TESTED_APART)
 
 

@@ -36,8 +36,9 @@ def asked(monkeypatch):
     """The establishments queued for evaluation, as (agency id, ids) of each batch asked."""
     calls = []
     real = reevaluation.queue.reevaluate
-    monkeypatch.setattr(reevaluation.queue, "reevaluate",
-                        lambda *a, **kw: calls.append(a) or real(*a, **kw))  # fmt: skip
+    monkeypatch.setattr(
+        reevaluation.queue, "reevaluate", lambda *a, **kw: calls.append(a) or real(*a, **kw)
+    )
     return calls
 
 
@@ -47,8 +48,14 @@ def _evaluated_long_ago(fse) -> None:
 
 
 def _import(fse, kind, text, dry_run=False):
-    return onboard(agency=fse.agency, kind=kind, data=text.encode(), name="f.csv",
-                   today=fse.agency.today(), dry_run=dry_run)  # fmt: skip
+    return onboard(
+        agency=fse.agency,
+        kind=kind,
+        data=text.encode(),
+        name="f.csv",
+        today=fse.agency.today(),
+        dry_run=dry_run,
+    )
 
 
 @pytest.mark.parametrize("kind, text", [

@@ -40,37 +40,48 @@ DAY = date(2025, 6, 2)
 
 def _applied(fse):
     return permit_application_submit(
-        establishment=fse, submitted_on=DAY, applicant_name="Pier Foods LLC",
+        establishment=fse,
+        submitted_on=DAY,
+        applicant_name="Pier Foods LLC",
         applicant_address="101 Avenida Del Mar",
-    )  # fmt: skip
+    )
 
 
 def _permit(fse):
-    return make_permit(fse, issued_on="2025-01-01", expires_on="2030-12-31",
-                       service_frequency_days=90)  # fmt: skip
+    return make_permit(
+        fse, issued_on="2025-01-01", expires_on="2030-12-31", service_frequency_days=90
+    )
 
 
 def _modified(fse):
     permit = _permit(fse)
     permit_modify(
-        permit=permit, noticed_on=date(2025, 6, 1), effective_on=date(2025, 7, 16),
-        changes={"service_frequency_days": 60}, reason="Grease found", today=date(2025, 6, 1),
-    )  # fmt: skip
+        permit=permit,
+        noticed_on=date(2025, 6, 1),
+        effective_on=date(2025, 7, 16),
+        changes={"service_frequency_days": 60},
+        reason="Grease found",
+        today=date(2025, 6, 1),
+    )
     return lambda: permit_modifications_apply(on=today(fse), agency=fse.agency)
 
 
 def _renewal_denied(fse):
     permit = _permit(fse)
     permit_application_submit(
-        establishment=fse, submitted_on=DAY, applicant_name="Pier Foods LLC",
-        applicant_address="101 Avenida Del Mar", renewal_of=permit,
-    )  # fmt: skip
+        establishment=fse,
+        submitted_on=DAY,
+        applicant_name="Pier Foods LLC",
+        applicant_address="101 Avenida Del Mar",
+        renewal_of=permit,
+    )
     return lambda: permit_renewal_deny(permit=permit, denied_on=DAY, reason="fees unpaid")
 
 
 def _plans(fse):
-    return plan_review_submit(establishment=fse, submitted_on=DAY, description="new trap",
-                              today=today(fse))  # fmt: skip
+    return plan_review_submit(
+        establishment=fse, submitted_on=DAY, description="new trap", today=today(fse)
+    )
 
 
 def _ordered_suspended(fse):
@@ -87,17 +98,25 @@ def _ordered_revoked(fse):
     permit = _permit(fse)
     case = case_open(establishment=fse, code="EC-8", opened_on=d("2025-05-01"))
     notice = action_take(
-        case=case, type="revocation_notice", code="RN-1", fields={"mailed_on": d("2025-05-20")},
-        delivery="mail", certified_mail_number="7019 0700 0000 1111 4444",
-    )  # fmt: skip
+        case=case,
+        type="revocation_notice",
+        code="RN-1",
+        fields={"mailed_on": d("2025-05-20")},
+        delivery="mail",
+        certified_mail_number="7019 0700 0000 1111 4444",
+    )
     hearing = hearing_schedule(
         notice=notice, code="H-2", hearing_on=d("2025-06-02"), noticed_on=d("2025-05-20")
     )
     hearing_conclude(hearing=hearing, concluded_on=d("2025-06-02"))
     decision = action_take(
-        case=case, type="manager_decision", code="MD-2", refers_to=hearing,
-        fields={"delivered_on": d("2025-06-05"), "orders": "revocation"}, delivery="personal",
-    )  # fmt: skip
+        case=case,
+        type="manager_decision",
+        code="MD-2",
+        refers_to=hearing,
+        fields={"delivered_on": d("2025-06-05"), "orders": "revocation"},
+        delivery="personal",
+    )
     return lambda: permit_revoke_from_decision(
         permit=permit, decision=decision, revoked_on=today(fse)
     )
@@ -123,7 +142,7 @@ WRITES = {
             expires_on=date(2027, 12, 31),
             missing_override="issued on paper",
         )
-    ),  # fmt: skip
+    ),
     permit_renew: lambda fse: (
         lambda: permit_renew(
             permit=_permit(fse), number="SC-2", issued_on=DAY, expires_on=date(2029, 12, 31)
@@ -138,7 +157,7 @@ WRITES = {
             reason="Grease found",
             today=date(2025, 6, 1),
         )
-    ),  # fmt: skip
+    ),
     permit_modifications_apply: _modified,
     permit_suspend: lambda fse: (
         lambda: permit_suspend(

@@ -40,17 +40,23 @@ DAY = date(2025, 1, 6)
 
 
 def _pump_out(fse):
-    return service_record(device=make_device(fse), manifest_number="M-1", date=DAY,
-                          hauler=make_hauler(fse.agency))  # fmt: skip
+    return service_record(
+        device=make_device(fse), manifest_number="M-1", date=DAY, hauler=make_hauler(fse.agency)
+    )
 
 
 def _submit(fse):
     device, hauler = make_device(fse), make_hauler(fse.agency)
     contract_start(hauler=hauler, establishment=fse, since=date(2020, 1, 1))
     return lambda: service_submit(
-        hauler=hauler, device=device, manifest_number="M-2", date=DAY, source="hauler_form",
-        today=today(fse), full_pump_out=True,
-    )  # fmt: skip
+        hauler=hauler,
+        device=device,
+        manifest_number="M-2",
+        date=DAY,
+        source="hauler_form",
+        today=today(fse),
+        full_pump_out=True,
+    )
 
 
 def _inspector(fse):
@@ -86,8 +92,14 @@ def _ciwqs(fse, tmp_path):
 def _synced(fse):
     """The field app's inspection of `fse`, sent once back online."""
     seen = establishment_seen(fse)
-    sent = Upload(client_id=uuid.uuid4(), version=version_of(seen), seen=seen, code="F-1",
-                  date=DAY, answers=[Answer("bmp.spill_kit", False)])  # fmt: skip
+    sent = Upload(
+        client_id=uuid.uuid4(),
+        version=version_of(seen),
+        seen=seen,
+        code="F-1",
+        date=DAY,
+        answers=[Answer("bmp.spill_kit", False)],
+    )
     return lambda: inspection_sync(establishment=fse, upload=sent, today=today(fse))
 
 
@@ -134,7 +146,7 @@ WRITES = {
             date=DAY,
             answers=[Answer("bmp.drain_screens", False, note="missing at prep sink")],
         )
-    ),  # fmt: skip
+    ),
     inspection_sync: _synced,
     sample_record: lambda fse: (
         lambda: sample_record(
@@ -145,7 +157,7 @@ WRITES = {
             value=Decimal("120"),
             unit="mg/L",
         )
-    ),  # fmt: skip
+    ),
     incident_report: lambda fse: (
         lambda: incident_report(agency=fse.agency, code="SSO-1", date=DAY, establishment=fse)
     ),

@@ -45,9 +45,13 @@ OLD = date(2020, 1, 1)
 
 def _register(fse):
     return lambda: establishment_register(
-        agency=fse.agency, code="FSE-2", name="Harbor Grill", address="5 Pier Way",
-        opened_on=OLD, operator="Harbor Foods LLC",
-    )  # fmt: skip
+        agency=fse.agency,
+        code="FSE-2",
+        name="Harbor Grill",
+        address="5 Pier Way",
+        opened_on=OLD,
+        operator="Harbor Foods LLC",
+    )
 
 
 def _closed(fse):
@@ -62,9 +66,12 @@ def _contract(fse):
 def _hauler_update(fse):
     hauler = _contract(fse).hauler
     return lambda: hauler_update(
-        hauler=hauler, name="Coast Pumping", licence_number="L-1", licence_expires_on=None,
+        hauler=hauler,
+        name="Coast Pumping",
+        licence_number="L-1",
+        licence_expires_on=None,
         licensed=False,
-    )  # fmt: skip
+    )
 
 
 def _grinder_removed(fse):
@@ -103,7 +110,7 @@ WRITES = {
             email="",
             mailing_address="",
         )
-    ),  # fmt: skip
+    ),
     operator_change: lambda fse: (
         lambda: operator_change(establishment=fse, operator="Harbor Foods LLC", on=today(fse))
     ),
@@ -117,7 +124,7 @@ WRITES = {
             approved_on=date(2024, 6, 1),
             approved_by="R. Ortiz",
         )
-    ),  # fmt: skip
+    ),
     device_interval_approve: lambda fse: (
         lambda: device_interval_approve(
             device=make_device(fse),
@@ -126,7 +133,7 @@ WRITES = {
             approved_by="R. Ortiz",
             reference="memo 7",
         )
-    ),  # fmt: skip
+    ),
     device_remove: lambda fse: (
         lambda: device_remove(device=make_device(fse), removed_on=today(fse))
     ),
@@ -143,7 +150,7 @@ WRITES = {
             today=today(fse),
             capacity_gallons=Decimal("1500"),
         )
-    ),  # fmt: skip
+    ),
     device_replace: lambda fse: (
         lambda: device_replace(
             device=make_device(fse),
@@ -153,7 +160,7 @@ WRITES = {
             today=today(fse),
             capacity_gallons=Decimal("1000"),
         )
-    ),  # fmt: skip
+    ),
     device_take_out: lambda fse: (
         lambda: device_take_out(device=make_device(fse), removed_on=today(fse), today=today(fse))
     ),
@@ -168,7 +175,7 @@ WRITES = {
             inputs={"seats": 50, "hours_open": 8},
             on=today(fse),
         )
-    ),  # fmt: skip
+    ),
     food_grinder_install: lambda fse: (
         lambda: food_grinder_install(establishment=fse, installed_on=OLD, today=today(fse))
     ),

@@ -28,8 +28,9 @@ def test_a_pump_out_recorded_closes_the_overdue_finding_it_answers():
     overdue = {k for k in open_findings(fse) if k[1] == "GT-1"}
     assert overdue
 
-    service_record(device=device, manifest_number="M-1", date=today(fse),
-                   hauler=make_hauler(fse.agency, "H-1"))  # fmt: skip
+    service_record(
+        device=device, manifest_number="M-1", date=today(fse), hauler=make_hauler(fse.agency, "H-1")
+    )
 
     assert not overdue & open_findings(fse)
 
