@@ -279,6 +279,15 @@ class JudgmentForm(forms.Form):
             (v.code, violation_words(pack, v, citation=False))
             for v in case.violations.select_related("case__establishment").order_by("code")
         ]
+        today = case.establishment.agency.today()
         choice_field(self, "penalty_class").choices = [
-            (c, f"{c} (counted in {unit_words(per)})") for c, per in pack.court_classes().items()
+            (c, _court_class_words(pack, c, per, today)) for c, per in pack.court_classes().items()
         ]
+
+
+def _court_class_words(pack: Pack, cls: str, per: str, on: date) -> str:
+    """A court's penalty class as the pack describes it, e.g. "Civil penalty a court may
+    impose (counted in days)", never its key."""
+    cap = pack.penalty_cap(cls, on)
+    what = cap.description if cap is not None else cls.replace("_", " ")
+    return f"{what} (counted in {unit_words(per)})"

@@ -329,6 +329,13 @@ def test_a_milestone_met_and_a_court_judgment_are_recorded_from_the_pages(client
     assert judgment.type == "court_judgment" and judgment.fields["days"] == 1
 
 
+def test_the_judgment_form_names_a_courts_penalty_class_as_the_pack_describes_it(client, world):
+    signed_in(client, world["sc"], "manager")
+    html = client.get("/cases/FSE-0042/EC-7/judgment/").content.decode()
+    assert ">Civil penalty a court may impose (counted in days)</option>" in html
+    assert ">judicial" not in html
+
+
 def test_a_penalty_order_served_after_it_was_issued_gets_its_final_and_lien_dates(
     world, monkeypatch
 ):
