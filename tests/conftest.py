@@ -3,10 +3,9 @@
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection
 from django.test import override_settings
 
-from fogkeeper import reevaluation
 from tests import databases
 
 # The fixtures that give a test the database (the django_db marker gives it too), and the
@@ -18,26 +17,10 @@ DATABASE_FIXTURES = {
 }
 
 
-_exit_atomic = transaction.Atomic.__exit__
-
-
-def _exit_as_if_committed(self, exc_type, exc_value, traceback):
-    """A write's transaction inside a test case's: once the last of its blocks exits, the
-    re-evaluation it asked for runs, as the commit would run it (reevaluation.flush); the
-    test case's own transaction stands for the database and never commits."""
-    result = _exit_atomic(self, exc_type, exc_value, traceback)
-    there = transaction.get_connection(self.using)
-    if there.atomic_blocks and reevaluation.writes_committed(there):
-        waiting = [c for c in there.run_on_commit if c[1] is reevaluation.flush]
-        if waiting:
-            there.run_on_commit = [c for c in there.run_on_commit if c not in waiting]
-            reevaluation.flush()
-    return result
-
-
 @pytest.fixture(autouse=True)
-def _reevaluate_as_writes_commit(monkeypatch):
-    monkeypatch.setattr(transaction.Atomic, "__exit__", _exit_as_if_committed)
+def _reevaluate_as_writes_commit():
+    with databases.as_if_committed():
+        yield
 
 
 @pytest.fixture(autouse=True)

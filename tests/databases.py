@@ -15,8 +15,11 @@ import tempfile
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
+from unittest.mock import patch
 
 from django.db import connections, transaction
+
+from fogkeeper import reevaluation
 
 RUN_VARIABLE = "FOGKEEPER_TEST_RUN"
 
@@ -123,11 +126,15 @@ def drop_template() -> None:
 
 
 @contextmanager
-def rolled_back(django_db_blocker):
+def rolled_back(django_db_blocker, *, as_committed: bool = False):
     """For a module-scoped fixture: what it builds inside stays for the module's tests, each of
     which runs in a savepoint of this transaction (pytest-django's db fixture nests in it), and
-    is rolled back when the module ends, so it costs its building once per worker."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    is rolled back when the module ends, so it costs its building once per worker. With
+    `as_committed`, the transaction stands for the database as a test case's does: a write's
+    re-evaluation runs as the write ends (reevaluation.writes_committed), not never."""
+    outer = transaction.atomic()
+    outer._from_testcase = as_committed  # type: ignore[attr-defined]
+    with django_db_blocker.unblock(), outer:
         try:
             yield
         finally:
@@ -139,3 +146,28 @@ def check_constraints() -> None:
     check at its end (Django's TestCase) checks them all again, its savepoint being rolled
     back with the check, at the world's size a second a test."""
     connections["default"].check_constraints()
+
+
+_exit_atomic = transaction.Atomic.__exit__
+
+
+def _exit_as_if_committed(self, exc_type, exc_value, traceback):
+    """A write's transaction inside a test case's: once the last of its blocks exits, the
+    re-evaluation it asked for runs, as the commit would run it (reevaluation.flush); the
+    test case's own transaction stands for the database and never commits."""
+    result = _exit_atomic(self, exc_type, exc_value, traceback)
+    there = transaction.get_connection(self.using)
+    if there.atomic_blocks and reevaluation.writes_committed(there):
+        waiting = [c for c in there.run_on_commit if c[1] is reevaluation.flush]
+        if waiting:
+            there.run_on_commit = [c for c in there.run_on_commit if c not in waiting]
+            reevaluation.flush()
+    return result
+
+
+@contextmanager
+def as_if_committed():
+    """Writes made inside a transaction that never commits (a test case's, a `rolled_back`
+    fixture's) re-evaluate what they changed as their own blocks end, as a commit would."""
+    with patch.object(transaction.Atomic, "__exit__", _exit_as_if_committed):
+        yield

@@ -52,7 +52,7 @@ class Sent:
 
 @pytest.fixture(scope="module")
 def sent(django_db_setup, django_db_blocker):
-    with databases.rolled_back(django_db_blocker):
+    with databases.rolled_back(django_db_blocker, as_committed=True):
         program = generate_program(
             establishments=600, years=3, as_of=AS_OF, agency_code="bulk", pack="san-clemente"
         ).agency

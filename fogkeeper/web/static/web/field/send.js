@@ -55,8 +55,15 @@ export async function sendOne(syncUrl, token, item) {
 
 // Send every inspection waiting of this person and agency, in the order kept; stop at the
 // first that could not reach the server (it and the rest wait for the next time).
-// `progress(text)` is told what happens. Returns {sent, stopped}.
+// `progress(text)` is told what happens. Returns {sent, stopped}. One sending at a time in
+// the browser: the field page sends when the connection is back while the sign-out sends
+// before it clears the device, and a second sending would mark sent after the clearing.
 export async function sendAll(app, progress) {
+  if (!navigator.locks) return sendWaiting(app, progress);
+  return navigator.locks.request("fogkeeper-field-send", () => sendWaiting(app, progress));
+}
+
+async function sendWaiting(app, progress) {
   const waiting = (await store.all("queue"))
     .filter((i) => i.state === "waiting" && i.agency === app.agency && i.user === app.user)
     .sort((a, b) => a.kept_at.localeCompare(b.kept_at));
