@@ -13,7 +13,7 @@ import fcntl
 import os
 import tempfile
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from unittest.mock import patch
 
@@ -131,10 +131,12 @@ def rolled_back(django_db_blocker, *, as_committed: bool = False):
     which runs in a savepoint of this transaction (pytest-django's db fixture nests in it), and
     is rolled back when the module ends, so it costs its building once per worker. With
     `as_committed`, the transaction stands for the database as a test case's does: a write's
-    re-evaluation runs as the write ends (reevaluation.writes_committed), not never."""
+    re-evaluation runs as the write ends (reevaluation.writes_committed, as_if_committed),
+    not never."""
     outer = transaction.atomic()
     outer._from_testcase = as_committed  # type: ignore[attr-defined]
-    with django_db_blocker.unblock(), outer:
+    committing = as_if_committed() if as_committed else nullcontext()
+    with django_db_blocker.unblock(), outer, committing:
         try:
             yield
         finally:
