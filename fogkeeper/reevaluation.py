@@ -27,7 +27,7 @@ from . import queue, upcalls
 # (agency id, day or None for the agency's today, queued) -> establishment ids
 Pending = dict[tuple[int, date | None, bool], set[int]]
 
-_day: ContextVar[date | None] = ContextVar("evaluating_on", default=None)
+_page_day: ContextVar[date | None] = ContextVar("evaluating_on", default=None)
 _held: ContextVar[bool] = ContextVar("reevaluation_held", default=False)
 _local = threading.local()  # the pending ids of this thread's transaction (its connection)
 
@@ -35,11 +35,11 @@ _local = threading.local()  # the pending ids of this thread's transaction (its 
 @contextmanager
 def evaluating_on(day: date | None) -> Iterator[None]:
     """The writes made inside are evaluated on `day` (the day the page shows)."""
-    token = _day.set(day)
+    token = _page_day.set(day)
     try:
         yield
     finally:
-        _day.reset(token)
+        _page_day.reset(token)
 
 
 @contextmanager
@@ -69,7 +69,7 @@ def reevaluate_ids_on_commit(
     wanted = set(ids)
     if _held.get() or not wanted:
         return
-    key = (agency_id, as_of or _day.get(), queued)
+    key = (agency_id, as_of or _page_day.get(), queued)
     connection = connections[DEFAULT_DB_ALIAS]
     if writes_committed(connection):
         _run({key: wanted})
