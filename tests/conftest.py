@@ -1,12 +1,17 @@
 """Fixtures of every test."""
 
+from unittest.mock import patch
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
+from weasyprint import CSS, HTML
 
 from tests import databases
+
+HTML_INIT, HTML_WRITE, CSS_INIT = HTML.__init__, HTML.write_pdf, CSS.__init__
 
 # The fixtures that give a test the database (the django_db marker gives it too), and the
 # one to ask for first: the live server's tests have theirs from transactional_db.
@@ -78,6 +83,41 @@ def _quick_password_hashing():
     """PBKDF2's million rounds take 0.4 s a password, at every login made and every sign-in;
     no test is about the strength of the hash (the settings keep it for everyone else)."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _each_document_laid_out_once():
+    """WeasyPrint takes about a sixth of a second to lay out a letter, and the worlds of many
+    tests make the same letters, invoices and receipts again: each worker lays out a document
+    once for the same markup, base and stylesheets, and gives the same PDF after (still a
+    PDF WeasyPrint made of that markup, which the tests read back)."""
+    laid_out: dict[tuple, bytes] = {}
+
+    def html_init(self, *args, **kwargs):
+        HTML_INIT(self, *args, **kwargs)
+        markup = kwargs.get("string")
+        self._test_key = None if args or markup is None else (markup, kwargs.get("base_url"))
+
+    def css_init(self, *args, **kwargs):
+        CSS_INIT(self, *args, **kwargs)
+        self._test_key = None if args else (kwargs.get("filename"), kwargs.get("string"))
+
+    def write_pdf(self, *args, **options):
+        sheets = options.get("stylesheets") or ()
+        given = sorted((k, repr(v)) for k, v in options.items() if k != "stylesheets")
+        key = (self._test_key, *(getattr(sheet, "_test_key", None) for sheet in sheets), *given)
+        if args or None in key:  # written to a file, or from a document not read from markup
+            return HTML_WRITE(self, *args, **options)
+        if key not in laid_out:
+            laid_out[key] = HTML_WRITE(self, **options)
+        return laid_out[key]
+
+    with (
+        patch.object(HTML, "__init__", html_init),
+        patch.object(CSS, "__init__", css_init),
+        patch.object(HTML, "write_pdf", write_pdf),
+    ):
         yield
 
 
