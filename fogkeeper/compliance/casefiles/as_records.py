@@ -3,7 +3,7 @@
 `load_case_files` gives, for a batch of establishments, what `as_json.build_case_files`
 gives once `parse_case` has read it, without the detour through JSON-ready dicts and their
 validation: a fixed number of queries (one per kind of record, streamed from a server-side
-cursor, the batch's ids passed as one array), rows made into the records of
+cursor for a large batch, the batch's ids passed as one array), rows made into the records of
 `fogkeeper.rules.records` as they arrive, and `rules.trusted.case_file` to check what the
 columns' types and constraints cannot (references, blank ids, the pack's vocabulary).
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -30,6 +31,7 @@ from itertools import count
 from typing import Any
 
 import msgspec
+import psycopg
 from django.db import connection
 
 from fogkeeper.registry.models import Agency
@@ -39,6 +41,8 @@ from fogkeeper.rules.packs import default_registry
 from .as_json import build_case_files, enforcement_actions
 
 FETCH = 5000  # rows a round trip from the server-side cursor
+SMALL = 20  # establishments a batch may have to be read without a server-side cursor
+_small_batch: ContextVar[bool] = ContextVar("small_batch", default=False)
 
 
 def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, CaseFile | dict]:
@@ -48,6 +52,15 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
     if connection.vendor != "postgresql":
         return dict(build_case_files(agency, ids, as_of))
     batch = _Batch(sorted(set(ids)), as_of)
+    small = _small_batch.set(len(batch.ids) <= SMALL)
+    try:
+        return _load(agency, batch)
+    finally:
+        _small_batch.reset(small)
+
+
+def _load(agency: Agency, batch: _Batch) -> dict[int, CaseFile | dict]:
+    as_of = batch.as_of
     with connection.cursor() as cursor:
         # every query is read to its end: plans for the whole, not a cursor's first rows fast
         cursor.execute("SET LOCAL cursor_tuple_fraction = 1")
@@ -122,15 +135,23 @@ def _lists(agency: Agency, batch: _Batch) -> dict[str, dict[int, Any]]:
 
 
 def _rows(sql: str, params: list | dict) -> Iterator[tuple]:
-    """The rows of a query, streamed: a server-side cursor, FETCH rows a round trip, in
-    PostgreSQL's binary format (no dates or numbers written out as text and parsed back,
-    which Django's own server-side cursors, binding parameters on the client, cannot do).
-    The query goes through Django's execute wrappers, so that it is counted as any other."""
+    """The rows of a query in PostgreSQL's binary format (no dates or numbers written out as
+    text and parsed back, which Django's cursors, binding parameters on the client, cannot
+    do). A large batch's are streamed from a server-side cursor, FETCH rows a round trip; a
+    small one's (a write's re-evaluation) come in one round trip, where a server-side
+    cursor's declaring, fetching and closing would take three. The query goes through
+    Django's execute wrappers, so that it is counted as any other."""
     connection.ensure_connection()
-    name = f"caserecords_{next(_cursors)}"
-    withhold = not connection.in_atomic_block
-    with connection.connection.cursor(name, binary=True, withhold=withhold) as cursor:
-        execute = _executor(cursor)
+    if _small_batch.get():
+        cursor = psycopg.Cursor(connection.connection)
+        binary = {"binary": True}
+    else:
+        name = f"caserecords_{next(_cursors)}"
+        withhold = not connection.in_atomic_block
+        cursor = connection.connection.cursor(name, binary=True, withhold=withhold)
+        binary = {}
+    with cursor:
+        execute = _executor(cursor, binary)
         for wrapper in reversed(connection.execute_wrappers):
             execute = partial(wrapper, execute)
         with connection.wrap_database_errors:
@@ -148,9 +169,9 @@ def _array(ids) -> str:
     return "{" + ",".join(map(str, ids)) + "}"
 
 
-def _executor(cursor):
+def _executor(cursor, options: dict):
     def execute(sql, params, many, context):
-        return cursor.execute(sql, params)
+        return cursor.execute(sql, params, **options)
 
     return execute
 
