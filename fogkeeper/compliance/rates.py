@@ -13,7 +13,8 @@ from __future__ import annotations
 import calendar
 from datetime import date, timedelta
 
-from django.db.models import Count, Q
+from django.db import connection
+from django.db.models import Q
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
@@ -36,41 +37,38 @@ def month_ends_before(day: date, months: int) -> list[date]:
 
 
 def rate_counts(*, agency: Agency, days: list[date]) -> dict[date, tuple[int, int]]:
-    """(open establishments, those of them without an open violation) on each of `days`."""
+    """(open establishments, those of them without an open violation) on each of `days`.
+    Two queries of SQL of its own, joined to the days as rows: the ORM's filtered counts,
+    one per day, took longer to compose than PostgreSQL took to answer them."""
     if not days:
         return {}
-
-    def open_on(day: date) -> Q:
-        return Q(opened_on__lte=day) & (Q(closed_on__isnull=True) | Q(closed_on__gt=day))
-
-    establishments = FoodServiceEstablishment.objects.filter(agency=agency)
-
-    def violating_on(day: date) -> Q:
-        # the agency's findings carry its id; those of establishments closed (or not open
-        # yet) that day are left out by the few such establishments' ids
-        not_open = establishments.exclude(open_on(day)).values("pk")
-        return (
-            Q(since__lte=day)
-            & (Q(closed_on__isnull=True) | Q(closed_on__gt=day))
-            & ~Q(establishment__in=not_open)
-        )
-
-    keys = {f"d{i}": day for i, day in enumerate(days)}
-    active = establishments.aggregate(
-        **{k: Count("pk", filter=open_on(day)) for k, day in keys.items()}
+    wanted = sorted(set(days))
+    rows = ", ".join(["(%s)"] * len(wanted))
+    fse, finding = FoodServiceEstablishment._meta.db_table, Finding._meta.db_table
+    open_on = "{t}.opened_on <= days.day AND ({t}.closed_on IS NULL OR {t}.closed_on > days.day)"
+    active_sql = (
+        f"WITH days(day) AS (VALUES {rows}) SELECT days.day, COUNT(e.id) FROM days"
+        f" LEFT JOIN {fse} e ON e.agency_id = %s AND {open_on.format(t='e')}"
+        " GROUP BY days.day"
     )
-    violating = (
-        Finding.objects.filter(agency=agency, severity="violation")
-        .filter(since__lte=max(days))
-        .filter(Q(closed_on__isnull=True) | Q(closed_on__gt=min(days)))
-        .aggregate(
-            **{
-                k: Count("establishment_id", distinct=True, filter=violating_on(day))
-                for k, day in keys.items()
-            }
-        )
+    violating_sql = (
+        f"WITH days(day) AS (VALUES {rows}) SELECT days.day, COUNT(DISTINCT f.establishment_id)"
+        f" FROM days LEFT JOIN ({finding} f JOIN {fse} e ON e.id = f.establishment_id)"
+        " ON f.agency_id = %s AND f.severity = 'violation' AND f.since <= days.day"
+        f" AND (f.closed_on IS NULL OR f.closed_on > days.day) AND {open_on.format(t='e')}"
+        " GROUP BY days.day"
     )
-    return {day: (active[k], active[k] - violating[k]) for k, day in keys.items()}
+    with connection.cursor() as cursor:
+        cursor.execute(active_sql, [*wanted, agency.pk])
+        active = {_day(day): n for day, n in cursor.fetchall()}
+        cursor.execute(violating_sql, [*wanted, agency.pk])
+        violating = {_day(day): n for day, n in cursor.fetchall()}
+    return {day: (active[day], active[day] - violating[day]) for day in days}
+
+
+def _day(value: date | str) -> date:
+    """A day as the database gives it back (SQLite: as the text it was sent as)."""
+    return value if isinstance(value, date) else date.fromisoformat(value)
 
 
 def rates_store(*, agency: Agency, as_of: date) -> None:
