@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Operator
@@ -77,7 +78,14 @@ def sign_in(live_server):
         page.get_by_label("Username").fill(username)
         page.get_by_label("Password").fill(PASSWORD)
         page.get_by_role("button", name="Sign in").click()
-        page.wait_for_url(lambda url: url.startswith(live_server.url) and "/accounts/" not in url)
+        try:
+            page.wait_for_url(
+                lambda url: url.startswith(live_server.url) and "/accounts/" not in url
+            )
+        except PlaywrightTimeout:  # say where the sign-in stopped, and what the page said
+            main = page.locator("main")
+            said = main.inner_text(timeout=1000)[:300] if main.count() else ""
+            pytest.fail(f"{username} was not signed in: still at {page.url}, saying {said!r}")
 
     return go
 

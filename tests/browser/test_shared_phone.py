@@ -163,9 +163,12 @@ def test_the_field_app_opened_by_another_person_keeps_nothing_of_the_last_readab
     make_user("omar", sc)
     with_route_offline(page, context, live_server, sign_in, screenshot)
     inspect_harbor(page)
-    context.set_offline(False)
+    # Refused before the connection returns: else the page's own sending as it comes back
+    # online could reach the server, be told she is signed out and take the page to the
+    # sign-in form under the next inspector's sign-in.
     context.route("**/inspections/field/sync/", lambda route: route.abort("connectionrefused"))
     context.clear_cookies()  # her sign-in ends without the sign-out form (it expired)
+    context.set_offline(False)
 
     sign_in(page, "omar")
     page.goto(f"{live_server.url}/inspections/field/offline/?as_of={DAY}")
