@@ -79,6 +79,13 @@ def django_db_setup(
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _tables_emptied_by_delete():
+    """The tests that commit end by emptying the tables, not by Django's flush."""
+    with databases.emptied_by_delete():
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _quick_password_hashing():
     """PBKDF2's million rounds take 0.4 s a password, at every login made and every sign-in;
     no test is about the strength of the hash (the settings keep it for everyone else)."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 from django.db import connections, transaction
+from django.test import TransactionTestCase
 
 from fogkeeper import reevaluation
 
@@ -104,6 +105,41 @@ def clone_template(name: str) -> bool:
         _execute_nodb(conn, f'DROP DATABASE IF EXISTS "{name}"')
         _execute_nodb(conn, f'CREATE DATABASE "{name}" TEMPLATE "{template_name()}"')
     return True
+
+
+# Made by the migrations' post_migrate for every model, the same in every test: kept.
+KEPT = {"django_content_type", "auth_permission", "django_migrations"}
+
+
+def empty(using: str = "default") -> None:
+    """Empties every table of the application but the content types and permissions, as a
+    flush does at the end of a test that commits (a live server's), in a tenth of its time:
+    a DELETE of a table that is mostly empty costs little where TRUNCATE makes each table
+    anew, and the content types and permissions kept need no post_migrate to make them
+    again. The foreign keys are deferred (Django makes them so), so the order is free."""
+    conn = connections[using]
+    tables = conn.introspection.django_table_names(only_existing=True, include_views=False)
+    with transaction.atomic(using=using), conn.cursor() as cursor:
+        for table in sorted(set(tables) - KEPT):
+            cursor.execute(f"DELETE FROM {conn.ops.quote_name(table)}")
+
+
+def _empty_at_teardown(self) -> None:
+    """TransactionTestCase's teardown (pytest-django's transactional_db, live_server) with
+    `empty` for its flush, where the test asks for nothing a flush alone does."""
+    if self.available_apps is not None or self.serialized_rollback or self.reset_sequences:
+        return _FLUSH_AT_TEARDOWN(self)
+    for name in self._databases_names(include_mirrors=False):
+        empty(name)
+
+
+_FLUSH_AT_TEARDOWN = TransactionTestCase._fixture_teardown
+
+
+@contextmanager
+def emptied_by_delete():
+    with patch.object(TransactionTestCase, "_fixture_teardown", _empty_at_teardown):
+        yield
 
 
 def drop_worker_database(name: str) -> None:
