@@ -7,10 +7,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from pytest_django.live_server_helper import LiveServer
+
+from tests import databases
 
 
 @contextmanager
@@ -22,7 +23,7 @@ def served(django_db_blocker):
             yield server
         finally:
             server.stop()
-            call_command("flush", interactive=False, verbosity=0)
+            databases.empty()
             # Opened in the fixture's context (Playwright's greenlets give each its own): the
             # end of the run closes another before it drops the database.
             connection.close()
