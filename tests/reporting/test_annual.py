@@ -1,6 +1,10 @@
 """The annual report's figures on a small San Clemente program built here, each recomputed in the
 test straight from the records made (not by the report's own helpers), with records of the
-year before and the year after that must be left out."""
+year before and the year after that must be left out.
+
+The program is built once for the module (a transaction rolled back when it ends); each test
+runs in a savepoint of it, so what a test writes is undone after it, and is given the
+program's records read again."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import SewerSegment
 from fogkeeper.reporting.annual import YearRefused, annual_report, check_year
 from fogkeeper.sewers.models import SegmentCleaning
+from tests import databases
 from tests.records import (
     d,
     make_agency,
@@ -308,9 +313,42 @@ def build_program() -> Program:
     return p
 
 
+def read_again(p: Program) -> Program:
+    """The same program with each of its records read again: instances of a test's own."""
+
+    def again(records: list) -> list:
+        found = type(records[0]).objects.in_bulk([r.pk for r in records]) if records else {}
+        return [found[r.pk] for r in records]
+
+    def again_paired(pairs: list) -> list:
+        return list(zip(again([r for r, _ in pairs]), [x for _, x in pairs], strict=True))
+
+    return Program(
+        agency=type(p.agency).objects.get(pk=p.agency.pk),
+        fses=dict(zip(p.fses, again(list(p.fses.values())), strict=True)),
+        permits=again(p.permits),
+        devices=again(p.devices),
+        inspections=again_paired(p.inspections),
+        services=again(p.services),
+        actions=again(p.actions),
+        invoices=again_paired(p.invoices),
+        payments=again(p.payments),
+        incidents=again(p.incidents),
+        segments={s: list(p.segments[s]) for s in again(list(p.segments))},
+    )
+
+
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker) -> Program:
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        p = build_program()
+        databases.check_constraints()
+        yield p
+
+
 @pytest.fixture
-def program() -> Program:
-    return build_program()
+def program(built, db) -> Program:
+    return read_again(built)
 
 
 @pytest.fixture

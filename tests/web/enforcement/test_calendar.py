@@ -1,5 +1,9 @@
 """The clerk's legal calendar (/calendar/): entries of the open cases by day, the overdue on
-the agency's side first, its filters, and its CSV and iCalendar exports."""
+the agency's side first, its filters, and its CSV and iCalendar exports.
+
+The agencies and their cases are built once for the module (a transaction rolled back when it
+ends, their writes left to the sweeps that end the building); each test runs in a savepoint of
+it, so what a test writes is undone after it, and is given the agencies read again."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from fogkeeper import reevaluation
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction
 from fogkeeper.enforcement.services import (
@@ -21,7 +26,9 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
     hearing_waive,
 )
+from fogkeeper.registry.models import Agency
 from fogkeeper.web.enforcement.calendar import legal_calendar
+from tests import databases
 from tests.compliance.records import make_pier_taqueria
 from tests.records import d, make_establishment
 from tests.web.enforcement import closed_case, san_clemente_case, town_case
@@ -82,15 +89,26 @@ def harbor_grill_case(fse):
     return case
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """San Clemente's cases EC-7 and EC-8 and the Town's EC-1, swept on June 6: the ids of
+    the two agencies."""
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        with reevaluation.held():  # the sweeps evaluate every establishment written
+            sc, town = two_agencies()
+            san_clemente_case(make_pier_taqueria(sc))
+            harbor_grill_case(make_establishment(sc, "FSE-0100", name="Harbor Grill"))
+            town_case(make_pier_taqueria(town, code="T-0042"))
+        sweep_agency(sc, as_of=AS_OF)
+        sweep_agency(town, as_of=AS_OF)
+        databases.check_constraints()
+        yield sc.pk, town.pk
+
+
 @pytest.fixture
-def agencies():
-    sc, town = two_agencies()
-    san_clemente_case(make_pier_taqueria(sc))
-    harbor_grill_case(make_establishment(sc, "FSE-0100", name="Harbor Grill"))
-    town_case(make_pier_taqueria(town, code="T-0042"))
-    sweep_agency(sc, as_of=AS_OF)
-    sweep_agency(town, as_of=AS_OF)
-    return sc, town
+def agencies(built, db):
+    """San Clemente and the Town, read again for this test."""
+    return tuple(Agency.objects.get(pk=pk) for pk in built)
 
 
 @pytest.fixture
@@ -347,66 +365,6 @@ def test_it_reads_in_the_same_number_of_queries_however_many_cases(agencies):
     harbor_grill_case(make_establishment(agencies[0], "FSE-0101", name="Harbor Grill Two"))
     sweep_agency(agencies[0], as_of=AS_OF)
     assert count() == before
-
-
-# -- spill reports and sewer cleanings ---------------------------------------------------------
-
-
-def test_it_lists_the_spill_reports_due_and_late_linking_to_the_incident(client):
-    from tests.web.reports.test_dashboard import overdue_segment, state_spill
-
-    sc, _ = two_agencies()
-    spill = state_spill(sc)
-    segment = overdue_segment(sc)
-    cal = legal_calendar(agency=sc, as_of=d("2025-06-10"))
-    spills = [e for e in cal.entries if e.kind == "spill_report"]
-    assert [(e.day, e.what, e.overdue) for e in spills] == [
-        (d("2025-06-05"), "Draft Spill Report", True),
-        (d("2025-06-17"), "Certified Spill Report", False),
-    ]
-    assert spills[0].citation == "Order WQ 2022-0103-DWQ Att. E1 §3.2.1"
-    assert spills[0].href == f"/incidents/{spill.pk}/"
-    (cleaning,) = [e for e in cal.entries if e.kind == "cleaning"]
-    assert (cleaning.day, cleaning.overdue) == (d("2025-04-06"), True)
-    assert cleaning.href == f"/registry/segments/{segment.pk}/"
-    client.force_login(make_user("alice", sc))
-    html = client.get("/calendar/?as_of=2025-06-10").content.decode()
-    overdue = html.split('id="overdue"', 1)[1].split("</div>", 1)[0]
-    assert f'<a href="/incidents/{spill.pk}/">' in overdue
-    assert f'<a href="/registry/segments/{segment.pk}/">' in overdue
-
-
-def test_its_exports_carry_the_spill_reports_and_the_cleanings(client):
-    from tests.web.reports.test_dashboard import overdue_segment, state_spill
-
-    sc, _ = two_agencies()
-    spill = state_spill(sc)
-    overdue_segment(sc)
-    client.force_login(make_user("alice", sc))
-    text = client.get("/calendar/calendar.csv?as_of=2025-06-10").content.decode()
-    rows = list(csv.DictReader(io.StringIO(text)))
-    kinds = [(r["kind"], r["what"]) for r in rows]
-    assert ("spill_report", "Draft Spill Report") in kinds
-    assert ("cleaning", "Cleaning overdue") in kinds
-    draft = next(r for r in rows if r["what"] == "Draft Spill Report")
-    assert draft["url"].endswith(f"/incidents/{spill.pk}/") and draft["overdue"] == "yes"
-    ics = icalendar.Calendar.from_ical(
-        client.get("/calendar/calendar.ics?as_of=2025-06-10").content
-    )
-    summaries = [str(e["summary"]) for e in ics.walk("VEVENT")]
-    assert "Overdue: Draft Spill Report: no establishment (Spill SSO-9)" in summaries
-    assert any(
-        s.startswith("Overdue: Cleaning overdue: Sewer segment MH-12-MH-13") for s in summaries
-    )
-
-
-def test_it_shows_only_the_spill_reports_when_asked(client):
-    from tests.web.reports.test_dashboard import state_spill
-
-    sc, _ = two_agencies()
-    state_spill(sc)
-    cal = legal_calendar(agency=sc, as_of=d("2025-06-10"), kinds=["spill_report"])
-    assert {e.kind for e in cal.entries} == {"spill_report"}
 
 
 def test_a_case_the_manager_closed_leaves_the_calendar(agencies):

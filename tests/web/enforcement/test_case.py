@@ -1,8 +1,17 @@
+"""The case page (/cases/<establishment>/<case>/): its violations, actions, facts, deadlines
+and fines in the pack's words, for the agency's staff only.
+
+The agencies and their cases are built once for the module (a transaction rolled back when it
+ends); each test runs in a savepoint of it, so what a test writes is undone after it, and is
+given the agencies read again."""
+
 import pytest
 
 from fogkeeper.enforcement.models import Letter
+from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError, Problem
 from fogkeeper.web.enforcement import cases
+from tests import databases
 from tests.compliance.records import make_pier_taqueria
 from tests.records import make_establishment
 from tests.web.enforcement import closed_case, san_clemente_case, town_case
@@ -13,12 +22,21 @@ pytestmark = pytest.mark.django_db
 URL = "/cases/FSE-0042/EC-7/?as_of=2025-06-06"
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """San Clemente's case EC-7 and the Town's EC-1: the ids of the two agencies."""
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        sc, town = two_agencies()
+        san_clemente_case(make_pier_taqueria(sc))
+        town_case(make_pier_taqueria(town, code="T-0042"))
+        databases.check_constraints()
+        yield sc.pk, town.pk
+
+
 @pytest.fixture
-def agencies():
-    sc, town = two_agencies()
-    san_clemente_case(make_pier_taqueria(sc))
-    town_case(make_pier_taqueria(town, code="T-0042"))
-    return sc, town
+def agencies(built, db):
+    """San Clemente and the Town, read again for this test."""
+    return tuple(Agency.objects.get(pk=pk) for pk in built)
 
 
 def section(html: str, element_id: str) -> str:

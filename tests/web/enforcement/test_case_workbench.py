@@ -1,17 +1,25 @@
 """The case workbench: staff start a case from findings and take each next step from the
 case page, by role, each through the services; a refused step shows its cited refusal and
-changes nothing."""
+changes nothing.
+
+The agencies, Pier Taqueria and its case EC-7 are built once for the module (a transaction
+rolled back when it ends, their writes left to the sweeps that end the building); each test
+runs in a savepoint of it, so what it posts is undone after it, and is given them read
+again."""
 
 from __future__ import annotations
 
 import pytest
 
+from fogkeeper import reevaluation
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.compliance.models import Finding
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
 from fogkeeper.enforcement.services import case_open
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.web.common import policy
+from tests import databases
 from tests.compliance.records import make_pier_taqueria
 from tests.enforcement.steps import heard_complaint
 from tests.letters.test_letters import text_of
@@ -24,15 +32,31 @@ pytestmark = pytest.mark.django_db
 AS_OF = "2025-06-06"
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """San Clemente's case EC-7 of Pier Taqueria and the Town's EC-1, swept on June 6: the
+    ids of the agencies, of Pier Taqueria and of its case."""
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        with reevaluation.held():  # the sweeps evaluate every establishment written
+            sc, town = two_agencies()
+            pier = make_pier_taqueria(sc)
+            case = san_clemente_case(pier)
+            town_case(make_pier_taqueria(town, code="T-0042"))
+        sweep_agency(sc, as_of=d(AS_OF))
+        sweep_agency(town, as_of=d(AS_OF))
+        databases.check_constraints()
+        yield {"sc": sc.pk, "town": town.pk, "pier": pier.pk, "case": case.pk}
+
+
 @pytest.fixture
-def world():
-    sc, town = two_agencies()
-    pier = make_pier_taqueria(sc)
-    case = san_clemente_case(pier)
-    town_case(make_pier_taqueria(town, code="T-0042"))
-    sweep_agency(sc, as_of=d(AS_OF))
-    sweep_agency(town, as_of=d(AS_OF))
-    return {"sc": sc, "town": town, "pier": pier, "case": case}
+def world(built, db):
+    """The module's records read again for this test."""
+    return {
+        "sc": Agency.objects.get(pk=built["sc"]),
+        "town": Agency.objects.get(pk=built["town"]),
+        "pier": FoodServiceEstablishment.objects.get(pk=built["pier"]),
+        "case": EnforcementCase.objects.get(pk=built["case"]),
+    }
 
 
 def signed_in(client, agency, role):

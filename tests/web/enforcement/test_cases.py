@@ -1,3 +1,11 @@
+"""The list of the agency's cases (/cases/): open and closed, filtered, searched, paged, and
+exported as shown.
+
+San Clemente's cases and the Town's are built once for the module (a transaction rolled back
+when it ends, their writes left to the sweeps that end the building); each test runs in a
+savepoint of it, so what a test writes is undone after it, and is given San Clemente read
+again."""
+
 import csv
 import io
 
@@ -5,8 +13,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from fogkeeper import reevaluation
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.services import case_open
+from fogkeeper.registry.models import Agency
+from tests import databases
 from tests.compliance.records import make_pier_taqueria
 from tests.records import d, make_establishment
 from tests.web.enforcement import closed_case, san_clemente_case, town_case
@@ -17,17 +28,26 @@ pytestmark = pytest.mark.django_db
 AS_OF = d("2025-06-06")
 
 
-@pytest.fixture
-def sc():
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
     """San Clemente: Pier Taqueria's live case EC-7 and Harbor Grill's closed EC-2; the Town
-    has a case of its own. Both swept on June 6."""
-    sc, town = two_agencies()
-    san_clemente_case(make_pier_taqueria(sc))
-    closed_case(make_establishment(sc, "FSE-0100", name="Harbor Grill"))
-    town_case(make_pier_taqueria(town, code="T-0042"))
-    sweep_agency(sc, as_of=AS_OF)
-    sweep_agency(town, as_of=AS_OF)
-    return sc
+    has a case of its own. Both swept on June 6. San Clemente's id."""
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        with reevaluation.held():  # the sweeps evaluate every establishment written
+            sc, town = two_agencies()
+            san_clemente_case(make_pier_taqueria(sc))
+            closed_case(make_establishment(sc, "FSE-0100", name="Harbor Grill"))
+            town_case(make_pier_taqueria(town, code="T-0042"))
+        sweep_agency(sc, as_of=AS_OF)
+        sweep_agency(town, as_of=AS_OF)
+        databases.check_constraints()
+        yield sc.pk
+
+
+@pytest.fixture
+def sc(built, db):
+    """San Clemente, read again for this test."""
+    return Agency.objects.get(pk=built)
 
 
 @pytest.fixture

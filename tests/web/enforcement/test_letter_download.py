@@ -1,8 +1,15 @@
+"""A letter downloaded (/letters/<id>.pdf): exactly as stored, named after its action, for
+the agency acted for only.
+
+The two letters are made once for the module (a transaction rolled back when it ends); each
+test runs in a savepoint of it and is given them read again."""
+
 import hashlib
 
 import pytest
 
 from fogkeeper.enforcement.models import Letter
+from tests import databases
 from tests.compliance.records import make_pier_taqueria
 from tests.web.enforcement import san_clemente_case, town_case
 from tests.web.people import make_user, two_agencies
@@ -10,12 +17,20 @@ from tests.web.people import make_user, two_agencies
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """San Clemente's case EC-7 and the Town's EC-1 with their letters."""
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        sc, town = two_agencies()
+        san_clemente_case(make_pier_taqueria(sc))
+        town_case(make_pier_taqueria(town, code="T-0042"))
+        databases.check_constraints()
+        yield
+
+
 @pytest.fixture
-def letters():
+def letters(built, db):
     """The letter of San Clemente's notice NNC-1 and of the Town's decision HD-1."""
-    sc, town = two_agencies()
-    san_clemente_case(make_pier_taqueria(sc))
-    town_case(make_pier_taqueria(town, code="T-0042"))
     return Letter.objects.get(action__code="NNC-1"), Letter.objects.get(action__code="HD-1")
 
 

@@ -1,5 +1,9 @@
 """The annual report page (/reports/annual/): read by every staff role, as a page with its charts,
-a PDF and an Excel workbook; a year outside the program refused with a form error."""
+a PDF and an Excel workbook; a year outside the program refused with a form error.
+
+The program is built once for the module, on the day the tests travel to (a transaction rolled
+back when it ends); each test runs in a savepoint of it, so what a test writes is undone after
+it, and is given the program's records read again."""
 
 from __future__ import annotations
 
@@ -13,33 +17,43 @@ from pypdf import PdfReader
 
 from fogkeeper.incidents.models import Incident
 from fogkeeper.web.models import Membership
+from tests import databases
 from tests.records import d, make_agency, make_establishment
-from tests.reporting.test_annual import build_program
+from tests.reporting.test_annual import build_program, read_again
 from tests.web.people import make_user
 
 pytestmark = pytest.mark.django_db
 
 URL = "/reports/annual/"
+TODAY = "2026-06-30 12:00 -07:00"
 
 
 @pytest.fixture(autouse=True)
 def today():
-    with time_machine.travel("2026-06-30 12:00 -07:00", tick=False):
+    with time_machine.travel(TODAY, tick=False):
         yield
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        with time_machine.travel(TODAY, tick=False):
+            p = build_program()
+            Incident.objects.create(
+                agency=p.agency,
+                code="S-X",
+                date=d("2025-10-01"),
+                kind="spill",
+                category=3,
+                cause='=HYPERLINK("http://evil")',
+            )
+        databases.check_constraints()
+        yield p
+
+
 @pytest.fixture
-def program():
-    p = build_program()
-    Incident.objects.create(
-        agency=p.agency,
-        code="S-X",
-        date=d("2025-10-01"),
-        kind="spill",
-        category=3,
-        cause='=HYPERLINK("http://evil")',
-    )
-    return p
+def program(built, db):
+    return read_again(built)
 
 
 def signed_in(client, program, role: str):
