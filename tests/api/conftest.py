@@ -1,11 +1,18 @@
 """A world for the API tests: San Clemente with two establishments, each served by its own
 hauler, and the Town with one; a person of each role at San Clemente and a manager at the
-Town. Every test runs on TODAY (policy.establishments and submissions read the date)."""
+Town. Every test runs on TODAY (policy.establishments and submissions read the date).
+
+The world is built once for each module whose tests ask for it, on TODAY, in a transaction
+rolled back when the module ends (tests/databases.py): each test runs in a savepoint of it,
+so what a test writes no other sees, and gets instances of its own, read again by code.
+A module elsewhere that imports these fixtures (tests/races: transactional) builds the world
+for each test instead."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import pytest
 import time_machine
@@ -15,8 +22,16 @@ from rest_framework.test import APIClient
 
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.incidents.models import Incident
-from fogkeeper.registry.models import Parcel, PropertyOwner, ServiceContract
+from fogkeeper.registry.models import (
+    Agency,
+    FoodServiceEstablishment,
+    Hauler,
+    Parcel,
+    PropertyOwner,
+    ServiceContract,
+)
 from fogkeeper.web.models import Membership
+from tests import databases
 from tests.records import (
     d,
     make_device,
@@ -32,6 +47,7 @@ from tests.records import (
 from tests.web.people import two_agencies
 
 TODAY = "2026-03-02"
+NOW = f"{TODAY} 10:00 -08:00"
 
 
 @dataclass
@@ -48,7 +64,7 @@ class World:
         return fse.devices.get()
 
 
-def _build() -> World:
+def _build() -> None:
     sc, town = two_agencies()
     pier = make_establishment(sc, code="FSE-1", name="Pier Taqueria", operator="Pier Foods LLC")
     grill = make_establishment(
@@ -81,18 +97,57 @@ def _build() -> World:
     Incident.objects.create(agency=sc, code="SPILL-1", date=d("2025-12-01"))  # matched no FSE
     sweep_agency(sc, as_of=d(TODAY))
     sweep_agency(town, as_of=d(TODAY))
-    return World(sc, town, pier, grill, diner, coastal, rival)
+
+
+def _read() -> World:
+    """The world's records, read again by code: instances of this test's own."""
+    sc, town = Agency.objects.get(code="san-clemente"), Agency.objects.get(code="town-10-02")
+    fse, hauler = FoodServiceEstablishment.objects.get, Hauler.objects.get
+    return World(
+        sc,
+        town,
+        pier=fse(agency=sc, code="FSE-1"),
+        grill=fse(agency=sc, code="FSE-2"),
+        diner=fse(agency=town, code="FSE-9"),
+        coastal=hauler(agency=sc, code="H-1"),
+        rival=hauler(agency=sc, code="H-2"),
+    )
+
+
+def _asked_for(request: Any) -> bool:
+    """Whether a test of the module that `request` sets up asks for the world."""
+    mine = [i for i in request.session.items if getattr(i, "module", None) is request.module]
+    return any("world" in item.fixturenames for item in mine)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_world(request, django_db_setup, django_db_blocker):
+    """The world, built once (on TODAY) for a module whose tests ask for it, and rolled back
+    when the module ends; each test runs in a savepoint of its transaction. True if built."""
+    if not _asked_for(request):
+        yield False
+        return
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        with time_machine.travel(NOW, tick=False):
+            _build()
+            databases.check_constraints()
+        yield True
 
 
 @pytest.fixture
 def today():
-    with time_machine.travel(f"{TODAY} 10:00 -08:00", tick=False):
+    with time_machine.travel(NOW, tick=False):
         yield d(TODAY)
 
 
 @pytest.fixture
-def world(db, today) -> World:
-    return _build()
+def world(request, db, today) -> World:
+    """The module's world, read again for this test; built for this test where the module
+    builds none (one that imports this fixture from outside tests/api)."""
+    shared = "_module_world" in request.fixturenames
+    if not (shared and request.getfixturevalue("_module_world")):
+        _build()
+    return _read()
 
 
 def member(username: str, agency, role: str, **links) -> User:
