@@ -122,16 +122,23 @@ def _asked_for(request: Any) -> bool:
 
 @pytest.fixture(scope="module", autouse=True)
 def _module_world(request, django_db_setup, django_db_blocker):
-    """The world, built once (on TODAY) for a module whose tests ask for it, and rolled back
-    when the module ends; each test runs in a savepoint of its transaction. True if built."""
+    """The world and its people, built once (on TODAY) for a module whose tests ask for the
+    world, and rolled back when the module ends; each test runs in a savepoint of its
+    transaction. True if built."""
     if not _asked_for(request):
         yield False
         return
     with databases.rolled_back(django_db_blocker, as_committed=True):
         with time_machine.travel(NOW, tick=False):
             _build()
+            _make_people(_read())
             databases.check_constraints()
         yield True
+
+
+def _shared(request: Any) -> bool:
+    """Whether the test's module built the world and its people once for all its tests."""
+    return "_module_world" in request.fixturenames and request.getfixturevalue("_module_world")
 
 
 @pytest.fixture
@@ -144,8 +151,7 @@ def today():
 def world(request, db, today) -> World:
     """The module's world, read again for this test; built for this test where the module
     builds none (one that imports this fixture from outside tests/api)."""
-    shared = "_module_world" in request.fixturenames
-    if not (shared and request.getfixturevalue("_module_world")):
+    if not _shared(request):
         _build()
     return _read()
 
@@ -157,20 +163,36 @@ def member(username: str, agency, role: str, **links) -> User:
     return user
 
 
-@pytest.fixture
-def people(world):
-    """The people of the world, by role at San Clemente ('town' manages the Town)."""
+USERNAMES = {
+    "manager": "mona",
+    "inspector": "ines",
+    "clerk": "carl",
+    "auditor": "audrey",
+    "operator": "olive",
+    "hauler": "hank",
+    "owner": "oscar",
+    "town": "tess",
+}
+
+
+def _make_people(world: World) -> None:
     sc = world.sc
-    return {
-        "manager": member("mona", sc, "manager"),
-        "inspector": member("ines", sc, "inspector"),
-        "clerk": member("carl", sc, "clerk"),
-        "auditor": member("audrey", sc, "auditor"),
-        "operator": member("olive", sc, "operator", operator=world.pier.current_tenure().operator),
-        "hauler": member("hank", sc, "hauler", hauler=world.coastal),
-        "owner": member("oscar", sc, "owner", owner=world.pier.parcel.owner),
-        "town": member("tess", world.town, "manager"),
-    }
+    for role in ("manager", "inspector", "clerk", "auditor"):
+        member(USERNAMES[role], sc, role)
+    member("olive", sc, "operator", operator=world.pier.current_tenure().operator)
+    member("hank", sc, "hauler", hauler=world.coastal)
+    member("oscar", sc, "owner", owner=world.pier.parcel.owner)
+    member("tess", world.town, "manager")
+
+
+@pytest.fixture
+def people(request, world) -> dict[str, User]:
+    """The people of the world, by role at San Clemente ('town' manages the Town): made with
+    the module's world (else for this test), read again for this test."""
+    if not _shared(request):
+        _make_people(world)
+    users = User.objects.in_bulk(USERNAMES.values(), field_name="username")
+    return {role: users[name] for role, name in USERNAMES.items()}
 
 
 def api(user=None, agency: str | None = None) -> APIClient:
