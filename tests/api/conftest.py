@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from fogkeeper import reevaluation
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import (
@@ -65,6 +66,14 @@ class World:
 
 
 def _build() -> None:
+    """The world's records, asking for no re-evaluation: the sweeps evaluate all of them."""
+    with reevaluation.held():
+        sc, town = _records()
+    sweep_agency(sc, as_of=d(TODAY))
+    sweep_agency(town, as_of=d(TODAY))
+
+
+def _records() -> tuple[Agency, Agency]:
     sc, town = two_agencies()
     pier = make_establishment(sc, code="FSE-1", name="Pier Taqueria", operator="Pier Foods LLC")
     grill = make_establishment(
@@ -95,8 +104,7 @@ def _build() -> None:
         )
         make_incident(fse, f"{fse.code}-O1", "2025-11-01")
     Incident.objects.create(agency=sc, code="SPILL-1", date=d("2025-12-01"))  # matched no FSE
-    sweep_agency(sc, as_of=d(TODAY))
-    sweep_agency(town, as_of=d(TODAY))
+    return sc, town
 
 
 def _read() -> World:
