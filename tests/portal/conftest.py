@@ -3,16 +3,16 @@ Harbor Eats Inc, the current operator of Pier Taqueria (FSE-0042); Harbor Grill 
 another operator's; Pier Foods LLC, Pier Taqueria's former operator, is oscar's business;
 the Town has an establishment of its own (T-1). The world's clock shows that day.
 
-The world is built once for each module whose tests ask for it (not the hauler's modules,
-which have a world of their own: haulers.py), on that day, in a transaction rolled back when
-the module ends (tests/databases.py): each test runs in a savepoint of it, so what a test
-writes no other sees, and gets instances of its own, read again by code. A module elsewhere
-that imports these fixtures (tests/races: transactional) builds the world for each test."""
+The world is built once for each module whose tests ask for it, on that day, in a transaction
+rolled back when the module ends (tests/databases.py): each test runs in a savepoint of it,
+so what a test writes no other sees, and gets instances of its own, read again by code; so
+is the hauler's world (haulers.py) for the modules that know it as `world` (worlds.py). A
+module elsewhere that imports these fixtures (tests/races: transactional) builds the world
+for each test."""
 
 from __future__ import annotations
 
 import types
-from typing import Any
 
 import pytest
 import time_machine
@@ -31,6 +31,7 @@ from fogkeeper.registry.models import (
 from fogkeeper.web.models import Membership
 from tests import databases
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.portal import haulers, worlds
 from tests.records import d, make_establishment
 from tests.web.people import PASSWORD, two_agencies
 
@@ -68,33 +69,21 @@ def _read() -> types.SimpleNamespace:
     )
 
 
-def _asked_for(request: Any) -> bool:
-    """Whether a test of the module that `request` sets up asks for this world (a module of
-    the hauler's world, which it imports as `world`, does not)."""
-    if getattr(request.module, "world", world) is not world:
-        return False
-    mine = [i for i in request.session.items if getattr(i, "module", None) is request.module]
-    return any("world" in item.fixturenames for item in mine)
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _module_world(request, django_db_setup, django_db_blocker):
-    """The world, built once (on 2025-06-30) for a module whose tests ask for it, and rolled
-    back when the module ends; each test runs in a savepoint of its transaction. True if
-    built."""
-    if not _asked_for(request):
+    """The world the module knows as `world` (the one above, or the hauler's), built once at
+    its time for a module whose tests ask for it, and rolled back when the module ends; each
+    test runs in a savepoint of its transaction. True if built."""
+    builders = {world: (_build, NOW), haulers.world: (haulers.build, haulers.NOON)}
+    build, now = builders.get(getattr(request.module, "world", world), (None, None))
+    if build is None or not worlds.asked_for(request):
         yield False
         return
     with databases.rolled_back(django_db_blocker, as_committed=True):
-        with time_machine.travel(NOW, tick=False):
-            _build()
+        with time_machine.travel(now, tick=False):
+            build()
             databases.check_constraints()
         yield True
-
-
-def _shared(request: Any) -> bool:
-    """Whether the test's module built the world once for all its tests."""
-    return "_module_world" in request.fixturenames and request.getfixturevalue("_module_world")
 
 
 @pytest.fixture
@@ -107,7 +96,7 @@ def today():
 def world(request, db, today):
     """The module's world, read again for this test; built for this test where the module
     builds none (one that imports this fixture from outside tests/portal)."""
-    if not _shared(request):
+    if not worlds.shared(request):
         _build()
     return _read()
 
