@@ -2,11 +2,11 @@
 hauler, and the Town with one; a person of each role at San Clemente and a manager at the
 Town. Every test runs on TODAY (policy.establishments and submissions read the date).
 
-The world is built once for each module whose tests ask for it, on TODAY, in a transaction
-rolled back when the module ends (tests/databases.py): each test runs in a savepoint of it,
-so what a test writes no other sees, and gets instances of its own, read again by code.
-A module elsewhere that imports these fixtures (tests/races: transactional) builds the world
-for each test instead."""
+The world and its people are built once for each module whose tests ask for the world, on
+TODAY, in a transaction rolled back when the module ends (tests/databases.py): each test runs
+in a savepoint of it, so what a test writes no other sees, and gets instances of its own,
+read again by code and username. A module elsewhere that imports these fixtures (tests/races:
+transactional) builds them for each test instead."""
 
 from __future__ import annotations
 
