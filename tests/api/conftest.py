@@ -1,11 +1,18 @@
 """A world for the API tests: San Clemente with two establishments, each served by its own
 hauler, and the Town with one; a person of each role at San Clemente and a manager at the
-Town. Every test runs on TODAY (policy.establishments and submissions read the date)."""
+Town. Every test runs on TODAY (policy.establishments and submissions read the date).
+
+The world and its people are built once for each module whose tests ask for the world, on
+TODAY, in a transaction rolled back when the module ends (tests/databases.py): each test runs
+in a savepoint of it, so what a test writes no other sees, and gets instances of its own,
+read again by code and username. A module elsewhere that imports these fixtures (tests/races:
+transactional) builds them for each test instead."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import pytest
 import time_machine
@@ -13,10 +20,19 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from fogkeeper import reevaluation
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.incidents.models import Incident
-from fogkeeper.registry.models import Parcel, PropertyOwner, ServiceContract
+from fogkeeper.registry.models import (
+    Agency,
+    FoodServiceEstablishment,
+    Hauler,
+    Parcel,
+    PropertyOwner,
+    ServiceContract,
+)
 from fogkeeper.web.models import Membership
+from tests import databases
 from tests.records import (
     d,
     make_device,
@@ -32,6 +48,7 @@ from tests.records import (
 from tests.web.people import two_agencies
 
 TODAY = "2026-03-02"
+NOW = f"{TODAY} 10:00 -08:00"
 
 
 @dataclass
@@ -48,7 +65,15 @@ class World:
         return fse.devices.get()
 
 
-def _build() -> World:
+def _build() -> None:
+    """The world's records, asking for no re-evaluation: the sweeps evaluate all of them."""
+    with reevaluation.held():
+        sc, town = _records()
+    sweep_agency(sc, as_of=d(TODAY))
+    sweep_agency(town, as_of=d(TODAY))
+
+
+def _records() -> tuple[Agency, Agency]:
     sc, town = two_agencies()
     pier = make_establishment(sc, code="FSE-1", name="Pier Taqueria", operator="Pier Foods LLC")
     grill = make_establishment(
@@ -79,20 +104,64 @@ def _build() -> World:
         )
         make_incident(fse, f"{fse.code}-O1", "2025-11-01")
     Incident.objects.create(agency=sc, code="SPILL-1", date=d("2025-12-01"))  # matched no FSE
-    sweep_agency(sc, as_of=d(TODAY))
-    sweep_agency(town, as_of=d(TODAY))
-    return World(sc, town, pier, grill, diner, coastal, rival)
+    return sc, town
+
+
+def _read() -> World:
+    """The world's records, read again by code: instances of this test's own."""
+    sc, town = Agency.objects.get(code="san-clemente"), Agency.objects.get(code="town-10-02")
+    fse, hauler = FoodServiceEstablishment.objects.get, Hauler.objects.get
+    return World(
+        sc,
+        town,
+        pier=fse(agency=sc, code="FSE-1"),
+        grill=fse(agency=sc, code="FSE-2"),
+        diner=fse(agency=town, code="FSE-9"),
+        coastal=hauler(agency=sc, code="H-1"),
+        rival=hauler(agency=sc, code="H-2"),
+    )
+
+
+def _asked_for(request: Any) -> bool:
+    """Whether a test of the module that `request` sets up asks for the world."""
+    mine = [i for i in request.session.items if getattr(i, "module", None) is request.module]
+    return any("world" in item.fixturenames for item in mine)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_world(request, django_db_setup, django_db_blocker):
+    """The world and its people, built once (on TODAY) for a module whose tests ask for the
+    world, and rolled back when the module ends; each test runs in a savepoint of its
+    transaction. True if built."""
+    if not _asked_for(request):
+        yield False
+        return
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        with time_machine.travel(NOW, tick=False):
+            _build()
+            _make_people(_read())
+            databases.check_constraints()
+        yield True
+
+
+def _shared(request: Any) -> bool:
+    """Whether the test's module built the world and its people once for all its tests."""
+    return "_module_world" in request.fixturenames and request.getfixturevalue("_module_world")
 
 
 @pytest.fixture
 def today():
-    with time_machine.travel(f"{TODAY} 10:00 -08:00", tick=False):
+    with time_machine.travel(NOW, tick=False):
         yield d(TODAY)
 
 
 @pytest.fixture
-def world(db, today) -> World:
-    return _build()
+def world(request, db, today) -> World:
+    """The module's world, read again for this test; built for this test where the module
+    builds none (one that imports this fixture from outside tests/api)."""
+    if not _shared(request):
+        _build()
+    return _read()
 
 
 def member(username: str, agency, role: str, **links) -> User:
@@ -102,20 +171,36 @@ def member(username: str, agency, role: str, **links) -> User:
     return user
 
 
-@pytest.fixture
-def people(world):
-    """The people of the world, by role at San Clemente ('town' manages the Town)."""
+USERNAMES = {
+    "manager": "mona",
+    "inspector": "ines",
+    "clerk": "carl",
+    "auditor": "audrey",
+    "operator": "olive",
+    "hauler": "hank",
+    "owner": "oscar",
+    "town": "tess",
+}
+
+
+def _make_people(world: World) -> None:
     sc = world.sc
-    return {
-        "manager": member("mona", sc, "manager"),
-        "inspector": member("ines", sc, "inspector"),
-        "clerk": member("carl", sc, "clerk"),
-        "auditor": member("audrey", sc, "auditor"),
-        "operator": member("olive", sc, "operator", operator=world.pier.current_tenure().operator),
-        "hauler": member("hank", sc, "hauler", hauler=world.coastal),
-        "owner": member("oscar", sc, "owner", owner=world.pier.parcel.owner),
-        "town": member("tess", world.town, "manager"),
-    }
+    for role in ("manager", "inspector", "clerk", "auditor"):
+        member(USERNAMES[role], sc, role)
+    member("olive", sc, "operator", operator=world.pier.current_tenure().operator)
+    member("hank", sc, "hauler", hauler=world.coastal)
+    member("oscar", sc, "owner", owner=world.pier.parcel.owner)
+    member("tess", world.town, "manager")
+
+
+@pytest.fixture
+def people(request, world) -> dict[str, User]:
+    """The people of the world, by role at San Clemente ('town' manages the Town): made with
+    the module's world (else for this test), read again for this test."""
+    if not _shared(request):
+        _make_people(world)
+    users = User.objects.in_bulk(USERNAMES.values(), field_name="username")
+    return {role: users[name] for role, name in USERNAMES.items()}
 
 
 def api(user=None, agency: str | None = None) -> APIClient:

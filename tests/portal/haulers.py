@@ -2,7 +2,10 @@
 
 In San Clemente, hank works for Coastal Pumping, whose customer is Pier Taqueria (FSE-0042:
 trap GT-2 overdue for a pump-out, interceptor GI-1); Harbor Grill (FSE-7) is Rogue Vac's
-customer, not Coastal's. The Town has an establishment under the same code FSE-0042."""
+customer, not Coastal's. The Town has an establishment under the same code FSE-0042.
+
+A module of tests/portal that knows `world` as this one has it built once (conftest.py,
+worlds.py), each test reading its own instances again by code."""
 
 from __future__ import annotations
 
@@ -12,12 +15,20 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.contrib.auth.models import User
 
 from fogkeeper.compliance.models import Finding
 from fogkeeper.compliance.runs import sweep_agency
-from fogkeeper.registry.models import GreaseControlDevice, Hauler, ServiceContract
+from fogkeeper.registry.models import (
+    Agency,
+    FoodServiceEstablishment,
+    GreaseControlDevice,
+    Hauler,
+    ServiceContract,
+)
 from fogkeeper.web.models import Membership
 from tests.compliance.records import AS_OF, make_pier_taqueria
+from tests.portal import worlds
 from tests.records import d, make_device, make_establishment
 from tests.web.people import make_user, two_agencies
 
@@ -35,8 +46,7 @@ def clock():
         yield AS_OF
 
 
-@pytest.fixture
-def world(clock):
+def build() -> None:
     sc, town = two_agencies()
     pier = make_pier_taqueria(sc)
     grill = make_establishment(sc, code="FSE-7", name="Harbor Grill", operator="Harbor Grill Inc")
@@ -48,19 +58,34 @@ def world(clock):
     town_fse = make_establishment(town, code="FSE-0042", name="Desert Taqueria")
     make_device(town_fse, "GI-1")
     sweep_agency(sc, as_of=AS_OF)
-    hank = hauler_user("hank", coastal)
-    trap = GreaseControlDevice.objects.get(establishment=pier, code="GT-2")
+    hauler_user("hank", coastal)
+
+
+def read() -> SimpleNamespace:
+    """The world's records, read again by code: instances of this test's own."""
+    sc, town = Agency.objects.get(code="san-clemente"), Agency.objects.get(code="town-10-02")
+    fse, hauler = FoodServiceEstablishment.objects.get, Hauler.objects.get
+    pier = fse(agency=sc, code="FSE-0042")
     return SimpleNamespace(
         sc=sc,
         town=town,
         pier=pier,
-        grill=grill,
-        town_fse=town_fse,
-        coastal=coastal,
-        rogue=rogue,
-        hank=hank,
-        trap=trap,
+        grill=fse(agency=sc, code="FSE-7"),
+        town_fse=fse(agency=town, code="FSE-0042"),
+        coastal=hauler(agency=sc, code="FSE-0042-H1"),
+        rogue=hauler(agency=sc, code="FSE-0042-H2"),
+        hank=User.objects.get(username="hank"),
+        trap=GreaseControlDevice.objects.get(establishment=pier, code="GT-2"),
     )
+
+
+@pytest.fixture
+def world(request, clock):
+    """The module's world, read again for this test; built for this test where the module
+    builds none (one that imports this fixture from outside tests/portal)."""
+    if not worlds.shared(request):
+        build()
+    return read()
 
 
 def hauler_user(username: str, hauler: Hauler):
