@@ -13,10 +13,12 @@ and not migrations. Prints each problem and exits 1 when there is one.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "fogkeeper"
@@ -33,6 +35,40 @@ def modules(root: Path) -> dict[str, Path]:
             parts = parts[:-1]
         found[".".join(parts)] = path
     return found
+
+
+class Source(NamedTuple):
+    """What the checks read of a module, in ast.walk's order: its imports (less those under
+    `if TYPE_CHECKING:`), its string constants and calls, its `from … import`s."""
+
+    imports: tuple[ast.Import | ast.ImportFrom, ...]
+    named: tuple[ast.Constant | ast.Call, ...]
+    imported_from: tuple[ast.ImportFrom, ...]
+
+
+def source(path: Path) -> Source:
+    """The module at `path`, parsed and walked once for every check however many read it
+    (and however many copies of the package hold the same text: tests/test_layers.py)."""
+    try:
+        return parse(path.read_text(encoding="utf-8"))
+    except SyntaxError as e:
+        e.filename = str(path)
+        raise
+
+
+@functools.cache
+def parse(text: str) -> Source:
+    """A module's text read once, for the process (a test may clear it: parse.cache_clear)."""
+    tree = ast.parse(text)
+    skipped = _type_checking_only(tree)
+    nodes = list(ast.walk(tree))
+    return Source(
+        imports=tuple(
+            n for n in nodes if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skipped
+        ),
+        named=tuple(n for n in nodes if _constant(n) is not None or isinstance(n, ast.Call)),
+        imported_from=tuple(n for n in nodes if isinstance(n, ast.ImportFrom)),
+    )
 
 
 def _type_checking_only(tree: ast.AST) -> set[int]:
@@ -63,11 +99,7 @@ def imports(root: Path) -> dict[str, set[str]]:
     top = root.name
     graph: dict[str, set[str]] = defaultdict(set)
     for module, path in known.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        skipped = _type_checking_only(tree)
-        for node in ast.walk(tree):
-            if id(node) in skipped:
-                continue
+        for node in source(path).imports:
             for name in _named(node, module, path.name == "__init__.py", known):
                 while name and name not in known:
                     name = name.rpartition(".")[0]
@@ -178,7 +210,7 @@ def ways_up(root: Path, layers) -> list[str]:
         part = _part(module)
         if part == "layers":
             continue
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in source(path).named:
             task = _constant(node)
             if task in tasks and part not in tasks[task][1] and part != tasks[task][0]:
                 out.append(f"{module} names task {task}; TASKS does not list {part}")
@@ -216,8 +248,8 @@ def ways_up(root: Path, layers) -> list[str]:
 def _upcalls_imported(module: str, path: Path, upcalls, package: str) -> list[str]:
     """A module that imports a function of upcalls.py named for a call up is its caller."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom) and node.module == f"{package}.upcalls":
+    for node in source(path).imported_from:
+        if node.module == f"{package}.upcalls":
             for alias in node.names:
                 if alias.name in upcalls and _part(module) not in upcalls[alias.name][1]:
                     out.append(f"{module} calls {alias.name}; UPCALLS does not list it")
