@@ -59,9 +59,8 @@ def source(path: Path) -> Source:
 @functools.cache
 def parse(text: str) -> Source:
     """A module's text read once, for the process (a test may clear it: parse.cache_clear)."""
-    tree = ast.parse(text)
-    skipped = _type_checking_only(tree)
-    nodes = list(ast.walk(tree))
+    nodes = list(ast.walk(ast.parse(text)))
+    skipped = _type_checking_only(nodes)
     return Source(
         imports=tuple(
             n for n in nodes if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skipped
@@ -71,9 +70,9 @@ def parse(text: str) -> Source:
     )
 
 
-def _type_checking_only(tree: ast.AST) -> set[int]:
+def _type_checking_only(nodes: list[ast.AST]) -> set[int]:
     skipped: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(n) for n in ast.walk(node))
     return skipped

@@ -1,8 +1,13 @@
 """A third ordinance runs the whole application by data alone: the imaginary-town pack
 (tests/rules/packs/, loaded through FOGKEEPER_PACKS) gets a demo agency, its sweep, every
-staff page, an inspection and a pump-out recorded through the pages, and a letter; and a pack
-made by `fogkeeper packs new` runs as an agency once its placeholders are filled in."""
+staff page, an inspection and a pump-out recorded through the pages, and a letter (a pack
+made by `fogkeeper packs new`: tests/web/test_new_pack.py).
 
+The demo is loaded once for the module (a module-scoped transaction, rolled back when the
+module ends); each test works in a savepoint of its own, on the agency read afresh. The
+tests share one pytest-xdist worker, so that loading it once is once in the whole run."""
+
+from collections.abc import Iterator
 from datetime import date
 from io import StringIO
 from pathlib import Path
@@ -12,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
-from fogkeeper.cli import main as cli_main
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.enforcement.models import EnforcementCase, Letter
 from fogkeeper.enforcement.services import action_take
@@ -21,9 +25,9 @@ from fogkeeper.maintenance.models import Service
 from fogkeeper.registry.models import Agency, GreaseControlDevice, Hauler
 from fogkeeper.registry.services import device_install
 from fogkeeper.rules.packs import default_registry
-from tests.rules.new_pack import fill
+from tests import databases
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("any-pack")]
 
 PACKS = Path(__file__).resolve().parent.parent / "rules" / "packs"
 PACK = "imaginary-town"
@@ -31,12 +35,24 @@ AS_OF = date(2026, 6, 30)
 Q = f"?as_of={AS_OF}"
 
 
+@pytest.fixture(scope="module")
+def loaded(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """The demo of the imaginary town, swept, for the module: its agency's id."""
+    with (
+        pytest.MonkeyPatch.context() as mp,
+        databases.rolled_back(django_db_blocker, as_committed=True),
+    ):
+        mp.setenv("FOGKEEPER_PACKS", str(PACKS))
+        call_command("demo", "--pack", PACK, "--as-of", AS_OF.isoformat(), stdout=StringIO())
+        databases.check_constraints()
+        yield Agency.objects.get(pack=PACK).pk
+
+
 @pytest.fixture
-def town(monkeypatch) -> Agency:
-    """The demo of the imaginary town, swept, its staff login signed in."""
+def town(monkeypatch, loaded) -> Agency:
+    """The imaginary town's demo agency, its pack known (FOGKEEPER_PACKS)."""
     monkeypatch.setenv("FOGKEEPER_PACKS", str(PACKS))
-    call_command("demo", "--pack", PACK, "--as-of", AS_OF.isoformat(), stdout=StringIO())
-    return Agency.objects.get(pack=PACK)
+    return Agency.objects.get(pk=loaded)
 
 
 @pytest.fixture
@@ -192,45 +208,3 @@ def test_each_action_the_pack_marks_with_a_letter_sends_one(town):
         fields={"delivered_on": "2026-06-01", "correct_by": "2026-06-15"},
     )
     assert Letter.objects.get(action=notice).pdf.startswith(b"%PDF")
-
-
-def test_a_pack_made_by_packs_new_and_filled_in_runs_as_an_agency(client, monkeypatch, tmp_path):
-    """A new agency's path with no code: `packs new`, its placeholders filled in, loaded by
-    FOGKEEPER_PACKS, a demo of it swept, and its pages read in its own words."""
-    folder = tmp_path / "packs" / "example-city"
-    assert cli_main(["packs", "new", str(folder), "--name", "City of Example"]) == 0
-    fill(folder)
-    monkeypatch.setenv("FOGKEEPER_PACKS", str(folder.parent))
-    call_command("demo", "--pack", "example-city", "--as-of", AS_OF.isoformat(), stdout=StringIO())
-    agency = Agency.objects.get(pack="example-city")
-    assert agency.establishments.count() >= 30
-    swept = ComplianceStatus.objects.filter(establishment__agency=agency).count()
-    assert swept == agency.establishments.count()
-    client.force_login(get_user_model().objects.get(username="manager"))
-    urls = ["/dashboard/", "/establishments/", "/cases/", "/calendar/", "/ordinance/"]
-    assert {u: client.get(u + Q).status_code for u in urls} == dict.fromkeys(urls, 200)
-    ordinance = client.get("/ordinance/" + Q).content.decode()
-    assert "City of Example" in ordinance and "7.40.050(B)" in ordinance
-
-
-def test_a_new_packs_demo_is_on_its_own_streets_and_map(client, monkeypatch, tmp_path):
-    """The demo of a pack made by `packs new` puts its establishments inside the pack's area,
-    on the streets it names, and its map shows them (issue 38 item 4)."""
-    folder = tmp_path / "packs" / "example-city"
-    cli_main(["packs", "new", str(folder), "--name", "City of Example"])
-    fill(folder)  # the area's example: centre [41.5868, -93.6250], 5 km, three streets
-    monkeypatch.setenv("FOGKEEPER_PACKS", str(folder.parent))
-    call_command("demo", "--pack", "example-city", "--as-of", AS_OF.isoformat(), stdout=StringIO())
-    agency = Agency.objects.get(pack="example-city")
-    streets = ("Main Street", "Grand Avenue", "Lincoln Way")
-    for fse in agency.establishments.all():
-        assert any(s in fse.address for s in streets), fse.address
-        assert fse.latitude is not None, fse.code
-        north_km = (float(fse.latitude) - 41.5868) * 111.32
-        east_km = (float(fse.longitude) + 93.6250) * 111.32 * 0.7476  # cos(41.59 degrees)
-        assert north_km**2 + east_km**2 <= 5.01**2, (fse.code, fse.latitude, fse.longitude)
-    assert all(s.path for s in agency.sewer_segments.all())
-    client.force_login(get_user_model().objects.get(username="manager"))
-    shown = client.get("/map/data.json" + Q).json()["features"]
-    points = [f for f in shown if f["properties"]["kind"] == "establishment"]
-    assert len(points) == agency.establishments.count()
