@@ -41,3 +41,23 @@ def signed_in_page(browser, url: str, cookie: str, **context):
     opened = browser.new_context(base_url=url, **context)
     opened.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": url}])
     return opened.new_page()
+
+
+@contextmanager
+def signed_in_pages(browser, url: str, cookies: dict[str, str], *, script: str = ""):
+    """Gives a page for each person of `cookies` (opened, signed in, when first asked for,
+    with `script` put on every page it opens); closes them at the end."""
+    opened = {}
+
+    def page_of(person: str):
+        if person not in opened:
+            opened[person] = signed_in_page(browser, url, cookies[person])
+            if script:
+                opened[person].context.add_init_script(script)
+        return opened[person]
+
+    try:
+        yield page_of
+    finally:
+        for page in opened.values():
+            page.context.close()

@@ -23,7 +23,7 @@ from fogkeeper.web.models import Membership
 from tests.portal.conftest import member
 from tests.web.people import make_user
 
-from .served import served, session_cookie, signed_in_page
+from .served import served, session_cookie, signed_in_pages
 from .test_accessibility import axe_source, build_san_clemente, serious_violations
 
 STAFF_PAGES = [
@@ -93,17 +93,8 @@ def world(django_db_setup, django_db_blocker):
 def page_of(browser, world):
     """One signed-in page per person, with axe-core put on each page it opens."""
     url, cookies, _ = world
-    opened = {}
-
-    def get(username: str):
-        if username not in opened:
-            opened[username] = signed_in_page(browser, url, cookies[username])
-            opened[username].context.add_init_script(axe_source())
-        return opened[username]
-
-    yield get
-    for page in opened.values():
-        page.context.close()
+    with signed_in_pages(browser, url, cookies, script=axe_source()) as page_of:
+        yield page_of
 
 
 def _violations(page, path: str) -> list[str]:

@@ -23,7 +23,7 @@ from tests.access.test_matrix import COLUMNS, TABLE, add_photos, build
 from tests.access.world import ROLES, build_world
 
 from .conftest import PHONE
-from .served import served, signed_in_page
+from .served import served, signed_in_pages
 from .test_accessibility import axe_source, serious_violations
 
 SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": PHONE}
@@ -105,17 +105,8 @@ def world(django_db_setup, django_db_blocker):
 def contexts(browser, world):
     """One signed-in browser context per role, opened when first needed."""
     url, _, cookies = world
-    opened = {}
-
-    def get(role: str):
-        if role not in opened:
-            opened[role] = signed_in_page(browser, url, cookies[role])
-            opened[role].context.add_init_script(axe_source())
-        return opened[role]
-
-    yield get
-    for page in opened.values():
-        page.context.close()
+    with signed_in_pages(browser, url, cookies, script=axe_source()) as page_of:
+        yield page_of
 
 
 def _read(page, url: str, screens: list[str]) -> list[str]:

@@ -5,6 +5,9 @@ its hearing and the hearing officer's decision."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from fogkeeper.enforcement.services import (
     action_fact_record,
     action_take,
@@ -13,7 +16,11 @@ from fogkeeper.enforcement.services import (
     hearing_schedule,
     violation_add,
 )
+from fogkeeper.registry.models import Agency
+from tests import databases
+from tests.compliance.records import make_pier_taqueria
 from tests.records import d
+from tests.web.people import two_agencies
 
 
 def san_clemente_case(fse):
@@ -109,3 +116,21 @@ def closed_case(fse):
     )
     action_fact_record(action=notice, field="corrected_on", value=d("2025-01-20"))
     return case
+
+
+@contextmanager
+def two_cases_once(django_db_blocker) -> Iterator[tuple[int, int]]:
+    """For a module-scoped fixture: San Clemente's case EC-7 of Pier Taqueria and the Town's
+    EC-1 of T-0042, built once for the module (tests/databases.rolled_back); gives the ids of
+    the two agencies, which `read_again` makes into records for each test."""
+    with databases.rolled_back(django_db_blocker, as_committed=True):
+        sc, town = two_agencies()
+        san_clemente_case(make_pier_taqueria(sc))
+        town_case(make_pier_taqueria(town, code="T-0042"))
+        databases.check_constraints()
+        yield sc.pk, town.pk
+
+
+def read_again(pks: tuple[int, ...]) -> tuple[Agency, ...]:
+    """The agencies of these ids, read again for a test of its own."""
+    return tuple(Agency.objects.get(pk=pk) for pk in pks)

@@ -8,14 +8,15 @@ given the agencies read again."""
 import pytest
 
 from fogkeeper.enforcement.models import Letter
-from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError, Problem
 from fogkeeper.web.enforcement import cases
-from tests import databases
-from tests.compliance.records import make_pier_taqueria
 from tests.records import make_establishment
-from tests.web.enforcement import closed_case, san_clemente_case, town_case
-from tests.web.people import make_user, two_agencies
+from tests.web.enforcement import (
+    closed_case,
+    read_again,
+    two_cases_once,
+)
+from tests.web.people import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -25,18 +26,14 @@ URL = "/cases/FSE-0042/EC-7/?as_of=2025-06-06"
 @pytest.fixture(scope="module")
 def built(django_db_setup, django_db_blocker):
     """San Clemente's case EC-7 and the Town's EC-1: the ids of the two agencies."""
-    with databases.rolled_back(django_db_blocker, as_committed=True):
-        sc, town = two_agencies()
-        san_clemente_case(make_pier_taqueria(sc))
-        town_case(make_pier_taqueria(town, code="T-0042"))
-        databases.check_constraints()
-        yield sc.pk, town.pk
+    with two_cases_once(django_db_blocker) as ids:
+        yield ids
 
 
 @pytest.fixture
 def agencies(built, db):
     """San Clemente and the Town, read again for this test."""
-    return tuple(Agency.objects.get(pk=pk) for pk in built)
+    return read_again(built)
 
 
 def section(html: str, element_id: str) -> str:

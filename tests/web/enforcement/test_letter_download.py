@@ -9,10 +9,8 @@ import hashlib
 import pytest
 
 from fogkeeper.enforcement.models import Letter
-from tests import databases
-from tests.compliance.records import make_pier_taqueria
-from tests.web.enforcement import san_clemente_case, town_case
-from tests.web.people import make_user, two_agencies
+from tests.web.enforcement import two_cases_once
+from tests.web.people import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -20,11 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(scope="module")
 def built(django_db_setup, django_db_blocker):
     """San Clemente's case EC-7 and the Town's EC-1 with their letters."""
-    with databases.rolled_back(django_db_blocker, as_committed=True):
-        sc, town = two_agencies()
-        san_clemente_case(make_pier_taqueria(sc))
-        town_case(make_pier_taqueria(town, code="T-0042"))
-        databases.check_constraints()
+    with two_cases_once(django_db_blocker):
         yield
 
 

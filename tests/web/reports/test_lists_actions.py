@@ -8,11 +8,8 @@ again."""
 
 import pytest
 
-from fogkeeper.registry.models import Agency
-from tests import databases
-from tests.compliance.records import make_pier_taqueria
-from tests.web.enforcement import san_clemente_case, town_case
-from tests.web.people import make_user, two_agencies
+from tests.web.enforcement import read_again, two_cases_once
+from tests.web.people import make_user
 from tests.web.reports.test_lists import csv_rows, shown
 
 pytestmark = pytest.mark.django_db
@@ -21,18 +18,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(scope="module")
 def built(django_db_setup, django_db_blocker):
     """San Clemente's case EC-7 and the Town's EC-1: the ids of the two agencies."""
-    with databases.rolled_back(django_db_blocker, as_committed=True):
-        sc, town = two_agencies()
-        san_clemente_case(make_pier_taqueria(sc))
-        town_case(make_pier_taqueria(town, code="T-0042"))
-        databases.check_constraints()
-        yield sc.pk, town.pk
+    with two_cases_once(django_db_blocker) as ids:
+        yield ids
 
 
 @pytest.fixture
 def agencies(built, db):
     """San Clemente and the Town, read again for this test."""
-    return tuple(Agency.objects.get(pk=pk) for pk in built)
+    return read_again(built)
 
 
 @pytest.fixture
