@@ -15,6 +15,7 @@ import tempfile
 import uuid
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import Any
 from unittest.mock import patch
 
 from django.db import connections, transaction
@@ -177,6 +178,20 @@ def rolled_back(django_db_blocker, *, as_committed: bool = False):
             yield
         finally:
             transaction.set_rollback(True)
+
+
+def module_asks_for(request: Any, fixture: str) -> bool:
+    """Whether a test of the module that `request` (a module-scoped fixture's) sets up asks
+    for `fixture`: a module world is built only for the modules that read it."""
+    mine = [i for i in request.session.items if getattr(i, "module", None) is request.module]
+    return any(fixture in item.fixturenames for item in mine)
+
+
+def built_for_module(request: Any, world: str = "_module_world") -> bool:
+    """Whether the test's module built its world once for all its tests (the module-scoped
+    fixture `world` yielded True); else a fixture that reads the world builds it first (a
+    module elsewhere that imports the fixture, or one whose tests commit)."""
+    return world in request.fixturenames and request.getfixturevalue(world)
 
 
 def check_constraints() -> None:

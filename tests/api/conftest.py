@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 import pytest
 import time_machine
@@ -122,18 +121,12 @@ def _read() -> World:
     )
 
 
-def _asked_for(request: Any) -> bool:
-    """Whether a test of the module that `request` sets up asks for the world."""
-    mine = [i for i in request.session.items if getattr(i, "module", None) is request.module]
-    return any("world" in item.fixturenames for item in mine)
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _module_world(request, django_db_setup, django_db_blocker):
     """The world and its people, built once (on TODAY) for a module whose tests ask for the
     world, and rolled back when the module ends; each test runs in a savepoint of its
     transaction. True if built."""
-    if not _asked_for(request):
+    if not databases.module_asks_for(request, "world"):
         yield False
         return
     with databases.rolled_back(django_db_blocker, as_committed=True):
@@ -142,11 +135,6 @@ def _module_world(request, django_db_setup, django_db_blocker):
             _make_people(_read())
             databases.check_constraints()
         yield True
-
-
-def _shared(request: Any) -> bool:
-    """Whether the test's module built the world and its people once for all its tests."""
-    return "_module_world" in request.fixturenames and request.getfixturevalue("_module_world")
 
 
 @pytest.fixture
@@ -159,7 +147,7 @@ def today():
 def world(request, db, today) -> World:
     """The module's world, read again for this test; built for this test where the module
     builds none (one that imports this fixture from outside tests/api)."""
-    if not _shared(request):
+    if not databases.built_for_module(request):
         _build()
     return _read()
 
@@ -197,7 +185,7 @@ def _make_people(world: World) -> None:
 def people(request, world) -> dict[str, User]:
     """The people of the world, by role at San Clemente ('town' manages the Town): made with
     the module's world (else for this test), read again for this test."""
-    if not _shared(request):
+    if not databases.built_for_module(request):
         _make_people(world)
     users = User.objects.in_bulk(USERNAMES.values(), field_name="username")
     return {role: users[name] for role, name in USERNAMES.items()}

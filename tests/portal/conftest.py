@@ -6,7 +6,7 @@ the Town has an establishment of its own (T-1). The world's clock shows that day
 The world is built once for each module whose tests ask for it, on that day, in a transaction
 rolled back when the module ends (tests/databases.py): each test runs in a savepoint of it,
 so what a test writes no other sees, and gets instances of its own, read again by code; so
-is the hauler's world (haulers.py) for the modules that know it as `world` (worlds.py). A
+is the hauler's world (haulers.py) for the modules that know it as `world`. A
 module elsewhere that imports these fixtures (tests/races: transactional) builds the world
 for each test."""
 
@@ -31,7 +31,7 @@ from fogkeeper.registry.models import (
 from fogkeeper.web.models import Membership
 from tests import databases
 from tests.compliance.records import AS_OF, make_pier_taqueria
-from tests.portal import haulers, worlds
+from tests.portal import haulers
 from tests.records import d, make_establishment
 from tests.web.people import PASSWORD, two_agencies
 
@@ -76,7 +76,7 @@ def _module_world(request, django_db_setup, django_db_blocker):
     test runs in a savepoint of its transaction. True if built."""
     builders = {world: (_build, NOW), haulers.world: (haulers.build, haulers.NOON)}
     build, now = builders.get(getattr(request.module, "world", world), (None, None))
-    if build is None or not worlds.asked_for(request):
+    if build is None or not databases.module_asks_for(request, "world"):
         yield False
         return
     with databases.rolled_back(django_db_blocker, as_committed=True):
@@ -96,7 +96,7 @@ def today():
 def world(request, db, today):
     """The module's world, read again for this test; built for this test where the module
     builds none (one that imports this fixture from outside tests/portal)."""
-    if not worlds.shared(request):
+    if not databases.built_for_module(request):
         _build()
     return _read()
 

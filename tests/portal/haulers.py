@@ -4,8 +4,8 @@ In San Clemente, hank works for Coastal Pumping, whose customer is Pier Taqueria
 trap GT-2 overdue for a pump-out, interceptor GI-1); Harbor Grill (FSE-7) is Rogue Vac's
 customer, not Coastal's. The Town has an establishment under the same code FSE-0042.
 
-A module of tests/portal that knows `world` as this one has it built once (conftest.py,
-worlds.py), each test reading its own instances again by code."""
+A module of tests/portal that knows `world` as this one has it built once (conftest.py),
+each test reading its own instances again by code."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ from fogkeeper.registry.models import (
     ServiceContract,
 )
 from fogkeeper.web.models import Membership
+from tests import databases
 from tests.compliance.records import AS_OF, make_pier_taqueria
-from tests.portal import worlds
 from tests.records import d, make_device, make_establishment
 from tests.web.people import make_user, two_agencies
 
@@ -83,7 +83,7 @@ def read() -> SimpleNamespace:
 def world(request, clock):
     """The module's world, read again for this test; built for this test where the module
     builds none (one that imports this fixture from outside tests/portal)."""
-    if not worlds.shared(request):
+    if not databases.built_for_module(request):
         build()
     return read()
 
