@@ -109,7 +109,7 @@ def clone_template(name: str) -> bool:
 
 
 # Made by the migrations' post_migrate for every model, the same in every test: kept.
-KEPT = {"django_content_type", "auth_permission", "django_migrations"}
+KEPT = {"django_content_type", "auth_permission"}
 
 
 def empty(using: str = "default") -> None:

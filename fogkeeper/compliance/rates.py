@@ -60,13 +60,13 @@ def rate_counts(*, agency: Agency, days: list[date]) -> dict[date, tuple[int, in
     )
     with connection.cursor() as cursor:
         cursor.execute(active_sql, [*wanted, agency.pk])
-        active = {_day(day): n for day, n in cursor.fetchall()}
+        active = {_as_date(day): n for day, n in cursor.fetchall()}
         cursor.execute(violating_sql, [*wanted, agency.pk])
-        violating = {_day(day): n for day, n in cursor.fetchall()}
+        violating = {_as_date(day): n for day, n in cursor.fetchall()}
     return {day: (active[day], active[day] - violating[day]) for day in days}
 
 
-def _day(value: date | str) -> date:
+def _as_date(value: date | str) -> date:
     """A day as the database gives it back (SQLite: as the text it was sent as)."""
     return value if isinstance(value, date) else date.fromisoformat(value)
 
