@@ -59,14 +59,15 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# The browser tests (tests/browser) drive Debian's chromium; `playwright install` is not used.
+# The browser tests (tests/browser) drive Debian's chromium, through its headless shell
+# (tests/browser/conftest.py); `playwright install` is not used.
 browser:
-	@if command -v chromium >/dev/null 2>&1; then :; \
+	@if command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
-	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-headless-shell; \
 	else \
-	  echo "make browser: chromium is not installed and this is not root, so it cannot be installed;" >&2; \
-	  echo "  run 'sudo apt-get install chromium' (the browser tests in tests/browser FAIL without it)" >&2; \
+	  echo "make browser: chromium or its headless shell is not installed and this is not root, so it cannot be installed;" >&2; \
+	  echo "  run 'sudo apt-get install chromium chromium-headless-shell' (the browser tests in tests/browser FAIL without chromium)" >&2; \
 	fi
 
 # The worker tests (tests/tasks) run real Celery workers against a throwaway Redis
