@@ -12,13 +12,11 @@ def establishment_current_permit(*, establishment: FoodServiceEstablishment) -> 
     return establishment.permits.filter(status="active").order_by("-issued_on", "-id").first()
 
 
-def applications_waiting(*, agency) -> int:
-    """How many applications filed with `agency` are not decided yet."""
+def waiting_applications(*, agency):
+    """The applications filed with `agency` that are not decided yet."""
     from .models import PermitApplication
 
-    return PermitApplication.objects.filter(
-        establishment__agency=agency, decided_on__isnull=True
-    ).count()
+    return PermitApplication.objects.filter(establishment__agency=agency, decided_on__isnull=True)
 
 
 def application_queue(*, agency):

@@ -139,12 +139,34 @@ def readable_agencies(user) -> QuerySet[Agency]:
     return Agency.objects.filter(memberships__user=user).distinct().order_by("name")
 
 
+def request_memberships(request) -> dict[int, Membership]:
+    """The signed-in person's memberships by agency id, each with its agency and its
+    operator, hauler or owner: read in one query, once per request (none for a superuser,
+    who holds no membership and reads every agency)."""
+    user = request.user
+    key = getattr(user, "pk", None)
+    cached = getattr(request, "_memberships", None)
+    if cached is None or cached[0] != key:
+        found: dict[int, Membership] = {}
+        if _active(user) and not user.is_superuser:
+            rows = Membership.objects.filter(user=user).select_related(
+                "agency", "operator", "hauler", "owner"
+            )
+            found = {m.agency_id: m for m in rows.order_by("agency__name", "agency_id")}
+        cached = request._memberships = (key, found)
+    return cached[1]
+
+
 def request_agencies(request) -> list[Agency]:
     """The agencies the person signed in to `request` may read, read once per request."""
     key = getattr(request.user, "pk", None)
     cached = getattr(request, "_readable_agencies", None)
     if cached is None or cached[0] != key:
-        cached = request._readable_agencies = (key, list(readable_agencies(request.user)))
+        if _active(request.user) and not request.user.is_superuser:
+            agencies = [m.agency for m in request_memberships(request).values()]
+        else:
+            agencies = list(readable_agencies(request.user))
+        cached = request._readable_agencies = (key, agencies)
     return cached[1]
 
 
@@ -155,21 +177,21 @@ def current_agency(request) -> Agency | None:
     agencies = request_agencies(request)
     chosen = request.session.get(SESSION_KEY)
     if chosen is None and len(agencies) > 1:
-        chosen = _last_chosen(request.user)
+        chosen = _last_chosen(request)
     for agency in agencies:
         if agency.pk == chosen:
             return agency
     return agencies[0] if agencies else None
 
 
-def _last_chosen(user) -> int | None:
-    """The pk of the agency `user` last chose to act for, if any."""
-    return (
-        Membership.objects.filter(user=user, last_chosen__isnull=False)
-        .order_by("-last_chosen")
-        .values_list("agency_id", flat=True)
-        .first()
-    )
+def _last_chosen(request) -> int | None:
+    """The pk of the agency the person last chose to act for, if any."""
+    chosen = [
+        (m.last_chosen, m.agency_id)
+        for m in request_memberships(request).values()
+        if m.last_chosen is not None
+    ]
+    return max(chosen)[1] if chosen else None
 
 
 def choose_agency(request, code: str) -> Agency:
@@ -201,7 +223,9 @@ def membership(user, agency: Agency | None) -> Membership | None:
 def request_membership(request, agency: Agency | None) -> Membership | None:
     """membership(), kept on the signed-in user for the rest of the request: the role checks
     of the view, its templates and tags then ask no more."""
-    found = membership(request.user, agency)
+    found = request_memberships(request).get(agency.pk) if agency is not None else None
+    if found is None:
+        found = membership(request.user, agency)
     if found is not None and found.pk is not None:
         request.user._acting_membership = found
     return found

@@ -211,11 +211,11 @@ def inbox(*, agency: Agency, kind: str = "") -> QuerySet[AuditEvent]:
     return _filed(agency, [kind] if kind in SOURCES else list(SOURCES))
 
 
-def recent_count(*, agency: Agency, today: date | None = None) -> int:
-    """How much was filed in the last RECENT_DAYS days (the nav's figure)."""
+def recent(*, agency: Agency, today: date | None = None) -> QuerySet[AuditEvent]:
+    """What was filed in the last RECENT_DAYS days (the nav's figure counts it)."""
     today = today or timezone.localdate()
     since = datetime.combine(today - timedelta(days=RECENT_DAYS - 1), datetime.min.time())
-    return inbox(agency=agency).filter(at__gte=timezone.make_aware(since)).count()
+    return inbox(agency=agency).filter(at__gte=timezone.make_aware(since))
 
 
 def inbox_rows(*, agency: Agency, events: Iterable[AuditEvent]) -> list[InboxRow]:

@@ -2,8 +2,7 @@
 
 from django import template
 
-from fogkeeper.portal.models import EnrolmentRequest
-from fogkeeper.web.common import policy
+from .nav import figures
 
 register = template.Library()
 
@@ -12,7 +11,5 @@ register = template.Library()
 def waiting_requests(context) -> int | None:
     """How many requests wait for the agency acted for; None when the person may not decide
     them (policy kind "membership")."""
-    request, agency = context.get("request"), context.get("agency")
-    if request is None or not policy.may_write(request.user, agency, "membership"):
-        return None
-    return EnrolmentRequest.objects.filter(agency=agency, status="waiting").count()
+    request = context.get("request")
+    return figures(request)["accounts"] if request is not None else None

@@ -1,15 +1,9 @@
-"""The number of permit applications waiting, for the staff nav's "Permits" link."""
+"""The permits a case's page links to: the permit in force and the decisions of the case
+ordering it suspended or revoked."""
 
 from django import template
 
-from fogkeeper.permits.selectors import applications_waiting
-
 register = template.Library()
-
-
-@register.simple_tag
-def permit_applications_waiting(agency) -> int:
-    return applications_waiting(agency=agency) if agency is not None else 0
 
 
 @register.simple_tag

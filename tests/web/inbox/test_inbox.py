@@ -12,7 +12,7 @@ from fogkeeper.permits.models import PermitApplication
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, Operator, ServiceContract
 from fogkeeper.training.models import Employee
 from fogkeeper.training.services import training_record
-from fogkeeper.web.inbox.selectors import recent_count
+from fogkeeper.web.inbox.selectors import recent
 from tests.portal.conftest import member, olive, today, world  # noqa: F401 (fixtures)
 from tests.records import d
 from tests.web.people import make_user
@@ -139,8 +139,8 @@ def test_it_pages_twenty_five_at_a_time(manager, world, hank, today):
 
 def test_it_counts_the_last_seven_days_in_the_nav(manager, world, olive, today):
     file_application(olive)
-    assert recent_count(agency=world.sc, today=today) == 1
-    assert recent_count(agency=world.sc, today=today + timedelta(days=7)) == 0
+    assert recent(agency=world.sc, today=today).count() == 1
+    assert recent(agency=world.sc, today=today + timedelta(days=7)).count() == 0
     html = manager.get("/dashboard/?as_of=2025-06-30").content.decode()
     assert 'id="nav-inbox">Inbox <span class="usa-tag">1<' in html
 
