@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install engine run test check lint typecheck format bench bench-scale clean browser redis
+.PHONY: install engine run test check lint typecheck format bench bench-scale clean browser redis system
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -81,7 +81,16 @@ redis:
 	  echo "  run 'sudo apt-get install redis-server' (the worker tests in tests/tasks FAIL without it)" >&2; \
 	fi
 
-test: lint typecheck browser redis
+# chromium and Redis, one after the other (apt holds one lock at a time).
+system:
+	@$(MAKE) --no-print-directory browser
+	@$(MAKE) --no-print-directory redis
+
+# The engine's build, the type check and the system's packages side by side (each keeps one
+# core, or waits on the network), then lint, the conformance cases and pytest.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j3 --output-sync=target engine typecheck system
+	@$(MAKE) --no-print-directory lint
 	@if [ -f $(SHARED)/tools/conformance.py ]; then \
 	  echo "conformance cases in $(SHARED)/spec/cases:"; \
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \
