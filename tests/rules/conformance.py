@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import subprocess
-import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+from fogkeeper.cli import main
 
 
 def norm(v: Any) -> Any:
@@ -59,14 +62,15 @@ def problems(expect: dict, report: dict) -> list[str]:
 
 def check_case_with_cli(spec: dict, tmp_path: Path, *args: str) -> list[str]:
     """Run a {name, case, expect} case through `fogkeeper evaluate` (with `args` before the
-    file) and list how the outcome differs from `expect`."""
+    file) and list how the outcome differs from `expect`. The command's own main, in this
+    process: `make test` runs the shared cases through the installed command as well."""
     path = tmp_path / "case.json"
     path.write_text(json.dumps(spec["case"], default=norm))
-    proc = subprocess.run(
-        [sys.executable, "-m", "fogkeeper.cli", "evaluate", *args, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        returncode = main(["evaluate", *args, str(path)])
+    proc = SimpleNamespace(
+        returncode=returncode, stdout=stdout.getvalue(), stderr=stderr.getvalue()
     )
     expect = spec.get("expect", {})
     if "error" in expect:
