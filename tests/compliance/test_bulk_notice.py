@@ -54,7 +54,7 @@ class Sent:
 def sent(django_db_setup, django_db_blocker):
     with databases.rolled_back(django_db_blocker, as_committed=True):
         program = generate_program(
-            establishments=600, years=3, as_of=AS_OF, agency_code="bulk", pack="san-clemente"
+            establishments=450, years=3, as_of=AS_OF, agency_code="bulk", pack="san-clemente"
         ).agency
         sweep_agency(program, as_of=AS_OF)
         rule, codes = _most_found(program)
