@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db import connections
+from django.db import connection
 from django.db.models import QuerySet
 
 SHOWN = 25  # the rows of a long list a page shows at a time (issue 15, item 7)
@@ -18,20 +18,24 @@ def section(rows, number, per: int = SHOWN) -> Page:
     return Paginator(rows, per).get_page(number)
 
 
-def counts(**querysets: QuerySet) -> dict[str, int]:
-    """How many rows each of `querysets` has, asked of the database in one statement (the
-    figures of a page's chrome, which would otherwise cost a round trip each)."""
+def counts(**counted: QuerySet | tuple[str, list[Any]]) -> dict[str, int]:
+    """How many rows each queryset of `counted` has (or what each `(sql, params)` statement
+    of a count gives), asked of the database in one statement: the figures of a page's
+    chrome, which would otherwise cost a round trip each."""
     parts: list[str] = []
     params: list[Any] = []
-    for name, qs in querysets.items():
+    for name, what in counted.items():
         if not name.isidentifier():
             raise ValueError(f"not a name for a count: {name!r}")
-        sql, its = qs.order_by().values("pk").query.sql_with_params()
-        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS {name}_rows) AS {name}")
-        params.extend(its)
+        if isinstance(what, QuerySet):
+            rows, its = what.order_by().values("pk").query.sql_with_params()
+            sql, params_of = f"SELECT COUNT(*) FROM ({rows}) AS {name}_rows", list(its)
+        else:
+            sql, params_of = what
+        parts.append(f"({sql}) AS {name}")
+        params.extend(params_of)
     if not parts:
         return {}
-    database = next(iter(querysets.values())).db
-    with connections[database].cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(parts), params)
-        return dict(zip(querysets, cursor.fetchone(), strict=True))
+        return dict(zip(counted, cursor.fetchone(), strict=True))

@@ -10,7 +10,7 @@ from fogkeeper.portal.models import EnrolmentRequest
 from fogkeeper.web.common import policy
 from fogkeeper.web.common.selectors import counts
 
-from ..inbox.selectors import recent
+from ..inbox.selectors import recent_count_sql
 
 register = template.Library()
 
@@ -24,7 +24,7 @@ def figures(request) -> dict[str, int | None]:
     agency = getattr(request, "agency", None)
     found: dict[str, int | None] = {"permits": 0, "filed": 0, "accounts": None}
     if agency is not None:
-        asked: dict[str, QuerySet] = {"filed": recent(agency=agency)}
+        asked: dict[str, QuerySet | tuple[str, list]] = {"filed": recent_count_sql(agency=agency)}
         if agency.get_pack().has_permits:
             asked["permits"] = waiting_applications(agency=agency)
         if policy.may_write(request.user, agency, "membership"):

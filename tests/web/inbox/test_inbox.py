@@ -12,7 +12,8 @@ from fogkeeper.permits.models import PermitApplication
 from fogkeeper.registry.models import GreaseControlDevice, Hauler, Operator, ServiceContract
 from fogkeeper.training.models import Employee
 from fogkeeper.training.services import training_record
-from fogkeeper.web.inbox.selectors import recent
+from fogkeeper.web.common.selectors import counts
+from fogkeeper.web.inbox.selectors import recent, recent_count_sql
 from tests.portal.conftest import member, olive, today, world  # noqa: F401 (fixtures)
 from tests.records import d
 from tests.web.people import make_user
@@ -143,6 +144,30 @@ def test_it_counts_the_last_seven_days_in_the_nav(manager, world, olive, today):
     assert recent(agency=world.sc, today=today + timedelta(days=7)).count() == 0
     html = manager.get("/dashboard/?as_of=2025-06-30").content.decode()
     assert 'id="nav-inbox">Inbox <span class="usa-tag">1<' in html
+
+
+def test_the_nav_counts_in_sql_what_the_inbox_lists(manager, world, olive, hank, today):
+    """recent_count_sql, the nav's count made from SOURCES, counts what recent() lists: an
+    operator's application and a hauler's pump-outs, not what staff recorded, not another
+    agency's, within the last seven days."""
+    file_application(olive)
+    submit_pump_out(world, hank)
+    submit_pump_out(world, hank, manifest="CP-901")
+    trap = GreaseControlDevice.objects.get(establishment=world.pier, code="GT-2")
+    service_record(
+        device=trap,
+        hauler=Hauler.objects.get(code="FSE-0042-H1"),
+        manifest_number="M-77",
+        date=d("2025-06-20"),
+        agency=world.sc,
+        actor=make_user("ivan", world.sc),
+    )
+    for agency in (world.sc, world.town):
+        for day in (today, today + timedelta(days=6), today + timedelta(days=7)):
+            listed = recent(agency=agency, today=day).count()
+            counted = counts(filed=recent_count_sql(agency=agency, today=day))["filed"]
+            assert counted == listed, (agency.code, day)
+    assert counts(filed=recent_count_sql(agency=world.sc, today=today))["filed"] == 3
 
 
 def test_it_answers_404_to_an_operator(world, olive, today):
