@@ -4,13 +4,16 @@ establishment that concern one of its records."""
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import date
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Exists, OuterRef
 
-from fogkeeper.enforcement.models import CaseViolation
+from fogkeeper.enforcement.models import CaseViolation, EnforcementCase
 from fogkeeper.incidents.models import Incident
+from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.rules.report import Accrual, Deadline
 
 from .models import ComplianceStatus, Finding
 from .reports import establishment_report
@@ -47,6 +50,61 @@ def live_case_violations(case_ids: list[int]) -> dict[int, list[tuple[str, bool]
     ):
         out[case_id].append((rule, live))
     return out
+
+
+def case_violations_found(case: EnforcementCase) -> list[tuple[CaseViolation, bool]]:
+    """The violations the case is about, in the order of their codes, each with whether the
+    last stored evaluation holds it an open finding still; in one query."""
+    open_finding = Finding.objects.filter(
+        establishment_id=case.establishment_id,
+        rule=OuterRef("rule"),
+        subject=OuterRef("subject"),
+        open=True,
+    )
+    violations = (
+        CaseViolation.objects.filter(case=case)
+        .annotate(found=Exists(open_finding))
+        .order_by("code")
+    )
+    return [(v, v.found) for v in violations]
+
+
+def stored_calendar(
+    establishment: FoodServiceEstablishment, as_of: date
+) -> tuple[list[Deadline], list[Accrual]] | None:
+    """The deadlines and accruals of the establishment's enforcement as its last stored
+    evaluation (the sweep's, or the re-evaluation after a write) gave them, when that was of
+    `as_of`: what the engine gives that day, read rather than evaluated again; else None.
+    Reads `establishment.compliance`, which the caller may have selected with it."""
+    try:
+        stored = establishment.compliance
+    except ComplianceStatus.DoesNotExist:
+        return None
+    if stored.as_of != as_of:
+        return None
+    deadlines = [
+        Deadline(d["action"], d["name"], _day_or_moment(d["date"]), d["kind"], d["citation"])
+        for d in stored.deadlines or []
+    ]
+    accruals = [
+        Accrual(
+            action=a["action"],
+            rule=a["rule"],
+            days=a["days"],
+            rate=Decimal(str(a["rate"])),
+            amount=Decimal(str(a["amount"])),
+            citation=a["citation"],
+            start=date.fromisoformat(a["from"]),
+            through=date.fromisoformat(a["through"]),
+        )
+        for a in stored.accruals or []
+    ]
+    return deadlines, accruals
+
+
+def _day_or_moment(text: str) -> date | datetime:
+    """A deadline's stored date: a day, or a moment with its offset (the hour-based ones)."""
+    return datetime.fromisoformat(text) if "T" in text else date.fromisoformat(text)
 
 
 def swept_calendars(establishment_ids: set[int]) -> dict[int, tuple[date, list, list]]:

@@ -131,9 +131,15 @@ class EnforcementAction(Immutable):
         return record
 
     def effective_fields(self, facts: list[ActionFact] | None = None) -> dict[str, Any]:
-        """The action's fields overlaid with its facts, in the order they were recorded."""
+        """The action's fields overlaid with its facts, in the order they were recorded: the
+        facts prefetched with it when they were (a case's steps read every action's fields,
+        so a page of them asks once), else read now."""
         if facts is None:
-            facts = list(self.facts.order_by("recorded_at", "pk"))
+            prefetched = getattr(self, "_prefetched_objects_cache", {}).get("facts")
+            if prefetched is not None:
+                facts = sorted(prefetched, key=lambda f: (f.recorded_at, f.pk))
+            else:
+                facts = list(self.facts.order_by("recorded_at", "pk"))
         return overlay(self.fields, [(f.field, f.value) for f in facts])
 
 

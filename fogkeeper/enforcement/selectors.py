@@ -18,7 +18,6 @@ from fogkeeper.rules.packs import Pack
 from .models import (
     STEPS,
     ActionFact,
-    CaseViolation,
     EnforcementAction,
     EnforcementCase,
     Letter,
@@ -151,20 +150,27 @@ def actions_by_case(case_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
 
 def agency_case(agency: Agency, establishment: str, code: str) -> EnforcementCase | None:
     """Case `code` of the agency's establishment `establishment`, or None (another agency's
-    case is none of this one's)."""
-    return (
+    case is none of this one's); with the establishment's last stored evaluation
+    (`compliance`, none before its first sweep), which the case page reads when it is of
+    the day shown, in one query."""
+    case = (
         EnforcementCase.objects.filter(
             establishment__agency=agency, establishment__code=establishment, code=code
         )
-        .select_related("establishment", "opened_by")
+        .select_related("establishment__compliance", "opened_by")
         .first()
     )
+    if case is not None:
+        case.establishment.agency = agency  # the pack's words, the case file: no query more
+    return case
 
 
 def case_actions(case: EnforcementCase) -> list[EnforcementAction]:
     """The case's actions in the order taken, each with its facts (in the order recorded),
-    its letters (without their bytes) and the operator's answers, in five queries."""
-    return list(
+    its letters (without their bytes) and the operator's answers, in four queries. Each
+    action's `refers_to` within the case is the one of the list, with its facts: the steps
+    walk from a decision back to its notice without a query."""
+    actions = list(
         EnforcementAction.objects.filter(case=case)
         .select_related("refers_to", "violation", "taken_by")
         .prefetch_related(
@@ -179,8 +185,9 @@ def case_actions(case: EnforcementCase) -> list[EnforcementAction]:
         )
         .order_by("taken_on", "pk")
     )
-
-
-def case_violations(case: EnforcementCase) -> list[CaseViolation]:
-    """The violations the case is about, in the order of their codes."""
-    return list(CaseViolation.objects.filter(case=case).order_by("code"))
+    by_pk = {a.pk: a for a in actions}
+    for action in actions:
+        if action.refers_to_id in by_pk:
+            action.refers_to = by_pk[action.refers_to_id]
+        action.case = case
+    return actions

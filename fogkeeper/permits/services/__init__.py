@@ -10,6 +10,7 @@ from .applications import (
 )
 from .decisions import (
     ORDERS,
+    decision_orders,
     decisions_ordering,
     permit_renewal_deny,
     permit_revoke,
@@ -41,6 +42,7 @@ __all__ = [
     "application_spec",
     "check_frequency",
     "check_term",
+    "decision_orders",
     "decisions_ordering",
     "modification_notice",
     "permit_application_decide",

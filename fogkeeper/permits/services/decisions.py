@@ -102,26 +102,38 @@ def decisions_ordering(permit: Permit, what: str) -> list:
     (12.2)."""
     from fogkeeper.enforcement.models import EnforcementAction
 
-    order, notice = ORDERS[what]
     pack = permit.agency.get_pack()
-    types = [
-        t
-        for t, spec in pack.actions.items()
-        if "orders" in spec.fields and order in spec.fields["orders"].choices
-    ]
     found = (
-        EnforcementAction.objects.filter(establishment=permit.establishment, type__in=types)
+        EnforcementAction.objects.filter(
+            establishment=permit.establishment, type__in=ordering_types(pack, what)
+        )
         .select_related("case", "refers_to__refers_to__refers_to__refers_to")
         .prefetch_related("facts")
         .order_by("-taken_on", "-pk")
     )
+    return [d for d in found if decision_orders(pack, d, what)]
+
+
+def ordering_types(pack, what: str) -> list[str]:
+    """The pack's action types whose `orders` field may order the permit suspended or revoked."""
+    order = ORDERS[what][0]
     return [
-        d
-        for d in found
-        if d.effective_fields().get("orders") == order
-        and d.refers_to is not None
-        and d.refers_to.traces_to(notice) is not None
+        t
+        for t, spec in pack.actions.items()
+        if "orders" in spec.fields and order in spec.fields["orders"].choices
     ]
+
+
+def decision_orders(pack, decision, what: str) -> bool:
+    """Whether `decision` (with its facts, and the records it follows) is one of
+    `decisions_ordering`: for a page that has the case's actions already."""
+    order, notice = ORDERS[what]
+    return (
+        decision.type in ordering_types(pack, what)
+        and decision.effective_fields().get("orders") == order
+        and decision.refers_to is not None
+        and decision.refers_to.traces_to(notice) is not None
+    )
 
 
 def _from_decision(errors: Errors, permit: Permit, decision, what: str) -> str:

@@ -21,7 +21,12 @@ from django.utils.text import get_valid_filename
 
 from fogkeeper.billing.selectors import case_invoices
 from fogkeeper.compliance.reports import establishment_report
-from fogkeeper.compliance.selectors import live_case_violations, swept_calendars
+from fogkeeper.compliance.selectors import (
+    case_violations_found,
+    live_case_violations,
+    stored_calendar,
+    swept_calendars,
+)
 from fogkeeper.enforcement.models import (
     CLOSURE,
     EnforcementAction,
@@ -34,13 +39,14 @@ from fogkeeper.enforcement.selectors import (
     agency_case,
     agency_cases,
     case_actions,
-    case_violations,
 )
 from fogkeeper.enforcement.steps import Step, next_steps, waiting_steps
+from fogkeeper.permits.selectors import establishment_current_permit
+from fogkeeper.permits.services import decision_orders
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
-from fogkeeper.rules.report import Report
+from fogkeeper.rules.report import Accrual, Deadline, Report
 from fogkeeper.uploads import CONTENT_TYPES
 
 from ..common import policy
@@ -222,13 +228,16 @@ class CasePage:
     waiting: list[tuple[str, list[str]]] = field(default_factory=list)
     late_appeals: list[dict[str, Any]] = field(default_factory=list)
     closure: EnforcementAction | None = None
+    permit_orders: dict[str, Any] = field(default_factory=dict)
 
 
 def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> CasePage:
     """One case of `agency` (404 for any other agency's) with its violations, its actions in
     the order taken with their facts and letters, and what the engine gives it on `as_of`:
     deadlines, hearing windows, dates a penalty becomes final or a lien may be recorded, and
-    the fines accruing."""
+    the fines accruing. The engine's word is the one stored by the last evaluation when that
+    was of `as_of` (the sweep's of today, kept current after each write), else it evaluates
+    the establishment afresh (a page shown as of another day)."""
     case = agency_case(agency, establishment, code)
     if case is None:
         raise Http404("no such case")
@@ -236,66 +245,83 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
     fse = case.establishment
     actions = case_actions(case)
     codes = {a.code for a in actions}
-    problem = ""
-    try:
-        report = establishment_report(establishment=fse, as_of=as_of)
-    except CaseFileError as e:
-        problem = str(e)
-        report = Report(pack.id, fse.code, fse.name, as_of, status="")
-    deadlines = [
-        {
-            **d.to_dict(),
-            "day": _date_of(d.date),
-            "shown": _shown(d.date),
-            "kind_title": _kind(d.kind),
-            "action_title": _title_of(pack, actions, d.action),
-            "passed": _date_of(d.date) < as_of,
-        }
-        for d in report.deadlines
-        if d.action in codes
-    ]
-    accruals = [
-        {
-            **a.to_dict(),
-            "title": _accrual_title(pack, a.rule),
-            "amount": a.amount,
-            "rate": a.rate,
-            "start": a.start,
-            "through": a.through,
-        }
-        for a in report.accruals
-        if a.action in codes
-    ]
-    open_findings = {(f.rule, f.subject) for f in report.findings if f.open}
-    violations = [
-        {
-            "violation": v,
-            "title": pack_title(pack, v.rule),
-            "open": (v.rule, v.subject) in open_findings,
-        }
-        for v in case_violations(case)
-    ]
+    violations = case_violations_found(case)
+    problem, calendar = "", stored_calendar(fse, as_of)
+    if calendar is None:
+        try:
+            report = establishment_report(establishment=fse, as_of=as_of)
+        except CaseFileError as e:
+            problem = str(e)
+            report = Report(pack.id, fse.code, fse.name, as_of, status="")
+        calendar = report.deadlines, report.accruals
+        open_findings = {(f.rule, f.subject) for f in report.findings if f.open}
+        violations = [(v, (v.rule, v.subject) in open_findings) for v, _ in violations]
+    deadlines = [_deadline(pack, actions, d, as_of) for d in calendar[0] if d.action in codes]
+    accruals = [_accrual(pack, a) for a in calendar[1] if a.action in codes]
     closure = closure_on(actions, as_of)
+    rows = [
+        {"violation": v, "title": pack_title(pack, v.rule), "open": found}
+        for v, found in violations
+    ]
     return CasePage(
         case=case,
         as_of=as_of,
         closure=closure,
         open=closure is None
         and is_open(
-            open_violation=any(v["open"] for v in violations),
+            open_violation=any(found for _, found in violations),
             deadlines=deadlines,
             accruals=[{"through": a["through"]} for a in accruals],
             as_of=as_of,
             evaluated_on=as_of,
         ),
-        violations=violations,
+        violations=rows,
         actions=[_action(pack, a) for a in actions],
         deadlines=sorted(deadlines, key=lambda d: (str(d["date"]), d["action"], d["name"])),
         accruals=accruals,
         invoices=case_invoices(fse, codes, as_of),
         problem=problem,
         records=actions,
+        permit_orders=permit_orders(pack, case, actions),
     )
+
+
+def _deadline(pack: Pack, actions: list[EnforcementAction], d: Deadline, as_of: date) -> dict:
+    return {
+        **d.to_dict(),
+        "day": _date_of(d.date),
+        "shown": _shown(d.date),
+        "kind_title": _kind(d.kind),
+        "action_title": _title_of(pack, actions, d.action),
+        "passed": _date_of(d.date) < as_of,
+    }
+
+
+def _accrual(pack: Pack, a: Accrual) -> dict[str, Any]:
+    return {
+        **a.to_dict(),
+        "title": _accrual_title(pack, a.rule),
+        "amount": a.amount,
+        "rate": a.rate,
+        "start": a.start,
+        "through": a.through,
+    }
+
+
+def permit_orders(pack: Pack, case: EnforcementCase, actions: list[EnforcementAction]) -> dict:
+    """The establishment's permit in force and the decisions of the case that order it
+    suspended or revoked, newest first (for the links to the permit's pages); nothing when
+    there is no such decision or no permit in force. Read from the case's actions: the
+    permit is asked for only when a decision orders something of it."""
+    newest_first = sorted(actions, key=lambda a: (a.taken_on, a.pk), reverse=True)
+    orders = {
+        what: [d for d in newest_first if decision_orders(pack, d, what)]
+        for what in ("suspend", "revoke")
+    }
+    if not any(orders.values()):
+        return {}
+    permit = establishment_current_permit(establishment=case.establishment)
+    return {"permit": permit, **orders} if permit is not None else {}
 
 
 def _shown(value: date | datetime) -> str:
