@@ -102,7 +102,7 @@ test: $(STAMP)
 bench: $(STAMP) $(ENGINE) redis
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
-	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20} --seconds $${DURATION:-60}
+	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20,100} --seconds $${DURATION:-60}
 	scripts/with-postgres $(BIN)/python -m bench.forms --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.exports --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.onboard --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
