@@ -92,7 +92,7 @@ def operator_logins(agency, password: str, count: int, as_of) -> list[tuple[str,
 
 
 def sample_cases(agency, count: int, as_of) -> list[str]:
-    """`count` enforcement cases, each about an open pump-out finding of its establishment,
+    """`count` enforcement cases, each about an open finding of its establishment,
     opened through the services staff use: "establishment code/case code" of each. The
     sweep's findings are then evaluated again for them at once, as a batch of writes is."""
     from fogkeeper import reevaluation
@@ -104,7 +104,7 @@ def sample_cases(agency, count: int, as_of) -> list[str]:
         establishment__agency=agency, code__startswith=CASE_PREFIX
     ).select_related("establishment")
     if not cases.exists():
-        findings = Finding.objects.filter(agency=agency, rule="gcd.service_overdue", open=True)
+        findings = Finding.objects.filter(agency=agency, open=True, severity="violation")
         chosen = findings.order_by("establishment_id", "since").distinct("establishment_id")
         with reevaluation.held():
             for i, finding in enumerate(chosen.select_related("establishment")[:count]):
