@@ -99,6 +99,8 @@ test: $(STAMP)
 	FOGKEEPER_SCHEMA_RANDOM=1 scripts/with-postgres scripts/with-redis \
 	  $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
+# bench.pages: one run with think time for each of USERS (comma separated), then 20 users with
+# no wait; DURATION seconds of pages each.
 bench: $(STAMP) $(ENGINE) redis
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
