@@ -99,10 +99,12 @@ test: $(STAMP)
 	FOGKEEPER_SCHEMA_RANDOM=1 scripts/with-postgres scripts/with-redis \
 	  $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
+# bench.pages: one run with think time for each of USERS (comma separated), then 20 users with
+# no wait; DURATION seconds of pages each.
 bench: $(STAMP) $(ENGINE) redis
 	$(BIN)/python -m bench.engine --count $${COUNT:-100000}
 	scripts/with-postgres $(BIN)/python -m bench.sweep --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
-	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20} --seconds $${DURATION:-60}
+	scripts/with-postgres $(BIN)/python -m bench.pages --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10} --users $${USERS:-20,100} --seconds $${DURATION:-60}
 	scripts/with-postgres $(BIN)/python -m bench.forms --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.exports --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
 	scripts/with-postgres $(BIN)/python -m bench.onboard --establishments $${ESTABLISHMENTS:-25000} --years $${YEARS:-10}
