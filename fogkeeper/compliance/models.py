@@ -266,3 +266,38 @@ class ComplianceRate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.agency} on {self.date}: {self.compliant} of {self.active}"
+
+
+class DashboardFigures(models.Model):
+    """The counts over the agency that its dashboard shows for a day (`as_of`: the day of its
+    last sweep), stored by the sweep when it finishes and counted again after each batch of
+    establishments a write re-evaluates (dashboard.py), so that the page reads one row
+    rather than count the agency on every visit. A page for another day counts them afresh."""
+
+    agency = models.OneToOneField(
+        "registry.Agency", on_delete=models.CASCADE, related_name="dashboard_figures"
+    )
+    as_of = models.DateField()
+    violations = models.JSONField(
+        default=dict, blank=True, help_text="rule -> establishments with a violation of it open"
+    )
+    permits_to_renew = models.PositiveIntegerField(default=0)
+    inspections_due = models.PositiveIntegerField(
+        default=0, help_text="establishments with an inspection due or overdue"
+    )
+    inspections_this_week = models.PositiveIntegerField(
+        default=0, help_text="establishments with an inspection due in the six days after"
+    )
+    rates = models.JSONField(
+        default=list, blank=True, help_text="[day, open, compliant] of the chart, oldest first"
+    )
+    calendar = models.JSONField(
+        default=list, blank=True, help_text="the deadlines of the week from as_of, by date"
+    )
+    counted_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "dashboard figures"
+
+    def __str__(self) -> str:
+        return f"dashboard of {self.agency} as of {self.as_of}"

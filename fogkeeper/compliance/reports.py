@@ -4,8 +4,11 @@ reports of every establishment; these are read afresh, for one or a few)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any
+
+from django.db.models import Exists, OuterRef
 
 from fogkeeper.enforcement.models import EnforcementAction
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
@@ -29,20 +32,39 @@ def case_accruals(*, establishment: FoodServiceEstablishment, as_of: date) -> li
     return establishment_report(establishment=establishment, as_of=as_of).accruals
 
 
-def agency_calendar(*, agency: Agency, as_of: date, weeks: int) -> list[dict[str, Any]]:
+def agency_calendar(
+    *, agency: Agency, as_of: date, weeks: int, ids: Iterable[int] | None = None
+) -> list[dict[str, Any]]:
     """Everything that falls due from `as_of` through the next `weeks` weeks, for every
-    establishment of the agency with an enforcement action, sorted by date."""
-    ids = set(
-        EnforcementAction.objects.filter(establishment__agency=agency).values_list(
-            "establishment_id", flat=True
-        )
-    )
+    establishment of the agency with an enforcement action (or those of them among `ids`),
+    sorted by date. The deadlines a sweep stored on `as_of` are read as they are (a write
+    re-evaluates what it changed); an establishment swept on another day, or never, is
+    evaluated now."""
+    with_action = EnforcementAction.objects.filter(establishment=OuterRef("pk"))
+    establishments = FoodServiceEstablishment.objects.filter(Exists(with_action), agency=agency)
+    if ids is not None:
+        establishments = establishments.filter(pk__in=ids)
     end = as_of + timedelta(weeks=weeks)
     due = []
-    for case in build_case_files(agency, ids, as_of).values():
+    stale = []
+    for est_id, code, swept_on, deadlines in establishments.values_list(
+        "pk", "code", "compliance__as_of", "compliance__deadlines"
+    ):
+        if swept_on != as_of:
+            stale.append(est_id)
+            continue
+        due += [{"establishment": code, **d} for d in deadlines if _within(d, as_of, end)]
+    for case in build_case_files(agency, stale, as_of).values():
         report = evaluate(case, as_of)
-        for item in report.deadlines:
-            day = item.date.date() if hasattr(item.date, "date") else item.date
-            if as_of <= day < end:
-                due.append({"establishment": report.establishment, **item.to_dict()})
+        found = (item.to_dict() for item in report.deadlines)
+        due += [
+            {"establishment": report.establishment, **d} for d in found if _within(d, as_of, end)
+        ]
     return sorted(due, key=lambda x: (x["date"], x["establishment"], x["action"], x["name"]))
+
+
+def _within(deadline: dict[str, Any], start: date, end: date) -> bool:
+    """Whether a deadline (as the report's to_dict gives it: a day, or a time of the agency's
+    zone) falls on a day from `start` to the day before `end`."""
+    day = date.fromisoformat(deadline["date"][:10])
+    return start <= day < end

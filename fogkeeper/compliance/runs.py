@@ -35,6 +35,7 @@ from django.utils import timezone
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
 from . import rates
+from .dashboard import figures_store
 from .models import SweepBatch, SweepRun
 from .sweep import SweepResult, counting_queries, sweep_ids, without_gc
 
@@ -163,7 +164,8 @@ def resume_stalled(now=None) -> list[SweepRun]:
 
 
 def finish_sweep(run_id: int) -> SweepRun | None:
-    """Store the month-end rates and the run's totals, once, when every batch is done."""
+    """Store the month-end rates, the dashboard's figures and the run's totals, once, when
+    every batch is done."""
     with transaction.atomic():
         run = SweepRun.objects.select_for_update().select_related("agency").get(pk=run_id)
         if run.status != SweepRun.RUNNING:
@@ -175,6 +177,7 @@ def finish_sweep(run_id: int) -> SweepRun | None:
         counted = SweepResult(run=run)
         with counting_queries(counted):
             rates.rates_store(agency=run.agency, as_of=run.as_of)
+            figures_store(agency=run.agency, as_of=run.as_of)
         run.finished_at = timezone.now()
         run.status = SweepRun.COMPLETE
         _total(run, batches, rates_seconds=time.perf_counter() - started)

@@ -56,3 +56,13 @@ def test_it_runs_the_same_queries_for_3_as_for_40_establishments(client, url):
     few = queries(client, url)
     add(sc, 3, 40)
     assert queries(client, url) == few
+
+
+STAFF_PAGE_QUERIES = 15  # issue 41: no staff page over 15 queries, the chrome's 5 included
+
+
+def test_the_dashboard_of_the_swept_day_reads_its_stored_figures_in_15_queries(client):
+    sc, _ = two_agencies()
+    client.force_login(make_user("alice", sc))
+    add(sc, 0, 40)
+    assert queries(client, "/dashboard/?as_of=2025-06-30") <= STAFF_PAGE_QUERIES

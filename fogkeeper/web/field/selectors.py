@@ -13,18 +13,17 @@ from django.db.models import (
     Func,
     IntegerField,
     OuterRef,
-    Q,
     Subquery,
     Value,
 )
 from django.db.models.functions import Cast, Coalesce
 
+from fogkeeper.compliance.dashboard import inspections_due, inspections_due_by
 from fogkeeper.compliance.models import Finding
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import Inspection
-from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.registry.models import Agency
 
-INSPECTION_WEEK = timedelta(days=6)  # the field list's week ahead
 OVERFLOW_WINDOW = timedelta(days=365)
 # How much each sign of risk weighs in the ranking: an overflow the FSE caused in the last year
 # counts most, then an open violation, an overdue pump-out, and each month since the last
@@ -33,26 +32,6 @@ WEIGHTS = {"overflows": 20, "violations": 10, "overdue_services": 5, "months_sin
 NEVER_INSPECTED_DAYS = 3 * 365
 DAYS_A_MONTH = 30
 STOP_FIELDS = ("code", "name", "address", "city", "compliance__schedule")
-
-
-def inspections_due_by(agency: Agency, as_of: date):
-    """The agency's open establishments with an inspection due by the end of the week ahead
-    (the earliest inspection of the schedule, stored by the sweep): the field list's."""
-    return FoodServiceEstablishment.objects.filter(
-        agency=agency,
-        closed_on__isnull=True,
-        compliance__next_inspection_due__lte=as_of + INSPECTION_WEEK,
-    )
-
-
-def inspections_due(*, agency: Agency, as_of: date) -> tuple[int, int]:
-    """(due on `as_of` or overdue, due in the six days after): the field list's two sections
-    and the dashboard's figures, counted in one query."""
-    today = Q(compliance__next_inspection_due__lte=as_of)
-    counts = inspections_due_by(agency, as_of).aggregate(
-        today=Count("pk", filter=today), week=Count("pk", filter=~today)
-    )
-    return counts["today"], counts["week"]
 
 
 class DaysBetween(Func):

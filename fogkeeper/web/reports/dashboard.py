@@ -2,7 +2,9 @@
 work by role), and what needs doing as of a day: overdue pump-outs, violations by rule,
 permits to renew, inspections due, the week's legal calendar, recent overflows, spill reports
 due, sewer cleanings overdue and the compliance rate, with the sweep they come from. Reads
-only (selectors.dashboard, enforcement.selectors.with_cases)."""
+only (selectors.dashboard, enforcement.selectors.with_cases): the counts over the agency from
+the row its sweep stored for the day (compliance/dashboard.py), in a fixed handful of
+queries whatever the agency's size."""
 
 from __future__ import annotations
 
@@ -60,9 +62,18 @@ def dashboard(request):
 
 def _dashboard(request):
     """What needs doing, as of the day asked for."""
-    board = selectors.dashboard(agency=request.agency, as_of=page_as_of(request))
+    as_of = page_as_of(request)
+    sweep = sweep_standing(agency=request.agency)
+    # the stored figures are of the last complete sweep's day, kept current since; a run
+    # under way, or stopped part done, has changed the findings since they were counted
+    stored = (
+        sweep.complete is not None
+        and sweep.complete.as_of == as_of
+        and sweep.running is None
+        and sweep.stopped is None
+    )
+    board = selectors.dashboard(agency=request.agency, as_of=as_of, stored=stored)
     board.calendar = with_cases(request.agency, board.calendar)
     may_notice = may_send_first_notice(request)
-    sweep = sweep_standing(agency=request.agency)
     context = {"board": board, "may_notice": may_notice, "sweep": sweep}
     return render(request, "web/reports/dashboard.html", context)

@@ -20,7 +20,6 @@ from typing import Any
 from django.db.models import (
     Case,
     CharField,
-    Count,
     DecimalField,
     Exists,
     F,
@@ -36,8 +35,9 @@ from django.db.models.functions import Coalesce
 
 from fogkeeper.billing.models import Invoice, InvoiceAdjustment, InvoiceLine, Payment
 from fogkeeper.billing.selectors import DELINQUENT, invoice_due_on
-from fogkeeper.compliance.models import ComplianceRate, Finding, ScheduleItem
-from fogkeeper.compliance.rates import month_end, month_ends_before, rate_counts
+from fogkeeper.compliance.dashboard import figures, rate_points, stored_figures
+from fogkeeper.compliance.models import Finding
+from fogkeeper.compliance.rates import month_end
 from fogkeeper.enforcement.models import EnforcementAction
 from fogkeeper.formats import cents
 from fogkeeper.incidents.models import Incident
@@ -45,7 +45,6 @@ from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 from fogkeeper.rules.packs import Pack
 
 from ..enforcement.cases import action_title
-from ..field.selectors import inspections_due
 from ..templatetags.words import identifier_words, pack_title
 
 RECENT_OVERFLOW_DAYS = 30  # the dashboard's recent overflows
@@ -114,64 +113,52 @@ class Dashboard:
         return sum(r.deadline.late for r in self.spill_reports)
 
 
-def dashboard(*, agency: Agency, as_of: date) -> Dashboard:
-    from fogkeeper.compliance.reports import agency_calendar
+def dashboard(*, agency: Agency, as_of: date, stored: bool = True) -> Dashboard:
+    """The dashboard on `as_of`: its counts over the agency as the sweep stored them for that
+    day when `stored` (the page knows whether they may be: dashboard.py) and it did, else
+    counted now; the rest read as it is."""
     from fogkeeper.incidents.reporting_pack import of_agency
     from fogkeeper.incidents.spills import reports_due
     from fogkeeper.sewers.selectors import cleaning_citation, cleanings_overdue
 
+    found = stored_figures(agency=agency, as_of=as_of) if stored else None
+    if found is None:
+        found = figures(agency=agency, as_of=as_of)
     pack = agency.get_pack()
-    by_rule = violations_by_rule(agency=agency, on=as_of)
-    violations = [
-        {"rule": rule, "title": pack_title(pack, rule), "count": n}
-        for rule, n in sorted(by_rule.items())
-    ]
-    start = as_of.replace(day=1)
-    end = month_end(as_of)
-    renew_by = month_end(end + timedelta(days=1))
+    by_rule = found.violations
     overflow_since = as_of - timedelta(days=RECENT_OVERFLOW_DAYS)
-    renewals = ScheduleItem.objects.filter(
-        agency=agency, obligation="permit.renewal_application", due__lte=renew_by
-    ).aggregate(n=Count("establishment_id", distinct=True))
-    due_now, due_this_week = inspections_due(agency=agency, as_of=as_of)
+    state = of_agency(agency)
     return Dashboard(
         as_of=as_of,
         overdue_pump_outs=by_rule.get("gcd.service_overdue", 0),
-        violations_by_rule=violations,
+        violations_by_rule=[
+            {"rule": rule, "title": pack_title(pack, rule), "count": n}
+            for rule, n in sorted(by_rule.items())
+        ],
         permits_expired=by_rule.get("permit.expired", 0),
-        permits_to_renew=renewals["n"],
-        renew_by=renew_by,
-        inspections_due=due_now,
-        inspections_this_week=due_this_week,
-        month_start=start,
-        month_end=end,
-        calendar=_with_codes(agency, agency_calendar(agency=agency, as_of=as_of, weeks=1)),
+        permits_to_renew=found.permits_to_renew,
+        renew_by=found.renew_by,
+        inspections_due=found.inspections_due,
+        inspections_this_week=found.inspections_this_week,
+        month_start=as_of.replace(day=1),
+        month_end=month_end(as_of),
+        calendar=_with_codes(agency, found.calendar),
         overflows=list(
             Incident.objects.filter(agency=agency, date__gte=overflow_since, date__lte=as_of)
             .select_related("establishment")
             .order_by("-date", "code")
         ),
         overflow_since=overflow_since,
-        compliance_rate=compliance_rate(agency=agency, as_of=as_of),
+        compliance_rate=rate_points(found.rates),
         spill_reports=reports_due(
-            agency=agency, as_of=as_of, start=as_of, end=as_of + timedelta(days=7)
-        ),
+            agency=agency, as_of=as_of, start=as_of, end=as_of + timedelta(days=7), pack=state
+        )
+        if state is not None
+        else [],
         cleanings_overdue=cleanings_overdue(agency=agency, as_of=as_of),
         history=pump_out_history(agency=agency, as_of=as_of),
         cleaning_citation=cleaning_citation(agency),
-        reports_to_state=of_agency(agency) is not None,
-    )
-
-
-def violations_by_rule(*, agency: Agency, on: date) -> dict[str, int]:
-    """How many establishments had a violation of each rule open on `on`, as the stored
-    findings say (open that day: found since then, and not closed by then; rates.py)."""
-    open_on = Q(since__lte=on) & (Q(closed_on__isnull=True) | Q(closed_on__gt=on))
-    return dict(
-        Finding.objects.filter(open_on, agency=agency, severity="violation")
-        .order_by()
-        .values_list("rule")
-        .annotate(n=Count("establishment_id", distinct=True))
+        reports_to_state=state is not None,
     )
 
 
@@ -187,27 +174,6 @@ def _with_codes(agency: Agency, items: list[dict[str, Any]]) -> list[dict[str, A
         item["code"] = item["establishment"]
         item["fse_name"] = names.get(item["establishment"], "")
     return items
-
-
-def compliance_rate(*, agency: Agency, as_of: date, months: int = 12) -> list[dict[str, Any]]:
-    """For each of the last `months` month ends (the last one `as_of`): the share of open
-    establishments without an open violation that day, from the stored findings. The month
-    ends come from the rates the agency's sweep stored; `as_of` and any month end no sweep
-    has stored are counted (compliance/rates.py)."""
-    days = [as_of, *month_ends_before(as_of, months - 1)]
-    stored = {
-        day: (active, compliant)
-        for day, active, compliant in ComplianceRate.objects.filter(
-            agency=agency, date__in=days[1:]
-        ).values_list("date", "active", "compliant")
-    }
-    stored |= rate_counts(agency=agency, days=[d for d in days if d not in stored])
-    out = []
-    for day in reversed(days):
-        active, compliant = stored[day]
-        rate = round(100 * compliant / active, 1) if active else None
-        out.append({"date": day, "rate": rate, "active": active})
-    return out
 
 
 # -- the agency-wide lists ------------------------------------------------------------------

@@ -11,10 +11,10 @@ from datetime import date
 import pytest
 
 from fogkeeper import reevaluation
+from fogkeeper.compliance.dashboard import compliance_rate
 from fogkeeper.compliance.models import ComplianceRate
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice, Hauler
-from fogkeeper.web.reports.selectors import compliance_rate
 from tests import databases
 from tests.compliance.records import AS_OF, make_pier_taqueria
 from tests.records import make_establishment, make_permit
@@ -167,9 +167,11 @@ def test_it_charts_the_rates_the_sweep_stored_and_counts_the_day_shown(alice):
 
 def test_it_counts_the_day_shown_and_keeps_the_month_ends_of_the_last_sweep(alice):
     sc = Agency.objects.get(code="san-clemente")
-    make_establishment(sc, code="FSE-NEW", name="New Place", opened_on="2025-05-01")
+    fse = make_establishment(sc, code="FSE-NEW", name="New Place", opened_on="2025-05-01")
+    # evaluated as the registry's services ask: no permit, so not compliant either
+    reevaluation.reevaluate_on_commit(fse, as_of=AS_OF)
     html = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
-    assert '<th scope="row">2025-06-30</th><td class="num">50.0 %</td><td class="num">2' in html
+    assert '<th scope="row">2025-06-30</th><td class="num">0.0 %</td><td class="num">2' in html
     assert '<th scope="row">2025-05-31</th><td class="num">0.0 %</td><td class="num">1' in html
 
 
@@ -277,3 +279,15 @@ def test_it_lists_overdue_segment_cleanings_with_a_link_to_the_segment(alice):
     table = html.split('id="dashboard-cleanings"', 1)[1].split("</table>", 1)[0]
     assert f'<a href="/registry/segments/{segment.pk}/">MH-12-MH-13</a>' in table
     assert "2025-04-06" in table and "2025-01-06" in table
+
+
+def test_it_shows_the_same_figures_from_the_sweeps_row_as_counted_afresh(alice):
+    from fogkeeper.compliance.models import DashboardFigures
+
+    san_clemente_case(FoodServiceEstablishment.objects.get(code="FSE-0042"))
+    sc = Agency.objects.get(code="san-clemente")
+    assert DashboardFigures.objects.filter(agency=sc, as_of=AS_OF).exists()
+    stored = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
+    DashboardFigures.objects.filter(agency=sc).delete()
+    counted = alice.get(f"/dashboard/?as_of={AS_OF}").content.decode()
+    assert stored.split('id="now-heading"')[1] == counted.split('id="now-heading"')[1]
