@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -11,7 +12,8 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import FieldDoesNotExist
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, TextField, Value
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from .models import AuditEvent
@@ -89,15 +91,12 @@ def actors(*, agency):
     )
 
 
-def kinds(*, agency) -> list[str]:
-    """The kinds of change the agency's trail holds (the actions' prefixes), sorted."""
-    actions = AuditEvent.objects.filter(agency=agency).order_by().values_list("action")
-    return sorted({kind_of(a) for (a,) in actions.distinct()})
-
-
-def object_types(*, agency) -> list[str]:
-    rows = AuditEvent.objects.filter(agency=agency).order_by().values_list("object_type")
-    return sorted({t for (t,) in rows.distinct()})
+def kinds_and_types(*, agency) -> tuple[list[str], list[str]]:
+    """The kinds of change the agency's trail holds (the actions' prefixes) and the types of
+    record it is about, each sorted, from one query (the filters' choices)."""
+    pairs = AuditEvent.objects.filter(agency=agency).order_by().values_list("action", "object_type")
+    found = set(pairs.distinct())
+    return sorted({kind_of(a) for a, _ in found}), sorted({t for _, t in found})
 
 
 def type_words(label: str) -> str:
@@ -166,19 +165,74 @@ def _choice_words(field):
 
 def name_related(rows: list[list[Change]]) -> None:
     """Put the records a change's foreign keys name in words ("Pier Taqueria (SC-1)", not
-    "128"), one query a model for a whole page of rows."""
+    "128"), for a whole page of rows in one query (`_words_at_once`), and one more for each
+    model whose words need its records (record_words)."""
     wanted: dict[Any, set] = {}
     for change in (c for row in rows for c in row if c.model is not None):
         wanted.setdefault(change.model, set()).update(i for i in change.ids if i is not None)
-    found = {
-        model: {obj.pk: record_words(obj) for obj in model._base_manager.filter(pk__in=ids)}
-        for model, ids in wanted.items()
-    }
+    found = _words_at_once({m: ids for m, ids in wanted.items() if _worded(m)})
+    for model, ids in wanted.items():
+        words = found.setdefault(model, {})
+        unsaid = {pk for pk, w in words.items() if w is None} if _worded(model) else ids
+        if unsaid:
+            records = model._base_manager.filter(pk__in=unsaid)
+            words.update({o.pk: record_words(o) for o in records})
     for change in (c for row in rows for c in row if c.model is not None):
         words = found.get(change.model, {})
         old, new = change.ids
         change.old = _named(words, old, change.old)
         change.new = _named(words, new, change.new)
+
+
+_WORDS = ("code", "number", "name", "title")
+_TEXT = {"CharField", "SlugField", "TextField"}
+_INTEGER_KEYS = {"AutoField", "BigAutoField"}
+
+
+@functools.cache
+def _worded(model) -> bool:
+    """Whether the model's code, number, name and title fields alone say its records in
+    words; not where record_words needs the record itself (a person, a record named by its
+    __str__, a word that is not a text field)."""
+    fields = {f.name: f for f in model._meta.concrete_fields}
+    present = [w for w in _WORDS if w in fields]
+    return not (
+        hasattr(model, "get_full_name")
+        or model._meta.pk.get_internal_type() not in _INTEGER_KEYS
+        or not present
+        or any(fields[w].get_internal_type() not in _TEXT for w in present)
+        or any(hasattr(model, w) for w in _WORDS if w not in fields)
+    )
+
+
+def _word_columns(model) -> dict[str, Any]:
+    """The model's code, number, name and title as columns of text ("" where it has none)."""
+    fields = {f.name for f in model._meta.concrete_fields}
+    blank = Value("")
+    return {
+        f"w_{w}": Cast(Coalesce(F(w), blank) if w in fields else blank, TextField()) for w in _WORDS
+    }
+
+
+def _words_at_once(wanted: dict[Any, set]) -> dict[Any, dict[Any, str | None]]:
+    """The records `wanted` (model -> ids) in words, from one query of all their models
+    together (UNION ALL); None for a record with neither code nor name, which record_words
+    says as its model does."""
+    models = [m for m, ids in wanted.items() if ids]
+    parts = [
+        m._base_manager.filter(pk__in=wanted[m])
+        .order_by()
+        .annotate(which=Value(i), **_word_columns(m))
+        .values_list("which", "pk", *(f"w_{w}" for w in _WORDS))
+        for i, m in enumerate(models)
+    ]
+    if not parts:
+        return {}
+    found: dict[Any, dict[Any, str | None]] = {}
+    for which, pk, code, number, name, title in parts[0].union(*parts[1:], all=True):
+        model = models[which]
+        found.setdefault(model, {})[pk] = _said(model, code or number, name or title)
+    return found
 
 
 def _named(words: dict, pk: Any, shown: str) -> str:
@@ -190,15 +244,21 @@ def _named(words: dict, pk: Any, shown: str) -> str:
 def record_words(obj) -> str:
     """A record as a person knows it: "Pier Taqueria (SC-1)", its code, its name, a person's
     name; never its database id."""
-    code = getattr(obj, "code", "") or getattr(obj, "number", "")
-    name = getattr(obj, "name", "") or getattr(obj, "title", "")
     if hasattr(obj, "get_full_name"):
         return person(obj)
-    if obj._meta.label_lower == "registry.agency":
+    code = getattr(obj, "code", "") or getattr(obj, "number", "")
+    name = getattr(obj, "name", "") or getattr(obj, "title", "")
+    said = _said(type(obj), code, name)
+    return str(obj) if said is None else said
+
+
+def _said(model, code: Any, name: Any) -> str | None:
+    """A record by its code and name; None where it has neither."""
+    if model._meta.label_lower == "registry.agency":
         return str(name)  # its code is the address's, not a code people use
     if code and name:
         return f"{name} ({code})"
-    return str(code or name or obj)
+    return str(code or name) if code or name else None
 
 
 def label_of(event: AuditEvent) -> str:

@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: every response and log line of the request carries its id
     "fogkeeper.security.requests.RequestIdMiddleware",
+    # second: a request's queries and time, counted from its first query (the session's)
+    "fogkeeper.security.timings.RequestTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "fogkeeper.security.csp.ContentSecurityPolicyMiddleware",
     # Malformed input (NUL, bad encoding, over-long, dates out of range) is a 400 here, once.
@@ -225,6 +227,9 @@ FOGKEEPER_ENROLMENTS_PER_HOUR = env.int("FOGKEEPER_ENROLMENTS_PER_HOUR", default
 # Every log record goes to standard error as one JSON object a line: time, level, logger,
 # message, the request's id, person, agency, path, method, status, and the traceback.
 FOGKEEPER_LOG_LEVEL = env.str("FOGKEEPER_LOG_LEVEL", default="INFO")
+# Each response says its queries and time in a Server-Timing header (security/timings.py):
+# for measuring; off in production, where it would tell anyone how long the database took.
+FOGKEEPER_REQUEST_TIMINGS = env.bool("FOGKEEPER_REQUEST_TIMINGS", default=False)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -11,16 +11,30 @@ is then on that day, and the report says so.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, DateField, Exists, F, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce, ExtractMonth, Greatest
+from django.db.models import (
+    BooleanField,
+    Count,
+    DateField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, DenseRank, ExtractMonth, Greatest
 from django.utils import timezone
 
-from fogkeeper.billing.models import InvoiceLine, Payment
+from fogkeeper.billing.models import Invoice, InvoiceLine, Payment
 from fogkeeper.compliance.models import ComplianceRate
 from fogkeeper.compliance.rates import rate_counts
 from fogkeeper.enforcement.models import EnforcementAction
@@ -436,15 +450,30 @@ def _enforcement(r: AnnualReport, agency, pack) -> list[Figure]:
 
 
 def _penalties(r: AnnualReport, agency, pack) -> list[Figure]:
-    assessed = InvoiceLine.objects.filter(
-        invoice__agency=agency,
-        invoice__kind="penalty",
-        invoice__noticed_on__gte=r.start,
-        invoice__noticed_on__lte=r.end,
-    ).aggregate(total=Sum("amount"), invoices=Count("invoice", distinct=True))
-    paid = Payment.objects.filter(
-        invoice__agency=agency, invoice__kind="penalty", paid_on__gte=r.start, paid_on__lte=r.end
-    ).aggregate(total=Sum("amount"), n=Count("pk"))
+    """The penalty invoices noticed in the year and the payments of penalty invoices made in
+    it, in one query over the agency's penalty invoices (each with its lines' total and the
+    year's payments of it)."""
+    of_invoice = {"invoice": OuterRef("pk")}
+    lines = InvoiceLine.objects.filter(**of_invoice).values("invoice").annotate(t=Sum("amount"))
+    year = {"paid_on__gte": r.start, "paid_on__lte": r.end}
+    payments = Payment.objects.filter(**of_invoice, **year).values("invoice").order_by()
+    noticed = Q(noticed_on__gte=r.start, noticed_on__lte=r.end)
+    totals = (
+        Invoice.objects.filter(agency=agency, kind="penalty")
+        .annotate(
+            charged=Subquery(lines.order_by().values("t")),
+            paid=Subquery(payments.annotate(t=Sum("amount")).values("t")),
+            times_paid=Subquery(payments.annotate(n=Count("pk")).values("n")),
+        )
+        .aggregate(
+            total=Sum("charged", filter=noticed),
+            invoices=Count("pk", filter=noticed & Q(charged__isnull=False)),
+            paid_total=Sum("paid"),
+            paid_n=Sum("times_paid"),
+        )
+    )
+    assessed = {"total": totals["total"], "invoices": totals["invoices"]}
+    paid = {"total": totals["paid_total"], "n": totals["paid_n"] or 0}
     return [
         Figure(
             "penalties_assessed",
@@ -475,25 +504,10 @@ def _spills(r: AnnualReport, agency, pack) -> list[Figure]:
     spills = Incident.objects.filter(
         agency=agency, kind__in=SPILL_KINDS, date__gte=r.start, date__lte=r.end
     )
-    by_category = dict(
-        spills.values("category").annotate(n=Count("pk")).values_list("category", "n")
-    )
-    by_cause = list(
-        spills.values("cause")
-        .annotate(n=Count("pk"))
-        .order_by("-n", "cause")
-        .values_list("cause", "n")
-    )
-    fog = list(
-        spills.filter(fog_caused=True, attributed=True, establishment__isnull=False)
-        .values("establishment__code", "establishment__name")
-        .annotate(n=Count("pk"))
-        .order_by("-n", "establishment__code")
-    )
+    by_category, by_cause, fse_rows = _spill_counts(spills)
     total = sum(by_category.values())
     when = f"dated from {r.start:%-d %B} to {r.end:%-d %B %Y}"
     causes = [(cause.strip() or "Cause not recorded", n) for cause, n in by_cause]
-    fse_rows = [(f["establishment__name"], f["establishment__code"], f["n"]) for f in fog]
     return [
         _by_category(r, agency, by_category, total, when),
         Figure(
@@ -512,6 +526,46 @@ def _spills(r: AnnualReport, agency, pack) -> list[Figure]:
             Table(("Establishment", "Code", "Spills"), fse_rows),
         ),
     ]
+
+
+def _spill_counts(spills) -> tuple[dict, list[tuple[str, int]], list[tuple[str, str, int]]]:
+    """The spills by category; by cause, most first; and the FOG-caused ones attributed to
+    an establishment by establishment (name, code, spills), most first: from one query of
+    the year's spills, each with the rank of its cause and of its establishment's code in
+    the database's own order (its collation), by which ties are ordered as an ORDER BY
+    would order them."""
+    rows = spills.annotate(
+        cause_rank=Window(DenseRank(), order_by=F("cause").asc()),
+        code_rank=Window(DenseRank(), order_by=F("establishment__code").asc()),
+        fog=ExpressionWrapper(
+            Q(fog_caused=True, attributed=True, establishment__isnull=False),
+            output_field=BooleanField(),
+        ),
+    ).values_list(
+        "category",
+        "cause",
+        "cause_rank",
+        "fog",
+        "establishment__code",
+        "establishment__name",
+        "code_rank",
+    )
+    by_category: Counter = Counter()
+    causes: Counter = Counter()
+    fses: Counter = Counter()
+    for category, cause, cause_rank, fog, code, name, code_rank in rows:
+        by_category[category] += 1
+        causes[(cause_rank, cause)] += 1
+        if fog:
+            fses[(code_rank, code, name)] += 1
+    by_cause = [(cause, n) for (_, cause), n in sorted(causes.items(), key=_most_first)]
+    fog = [(name, code, n) for (_, code, name), n in sorted(fses.items(), key=_most_first)]
+    return dict(by_category), by_cause, fog
+
+
+def _most_first(item: tuple[tuple, int]) -> tuple:
+    (rank, *_), n = item
+    return (-n, rank)
 
 
 def _by_category(r: AnnualReport, agency, by_category: dict, total: int, when: str) -> Figure:

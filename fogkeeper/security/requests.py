@@ -71,8 +71,9 @@ def _user(request) -> str | None:
 
 
 class RequestFilter(logging.Filter):
-    """Adds the current request's id, person, agency, path and method to every record (the
-    request of the record itself, for Django's request log written after the middleware)."""
+    """Adds the current request's id, person, agency, path and method to every record, and what
+    it has cost so far (queries, their milliseconds, its milliseconds: timings.py); the request
+    of the record itself, for Django's request log written after the middleware."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         request = _current.get()
@@ -85,11 +86,14 @@ class RequestFilter(logging.Filter):
             record.agency = getattr(agency, "code", None)
             record.path = request.path
             record.method = request.method
+            spent = getattr(request, "spent", None)  # timings.RequestTimingMiddleware's
+            if spent is not None:
+                record.__dict__.update(spent.fields())
         return True
 
 
 class JsonFormatter(logging.Formatter):
-    FIELDS = ("request_id", "user", "agency", "path", "method")
+    FIELDS = ("request_id", "user", "agency", "path", "method", "queries", "db_ms", "ms")
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {

@@ -2,7 +2,13 @@ from decimal import Decimal
 
 import pytest
 
-from fogkeeper.billing.selectors import account_balance, account_statement
+from fogkeeper.billing.selectors import (
+    account,
+    account_balance,
+    account_invoices,
+    account_statement,
+)
+from fogkeeper.billing.services import invoice_credit
 from tests.billing.records import invoice, pay, town_fse
 from tests.records import d
 
@@ -44,3 +50,20 @@ def test_it_leaves_out_what_happened_after_the_date(fse):
 
 def test_it_balances_to_the_last_line_of_the_statement(fse):
     assert account_balance(fse, d("2025-04-01")) == Decimal("120.50")
+
+
+def test_the_account_in_one_read_gives_what_each_read_gives(fse, django_assert_max_num_queries):
+    second = fse.invoices.get(code="INV-2")
+    invoice_credit(invoice=second, on=d("2025-03-20"), amount=Decimal("20.50"), reason="waived")
+    pay(second, "10.00", "2025-05-02")  # after the day: owed, not in the balance
+    invoice(fse, "INV-3", "2025-05-01")  # after the day: not listed
+    on = d("2025-04-01")
+    with django_assert_max_num_queries(4):  # the invoices, their lines, payments, adjustments
+        found = account(fse, on)
+    assert found.statement == account_statement(fse, on)
+    assert found.balance == account_balance(fse, on) == Decimal("100.00")
+    assert found.invoices == account_invoices(fse, on)
+    assert [(r["invoice"].code, r["balance"], r["owed"]) for r in found.invoices] == [
+        ("INV-2", Decimal("100.00"), Decimal("90.00")),
+        ("INV-1", Decimal("0.00"), Decimal("0.00")),
+    ]

@@ -166,10 +166,15 @@ class AuditFilterForm(forms.Form):
             (selectors.SYSTEM, "The system"),
             *people,
         ]
-        kinds = [(k, kind_words(k, titles)) for k in selectors.kinds(agency=agency)]
-        choice_field(self, "kind").choices = [("", "Any change"), *kinds]
-        types = [(t, selectors.type_words(t)) for t in selectors.object_types(agency=agency)]
-        choice_field(self, "object_type").choices = [("", "Any record"), *types]
+        kinds, types = selectors.kinds_and_types(agency=agency)
+        choice_field(self, "kind").choices = [
+            ("", "Any change"),
+            *((k, kind_words(k, titles)) for k in kinds),
+        ]
+        choice_field(self, "object_type").choices = [
+            ("", "Any record"),
+            *((t, selectors.type_words(t)) for t in types),
+        ]
 
     def clean(self):
         super().clean()

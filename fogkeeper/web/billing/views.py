@@ -14,6 +14,7 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
@@ -279,16 +280,19 @@ def _writes(request) -> dict[str, bool]:
 def account(request, code: str):
     """The establishment's account statement: every invoice with what was paid, voided and
     credited, the balance, delinquency and the business license block, and liens."""
-    fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
+    fse = get_object_or_404(
+        FoodServiceEstablishment.objects.select_related("agency"), agency=request.agency, code=code
+    )
     on = page_as_of(request)
     late, block = money.money_standing(fse, on)
-    page = Paginator(money.account_invoices(fse, on), PAGE_SIZE).get_page(request.GET.get("page"))
+    found = money.account(fse, on)
+    page = Paginator(found.invoices, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "fse": fse,
         "on": on,
         "page": page,
-        "statement": money.account_statement(fse, on),
-        "balance": money.account_balance(fse, on),
+        "statement": found.statement,
+        "balance": found.balance,
         "delinquent": late,
         "licence_block": block,
         "liens": Lien.objects.filter(establishment=fse).select_related("release"),
@@ -460,16 +464,13 @@ def invoice_detail(request, code: str, invoice: str):
         else:
             messages.success(request, done)
             return redirect("web:invoice", code=code, invoice=found.code)
-    rows = [
-        r
-        for r in money.account_invoices(found.establishment, max(on, found.noticed_on))
-        if r["invoice"].pk == found.pk
-    ]
+    prefetch_related_objects([found], "lines", "payments", "adjustments")
+    (row,) = money.invoice_rows([found], max(on, found.noticed_on))
     context = {
         "fse": found.establishment,
-        "row": rows[0],
+        "row": row,
         "forms": forms_,
-        "owed": money.invoice_owed(found),
+        "owed": row["owed"],
         "pay": how_to_pay(request.agency),
     }
     return render(request, "web/billing/invoice.html", context, status=_status(bound))
