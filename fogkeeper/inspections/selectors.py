@@ -62,8 +62,9 @@ def discharge_limits(
             .first()
         )
     title = pack.titles.get("permit", "permit")
-    for parameter, limit in ((permit.discharge_limits or {}) if permit else {}).items():
-        limits[parameter] = {**limit, "source": f"{title} {permit.number}"}
+    if permit is not None:
+        for parameter, limit in (permit.discharge_limits or {}).items():
+            limits[parameter] = {**limit, "source": f"{title} {permit.number}"}
     for limit in limits.values():
         limit["max"] = Decimal(str(limit["max"]))
     return limits

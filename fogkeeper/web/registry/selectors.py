@@ -251,34 +251,37 @@ def _count(rows: QuerySet) -> Subquery:
     return Subquery(counted, output_field=IntegerField())
 
 
-def _establishment(agency: Agency, code: str, as_of: date, upto: date | None):
+def _establishment(
+    agency: Agency, code: str, as_of: date, upto: date | None
+) -> tuple[FoodServiceEstablishment, dict[str, int], OperatorTenure | None]:
     """The establishment with its stored status, the count of each of its sections' rows
-    (`counts`) and its current operator (`tenure`), in one query."""
+    and its current operator, in one query."""
     tenure = OperatorTenure.objects.filter(establishment=OuterRef("pk"), until__isnull=True)
     tenure = tenure.order_by("-since")
     fields = {"pk": "pk", "operator_id": "operator_id", "since": "since", "name": "operator__name"}
-    fse = (
+    counted = _counted(as_of, upto)
+    fse: Any = (
         FoodServiceEstablishment.objects.filter(agency=agency, code=code)
         .select_related("compliance")
-        .annotate(**{f"n_{name}": _count(rows) for name, rows in _counted(as_of, upto).items()})
+        .annotate(**{f"n_{name}": _count(rows) for name, rows in counted.items()})
         .annotate(**{f"tenure_{k}": Subquery(tenure.values(v)[:1]) for k, v in fields.items()})
         .first()
     )
     if fse is None:
         raise Http404("no such establishment")
     fse.agency = agency  # the page reads the pack's words through it
-    fse.counts = {name: getattr(fse, f"n_{name}") for name in _counted(as_of, upto)}
-    fse.counts["timeline"] = sum(fse.counts.pop(f"timeline_{k}") for k, *_ in TIMELINE)
-    fse.tenure = None
-    if fse.tenure_pk is not None:
-        fse.tenure = OperatorTenure(
-            pk=fse.tenure_pk,
-            establishment=fse,
-            operator_id=fse.tenure_operator_id,
-            since=fse.tenure_since,
-        )
-        fse.tenure.operator = Operator(pk=fse.tenure_operator_id, name=fse.tenure_name)
-    return fse
+    counts = {name: getattr(fse, f"n_{name}") for name in counted}
+    counts["timeline"] = sum(counts.pop(f"timeline_{k}") for k, *_ in TIMELINE)
+    if fse.tenure_pk is None:
+        return fse, counts, None
+    current = OperatorTenure(
+        pk=fse.tenure_pk,
+        establishment=fse,
+        operator_id=fse.tenure_operator_id,
+        since=fse.tenure_since,
+    )
+    current.operator = Operator(pk=fse.tenure_operator_id, name=fse.tenure_name)
+    return fse, counts, current
 
 
 def _subject_names(fse, counts: dict[str, int]) -> None:
@@ -320,8 +323,7 @@ def establishment_page(
     for each, by name), the timeline up to `upto` where given, its inspections counted up to
     `as_of`. Each kind of record is read in one query, none where the counts say none."""
     pages = pages or {}
-    fse = _establishment(agency, code, as_of or upto or date.max, upto)
-    counts = fse.counts
+    fse, counts, tenure = _establishment(agency, code, as_of or upto or date.max, upto)
     _subject_names(fse, counts)
     pack = agency.get_pack()
     findings = [
@@ -370,7 +372,7 @@ def establishment_page(
         services=sum(d.n_services for d in devices),
         counts=counts,
         permits=permits,
-        tenure=fse.tenure,
+        tenure=tenure,
     )
 
 
