@@ -9,7 +9,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.paginator import Page
+from django.db.models import OuterRef
+from django.db.models.functions import JSONObject
 
 from fogkeeper.communications.selectors import sent_to
 from fogkeeper.compliance.models import ComplianceStatus
@@ -21,6 +24,7 @@ from fogkeeper.rules.packs import Pack
 from ..common.selectors import section
 from ..templatetags.words import pack_title
 from ..vocabulary import reference_words
+from .carried import instances, json_rows
 from .selectors import EstablishmentPage
 from .selectors import counted_section as counted
 
@@ -72,36 +76,35 @@ def inspections_with_photos(
 ) -> Page:
     """A page of the establishment's inspections up to `as_of`, newest first, each with its
     photos (`photo_list`) and the checklist items it found out of compliance (`failed`: the
-    pack's question, the inspector's note). `counts` (selectors.establishment_page's): the
-    inspections already counted, and no photo or failed item asked for where it has none."""
+    pack's question, the inspector's note), read with it. `counts`
+    (selectors.establishment_page's): the inspections already counted."""
+    inspection = OuterRef("pk")
+    photos = InspectionPhoto.objects.filter(inspection=inspection).order_by("pk")
+    failed = ChecklistAnswer.objects.filter(inspection=inspection, compliant=False)
+    failed_rows = failed.order_by("pk").values(
+        row=JSONObject(item="item", note="note", device="device__code")
+    )
     rows = (
         Inspection.objects.filter(establishment=establishment, date__lte=as_of)
         .select_related("inspector")
+        .annotate(photo_rows=json_rows(photos), failed_rows=ArraySubquery(failed_rows))
         .order_by("-date", "-pk")
     )
     if counts is None:
         page = section(rows, number)
     else:
         page = counted(rows, number, counts["inspections_shown"])
-    inspections = page.object_list = list(page.object_list)
-    photos: dict[int, list[InspectionPhoto]] = {i.pk: [] for i in inspections}
-    if inspections and (counts is None or counts["photos"]):
-        for photo in InspectionPhoto.objects.filter(inspection__in=inspections).order_by("pk"):
-            photos[photo.inspection_id].append(photo)
-    failed: dict[int, list[dict[str, str]]] = {i.pk: [] for i in inspections}
-    answers = ChecklistAnswer.objects.filter(inspection__in=inspections, compliant=False)
-    if inspections and (counts is None or counts["failed"]):
-        for answer in answers.select_related("device").order_by("pk"):
-            failed[answer.inspection_id].append(
-                {
-                    "question": pack_title(pack, answer.item),
-                    "note": answer.note,
-                    "device": answer.device.code if answer.device else "",
-                }
-            )
-    for inspection in inspections:
-        inspection.photo_list = photos[inspection.pk]
-        inspection.failed = failed[inspection.pk]
+    page.object_list = list(page.object_list)
+    for i in page.object_list:
+        i.photo_list = instances(InspectionPhoto, i.photo_rows)
+        i.failed = [
+            {
+                "question": pack_title(pack, answer["item"]),
+                "note": answer["note"],
+                "device": answer["device"] or "",
+            }
+            for answer in i.failed_rows or []
+        ]
     return page
 
 
@@ -223,7 +226,7 @@ def page_extras(
     *, page: EstablishmentPage, pack: Pack, as_of: date, pages: dict | None = None
 ) -> dict[str, Any]:
     """The page's sections beyond the selector's, each page of rows cut from the counts the
-    selector read, and the short lists not asked for where they are empty."""
+    selector read, and the short lists it read with the establishment."""
     pages = pages or {}
     fse, counts = page.establishment, page.counts
     devices = [
@@ -250,15 +253,6 @@ def page_extras(
         ),
         "counts": {"inspections": counts["inspections"], "trainings": counts["trainings"]},
         "tenure": page.tenure,
-        "plan_reviews": _listed(fse.plan_reviews.all(), counts["plan_reviews"]),
-        "contracts": _listed(fse.contracts.select_related("hauler"), counts["contracts"]),
-        "laterals": _listed(
-            fse.laterals.select_related("segment").order_by("pk"), counts["laterals"]
-        ),
+        **page.listed,
         **money_standing(fse, as_of, counts["invoices"]),
     }
-
-
-def _listed(rows, count: int) -> list:
-    """`rows`, not asked for where they were counted none."""
-    return list(rows) if count else []

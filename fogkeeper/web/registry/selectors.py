@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     CharField,
@@ -23,15 +25,19 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Value,
-    Window,
 )
-from django.db.models.functions import Cast, Coalesce, RowNumber
+from django.db.models.functions import Cast, Coalesce, JSONObject
 from django.http import Http404
 
 from fogkeeper.billing.models import Invoice
 from fogkeeper.communications.selectors import sent_to
 from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
-from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
+from fogkeeper.enforcement.models import (
+    EnforcementAction,
+    EnforcementCase,
+    Letter,
+    NoticeAnswer,
+)
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import (
     ChecklistAnswer,
@@ -56,6 +62,7 @@ from fogkeeper.training.models import Employee, Training
 
 from ..common.selectors import SHOWN, section
 from ..templatetags.words import pack_title
+from .carried import instance, instances, json_rows
 
 SORTS = {
     "name": ("name", "code"),
@@ -212,6 +219,7 @@ class EstablishmentPage:
     counts: dict[str, int] = field(default_factory=dict)  # of each section's rows (COUNTED)
     permits: list[Permit] = field(default_factory=list)  # every permit, newest issued first
     tenure: OperatorTenure | None = None  # who operates it now
+    listed: dict[str, list] = field(default_factory=dict)  # plan reviews, contracts, laterals
 
 
 def _counted(as_of: date, upto: date | None) -> dict[str, QuerySet]:
@@ -251,11 +259,41 @@ def _count(rows: QuerySet) -> Subquery:
     return Subquery(counted, output_field=IntegerField())
 
 
+def _carried() -> dict[str, Any]:
+    """The establishment's (OuterRef "pk") short lists, each read as JSON in its own row's
+    query (carried.py): its open findings, permits, cases, service contracts, laterals, plan
+    reviews, the names of its employees and trainings, and its devices with their counts and
+    most recent readings."""
+    fse = OuterRef("pk")
+    names = Employee.objects.filter(establishment=fse).values(
+        row=JSONObject(code="code", said="name")
+    )
+    trainings = Training.objects.filter(establishment=fse)
+    trained = trainings.values(row=JSONObject(code="code", said=Cast("date", CharField())))
+    return {
+        "findings": json_rows(
+            Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
+        ),
+        "permits": json_rows(
+            Permit.objects.filter(establishment=fse).order_by("-issued_on", "-id")
+        ),
+        "cases": json_rows(EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")),
+        "contracts": json_rows(ServiceContract.objects.filter(establishment=fse), ("hauler",)),
+        "laterals": json_rows(
+            Lateral.objects.filter(establishment=fse).order_by("pk"), ("segment",)
+        ),
+        "plan_reviews": json_rows(PlanReview.objects.filter(establishment=fse)),
+        "employee_names": ArraySubquery(names),
+        "training_names": ArraySubquery(trained),
+        "devices": _devices(),
+    }
+
+
 def _establishment(
     agency: Agency, code: str, as_of: date, upto: date | None
 ) -> tuple[FoodServiceEstablishment, dict[str, int], OperatorTenure | None]:
-    """The establishment with its stored status, the count of each of its sections' rows
-    and its current operator, in one query."""
+    """The establishment with its stored status, the count of each of its sections' rows,
+    its current operator and its short lists (_carried), in one query."""
     tenure = OperatorTenure.objects.filter(establishment=OuterRef("pk"), until__isnull=True)
     tenure = tenure.order_by("-since")
     fields = {"pk": "pk", "operator_id": "operator_id", "since": "since", "name": "operator__name"}
@@ -265,6 +303,7 @@ def _establishment(
         .select_related("compliance")
         .annotate(**{f"n_{name}": _count(rows) for name, rows in counted.items()})
         .annotate(**{f"tenure_{k}": Subquery(tenure.values(v)[:1]) for k, v in fields.items()})
+        .annotate(**{f"carried_{k}": rows for k, rows in _carried().items()})
         .first()
     )
     if fse is None:
@@ -284,22 +323,14 @@ def _establishment(
     return fse, counts, current
 
 
-def _subject_names(fse, counts: dict[str, int]) -> None:
-    """The names web.vocabulary.subject_names gives a finding's subject, its employees' and
-    trainings' read in one query, and none where it has neither."""
+def _subject_names(fse) -> None:
+    """The names web.vocabulary.subject_names gives a finding's subject: the establishment's,
+    its employees' and its trainings' (read with the establishment)."""
     names = {fse.code: fse.name}
-    if counts["employees"] or counts["trainings"]:
-        employees = Employee.objects.filter(establishment=fse).annotate(
-            said=F("name"), training=Value(False)
-        )
-        trainings = Training.objects.filter(establishment=fse).annotate(
-            said=Cast("date", CharField()), training=Value(True)
-        )
-        both = employees.values_list("code", "said", "training").union(
-            trainings.values_list("code", "said", "training"), all=True
-        )
-        for code, said, training in both:
-            names[code] = f"the training of {said}" if training else said
+    for row in fse.carried_employee_names or []:
+        names[row["code"]] = row["said"]
+    for row in fse.carried_training_names or []:
+        names[row["code"]] = f"the training of {row['said']}"
     fse._subject_names = names
 
 
@@ -324,22 +355,17 @@ def establishment_page(
     `as_of`. Each kind of record is read in one query, none where the counts say none."""
     pages = pages or {}
     fse, counts, tenure = _establishment(agency, code, as_of or upto or date.max, upto)
-    _subject_names(fse, counts)
+    _subject_names(fse)
+    carried = {name: getattr(fse, f"carried_{name}") for name in _carried()}
     pack = agency.get_pack()
     findings = [
         {"finding": f, "title": pack_title(pack, f.rule)}
-        for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
+        for f in instances(Finding, carried["findings"])
     ]
-    devices = list(_devices(fse))
-    readings = _recent_readings(fse, devices, counts["measurements"])
-    actions = counted_section(
-        EnforcementAction.objects.filter(establishment=fse)
-        .select_related("case")
-        .prefetch_related("answers")
-        .order_by("-taken_on", "-pk"),
-        pages.get("actions"),
-        counts["actions"],
-    )
+    devices = _device_rows(fse)
+    actions = counted_section(_actions(fse), pages.get("actions"), counts["actions"])
+    if counts["actions"]:
+        _answered(actions)
     letters = counted_section(
         Letter.objects.filter(action__establishment=fse)
         .select_related("action")
@@ -352,81 +378,108 @@ def establishment_page(
         compliance = fse.compliance
     except ComplianceStatus.DoesNotExist:
         compliance = None
-    permits = list(Permit.objects.filter(establishment=fse).order_by("-issued_on", "-id"))
-    cases = EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")
+    permits = instances(Permit, carried["permits"])
     return EstablishmentPage(
         establishment=fse,
         compliance=compliance,
         findings=findings,
         permit=next((p for p in permits if p.status == "active"), None),
-        devices=[
-            {"device": d, "readings": readings[d.pk], "readings_total": d.n_services + d.n_measured}
-            for d in devices
-        ],
+        devices=devices,
         timeline=timeline_page(
             fse, pack, upto=upto, number=pages.get("timeline"), count=counts["timeline"]
         ),
-        cases=list(cases) if counts["cases"] else [],
+        cases=instances(EnforcementCase, carried["cases"]),
         actions=actions,
         letters=letters,
-        services=sum(d.n_services for d in devices),
+        services=sum(d["device"].n_services for d in devices),
         counts=counts,
         permits=permits,
         tenure=tenure,
+        listed={
+            "plan_reviews": instances(PlanReview, carried["plan_reviews"]),
+            "contracts": instances(ServiceContract, carried["contracts"], ("hauler",)),
+            "laterals": instances(Lateral, carried["laterals"], ("segment",)),
+        },
     )
 
 
-def _devices(fse) -> QuerySet:
-    """The establishment's devices, each with how many pump-outs and measurements it has."""
-    services = Service.objects.filter(device=OuterRef("pk"))
-    measured = Measurement.objects.filter(device=OuterRef("pk"))
-    devices = GreaseControlDevice.objects.filter(establishment=fse).order_by("code")
-    return devices.annotate(n_services=_count(services), n_measured=_count(measured))
+def _actions(fse) -> QuerySet:
+    """The establishment's enforcement actions, newest first, each with its case and the
+    operator's answers to it (as JSON, _answered)."""
+    answers = NoticeAnswer.objects.filter(action=OuterRef("pk")).order_by("answered_on", "pk")
+    return (
+        EnforcementAction.objects.filter(establishment=fse)
+        .select_related("case")
+        .annotate(answer_rows=json_rows(answers))
+        .order_by("-taken_on", "-pk")
+    )
 
 
-def _recent_readings(fse, devices, measured: int) -> dict[int, list[dict[str, Any]]]:
-    """The READINGS most recent readings of each device (pump-outs and inspections' measures,
-    newest first), taken per device in SQL; the measures not asked for where there are none."""
-    newest = [F("date").desc(), F("pk").desc()]
-    readings: dict[int, list[dict[str, Any]]] = {d.pk: [] for d in devices}
-    for d in devices:
-        d.establishment = fse  # its kind's title is in the establishment's agency's pack
-    if any(d.n_services for d in devices):
-        services = (
-            Service.objects.filter(device__establishment=fse)
-            .annotate(n=Window(RowNumber(), partition_by=[F("device_id")], order_by=newest))
-            .filter(n__lte=READINGS)
+def _answered(actions: Page) -> None:
+    """Each action of the page with its answers as `action.answers.all()` gives them."""
+    actions.object_list = list(actions.object_list)
+    for action in actions.object_list:
+        answers = action.answers.all()
+        answers._result_cache = instances(NoticeAnswer, action.answer_rows)
+        answers._prefetch_done = True
+        action._prefetched_objects_cache = {"answers": answers}
+
+
+def _devices() -> ArraySubquery:
+    """The establishment's (OuterRef "pk") devices as JSON, each with how many pump-outs and
+    measurements it has and the READINGS most recent of each (newest first)."""
+    device = OuterRef("pk")
+    services = Service.objects.filter(device=device)
+    measured = Measurement.objects.filter(device=device)
+    said = {"fog": Cast("fog_inches", CharField()), "solids": Cast("solids_inches", CharField())}
+    pumped = services.order_by("-date", "-pk").values(
+        row=JSONObject(date="date", manifest="manifest_number", **said)
+    )
+    inspected = measured.order_by("-inspection__date", "-pk").values(
+        row=JSONObject(date="inspection__date", code="inspection__code", **said)
+    )
+    devices = GreaseControlDevice.objects.filter(establishment=OuterRef("pk"))
+    return json_rows(
+        devices.order_by("code"),
+        n_services=_count(services),
+        n_measured=_count(measured),
+        pumped=ArraySubquery(pumped[:READINGS]),
+        inspected=ArraySubquery(inspected[:READINGS]),
+    )
+
+
+def _device_rows(fse) -> list[dict[str, Any]]:
+    """Each device of the establishment with its READINGS most recent readings (pump-outs
+    and inspections' measures, newest first) and how many it has."""
+    rows = []
+    for data in fse.carried_devices or []:
+        device = instance(GreaseControlDevice, data)
+        device.establishment = fse  # its kind's title is in the establishment's agency's pack
+        device.n_services, device.n_measured = data["n_services"], data["n_measured"]
+        readings = [
+            _reading(r, f"Service, manifest {r['manifest']}") for r in data["pumped"] or []
+        ] + [_reading(r, f"Inspection {r['code']}") for r in data["inspected"] or []]
+        readings.sort(key=lambda r: r["date"], reverse=True)
+        rows.append(
+            {
+                "device": device,
+                "readings": readings[:READINGS],
+                "readings_total": device.n_services + device.n_measured,
+            }
         )
-        for s in services:
-            readings[s.device_id].append(
-                {
-                    "date": s.date,
-                    "source": f"Service, manifest {s.manifest_number}",
-                    "fog": s.fog_inches,
-                    "solids": s.solids_inches,
-                }
-            )
-    if measured:
-        by_day = [F("inspection__date").desc(), F("pk").desc()]
-        measurements = (
-            Measurement.objects.filter(device__establishment=fse)
-            .select_related("inspection")
-            .annotate(n=Window(RowNumber(), partition_by=[F("device_id")], order_by=by_day))
-            .filter(n__lte=READINGS)
-        )
-        for m in measurements:
-            readings[m.device_id].append(
-                {
-                    "date": m.inspection.date,
-                    "source": f"Inspection {m.inspection.code}",
-                    "fog": m.fog_inches,
-                    "solids": m.solids_inches,
-                }
-            )
-    for rows in readings.values():
-        rows.sort(key=lambda r: r["date"], reverse=True)
-        del rows[READINGS:]
-    return readings
+    return rows
+
+
+def _reading(row: dict[str, Any], source: str) -> dict[str, Any]:
+    def inches(text):
+        return None if text is None else Decimal(text)
+
+    return {
+        "date": date.fromisoformat(row["date"]),
+        "source": source,
+        "fog": inches(row["fog"]),
+        "solids": inches(row["solids"]),
+    }
 
 
 # what the timeline holds: (kind, model, date field, the path to the establishment)
