@@ -40,9 +40,7 @@ from fogkeeper.enforcement.models import (
 )
 from fogkeeper.incidents.models import Incident
 from fogkeeper.inspections.models import (
-    ChecklistAnswer,
     Inspection,
-    InspectionPhoto,
     Measurement,
     Sample,
 )
@@ -224,7 +222,7 @@ class EstablishmentPage:
 
 def _counted(as_of: date, upto: date | None) -> dict[str, QuerySet]:
     """The rows of the establishment (OuterRef "pk") the page counts: what its sections' pages
-    are cut from, and its short lists, which are not asked for when they are empty."""
+    are cut from, and the few rows (trainings, invoices) not asked for when there are none."""
     fse = OuterRef("pk")
     timeline = {}
     for kind, model, day, path in TIMELINE:
@@ -236,20 +234,12 @@ def _counted(as_of: date, upto: date | None) -> dict[str, QuerySet]:
         "letters": Letter.objects.filter(action__establishment=fse),
         "inspections": Inspection.objects.filter(establishment=fse),
         "inspections_shown": Inspection.objects.filter(establishment=fse, date__lte=as_of),
-        "photos": InspectionPhoto.objects.filter(inspection__establishment=fse),
-        "failed": ChecklistAnswer.objects.filter(inspection__establishment=fse, compliant=False),
         "samples": Sample.objects.filter(establishment=fse),
         "trainings": Training.objects.filter(establishment=fse),
         "training_logs": Training.objects.filter(establishment=fse).exclude(log=""),
         "incidents": Incident.objects.filter(establishment=fse),
         "communications": sent_to(fse),
-        "measurements": Measurement.objects.filter(device__establishment=fse),
-        "cases": EnforcementCase.objects.filter(establishment=fse),
-        "employees": Employee.objects.filter(establishment=fse),
         "invoices": Invoice.objects.filter(establishment=fse),
-        "plan_reviews": PlanReview.objects.filter(establishment=fse),
-        "contracts": ServiceContract.objects.filter(establishment=fse),
-        "laterals": Lateral.objects.filter(establishment=fse),
     }
 
 
