@@ -36,10 +36,13 @@ def accumulation_limit(pack: Pack, kind: str, on: date):
         return None
 
 
-def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str, Any]]:
+def discharge_limits(
+    establishment, pack: Pack, on: date, permits: list | None = None
+) -> dict[str, dict[str, Any]]:
     """Parameter -> {max, unit, source}: the pack's discharge limits in force on `on`, and over
     them the limits of the last permit issued by then, as the engine reads them (RULES.md
-    11.12). `source` says whose limit it is (the pack's reference, or the permit)."""
+    11.12). `source` says whose limit it is (the pack's reference, or the permit). `permits`:
+    the establishment's permits newest issued first, where a page has read them already."""
     on = max(on, pack.effective)
     limits: dict[str, dict[str, Any]] = {}
     try:
@@ -49,15 +52,19 @@ def discharge_limits(establishment, pack: Pack, on: date) -> dict[str, dict[str,
     if found is not None:
         for parameter, limit in (found.value or {}).items():
             limits[parameter] = {**limit, "source": found.reference}
-    permit = (
-        establishment.permits.filter(issued_on__lte=on)
-        .only("number", "discharge_limits")
-        .order_by("-issued_on", "-pk")
-        .first()
-    )
+    if permits is not None:
+        permit = next((p for p in permits if p.issued_on <= on), None)
+    else:
+        permit = (
+            establishment.permits.filter(issued_on__lte=on)
+            .only("number", "discharge_limits")
+            .order_by("-issued_on", "-pk")
+            .first()
+        )
     title = pack.titles.get("permit", "permit")
-    for parameter, limit in ((permit.discharge_limits or {}) if permit else {}).items():
-        limits[parameter] = {**limit, "source": f"{title} {permit.number}"}
+    if permit is not None:
+        for parameter, limit in (permit.discharge_limits or {}).items():
+            limits[parameter] = {**limit, "source": f"{title} {permit.number}"}
     for limit in limits.values():
         limit["max"] = Decimal(str(limit["max"]))
     return limits

@@ -9,7 +9,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.paginator import Page
+from django.db.models import OuterRef
+from django.db.models.functions import JSONObject
 
 from fogkeeper.communications.selectors import sent_to
 from fogkeeper.compliance.models import ComplianceStatus
@@ -17,12 +20,13 @@ from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection, InspectionPhoto, Sample
 from fogkeeper.inspections.selectors import accumulation_limit, discharge_limits
 from fogkeeper.rules.packs import Pack
-from fogkeeper.training.models import Training
 
 from ..common.selectors import section
 from ..templatetags.words import pack_title
 from ..vocabulary import reference_words
+from .carried import instances, json_rows
 from .selectors import EstablishmentPage
+from .selectors import counted_section as counted
 
 
 def obligation_title(pack: Pack, obligation: str) -> str:
@@ -67,48 +71,61 @@ def accumulation(pack: Pack, device, readings: list[dict[str, Any]], as_of: date
     return chart
 
 
-def inspections_with_photos(establishment, pack: Pack, as_of: date, number=None) -> Page:
+def inspections_with_photos(
+    establishment, pack: Pack, as_of: date, number=None, counts: dict[str, int] | None = None
+) -> Page:
     """A page of the establishment's inspections up to `as_of`, newest first, each with its
     photos (`photo_list`) and the checklist items it found out of compliance (`failed`: the
-    pack's question, the inspector's note)."""
-    page = section(
+    pack's question, the inspector's note), read with it. `counts`
+    (selectors.establishment_page's): the inspections already counted."""
+    inspection = OuterRef("pk")
+    photos = InspectionPhoto.objects.filter(inspection=inspection).order_by("pk")
+    failed = ChecklistAnswer.objects.filter(inspection=inspection, compliant=False)
+    failed_rows = failed.order_by("pk").values(
+        row=JSONObject(item="item", note="note", device="device__code")
+    )
+    rows = (
         Inspection.objects.filter(establishment=establishment, date__lte=as_of)
         .select_related("inspector")
-        .order_by("-date", "-pk"),
-        number,
+        .annotate(photo_rows=json_rows(photos), failed_rows=ArraySubquery(failed_rows))
+        .order_by("-date", "-pk")
     )
-    inspections = page.object_list = list(page.object_list)
-    photos: dict[int, list[InspectionPhoto]] = {i.pk: [] for i in inspections}
-    for photo in InspectionPhoto.objects.filter(inspection__in=inspections).order_by("pk"):
-        photos[photo.inspection_id].append(photo)
-    failed: dict[int, list[dict[str, str]]] = {i.pk: [] for i in inspections}
-    answers = ChecklistAnswer.objects.filter(inspection__in=inspections, compliant=False)
-    for answer in answers.select_related("device").order_by("pk"):
-        failed[answer.inspection_id].append(
+    if counts is None:
+        page = section(rows, number)
+    else:
+        page = counted(rows, number, counts["inspections_shown"])
+    page.object_list = list(page.object_list)
+    for i in page.object_list:
+        i.photo_list = instances(InspectionPhoto, i.photo_rows)
+        i.failed = [
             {
-                "question": pack_title(pack, answer.item),
-                "note": answer.note,
-                "device": answer.device.code if answer.device else "",
+                "question": pack_title(pack, answer["item"]),
+                "note": answer["note"],
+                "device": answer["device"] or "",
             }
-        )
-    for inspection in inspections:
-        inspection.photo_list = photos[inspection.pk]
-        inspection.failed = failed[inspection.pk]
+            for answer in i.failed_rows or []
+        ]
     return page
 
 
-def samples(establishment, pack: Pack, as_of: date, number=None) -> Page:
+def samples(
+    establishment, pack: Pack, as_of: date, number=None, page_read: EstablishmentPage | None = None
+) -> Page:
     """A page of the establishment's samples, newest first, each with the limit of its
     parameter on `as_of` (None where none applies) and whether it is over it (strictly,
-    RULES.md 11.12); `over` is None where the sample is in another unit than the limit."""
-    limits = discharge_limits(establishment, pack, as_of)
+    RULES.md 11.12); `over` is None where the sample is in another unit than the limit.
+    `page_read`: the establishment's page, whose counts and permits are read already."""
     rows = []
-    page = section(
-        Sample.objects.filter(establishment=establishment)
-        .select_related("device")
-        .order_by("-date", "-pk"),
-        number,
-    )
+    qs = Sample.objects.filter(establishment=establishment).select_related("device")
+    qs = qs.order_by("-date", "-pk")
+    if page_read is None:
+        page = section(qs, number)
+    else:
+        page = counted(qs, number, page_read.counts["samples"])
+    if not page.paginator.count:
+        return page
+    permits = page_read.permits if page_read is not None else None
+    limits = discharge_limits(establishment, pack, as_of, permits)
     for sample in page.object_list:
         limit = limits.get(sample.parameter)
         over = None
@@ -132,12 +149,14 @@ def _plain(number: Decimal) -> str:
     return f"{number.normalize():f}"
 
 
-def money_standing(establishment, as_of: date) -> dict[str, Any]:
+def money_standing(establishment, as_of: date, invoices: int | None = None) -> dict[str, Any]:
     """The delinquent invoices and the Town's business license block (10.02.360(B)), shown
-    near the permit (web/billing/_licence_block.html)."""
+    near the permit (web/billing/_licence_block.html); none asked for without an invoice
+    (`invoices`, where counted already)."""
     from fogkeeper.billing.selectors import money_standing as standing
+    from fogkeeper.billing.selectors import renewal_block
 
-    late, block = standing(establishment, as_of)
+    late, block = standing(establishment, as_of) if invoices != 0 else ([], renewal_block([]))
     return {"delinquent": late, "licence_block": block}
 
 
@@ -206,8 +225,10 @@ def section_queries(query, sections=SECTIONS) -> dict[str, str]:
 def page_extras(
     *, page: EstablishmentPage, pack: Pack, as_of: date, pages: dict | None = None
 ) -> dict[str, Any]:
+    """The page's sections beyond the selector's, each page of rows cut from the counts the
+    selector read, and the short lists it read with the establishment."""
     pages = pages or {}
-    fse = page.establishment
+    fse, counts = page.establishment, page.counts
     devices = [
         {**row, "chart": accumulation(pack, row["device"], row["readings"], as_of)}
         for row in page.devices
@@ -217,16 +238,21 @@ def page_extras(
         "devices": devices,
         "removed_devices": [row for row in devices if row["device"].removed_on],
         "charts": [row["chart"] for row in devices if row["chart"]],
-        "inspections": inspections_with_photos(fse, pack, as_of, pages.get("inspections")),
-        "samples": samples(fse, pack, as_of, pages.get("samples")),
-        "training_logs": section(
-            fse.trainings.exclude(log="").order_by("-date", "-pk"), pages.get("training_logs")
+        "inspections": inspections_with_photos(fse, pack, as_of, pages.get("inspections"), counts),
+        "samples": samples(fse, pack, as_of, pages.get("samples"), page),
+        "training_logs": counted(
+            fse.trainings.exclude(log="").order_by("-date", "-pk"),
+            pages.get("training_logs"),
+            counts["training_logs"],
         ),
-        "incidents": section(fse.incidents.order_by("-date", "-pk"), pages.get("incidents")),
-        "communications": section(sent_to(fse), pages.get("communications")),
-        "counts": {
-            "inspections": Inspection.objects.filter(establishment=fse).count(),
-            "trainings": Training.objects.filter(establishment=fse).count(),
-        },
-        **money_standing(fse, as_of),
+        "incidents": counted(
+            fse.incidents.order_by("-date", "-pk"), pages.get("incidents"), counts["incidents"]
+        ),
+        "communications": counted(
+            sent_to(fse), pages.get("communications"), counts["communications"]
+        ),
+        "counts": {"inspections": counts["inspections"], "trainings": counts["trainings"]},
+        "tenure": page.tenure,
+        **page.listed,
+        **money_standing(fse, as_of, counts["invoices"]),
     }

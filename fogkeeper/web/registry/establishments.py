@@ -110,7 +110,9 @@ def establishment_detail(request, code: str):
     last evaluation's)."""
     pack, as_of, pages = request.agency.get_pack(), page_as_of(request), page_numbers(request.GET)
     upto = as_of if explicit_as_of(request) else None
-    page = selectors.establishment_page(agency=request.agency, code=code, upto=upto, pages=pages)
+    page = selectors.establishment_page(
+        agency=request.agency, code=code, as_of=as_of, upto=upto, pages=pages
+    )
     if upto is not None:
         page = evaluated_on(page, pack, as_of)
     may_record = [k for k in RECORDS if policy.may_write(request.user, request.agency, k)]

@@ -6,32 +6,61 @@ cases, actions, letters and its timeline of records of every kind, a page at a t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from django.core.paginator import Page
-from django.db.models import CharField, Count, Exists, F, OuterRef, Q, Subquery, Value, Window
-from django.db.models.functions import RowNumber
+from django.contrib.postgres.expressions import ArraySubquery
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    CharField,
+    DateField,
+    Exists,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Cast, Coalesce, JSONObject
 from django.http import Http404
 
+from fogkeeper.billing.models import Invoice
+from fogkeeper.communications.selectors import sent_to
 from fogkeeper.compliance.models import ComplianceStatus, Finding, ScheduleItem
-from fogkeeper.enforcement.models import EnforcementAction, EnforcementCase, Letter
+from fogkeeper.enforcement.models import (
+    EnforcementAction,
+    EnforcementCase,
+    Letter,
+    NoticeAnswer,
+)
 from fogkeeper.incidents.models import Incident
-from fogkeeper.inspections.models import Inspection, Measurement
+from fogkeeper.inspections.models import (
+    Inspection,
+    Measurement,
+    Sample,
+)
 from fogkeeper.maintenance.models import Service, ServiceDispute
-from fogkeeper.permits.models import Permit
+from fogkeeper.permits.models import Permit, PlanReview
 from fogkeeper.registry.models import (
     Agency,
     FoodServiceEstablishment,
     GreaseControlDevice,
     Lateral,
+    Operator,
+    OperatorTenure,
+    ServiceContract,
 )
 from fogkeeper.rules.report import STATUSES
-from fogkeeper.training.models import Training
+from fogkeeper.training.models import Employee, Training
 
-from ..common.selectors import section
+from ..common.selectors import SHOWN, section
 from ..templatetags.words import pack_title
+from .carried import instance, instances, json_rows
 
 SORTS = {
     "name": ("name", "code"),
@@ -185,123 +214,262 @@ class EstablishmentPage:
     actions: Page
     letters: Page
     services: int = 0  # pump-outs on record, of every device
+    counts: dict[str, int] = field(default_factory=dict)  # of each section's rows (COUNTED)
+    permits: list[Permit] = field(default_factory=list)  # every permit, newest issued first
+    tenure: OperatorTenure | None = None  # who operates it now
+    listed: dict[str, list] = field(default_factory=dict)  # plan reviews, contracts, laterals
 
 
-def establishment_page(
-    *, agency: Agency, code: str, upto: date | None = None, pages: dict | None = None
-) -> EstablishmentPage:
-    """One establishment of `agency` (404 for any other agency's) with what its page shows:
-    its long lists (timeline, actions, letters) a page each (`pages`: the page number asked
-    for each, by name), the timeline up to `upto` where given."""
-    pages = pages or {}
-    fse = (
+def _counted(as_of: date, upto: date | None) -> dict[str, QuerySet]:
+    """The rows of the establishment (OuterRef "pk") the page counts: what its sections' pages
+    are cut from, and the few rows (trainings, invoices) not asked for when there are none."""
+    fse = OuterRef("pk")
+    timeline = {}
+    for kind, model, day, path in TIMELINE:
+        rows = model.objects.filter(**{path: fse})
+        timeline[f"timeline_{kind}"] = rows.filter(**{f"{day}__lte": upto}) if upto else rows
+    return {
+        **timeline,
+        "actions": EnforcementAction.objects.filter(establishment=fse),
+        "letters": Letter.objects.filter(action__establishment=fse),
+        "inspections": Inspection.objects.filter(establishment=fse),
+        "inspections_shown": Inspection.objects.filter(establishment=fse, date__lte=as_of),
+        "samples": Sample.objects.filter(establishment=fse),
+        "trainings": Training.objects.filter(establishment=fse),
+        "training_logs": Training.objects.filter(establishment=fse).exclude(log=""),
+        "incidents": Incident.objects.filter(establishment=fse),
+        "communications": sent_to(fse),
+        "invoices": Invoice.objects.filter(establishment=fse),
+    }
+
+
+def _count(rows: QuerySet) -> Subquery:
+    """How many `rows` there are, as a subquery of one row (COUNT without a GROUP BY)."""
+    counted = rows.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")
+    return Subquery(counted, output_field=IntegerField())
+
+
+def _carried() -> dict[str, Any]:
+    """The establishment's (OuterRef "pk") short lists, each read as JSON in its own row's
+    query (carried.py): its open findings, permits, cases, service contracts, laterals, plan
+    reviews, the names of its employees and trainings, and its devices with their counts and
+    most recent readings."""
+    fse = OuterRef("pk")
+    names = Employee.objects.filter(establishment=fse).values(
+        row=JSONObject(code="code", said="name")
+    )
+    trainings = Training.objects.filter(establishment=fse)
+    trained = trainings.values(row=JSONObject(code="code", said=Cast("date", CharField())))
+    return {
+        "findings": json_rows(
+            Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
+        ),
+        "permits": json_rows(
+            Permit.objects.filter(establishment=fse).order_by("-issued_on", "-id")
+        ),
+        "cases": json_rows(EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")),
+        "contracts": json_rows(ServiceContract.objects.filter(establishment=fse), ("hauler",)),
+        "laterals": json_rows(
+            Lateral.objects.filter(establishment=fse).order_by("pk"), ("segment",)
+        ),
+        "plan_reviews": json_rows(PlanReview.objects.filter(establishment=fse)),
+        "employee_names": ArraySubquery(names),
+        "training_names": ArraySubquery(trained),
+        "devices": _devices(),
+    }
+
+
+def _establishment(
+    agency: Agency, code: str, as_of: date, upto: date | None
+) -> tuple[FoodServiceEstablishment, dict[str, int], OperatorTenure | None]:
+    """The establishment with its stored status, the count of each of its sections' rows,
+    its current operator and its short lists (_carried), in one query."""
+    tenure = OperatorTenure.objects.filter(establishment=OuterRef("pk"), until__isnull=True)
+    tenure = tenure.order_by("-since")
+    fields = {"pk": "pk", "operator_id": "operator_id", "since": "since", "name": "operator__name"}
+    counted = _counted(as_of, upto)
+    fse: Any = (
         FoodServiceEstablishment.objects.filter(agency=agency, code=code)
         .select_related("compliance")
+        .annotate(**{f"n_{name}": _count(rows) for name, rows in counted.items()})
+        .annotate(**{f"tenure_{k}": Subquery(tenure.values(v)[:1]) for k, v in fields.items()})
+        .annotate(**{f"carried_{k}": rows for k, rows in _carried().items()})
         .first()
     )
     if fse is None:
         raise Http404("no such establishment")
     fse.agency = agency  # the page reads the pack's words through it
+    counts = {name: getattr(fse, f"n_{name}") for name in counted}
+    counts["timeline"] = sum(counts.pop(f"timeline_{k}") for k, *_ in TIMELINE)
+    if fse.tenure_pk is None:
+        return fse, counts, None
+    current = OperatorTenure(
+        pk=fse.tenure_pk,
+        establishment=fse,
+        operator_id=fse.tenure_operator_id,
+        since=fse.tenure_since,
+    )
+    current.operator = Operator(pk=fse.tenure_operator_id, name=fse.tenure_name)
+    return fse, counts, current
+
+
+def _subject_names(fse) -> None:
+    """The names web.vocabulary.subject_names gives a finding's subject: the establishment's,
+    its employees' and its trainings' (read with the establishment)."""
+    names = {fse.code: fse.name}
+    for row in fse.carried_employee_names or []:
+        names[row["code"]] = row["said"]
+    for row in fse.carried_training_names or []:
+        names[row["code"]] = f"the training of {row['said']}"
+    fse._subject_names = names
+
+
+def counted_section(rows, number, count: int) -> Page:
+    """A page of a long section (common.selectors.section) whose rows are counted already."""
+    paginator = Paginator(rows, SHOWN)
+    paginator.__dict__["count"] = count  # Paginator.count, a cached property, read already
+    return paginator.get_page(number)
+
+
+def establishment_page(
+    *,
+    agency: Agency,
+    code: str,
+    as_of: date | None = None,
+    upto: date | None = None,
+    pages: dict | None = None,
+) -> EstablishmentPage:
+    """One establishment of `agency` (404 for any other agency's) with what its page shows:
+    its long lists (timeline, actions, letters) a page each (`pages`: the page number asked
+    for each, by name), the timeline up to `upto` where given, its inspections counted up to
+    `as_of`. Each kind of record is read in one query, none where the counts say none."""
+    pages = pages or {}
+    fse, counts, tenure = _establishment(agency, code, as_of or upto or date.max, upto)
+    _subject_names(fse)
+    carried = {name: getattr(fse, f"carried_{name}") for name in _carried()}
     pack = agency.get_pack()
     findings = [
         {"finding": f, "title": pack_title(pack, f.rule)}
-        for f in Finding.objects.filter(establishment=fse, open=True).order_by("since", "rule")
+        for f in instances(Finding, carried["findings"])
     ]
-    devices = list(
-        GreaseControlDevice.objects.select_related("establishment__agency")
-        .filter(establishment=fse)
-        .order_by("code")
-    )
-    readings, totals, services = _recent_readings(fse, devices)
-    actions = section(
-        EnforcementAction.objects.filter(establishment=fse)
-        .select_related("case")
-        .prefetch_related("answers")
-        .order_by("-taken_on", "-pk"),
-        pages.get("actions"),
-    )
-    letters = section(
+    devices = _device_rows(fse)
+    actions = counted_section(_actions(fse), pages.get("actions"), counts["actions"])
+    if counts["actions"]:
+        _answered(actions)
+    letters = counted_section(
         Letter.objects.filter(action__establishment=fse)
         .select_related("action")
         .defer("pdf")
         .order_by("-created_at", "-pk"),
         pages.get("letters"),
+        counts["letters"],
     )
     try:
         compliance = fse.compliance
     except ComplianceStatus.DoesNotExist:
         compliance = None
+    permits = instances(Permit, carried["permits"])
     return EstablishmentPage(
         establishment=fse,
         compliance=compliance,
         findings=findings,
-        permit=Permit.objects.filter(establishment=fse, status="active")
-        .order_by("-issued_on", "-id")
-        .first(),
-        devices=[
-            {"device": d, "readings": readings[d.pk], "readings_total": totals.get(d.pk, 0)}
-            for d in devices
-        ],
-        timeline=timeline_page(fse, pack, upto=upto, number=pages.get("timeline")),
-        cases=list(EnforcementCase.objects.filter(establishment=fse).order_by("opened_on")),
+        permit=next((p for p in permits if p.status == "active"), None),
+        devices=devices,
+        timeline=timeline_page(
+            fse, pack, upto=upto, number=pages.get("timeline"), count=counts["timeline"]
+        ),
+        cases=instances(EnforcementCase, carried["cases"]),
         actions=actions,
         letters=letters,
-        services=services,
+        services=sum(d["device"].n_services for d in devices),
+        counts=counts,
+        permits=permits,
+        tenure=tenure,
+        listed={
+            "plan_reviews": instances(PlanReview, carried["plan_reviews"]),
+            "contracts": instances(ServiceContract, carried["contracts"], ("hauler",)),
+            "laterals": instances(Lateral, carried["laterals"], ("segment",)),
+        },
     )
 
 
-def _recent_readings(fse, devices) -> tuple[dict[int, list[dict[str, Any]]], dict[int, int], int]:
-    """The READINGS most recent readings of each device (pump-outs and inspections' measures,
-    newest first), taken per device in SQL; how many each device has in all; and how many
-    pump-outs the establishment has."""
-    newest = [F("date").desc(), F("pk").desc()]
-    services = (
-        Service.objects.filter(device__establishment=fse)
-        .annotate(n=Window(RowNumber(), partition_by=[F("device_id")], order_by=newest))
-        .filter(n__lte=READINGS)
+def _actions(fse) -> QuerySet:
+    """The establishment's enforcement actions, newest first, each with its case and the
+    operator's answers to it (as JSON, _answered)."""
+    answers = NoticeAnswer.objects.filter(action=OuterRef("pk")).order_by("answered_on", "pk")
+    return (
+        EnforcementAction.objects.filter(establishment=fse)
+        .select_related("case")
+        .annotate(answer_rows=json_rows(answers))
+        .order_by("-taken_on", "-pk")
     )
-    by_day = [F("inspection__date").desc(), F("pk").desc()]
-    measurements = (
-        Measurement.objects.filter(device__establishment=fse)
-        .select_related("inspection")
-        .annotate(n=Window(RowNumber(), partition_by=[F("device_id")], order_by=by_day))
-        .filter(n__lte=READINGS)
+
+
+def _answered(actions: Page) -> None:
+    """Each action of the page with its answers as `action.answers.all()` gives them."""
+    actions.object_list = list(actions.object_list)
+    for action in actions.object_list:
+        answers = action.answers.all()
+        answers._result_cache = instances(NoticeAnswer, action.answer_rows)
+        answers._prefetch_done = True
+        action._prefetched_objects_cache = {"answers": answers}
+
+
+def _devices() -> ArraySubquery:
+    """The establishment's (OuterRef "pk") devices as JSON, each with how many pump-outs and
+    measurements it has and the READINGS most recent of each (newest first)."""
+    device = OuterRef("pk")
+    services = Service.objects.filter(device=device)
+    measured = Measurement.objects.filter(device=device)
+    said = {"fog": Cast("fog_inches", CharField()), "solids": Cast("solids_inches", CharField())}
+    pumped = services.order_by("-date", "-pk").values(
+        row=JSONObject(date="date", manifest="manifest_number", **said)
     )
-    readings: dict[int, list[dict[str, Any]]] = {d.pk: [] for d in devices}
-    for s in services:
-        readings[s.device_id].append(
+    inspected = measured.order_by("-inspection__date", "-pk").values(
+        row=JSONObject(date="inspection__date", code="inspection__code", **said)
+    )
+    devices = GreaseControlDevice.objects.filter(establishment=OuterRef("pk"))
+    return json_rows(
+        devices.order_by("code"),
+        n_services=_count(services),
+        n_measured=_count(measured),
+        pumped=ArraySubquery(pumped[:READINGS]),
+        inspected=ArraySubquery(inspected[:READINGS]),
+    )
+
+
+def _device_rows(fse) -> list[dict[str, Any]]:
+    """Each device of the establishment with its READINGS most recent readings (pump-outs
+    and inspections' measures, newest first) and how many it has."""
+    rows = []
+    for data in fse.carried_devices or []:
+        device = instance(GreaseControlDevice, data)
+        device.establishment = fse  # its kind's title is in the establishment's agency's pack
+        device.n_services, device.n_measured = data["n_services"], data["n_measured"]
+        readings = [
+            _reading(r, f"Service, manifest {r['manifest']}") for r in data["pumped"] or []
+        ] + [_reading(r, f"Inspection {r['code']}") for r in data["inspected"] or []]
+        readings.sort(key=lambda r: r["date"], reverse=True)
+        rows.append(
             {
-                "date": s.date,
-                "source": f"Service, manifest {s.manifest_number}",
-                "fog": s.fog_inches,
-                "solids": s.solids_inches,
+                "device": device,
+                "readings": readings[:READINGS],
+                "readings_total": device.n_services + device.n_measured,
             }
         )
-    for m in measurements:
-        readings[m.device_id].append(
-            {
-                "date": m.inspection.date,
-                "source": f"Inspection {m.inspection.code}",
-                "fog": m.fog_inches,
-                "solids": m.solids_inches,
-            }
-        )
-    for rows in readings.values():
-        rows.sort(key=lambda r: r["date"], reverse=True)
-        del rows[READINGS:]
-    totals: dict[int, int] = {}
-    services_count = 0
-    for model in (Service, Measurement):
-        counted = (
-            model.objects.filter(device__establishment=fse)
-            .order_by()
-            .values_list("device_id")
-            .annotate(n=Count("pk"))
-        )
-        for pk, n in counted:
-            totals[pk] = totals.get(pk, 0) + n
-            services_count += n if model is Service else 0
-    return readings, totals, services_count
+    return rows
+
+
+def _reading(row: dict[str, Any], source: str) -> dict[str, Any]:
+    def inches(text):
+        return None if text is None else Decimal(text)
+
+    return {
+        "date": date.fromisoformat(row["date"]),
+        "source": source,
+        "fog": inches(row["fog"]),
+        "solids": inches(row["solids"]),
+    }
 
 
 # what the timeline holds: (kind, model, date field, the path to the establishment)
@@ -315,66 +483,63 @@ TIMELINE = (
 )
 
 
-def timeline_page(fse, pack, *, upto: date | None = None, number=None) -> Page:
+# what each kind of the timeline says of a record (a, b, c: its words, in SQL)
+SAID = {
+    "Service": {"a": "device__code", "b": "manifest_number", "c": "hauler__name"},
+    "Inspection": {"a": "code"},
+    "Incident": {"a": "kind", "b": "code"},
+    "Permit": {"a": "number", "b": "holder"},
+    "Training": {"a": "topic", "b": "trainer"},
+    "Enforcement": {"a": "type", "b": "code", "c": "case__code"},
+}
+
+
+def timeline_page(fse, pack, *, upto: date | None = None, number=None, count=None) -> Page:
     """One page of the establishment's records of every kind, newest first: the kinds'
-    (date, kind, id) united, counted and sliced in SQL; then the page's own records read,
-    one query per kind on it."""
+    records united, counted (unless `count` is known) and sliced in SQL, each with the words
+    the page says of it and, for a pump-out, its marks, in one query."""
+    open_dispute = ServiceDispute.objects.filter(service=OuterRef("pk"), withdrawn_on=None)
     parts = []
     for kind, model, day, path in TIMELINE:
         qs = model.objects.filter(**{path: fse})
         if upto is not None:
             qs = qs.filter(**{f"{day}__lte": upto})
+        words = {k: Coalesce(F(v), Value("")) for k, v in SAID[kind].items()}
+        service = kind == "Service"
         parts.append(
             qs.order_by()
-            .annotate(day=F(day), record=Value(kind, output_field=CharField()))
-            .values("day", "record", "pk")
+            .annotate(
+                day=F(day),
+                record=Value(kind, output_field=CharField()),
+                **{k: words.get(k, Value("", output_field=CharField())) for k in "abc"},
+                origin=F("source") if service else Value("", output_field=CharField()),
+                disputed_on=Subquery(open_dispute.values("raised_on")[:1])
+                if service
+                else Value(None, output_field=DateField()),
+            )
+            .values("day", "record", "pk", "a", "b", "c", "origin", "disputed_on")
         )
     united = parts[0].union(*parts[1:], all=True).order_by("-day", "record", "-pk")
-    page = section(united, number)
-    page.object_list = _timeline_items(list(page.object_list), pack)
+    page = section(united, number) if count is None else counted_section(united, number, count)
+    page.object_list = [
+        {"date": row["day"], "kind": row["record"], **_said(row, pack)} for row in page.object_list
+    ]
     return page
 
 
-def _timeline_items(rows: list[dict[str, Any]], pack) -> list[dict[str, Any]]:
-    wanted: dict[str, list[int]] = {}
-    for row in rows:
-        wanted.setdefault(row["record"], []).append(row["pk"])
-    open_dispute = ServiceDispute.objects.filter(service=OuterRef("pk"), withdrawn_on=None)
-    read = {
-        "Service": lambda ids: (
-            Service.objects.filter(pk__in=ids)
-            .select_related("hauler", "device")
-            .annotate(disputed_on=Subquery(open_dispute.values("raised_on")[:1]))
-        ),
-        "Enforcement": lambda ids: EnforcementAction.objects.filter(pk__in=ids).select_related(
-            "case"
-        ),
-    }
-    models = {kind: model for kind, model, _day, _path in TIMELINE}
-    records = {}
-    for kind, ids in wanted.items():
-        rows_of_kind = read[kind](ids) if kind in read else models[kind].objects.filter(pk__in=ids)
-        records[kind] = {r.pk: r for r in rows_of_kind}
-    items = []
-    for row in rows:
-        kind, r = row["record"], records[row["record"]][row["pk"]]
-        items.append({"date": row["day"], "kind": kind, **_said(kind, r, pack)})
-    return items
-
-
-def _said(kind: str, r, pack) -> dict[str, Any]:
+def _said(row: dict[str, Any], pack) -> dict[str, Any]:
+    kind, a, b, c = row["record"], row["a"], row["b"], row["c"]
     if kind == "Service":
-        by = f" by {r.hauler.name}" if r.hauler else ""
-        return {
-            "text": f"{r.device.code} pumped out, manifest {r.manifest_number}{by}",
-            "service": r,
-        }
+        service = Service(pk=row["pk"], manifest_number=b, source=row["origin"])
+        service.disputed_on = row["disputed_on"]  # type: ignore[attr-defined]
+        by = f" by {c}" if c else ""
+        return {"text": f"{a} pumped out, manifest {b}{by}", "service": service}
     if kind == "Inspection":
-        return {"text": f"Inspection {r.code}"}
+        return {"text": f"Inspection {a}"}
     if kind == "Incident":
-        return {"text": f"{r.kind.capitalize()} {r.code}"}
+        return {"text": f"{a.capitalize()} {b}"}
     if kind == "Permit":
-        return {"text": f"Permit {r.number} issued to {r.holder}"}
+        return {"text": f"Permit {a} issued to {b}"}
     if kind == "Training":
-        return {"text": r.topic + (f", given by {r.trainer}" if r.trainer else "")}
-    return {"text": f"{pack_title(pack, r.type)} ({r.code}, case {r.case.code})"}
+        return {"text": a + (f", given by {b}" if b else "")}
+    return {"text": f"{pack_title(pack, a)} ({b}, case {c})"}

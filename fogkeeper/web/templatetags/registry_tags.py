@@ -14,17 +14,3 @@ def may_write(context, kind: str) -> bool:
     request = context.get("request")
     agency = context.get("agency")
     return bool(request and agency) and policy.may_write(request.user, agency, kind)
-
-
-@register.simple_tag
-def laterals_of(fse) -> list:
-    """`{% laterals_of fse as laterals %}`: the establishment's laterals with their segments."""
-    from fogkeeper.registry.selectors import establishment_laterals
-
-    return establishment_laterals(establishment=fse)
-
-
-@register.simple_tag
-def current_tenure(fse):
-    """`{% current_tenure fse as tenure %}`: who operates the establishment now, and since."""
-    return fse.current_tenure()
