@@ -199,6 +199,11 @@ class Finding(models.Model):
                 condition=models.Q(open=True),
                 name="finding_open_by_establishment",
             ),
+            # the findings list, open or closed, newest first: a page and its count from
+            # the agency's rows alone
+            models.Index(fields=["agency", "open", "since"], name="finding_agency_list"),
+            # the findings list of one rule, open or closed
+            models.Index(fields=["agency", "rule", "open", "since"], name="finding_agency_rule"),
             # the compliance rate on a day: violations open that day (open, or closed since)
             models.Index(
                 fields=["agency", "closed_on", "since", "establishment"],

@@ -52,6 +52,9 @@ class Training(models.Model):
                 fields=["establishment", "code"], name="training_code_unique_per_fse"
             )
         ]
+        # the trainings list: the agency's establishments' trainings counted from the index
+        # alone, and one establishment's (its page links them) newest first
+        indexes = [models.Index(fields=["establishment", "date"], name="training_fse_date")]
 
     def __str__(self) -> str:
         return f"{self.topic} on {self.date}"

@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from fogkeeper.inspections.models import ChecklistAnswer, Inspection
 from fogkeeper.maintenance.models import SOURCES, Service, ServiceDispute
 from fogkeeper.registry.models import Agency, Hauler
-from fogkeeper.training.models import Training
+from fogkeeper.training.models import Attendance, Training
 
 CHUNK = 2000  # rows fetched at a time by an export
 RESULTS = [
@@ -30,6 +31,20 @@ def _dated(qs: QuerySet, date_from: date | None, date_to: date | None) -> QueryS
     if date_to:
         qs = qs.filter(date__lte=date_to)
     return qs
+
+
+def _counted(model, link: str, **where) -> Coalesce:
+    """How many rows of `model` belong to the listed row (`link` names it) and match `where`: a
+    subquery per row shown, so that the list is walked in its order a page at a time and
+    counted without them (a Count over a join groups every row of the agency first)."""
+    counted = (
+        model.objects.filter(**{link: OuterRef("pk")}, **where)
+        .order_by()
+        .values(link)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def _establishment_search(qs: QuerySet, path: str, q: str, establishment: str = "") -> QuerySet:
@@ -73,7 +88,8 @@ def inspections(
     return (
         qs.select_related("establishment", "inspector")
         .annotate(
-            items=Count("answers"), failed=Count("answers", filter=Q(answers__compliant=False))
+            items=_counted(ChecklistAnswer, "inspection"),
+            failed=_counted(ChecklistAnswer, "inspection", compliant=False),
         )
         .order_by("-date", "-pk")
     )
@@ -223,8 +239,8 @@ def trainings(
     return (
         qs.select_related("establishment")
         .annotate(
-            attendees=Count("attendance"),
-            signed=Count("attendance", filter=Q(attendance__signed=True)),
+            attendees=_counted(Attendance, "training"),
+            signed=_counted(Attendance, "training", signed=True),
         )
         .order_by("-date", "-pk")
     )
