@@ -2,8 +2,8 @@
 
 `load_case_files` gives, for a batch of establishments, what `as_json.build_case_files`
 gives once `parse_case` has read it, without the detour through JSON-ready dicts and their
-validation: a fixed number of queries (one per kind of record, streamed from a server-side
-cursor for a large batch, the batch's ids passed as one array), rows made into the records of
+validation: a fixed number of queries (one per kind of record, streamed for a large batch,
+the batch's ids passed as one array), rows made into the records of
 `fogkeeper.rules.records` as they arrive, and `rules.trusted.case_file` to check what the
 columns' types and constraints cannot (references, blank ids, the pack's vocabulary).
 
@@ -27,7 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
-from itertools import count
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -40,8 +40,8 @@ from fogkeeper.rules.packs import default_registry
 
 from .as_json import build_case_files, enforcement_actions
 
-FETCH = 5000  # rows a round trip from the server-side cursor
-SMALL = 20  # establishments a batch may have to be read without a server-side cursor
+FETCH = 5000  # rows a chunk of a streamed query
+SMALL = 20  # establishments a batch may have to be read as one result, not streamed
 _small_batch: ContextVar[bool] = ContextVar("small_batch", default=False)
 
 
@@ -62,7 +62,9 @@ def load_case_files(agency: Agency, ids: list[int], as_of: date) -> dict[int, Ca
 def _load(agency: Agency, batch: _Batch) -> dict[int, CaseFile | dict]:
     as_of = batch.as_of
     with connection.cursor() as cursor:
-        # every query is read to its end: plans for the whole, not a cursor's first rows fast
+        # Plans for a cursor's whole result. No query here declares a cursor any more (they
+        # are streamed), but the write pages' query budgets count this statement: kept until
+        # those budgets are revised with it.
         cursor.execute("SET LOCAL cursor_tuple_fraction = 1")
     establishments = _establishments(agency, batch)
     batch.ids = list(establishments)
@@ -137,43 +139,38 @@ def _lists(agency: Agency, batch: _Batch) -> dict[str, dict[int, Any]]:
 def _rows(sql: str, params: list | dict) -> Iterator[tuple]:
     """The rows of a query in PostgreSQL's binary format (no dates or numbers written out as
     text and parsed back, which Django's cursors, binding parameters on the client, cannot
-    do). A large batch's are streamed from a server-side cursor, FETCH rows a round trip; a
-    small one's (a write's re-evaluation) come in one round trip, where a server-side
-    cursor's declaring, fetching and closing would take three. The query goes through
-    Django's execute wrappers, so that it is counted as any other."""
+    do). A large batch's are streamed, FETCH rows a chunk, in one round trip: the server
+    goes on sending while the rows before are made into records, where a server-side
+    cursor's FETCH would wait for each chunk in turn. A small one's (a write's
+    re-evaluation) come as one result. The query goes through Django's execute wrappers, so
+    that it is counted as any other."""
     connection.ensure_connection()
-    if _small_batch.get():
-        cursor = psycopg.Cursor(connection.connection)
-        binary = {"binary": True}
-    else:
-        name = f"caserecords_{next(_cursors)}"
-        withhold = not connection.in_atomic_block
-        cursor = connection.connection.cursor(name, binary=True, withhold=withhold)
-        binary = {}
+    cursor = psycopg.Cursor(connection.connection)
     with cursor:
-        execute = _executor(cursor, binary)
+        rows: Iterator[tuple] = iter(())
+        small = _small_batch.get()
+
+        def execute(sql, params, many, context):
+            nonlocal rows
+            if small:
+                cursor.execute(sql, params, binary=True)
+                rows = iter(cursor.fetchall())
+            else:
+                stream = cursor.stream(sql, params, binary=True, size=FETCH)
+                first = next(stream, None)  # the query is sent here, inside the wrappers
+                rows = stream if first is None else chain((first,), stream)
+
         for wrapper in reversed(connection.execute_wrappers):
             execute = partial(wrapper, execute)
         with connection.wrap_database_errors:
             execute(sql, params, False, {"connection": connection, "cursor": cursor})
-            while rows := cursor.fetchmany(FETCH):
-                yield from rows
-
-
-_cursors = count(1)
+            yield from rows
 
 
 def _array(ids) -> str:
     """Ids as one array literal for `= ANY(%s::bigint[])`: PostgreSQL parses thousands of
     them faster than psycopg dumps a list."""
     return "{" + ",".join(map(str, ids)) + "}"
-
-
-def _executor(cursor, options: dict):
-    def execute(sql, params, many, context):
-        return cursor.execute(sql, params, **options)
-
-    return execute
 
 
 def _convert(batch: _Batch, est_id: int, data: dict, type_: type) -> Any:
