@@ -9,7 +9,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.core.paginator import Page
 from django.db.models import OuterRef
 from django.db.models.functions import JSONObject
@@ -24,7 +23,7 @@ from fogkeeper.rules.packs import Pack
 from ..common.selectors import section
 from ..templatetags.words import pack_title
 from ..vocabulary import reference_words
-from .carried import instances, json_rows
+from .carried import JSONRows, instances, json_rows
 from .selectors import EstablishmentPage
 from .selectors import counted_section as counted
 
@@ -87,7 +86,7 @@ def inspections_with_photos(
     rows = (
         Inspection.objects.filter(establishment=establishment, date__lte=as_of)
         .select_related("inspector")
-        .annotate(photo_rows=json_rows(photos), failed_rows=ArraySubquery(failed_rows))
+        .annotate(photo_rows=json_rows(photos), failed_rows=JSONRows(failed_rows))
         .order_by("-date", "-pk")
     )
     if counts is None:

@@ -11,7 +11,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     CharField,
@@ -60,7 +59,7 @@ from fogkeeper.training.models import Employee, Training
 
 from ..common.selectors import SHOWN, section
 from ..templatetags.words import pack_title
-from .carried import instance, instances, json_rows
+from .carried import JSONRows, instance, instances, json_rows
 
 SORTS = {
     "name": ("name", "code"),
@@ -273,8 +272,8 @@ def _carried() -> dict[str, Any]:
             Lateral.objects.filter(establishment=fse).order_by("pk"), ("segment",)
         ),
         "plan_reviews": json_rows(PlanReview.objects.filter(establishment=fse)),
-        "employee_names": ArraySubquery(names),
-        "training_names": ArraySubquery(trained),
+        "employee_names": JSONRows(names),
+        "training_names": JSONRows(trained),
         "devices": _devices(),
     }
 
@@ -415,7 +414,7 @@ def _answered(actions: Page) -> None:
         action._prefetched_objects_cache = {"answers": answers}
 
 
-def _devices() -> ArraySubquery:
+def _devices() -> JSONRows:
     """The establishment's (OuterRef "pk") devices as JSON, each with how many pump-outs and
     measurements it has and the READINGS most recent of each (newest first)."""
     device = OuterRef("pk")
@@ -433,8 +432,8 @@ def _devices() -> ArraySubquery:
         devices.order_by("code"),
         n_services=_count(services),
         n_measured=_count(measured),
-        pumped=ArraySubquery(pumped[:READINGS]),
-        inspected=ArraySubquery(inspected[:READINGS]),
+        pumped=JSONRows(pumped[:READINGS]),
+        inspected=JSONRows(inspected[:READINGS]),
     )
 
 
@@ -461,8 +460,8 @@ def _device_rows(fse) -> list[dict[str, Any]]:
 
 
 def _reading(row: dict[str, Any], source: str) -> dict[str, Any]:
-    def inches(text):
-        return None if text is None else Decimal(text)
+    def inches(text):  # to the hundredth the readings keep (SQLite's text drops the zeros)
+        return None if text is None else Decimal(text).quantize(HUNDREDTH)
 
     return {
         "date": date.fromisoformat(row["date"]),
@@ -470,6 +469,9 @@ def _reading(row: dict[str, Any], source: str) -> dict[str, Any]:
         "fog": inches(row["fog"]),
         "solids": inches(row["solids"]),
     }
+
+
+HUNDREDTH = Decimal("0.01")
 
 
 # what the timeline holds: (kind, model, date field, the path to the establishment)
