@@ -1,6 +1,8 @@
 """`make run`'s one-command start works on SQLite (the tests otherwise run on PostgreSQL): the
 migrations (and the cache's table), the demo of both jurisdictions with its sweep, and a page
-of the demo, each in a process of its own against a throwaway SQLite file."""
+of the demo, each in a process of its own against a throwaway SQLite file; then the busiest
+staff pages, as the demo's manager (the pages read some rows in ways each database spells its
+own way: web/registry/carried.py)."""
 
 import os
 import subprocess
@@ -8,6 +10,19 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+PAGES = ["/dashboard/", "/establishments/", "/establishments/SC-FSE-0171/", "/cases/", "/calendar/"]
+READ = """
+from django.contrib.auth.models import User
+from django.test import Client
+from fogkeeper.enforcement.models import EnforcementCase
+client = Client(HTTP_HOST="127.0.0.1")
+client.force_login(User.objects.get(username="manager"))
+client.post("/agency/switch/", {{"agency": "san-clemente", "next": "/"}})
+case = EnforcementCase.objects.filter(establishment__code="SC-FSE-0171").first()
+pages = {pages!r} + [f"/cases/SC-FSE-0171/{{case.code}}/"]
+for url in pages:
+    print(url, client.get(url).status_code)
+"""
 
 
 def run(db: Path, *args: str) -> subprocess.CompletedProcess:
@@ -31,3 +46,7 @@ def test_the_demo_loads_and_sweeps_on_sqlite(tmp_path):
     report = run(db, "annual_report", "--agency", "san-clemente", "--year", "2026")
     assert report.returncode == 0, report.stderr[-2000:]
     assert "Spills in 2026 by category" in report.stdout
+    read = run(db, "shell", "-c", READ.format(pages=PAGES))
+    assert read.returncode == 0, read.stderr[-2000:]
+    answers = dict(line.split() for line in read.stdout.splitlines() if line.startswith("/"))
+    assert len(answers) == len(PAGES) + 1 and set(answers.values()) == {"200"}, answers
