@@ -98,6 +98,20 @@ def sign_in(live_server):
     return go
 
 
+def draw_signature(page, selector: str) -> None:
+    """Signs on the pad `selector` with the mouse, each stroke placed on the pad where it is at
+    that moment (hover waits for it to stand still): a photo's preview loading above the pad
+    moves it down the page, and a stroke aimed where it was would miss it."""
+    pad = page.locator(selector)
+    pad.scroll_into_view_if_needed()
+    height = pad.bounding_box()["height"]
+    pad.hover(position={"x": 20, "y": height * 0.7})
+    page.mouse.down()
+    for i in range(1, 9):
+        pad.hover(position={"x": 20 + i * 25, "y": height * (0.3 + 0.05 * (i % 3))})
+    page.mouse.up()
+
+
 def sign_out(page) -> None:
     """Signs the person out from the bar of any page and waits for the sign-in page: the
     sign-out clears the field app's store first (web/field/signout.js), so a page opened

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from fogkeeper.inspections.models import Inspection
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, draw_signature
 from tests.browser.test_accessibility import serious_violations
 from tests.compliance.records import make_pier_taqueria
 from tests.web.people import make_user, two_agencies
@@ -22,14 +22,7 @@ DESKTOP = {"width": 1280, "height": 900}
 def sign(page) -> None:
     """The operator signs with the pointer (a mouse, as a finger's taps arrive as pointer
     events too)."""
-    pad = page.locator("#signature-pad")
-    pad.scroll_into_view_if_needed()
-    box = pad.bounding_box()
-    page.mouse.move(box["x"] + 20, box["y"] + box["height"] * 0.7)
-    page.mouse.down()
-    for i in range(1, 9):
-        page.mouse.move(box["x"] + 20 + i * 25, box["y"] + box["height"] * (0.3 + 0.05 * (i % 3)))
-    page.mouse.up()
+    draw_signature(page, "#signature-pad")
 
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import FoodServiceEstablishment, Operator
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, draw_signature
 from tests.browser.test_accessibility import serious_violations
 from tests.records import make_device, make_establishment, make_inspection
 from tests.web.people import make_user, two_agencies
@@ -90,13 +90,7 @@ def with_route_offline(page, context, live_server, sign_in, screenshot) -> None:
 
 
 def sign(page) -> None:
-    page.locator("#f-signature").scroll_into_view_if_needed()
-    box = page.locator("#f-signature").bounding_box()
-    page.mouse.move(box["x"] + 20, box["y"] + box["height"] * 0.7)
-    page.mouse.down()
-    for i in range(1, 9):
-        page.mouse.move(box["x"] + 20 + i * 25, box["y"] + box["height"] * (0.3 + 0.05 * (i % 3)))
-    page.mouse.up()
+    draw_signature(page, "#f-signature")
 
 
 def inspect_harbor(page, screenshot=None) -> None:
