@@ -101,17 +101,21 @@ def test_it_links_each_row_to_the_records_page(manager, world, olive, today):
     assert manager.get(url).status_code == 200
 
 
-def test_it_leaves_out_what_staff_recorded(manager, world, today):
+def record_as_staff(world) -> None:
+    """A pump-out an inspector records: not something filed."""
     trap = GreaseControlDevice.objects.get(establishment=world.pier, code="GT-2")
-    staff = make_user("ivan", world.sc)
     service_record(
         device=trap,
         hauler=Hauler.objects.get(code="FSE-0042-H1"),
         manifest_number="M-77",
         date=d("2025-06-20"),
         agency=world.sc,
-        actor=staff,
+        actor=make_user("ivan", world.sc),
     )
+
+
+def test_it_leaves_out_what_staff_recorded(manager, world, today):
+    record_as_staff(world)
     assert rows(manager.get("/inbox/")) == []
     assert "Nothing filed." in manager.get("/inbox/").content.decode()
 
@@ -153,15 +157,7 @@ def test_the_nav_counts_in_sql_what_the_inbox_lists(manager, world, olive, hank,
     file_application(olive)
     submit_pump_out(world, hank)
     submit_pump_out(world, hank, manifest="CP-901")
-    trap = GreaseControlDevice.objects.get(establishment=world.pier, code="GT-2")
-    service_record(
-        device=trap,
-        hauler=Hauler.objects.get(code="FSE-0042-H1"),
-        manifest_number="M-77",
-        date=d("2025-06-20"),
-        agency=world.sc,
-        actor=make_user("ivan", world.sc),
-    )
+    record_as_staff(world)
     for agency in (world.sc, world.town):
         for day in (today, today + timedelta(days=6), today + timedelta(days=7)):
             listed = recent(agency=agency, today=day).count()
