@@ -7,7 +7,6 @@ import contextlib
 import io
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from fogkeeper.cli import main
@@ -66,18 +65,16 @@ def check_case_with_cli(spec: dict, tmp_path: Path, *args: str) -> list[str]:
     process: `make test` runs the shared cases through the installed command as well."""
     path = tmp_path / "case.json"
     path.write_text(json.dumps(spec["case"], default=norm))
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+    out_text, err_text = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out_text), contextlib.redirect_stderr(err_text):
         returncode = main(["evaluate", *args, str(path)])
-    proc = SimpleNamespace(
-        returncode=returncode, stdout=stdout.getvalue(), stderr=stderr.getvalue()
-    )
+    stdout, stderr = out_text.getvalue(), err_text.getvalue()
     expect = spec.get("expect", {})
     if "error" in expect:
-        out = [] if proc.returncode == 2 else [f"exit status {proc.returncode}, expected 2"]
-        if expect["error"].lower() not in proc.stderr.lower():
-            out.append(f"error output lacks {expect['error']!r}: {proc.stderr.strip()[:200]!r}")
-        return out + (["printed a report for bad input"] if proc.stdout.strip() else [])
-    if proc.returncode != 0:
-        return [f"exit status {proc.returncode}: {proc.stderr.strip()[:300]}"]
-    return problems(expect, json.loads(proc.stdout))
+        out = [] if returncode == 2 else [f"exit status {returncode}, expected 2"]
+        if expect["error"].lower() not in stderr.lower():
+            out.append(f"error output lacks {expect['error']!r}: {stderr.strip()[:200]!r}")
+        return out + (["printed a report for bad input"] if stdout.strip() else [])
+    if returncode != 0:
+        return [f"exit status {returncode}: {stderr.strip()[:300]}"]
+    return problems(expect, json.loads(stdout))

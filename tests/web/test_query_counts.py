@@ -2,11 +2,10 @@
 larger one: what grows with the agency is counted and ranked by the database."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.compliance.runs import sweep_agency
 from tests.compliance.records import AS_OF
+from tests.pages import queries
 from tests.records import (
     make_device,
     make_establishment,
@@ -40,13 +39,6 @@ def add(agency, start: int, stop: int) -> None:
         if i % 2:
             make_incident(fse, f"SSO-{i}", "2025-06-20", kind="overflow", attributed=True)
     sweep_agency(agency, as_of=AS_OF)
-
-
-def queries(client, url: str) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url)
-    assert response.status_code == 200
-    return len(ctx.captured_queries)
 
 
 @pytest.mark.parametrize("url", PAGES)

@@ -5,13 +5,12 @@ import re
 from datetime import date
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.services import action_fact_record, action_take
 from tests.compliance.records import make_pier_taqueria
+from tests.pages import queries
 from tests.records import d
 from tests.web.enforcement import san_clemente_case
 from tests.web.people import make_user, two_agencies
@@ -32,13 +31,6 @@ def case(client):
     return case
 
 
-def queries(client) -> int:
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(URL)
-    assert response.status_code == 200
-    return len(ctx.captured_queries)
-
-
 def more_actions(case, count: int) -> None:
     """`count` notices more on the case, each with a fact recorded since; swept again."""
     for i in range(count):
@@ -55,14 +47,14 @@ def more_actions(case, count: int) -> None:
 
 
 def test_it_shows_a_case_in_at_most_15_queries(client, case):
-    assert queries(client) <= BUDGET
+    assert queries(client, URL) <= BUDGET
 
 
 def test_it_runs_the_same_queries_for_4_actions_as_for_10(client, case):
-    few = queries(client)
+    few = queries(client, URL)
     more_actions(case, 6)
     assert case.actions.count() == 10
-    assert queries(client) == few
+    assert queries(client, URL) == few
 
 
 def test_it_shows_the_same_page_from_the_stored_evaluation_as_evaluated_afresh(client, case):
