@@ -5,12 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 SHARED := ../shared
 
-.PHONY: install engine run test check lint ruff typecheck format bench bench-scale clean browser redis system
+.PHONY: install engine run test check lint ruff bytecode typecheck format bench bench-scale clean browser redis system
 
-# uv installs the packages in a third of pip's time; where uv cannot be had, pip does it.
+# uv installs the packages in a third of pip's time, compiled to bytecode as pip does (this
+# machine sets PYTHONDONTWRITEBYTECODE: without, every process compiles them again); where uv
+# cannot be had, pip installs them.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@if $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]'; then \
+	@if $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]'; then \
 	  echo "installed fogkeeper and its packages in $(VENV) (uv)"; \
 	else \
 	  echo "uv could not install the packages; pip installs them" >&2; \
@@ -46,6 +48,11 @@ run: $(STAMP) $(ENGINE)
 	FOGKEEPER_DEBUG=$${FOGKEEPER_DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP) $(ENGINE) ruff
+
+# The project's bytecode, written once for the tests' many processes (workers, commands,
+# servers) where PYTHONDONTWRITEBYTECODE would have each compile every module it imports.
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q -j0 fogkeeper tests >/dev/null
 
 ruff: $(STAMP)
 	$(BIN)/ruff check .
@@ -96,11 +103,11 @@ system:
 	@$(MAKE) --no-print-directory browser
 	@$(MAKE) --no-print-directory redis
 
-# The engine's build, the type check, ruff and the system's packages side by side (the build
-# compiles on every core, the others keep one or wait on the network), then the conformance
-# cases and pytest.
+# The engine's build, the type check, ruff, the bytecode and the system's packages side by
+# side (the build compiles on every core, the others keep one or wait on the network), then
+# the conformance cases and pytest.
 test: $(STAMP)
-	@$(MAKE) --no-print-directory -j4 --output-sync=target engine typecheck system ruff
+	@$(MAKE) --no-print-directory -j4 --output-sync=target engine typecheck system ruff bytecode
 	@if [ -f $(SHARED)/tools/conformance.py ]; then \
 	  echo "conformance cases in $(SHARED)/spec/cases:"; \
 	  $(BIN)/python $(SHARED)/tools/conformance.py --cmd "$(BIN)/fogkeeper evaluate" $(SHARED)/spec/cases; \
