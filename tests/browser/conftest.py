@@ -98,18 +98,31 @@ def sign_in(live_server):
     return go
 
 
+# Whether the pad holds a stroke: an opaque dark pixel.
+INKED = """(pad) => {
+  const data = pad.getContext("2d").getImageData(0, 0, pad.width, pad.height).data;
+  for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 128 && data[i] < 128) return true;
+  return false;
+}"""
+
+
 def draw_signature(page, selector: str) -> None:
     """Signs on the pad `selector` with the mouse, each stroke placed on the pad where it is at
-    that moment (hover waits for it to stand still): a photo's preview loading above the pad
-    moves it down the page, and a stroke aimed where it was would miss it."""
+    that moment (hover waits for it to stand still), and signs again if no stroke reached it:
+    a photo's preview loading above the pad can move it down the page between two steps of a
+    stroke, which then misses it (as a person would see, and sign again)."""
     pad = page.locator(selector)
-    pad.scroll_into_view_if_needed()
-    height = pad.bounding_box()["height"]
-    pad.hover(position={"x": 20, "y": height * 0.7})
-    page.mouse.down()
-    for i in range(1, 9):
-        pad.hover(position={"x": 20 + i * 25, "y": height * (0.3 + 0.05 * (i % 3))})
-    page.mouse.up()
+    for _ in range(3):
+        pad.scroll_into_view_if_needed()
+        height = pad.bounding_box()["height"]
+        pad.hover(position={"x": 20, "y": height * 0.7})
+        page.mouse.down()
+        for i in range(1, 9):
+            pad.hover(position={"x": 20 + i * 25, "y": height * (0.3 + 0.05 * (i % 3))})
+        page.mouse.up()
+        if pad.evaluate(INKED):
+            return
+    pytest.fail(f"no stroke reached the signature pad {selector} in three tries", pytrace=False)
 
 
 def sign_out(page) -> None:
