@@ -107,6 +107,10 @@ class Invoice(models.Model):
 
     class Meta:
         ordering = ["establishment", "noticed_on", "code"]
+        # the list of the agency's invoices, newest notice first (web/reports/lists.py)
+        indexes = [
+            models.Index(fields=["agency", "-noticed_on", "-code"], name="invoice_agency_noticed")
+        ]
         constraints = [
             models.UniqueConstraint(fields=["agency", "code"], name="invoice_code_unique"),
             models.CheckConstraint(

@@ -111,6 +111,8 @@ class EnforcementAction(Immutable):
 
     class Meta:
         ordering = ["taken_on", "pk"]
+        # the list of the agency's actions, newest first (web/reports/lists.py)
+        indexes = [models.Index(fields=["-taken_on", "-id"], name="action_taken_desc")]
         constraints = [
             models.UniqueConstraint(fields=["establishment", "code"], name="action_code_unique"),
             models.CheckConstraint(

@@ -12,7 +12,6 @@ from functools import wraps
 from django import forms
 from django.apps import apps
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -25,6 +24,7 @@ from ..common import policy
 from ..common.exports import export_response
 from ..common.forms import DateInput, choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
+from ..common.paging import list_page
 
 PACK_KEY = re.compile(r"[a-z_]+\.[a-z_]+|[a-z]+_[a-z_]+")
 
@@ -233,9 +233,7 @@ def _trail_page(request, rows, *, filename: str, fse=None):
             columns=COLUMNS,
             rows=_export_rows(rows.iterator(chunk_size=2000), titles),
         )
-    page = Paginator(rows if not refused else rows.none(), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = list_page(rows if not refused else rows.none(), PAGE_SIZE, request.GET.get("page"))
     query = request.GET.copy()
     for name in ("page", "export"):
         query.pop(name, None)

@@ -12,7 +12,6 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -52,6 +51,7 @@ from fogkeeper.uploads import CONTENT_TYPES
 from ..common import policy
 from ..common.exports import export_response
 from ..common.pages import PAGE_SIZE, agency_page, page_as_of, reads_only
+from ..common.paging import list_page
 from ..templatetags.words import pack_title
 from ..vocabulary import action_words, choice_words, identifier_words, plain_words, rule_words
 from .from_findings import may_send_first_notice
@@ -163,7 +163,7 @@ def case_list_page(request):
             columns=CASE_COLUMNS,
             rows=_case_cells(rows),
         )
-    page = Paginator(rows, PAGE_SIZE).get_page(params.get("page"))
+    page = list_page(rows, PAGE_SIZE, params.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {

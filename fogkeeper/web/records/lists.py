@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from fogkeeper.registry.models import Hauler
@@ -17,6 +16,7 @@ from fogkeeper.registry.models import Hauler
 from ..common.exports import export_response
 from ..common.forms import DateInput, choice_field, model_choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
+from ..common.paging import list_page
 from . import selectors
 
 
@@ -116,7 +116,7 @@ def _list_page(request, kind: RecordList):
             columns=kind.columns(pack),
             rows=kind.export_rows(rows, pack),
         )
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = list_page(rows, PAGE_SIZE, request.GET.get("page"))
     page.object_list = list(page.object_list)
     for row in page.object_list:
         kind.shown(row, pack)

@@ -5,7 +5,6 @@ form's error and a 400), paginated, and exported as shown with `?export=csv|xlsx
 from __future__ import annotations
 
 from django import forms
-from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from fogkeeper.rules.packs import SEVERITIES
@@ -13,6 +12,7 @@ from fogkeeper.rules.packs import SEVERITIES
 from ..common.exports import export_response
 from ..common.forms import DateInput, choice_field
 from ..common.pages import PAGE_SIZE, agency_page, reads_only
+from ..common.paging import list_page
 from ..templatetags.words import identifier_words, pack_title
 from ..vocabulary import name_subjects
 from . import selectors
@@ -83,7 +83,7 @@ def _list_page(request, *, form, rows, template: str, export: dict, extra=None):
     """The list `rows` filtered by `form`: its export when `?export=` asks for one, else a
     page of it; the page with the form's errors and no rows (400) when a filter is bad."""
     if not form.is_valid():
-        context = {"form": form, "page": Paginator([], PAGE_SIZE).get_page(1), "query": ""}
+        context = {"form": form, "page": list_page([], PAGE_SIZE, 1), "query": ""}
         return render(request, template, context, status=400)
     if "export" in request.GET:
         agency = request.agency
@@ -95,7 +95,7 @@ def _list_page(request, *, form, rows, template: str, export: dict, extra=None):
             columns=export["columns"],
             rows=export["rows"](rows),
         )
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = list_page(rows, PAGE_SIZE, request.GET.get("page"))
     if extra is not None:
         page.object_list = extra(page.object_list)
     query = request.GET.copy()

@@ -1,0 +1,53 @@
+"""The pages of a list of the agency's history: counted no further than COUNT_CAP rows.
+
+A list of pump-outs, inspections, findings or audit rows of an agency holding ten years of a
+city's records matches hundreds of thousands of rows when unfiltered; counting them all would
+read every one on each page shown. CappedPaginator counts the first COUNT_CAP + 1 matching rows
+only (one `SELECT count(*)` over a LIMITed subquery of the rows' ids),
+says "more than 10,000" past them and pages through the first COUNT_CAP. The filters narrow a
+list to the rows a person pages through; its export gives every matching row.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.core.paginator import Paginator
+
+COUNT_CAP = 10_000
+
+
+class CappedPaginator(Paginator):
+    @cached_property
+    def count(self) -> int:
+        """The matching rows, counted up to COUNT_CAP + 1 (`capped` past COUNT_CAP)."""
+        rows = self.object_list
+        if isinstance(rows, list):
+            return len(rows)
+        # Neither the list's order nor what it shows of each row: only which rows match.
+        return rows.order_by().values("pk")[: COUNT_CAP + 1].count()
+
+    @property
+    def capped(self) -> bool:
+        """Whether more rows match than are counted, and paged through."""
+        return self.count > COUNT_CAP
+
+    @cached_property
+    def num_pages(self) -> int:
+        """The pages of the counted rows: no page past the COUNT_CAP-th row."""
+        return super().num_pages if not self.capped else -(-COUNT_CAP // self.per_page)
+
+    @property
+    def cap_text(self) -> str:
+        return f"{COUNT_CAP:,}"
+
+    @property
+    def shown_count(self) -> str:
+        """The count as a list says it: "143", or "more than 10,000"."""
+        return f"more than {COUNT_CAP:,}" if self.capped else f"{self.count:,}"
+
+
+def list_page(rows, per_page: int, number):
+    """The page `number` (any text from the URL: a page past the last gives the last) of
+    `rows`, counted no further than COUNT_CAP."""
+    return CappedPaginator(rows, per_page).get_page(number)
