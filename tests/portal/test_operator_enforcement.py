@@ -3,6 +3,8 @@ establishment, the correct-by date and the fine accruing, hearings, decisions an
 deadlines, its invoices and balance, what to do next; and its answers, which staff read next
 to the action answered (enforcement.selectors.answers_by_action, web/_answers.html)."""
 
+import re
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -10,11 +12,14 @@ from django.template.loader import render_to_string
 
 from fogkeeper.audit.models import AuditEvent
 from fogkeeper.billing.services import invoice_issue, payment_record
+from fogkeeper.compliance.models import ComplianceStatus
 from fogkeeper.enforcement.models import EnforcementCase, NoticeAnswer
 from fogkeeper.enforcement.selectors import answers_by_action
 from fogkeeper.enforcement.services import action_take, case_open, notice_answer, violation_add
 from fogkeeper.inspections.models import Inspection
 from fogkeeper.registry.models import Operator
+from tests.compliance.records import AS_OF
+from tests.pages import queries
 from tests.records import d
 from tests.web.enforcement import san_clemente_case
 
@@ -317,3 +322,23 @@ def test_another_establishments_invoice_pdf_is_not_there(as_olive, world):
     )
     assert as_olive.get(f"{PIER}invoices/INV-9.pdf").status_code == 404
     assert as_olive.get("/portal/operator/FSE-2/invoices/INV-9.pdf").status_code == 404
+
+
+def test_the_page_of_the_day_of_the_last_evaluation_reads_it_and_says_the_same(
+    as_olive, world, letters
+):
+    """On the day of the establishment's stored evaluation (the sweep's of today, kept current
+    by each write), the page reads the deadlines, fines and schedule it stored rather than
+    building the case file again: the same page, in fewer queries."""
+    late_pump_out_notice(world.pier)
+    status = ComplianceStatus.objects.get(establishment=world.pier)
+    assert status.as_of == AS_OF  # the notice's re-evaluation stored it, of today
+    stored, stored_queries = _tokenless(html_of(as_olive)), queries(as_olive, URL)
+    ComplianceStatus.objects.filter(pk=status.pk).update(as_of=AS_OF - timedelta(days=1))
+    afresh, afresh_queries = _tokenless(html_of(as_olive)), queries(as_olive, URL)
+    assert stored == afresh and "A fine of $8,400.00 has accrued" in stored
+    assert stored_queries <= afresh_queries - 15
+
+
+def _tokenless(html: str) -> str:
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)

@@ -24,12 +24,13 @@ from fogkeeper.billing.selectors import (
     delinquent_invoices,
 )
 from fogkeeper.compliance.reports import establishment_report
+from fogkeeper.compliance.selectors import stored_calendar
 from fogkeeper.enforcement.models import APPEAL, HEARING, EnforcementAction, Letter, NoticeAnswer
 from fogkeeper.enforcement.selectors import establishment_answers_by_action
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.rules.errors import CaseFileError
 from fogkeeper.rules.packs import Pack
-from fogkeeper.rules.report import Accrual, Deadline, Report
+from fogkeeper.rules.report import Accrual, Deadline
 from fogkeeper.web.vocabulary import action_words, choice_words, identifier_words
 
 from .selectors import invoice_rows, item_fines, overdue_rows, subject_names
@@ -108,10 +109,10 @@ def enforcement_page(
     fse = establishment
     page = EnforcementPage(establishment=fse, as_of=as_of)
     if letters:
-        report, page.problem = _engine(fse, as_of)
-        if report is not None:
-            page.actions = sent_actions(fse, report.deadlines, report.accruals, as_of)
-            page.overdue = _overdue(fse, report, as_of)
+        word, page.problem = _engine(fse, as_of)
+        if word is not None:
+            page.actions = sent_actions(fse, word.deadlines, word.accruals, as_of)
+            page.overdue = _overdue(fse, word, as_of)
     if invoices:
         page.invoices = invoice_rows(fse, as_of)
         page.balance = account_balance(fse, as_of)
@@ -121,21 +122,37 @@ def enforcement_page(
     return page
 
 
-def _engine(fse, as_of: date) -> tuple[Report | None, bool]:
-    """The engine's report; none, and a problem, if the records of the establishment do not
-    make a valid case file (the agency has to correct them)."""
+@dataclass
+class EngineWord:
+    """What the page takes of the engine's report on the day: the deadlines and fines of the
+    actions, and the schedule of obligations (as the report's dicts)."""
+
+    deadlines: list[Deadline]
+    accruals: list[Accrual]
+    schedule: list[dict[str, Any]]
+
+
+def _engine(fse, as_of: date) -> tuple[EngineWord | None, bool]:
+    """The engine's word on `as_of`: as its last stored evaluation gave it when that was of
+    `as_of` (the sweep's of today, kept current after each write), else evaluated afresh;
+    none, and a problem, if the records of the establishment do not make a valid case file
+    (the agency has to correct them)."""
+    stored = stored_calendar(fse, as_of)
+    if stored is not None:
+        return EngineWord(*stored, schedule=list(fse.compliance.schedule or [])), False
     try:
-        return establishment_report(establishment=fse, as_of=as_of), False
+        report = establishment_report(establishment=fse, as_of=as_of)
     except CaseFileError:
         return None, True
+    schedule = [item.to_dict() for item in report.schedule]
+    return EngineWord(report.deadlines, report.accruals, schedule), False
 
 
-def _overdue(fse, report: Report, as_of: date) -> list[dict[str, Any]]:
+def _overdue(fse, word: EngineWord, as_of: date) -> list[dict[str, Any]]:
     """The operator's obligations overdue on `as_of`, each with the fine accrued on it, as
     the reminders name them (portal.reminders)."""
-    schedule = [item.to_dict() for item in report.schedule]
-    fines = item_fines(fse, [a.to_dict() for a in report.accruals])
-    return overdue_rows(fse.agency.get_pack(), schedule, subject_names(fse), fines, as_of)
+    fines = item_fines(fse, [a.to_dict() for a in word.accruals])
+    return overdue_rows(fse.agency.get_pack(), word.schedule, subject_names(fse), fines, as_of)
 
 
 def sent_actions(

@@ -193,7 +193,7 @@ def overview(
     if "schedule" in sections and out.compliance is not None:
         out.schedule = schedule_rows(pack, out.compliance.schedule, names, out.compliance.as_of)
     if "devices" in sections:
-        out.devices = _devices(fse, pack, as_of)
+        out.devices = _devices(fse, pack, as_of, out.permits if "permit" in sections else None)
     if "services" in sections:
         out.services = section(
             Service.objects.filter(device__establishment=fse)
@@ -234,15 +234,14 @@ def overview(
     return out
 
 
-def _devices(fse, pack, as_of: date) -> list[dict[str, Any]]:
+def _devices(fse, pack, as_of: date, permits: list[Permit] | None) -> list[dict[str, Any]]:
     """Each device with its service frequency as the engine takes it: the device's own, else
     that of the permit issued last (the case file's, whatever its status), else the pack's
-    default for its kind (RULES.md 5)."""
-    permit = (
-        Permit.objects.filter(establishment=fse, issued_on__lte=as_of)
-        .order_by("-issued_on", "-id")
-        .first()
-    )
+    default for its kind (RULES.md 5). `permits`: the establishment's, newest first, where the
+    page read them already."""
+    if permits is None:
+        permits = list(Permit.objects.filter(establishment=fse).order_by("-issued_on", "-id"))
+    permit = next((p for p in permits if p.issued_on <= as_of), None)
     by_permit = permit.service_frequency_days if permit else None
     return [
         {

@@ -82,7 +82,11 @@ def establishment_page(view):
     @portal_page(ROLE)
     @wraps(view)
     def wrapper(request, code: str, *args, **kwargs):
-        fse = request.establishments.filter(code=code).select_related("agency").first()
+        fse = (
+            request.establishments.filter(code=code)
+            .select_related("agency", "compliance")  # its last stored evaluation, if any
+            .first()
+        )
         if fse is None:
             raise Http404("no such establishment")
         return view(request, fse, *args, **kwargs)
