@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 
 COUNT_CAP = 10_000
 
@@ -22,7 +23,7 @@ class CappedPaginator(Paginator):
     def count(self) -> int:
         """The matching rows, counted up to COUNT_CAP + 1 (`capped` past COUNT_CAP)."""
         rows = self.object_list
-        if isinstance(rows, list):
+        if not isinstance(rows, QuerySet):
             return len(rows)
         # Neither the list's order nor what it shows of each row: only which rows match.
         return rows.order_by().values("pk")[: COUNT_CAP + 1].count()
