@@ -35,11 +35,11 @@ class FilingView:
 
 
 def _about(f: Filing) -> str:
-    if f.device_id:
+    if f.device is not None:
         return f"{f.device.code}: {f.device.kind_title()}"
-    if f.hearing_id:
+    if f.hearing is not None:
         return f"the hearing {f.hearing.code} of {f.hearing.taken_on:%Y-%m-%d}"
-    if f.permit_id:
+    if f.permit is not None:
         return f"{f.permit.number}"
     return ""
 

@@ -170,7 +170,7 @@ def _grant(filing: Filing, kind: RequestKind, days: int | None, today: date, act
     reason = f"{kind.title} of {filing.filed_on} granted ({kind.citation})"
     try:
         if kind.granted == "device_frequency":
-            assert filing.device is not None
+            assert filing.device is not None and filing.decided_on is not None
             device_frequency_set(
                 device=filing.device,
                 service_frequency_days=days,
