@@ -1,5 +1,5 @@
-"""The operator's requests in its portal: the kinds its agency's pack declares (none where the
-pack declares none), filing one, and the list of its establishment's requests with the
+"""The operator's requests in its portal: the kinds its agency's pack declares (where it
+declares none, the page says so), filing one, and the list of its establishment's requests with the
 agency's answers. Another establishment's answers 404."""
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ from .views import _filed, establishment_page, writes
 @reads_only
 def request_list(request, fse):
     kinds = request_kinds(fse.agency.get_pack())
-    if not kinds:
-        raise Http404("the ordinance gives no request")
     context = {
         "fse": fse,
         "kinds": kinds.values(),

@@ -2,6 +2,7 @@
 its own establishment's only; the staff page of one request, read by every staff role and
 answered by the manager; every outside role answers 404, another agency's too."""
 
+from fogkeeper.filings.kinds import request_kinds
 from fogkeeper.filings.models import Filing
 
 from ..world import AS_OF
@@ -16,8 +17,15 @@ web:filing                          POST  ok    403   403   403   404   404   40
 """
 
 
+class NoRequests(LookupError):
+    """The side's pack declares no request: the form of one has no URL."""
+
+
 def _file_form(side) -> dict:
-    return {"code": side.mine("operator").code, "kind": "revised_schedule"}
+    kinds = request_kinds(side.agency.get_pack())
+    if not kinds:
+        raise NoRequests(side.agency.code)
+    return {"code": side.mine("operator").code, "kind": next(iter(kinds))}
 
 
 def _filing(side) -> dict:
