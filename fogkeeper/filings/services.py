@@ -30,7 +30,7 @@ from fogkeeper.registry.services import (
     check_positive,
     refuse,
 )
-from fogkeeper.rules.requests import ASKS, RequestKind
+from fogkeeper.rules.requests import ASKS, PERMIT_TERMS, RequestKind
 
 from .kinds import due_on, request_kind
 from .models import Filing
@@ -54,13 +54,17 @@ def _about(errors: Errors, kind: RequestKind, fse, device, hearing) -> dict:
     return {"permit": permit}
 
 
-def _check_frequency(errors: Errors, fse, days: int | None, on: date, field: str) -> None:
-    check_positive(errors, **{field: days})
+def _check_frequency(errors: Errors, kind: RequestKind, fse, days: int | None, on: date) -> None:
+    """A whole number of days; for a grease control device's frequency, one the pack allows
+    to assign (the Town's 10.02.130(B))."""
+    check_positive(errors, frequency_days=days)
+    if kind.granted not in ("device_frequency", "permit_frequency"):
+        return
     pack = fse.agency.get_pack()
     allowed = allowed_frequencies(pack, on)
     if days is not None and allowed and days not in allowed[0]:
         listed = ", ".join(str(n) for n in allowed[0])
-        add_error(errors, field, f"{pack.name} assigns {listed} days ({allowed[1]}).")
+        add_error(errors, "frequency_days", f"{pack.name} assigns {listed} days ({allowed[1]}).")
 
 
 def _check_asked(errors: Errors, kind: RequestKind, values: dict) -> None:
@@ -98,7 +102,7 @@ def filing_submit(
     }
     _check_asked(errors, found, values)
     if "frequency_days" in found.asks:
-        _check_frequency(errors, establishment, frequency_days, filed_on, "frequency_days")
+        _check_frequency(errors, found, establishment, frequency_days, filed_on)
     check_not_future(errors, today, filed_on=filed_on)
     about = _about(errors, found, establishment, device, hearing)
     refuse(errors)
@@ -148,7 +152,7 @@ def filing_decide(
         add_error(errors, "reasons", "Say why the request is denied.")
     days = frequency_days or filing.frequency_days
     if outcome == "granted" and kind.granted:
-        _check_frequency(errors, filing.establishment, days, decided_on, "frequency_days")
+        _check_frequency(errors, kind, filing.establishment, days, decided_on)
     _open(errors, filing, decided_on, today)
     refuse(errors)
     with transaction.atomic():
@@ -179,15 +183,16 @@ def _grant(filing: Filing, kind: RequestKind, days: int | None, today: date, act
                 reason=reason,
             )
         else:
-            filing.permit_modification = _revise_permit(filing, days, reason, today, actor)
+            term = PERMIT_TERMS[kind.granted]
+            filing.permit_modification = _revise_permit(filing, term, days, reason, today, actor)
     except ValidationError as e:
         messages = [m for ms in e.message_dict.values() for m in ms]
         refuse({"frequency_days": messages})
 
 
-def _revise_permit(filing: Filing, days, reason: str, today: date, actor: Actor):
-    """The permit revised and reissued with the frequency granted, in effect as soon as the
-    notice the pack requires of a change of the permit allows."""
+def _revise_permit(filing: Filing, term: str, days, reason: str, today: date, actor: Actor):
+    """The permit revised and reissued with the frequency granted (its `term`), in effect as
+    soon as the notice the pack requires of a change of the permit allows."""
     permit = establishment_current_permit(establishment=filing.establishment) or filing.permit
     assert permit is not None and filing.decided_on is not None
     notice = modification_notice(permit, filing.decided_on, False)
@@ -196,7 +201,7 @@ def _revise_permit(filing: Filing, days, reason: str, today: date, actor: Actor)
         permit=permit,
         noticed_on=filing.decided_on,
         effective_on=max(effective, filing.decided_on),
-        changes={"service_frequency_days": days},
+        changes={term: days},
         reason=reason,
         today=today,
         actor=actor,

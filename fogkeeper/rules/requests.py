@@ -20,15 +20,20 @@ BY = ("operator",)
 ABOUT = ("device", "permit", "hearing")
 # what the form may ask, with the words of its label
 ASKS = {
-    "frequency_days": "Requested frequency (days between pump-outs)",
+    "frequency_days": "Requested frequency (days between pump-outs or collections)",
     "grounds": "Why (what shows the change will not cause non-compliance)",
     "accumulation": "Data: FOG and solids accumulation measured over time",
 }
 # how the agency answers: grant or deny with reasons; deliver (on a date, with a cost);
 # acknowledge what was submitted
 ANSWERS = ("decide", "deliver", "acknowledge")
-# what a granted request changes on the record the engine reads
-GRANTED = ("device_frequency", "permit_frequency")
+# what a granted request changes on the record the engine reads: the device's service
+# frequency, or a term of the permit (modified with the notice the pack requires)
+GRANTED = ("device_frequency", "permit_frequency", "yellow_grease_frequency")
+PERMIT_TERMS = {
+    "permit_frequency": "service_frequency_days",
+    "yellow_grease_frequency": "yellow_grease_frequency_days",
+}
 KEYS = (
     "title",
     "citation",
@@ -112,6 +117,8 @@ def _kind_problems(entry: Any) -> list[tuple[str, str]]:
         out.append(("granted", "only a request decided that asks for frequency_days"))
     if granted == "device_frequency" and entry.get("about") != "device":
         out.append(("granted", "a device's frequency: the request must be about a device"))
+    if granted in PERMIT_TERMS and entry.get("about") != "permit":
+        out.append(("granted", "a term of the permit: the request must be about the permit"))
     for key, keys in (
         ("deliver_within", ("value",)),
         ("review_extension", ("filed_within", "until")),

@@ -162,3 +162,19 @@ def test_a_record_cannot_be_granted_only_delivered(fse):
 
 def test_a_pack_without_requests_yaml_declares_none():
     assert request_kinds(default_registry().get("us-oh-aurora")) == {}
+
+
+def test_a_granted_yellow_grease_schedule_modifies_the_permit_after_13_30_050_js_notice(fse):
+    permit = make_permit(fse, yellow_grease_frequency_days=30)
+    filing = filing_submit(
+        establishment=fse,
+        kind="revised_collection_schedule",
+        filed_on=TODAY,
+        frequency_days=60,
+        grounds="Two drums a month.",
+        today=TODAY,
+    )
+    filing_decide(filing=filing, outcome="granted", decided_on=TODAY, today=TODAY)
+    modification = PermitModification.objects.get(permit=permit)
+    assert modification.changes == {"yellow_grease_frequency_days": 60}
+    assert modification.effective_on == date(2027, 1, 15)  # 45 days' notice, 13.30.050(J)
