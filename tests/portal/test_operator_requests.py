@@ -74,3 +74,53 @@ def test_another_establishments_requests_answer_404(as_olive, world):
 
 def test_a_kind_the_pack_does_not_declare_answers_404(as_olive, world):
     assert as_olive.get(f"{PIER}requests/frequency_change/").status_code == 404
+
+
+@pytest.fixture
+def as_tess(client, world):
+    """Mesa Foods' operator, at the Town's Desert Diner (T-1), under a FOG Permit every 90
+    days, with an interceptor."""
+    from fogkeeper.registry.models import Operator
+    from tests.records import make_device, make_permit
+
+    from .conftest import member
+
+    make_permit(world.town_fse, number="T-P-1", service_frequency_days=90)
+    make_device(world.town_fse, "GI-7")
+    tess = member("tess", world.town, "operator", operator=Operator.objects.get(name="Mesa Foods"))
+    client.force_login(tess)
+    return client
+
+
+def test_the_town_operator_asks_in_writing_for_a_change_of_the_permits_frequency(as_tess, world):
+    response = as_tess.post(
+        "/portal/operator/T-1/requests/frequency_change/",
+        {"frequency_days": "120", "grounds": "12% on average.", "accumulation": "Jan 10%"},
+        follow=True,
+    )
+    filing = Filing.objects.get()
+    assert (filing.permit.number, filing.frequency_days) == ("T-P-1", 120)
+    assert "10.02.130(F)(3)" in response.content.decode()
+
+
+def test_the_town_refuses_a_frequency_130b_does_not_assign(as_tess, world):
+    response = as_tess.post(
+        "/portal/operator/T-1/requests/frequency_change/",
+        {"frequency_days": "100", "grounds": "g", "accumulation": "a"},
+    )
+    assert response.status_code == 400 and "10.02.130(B)" in response.content.decode()
+    assert not Filing.objects.exists()
+
+
+def test_the_town_operator_submits_the_data_to_set_the_frequency(as_tess, world):
+    gi = world.town_fse.devices.get(code="GI-7")
+    as_tess.post(
+        "/portal/operator/T-1/requests/frequency_data/",
+        {"device": gi.pk, "accumulation": "Jan 10%, Apr 12%"},
+    )
+    filing = Filing.objects.get()
+    assert (filing.kind, filing.device, filing.accumulation) == (
+        "frequency_data",
+        gi,
+        "Jan 10%, Apr 12%",
+    )

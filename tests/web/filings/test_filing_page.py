@@ -103,3 +103,47 @@ def test_another_agencys_request_answers_404(client, schedule):
     client.force_login(make_user("tom", town, role="manager"))
     assert client.get(url(schedule)).status_code == 404
     assert client.post(url(schedule), {"outcome": "granted"}).status_code == 404
+
+
+def test_the_fog_manager_grants_a_town_request_and_the_permit_is_revised_with_its_notice(client):
+    from fogkeeper.permits.models import PermitModification
+    from fogkeeper.registry.models import Agency
+    from tests.records import make_permit
+
+    two_agencies()
+    town = Agency.objects.get(code="town-10-02")
+    fse = make_establishment(town, code="T-1")
+    permit = make_permit(fse, number="T-P-1", service_frequency_days=90)
+    filing = filing_submit(
+        establishment=fse,
+        kind="frequency_change",
+        filed_on=FILED,
+        frequency_days=120,
+        grounds="12%",
+        accumulation="Jan 10%",
+    )
+    client.force_login(make_user("fiona", town, role="manager"))
+    client.post(url(filing), {"outcome": "granted", "reasons": "Justified."})
+    modification = PermitModification.objects.get(permit=permit)
+    assert modification.effective_on == date(2026, 12, 11) and modification.letter is not None
+    html = client.get(url(filing)).content.decode()
+    assert "the permit revised from 2026-12-11, its notice sent" in html
+
+
+def test_the_data_submitted_is_acknowledged(client):
+    from fogkeeper.registry.models import Agency
+
+    two_agencies()
+    town = Agency.objects.get(code="town-10-02")
+    fse = make_establishment(town, code="T-1")
+    filing = filing_submit(
+        establishment=fse,
+        kind="frequency_data",
+        filed_on=FILED,
+        device=make_device(fse),
+        accumulation="Jan 10%",
+    )
+    client.force_login(make_user("fiona", town, role="manager"))
+    client.post(url(filing), {"reasons": "Kept with the permit file."})
+    filing.refresh_from_db()
+    assert (filing.outcome, filing.reasons) == ("acknowledged", "Kept with the permit file.")
