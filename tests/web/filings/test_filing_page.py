@@ -128,6 +128,7 @@ def test_the_fog_manager_grants_a_town_request_and_the_permit_is_revised_with_it
     assert modification.effective_on == date(2026, 12, 11) and modification.letter is not None
     html = client.get(url(filing)).content.decode()
     assert "the permit revised from 2026-12-11, its notice sent" in html
+    assert f"/permits/letters/{modification.letter_id}.pdf" in html
 
 
 def test_the_data_submitted_is_acknowledged(client):
