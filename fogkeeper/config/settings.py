@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "fogkeeper.compliance",
     "fogkeeper.demo",
     "fogkeeper.enforcement",
+    "fogkeeper.filings",
     "fogkeeper.communications",
     "fogkeeper.web",
     "fogkeeper.portal",

@@ -38,6 +38,7 @@ from fogkeeper.billing.models import Invoice, InvoiceLine, Payment
 from fogkeeper.compliance.models import ComplianceRate
 from fogkeeper.compliance.rates import rate_counts
 from fogkeeper.enforcement.models import EnforcementAction
+from fogkeeper.filings.selectors import year_summary
 from fogkeeper.incidents.models import CATEGORIES, Incident
 from fogkeeper.incidents.reporting_pack import ReportingPack, of_agency
 from fogkeeper.inspections.models import Inspection
@@ -644,6 +645,36 @@ def _segment_row(state, r: AnnualReport) -> tuple:
     )
 
 
+def _requests(r: AnnualReport, agency, pack) -> list[Figure]:
+    """The requests the ordinance gives the operator (the pack's requests.yaml), filed in the
+    year: none is reported where the pack declares none."""
+    rows = year_summary(agency=agency, year=r.year, as_of=r.end)
+    if not rows:
+        return []
+    table = [
+        (
+            f"{row.title} ({row.citation})",
+            row.filed,
+            ", ".join(f"{k} {n}" for k, n in sorted(row.outcomes.items())) or "none",
+            row.open,
+            row.late,
+        )
+        for row in rows
+    ]
+    return [
+        Figure(
+            "requests",
+            f"Requests filed in {r.year}",
+            sum(row.filed for row in rows),
+            f"Requests operators filed from {r.start:%-d %B} to {r.end:%-d %B %Y} under "
+            f"{pack.name}'s ordinance, by kind: how they were answered, how many are still "
+            "open, and how many were answered (or are still open) after the day the ordinance "
+            "sets, where it sets one.",
+            Table(("Request", "Filed", "Answered", "Open", "Late"), table),
+        )
+    ]
+
+
 BUILDERS = (
     _establishments,
     _devices,
@@ -655,6 +686,7 @@ BUILDERS = (
     _penalties,
     _spills,
     _segments,
+    _requests,
 )
 
 

@@ -8,6 +8,7 @@ from .common import urls as common
 from .communications import urls as communications
 from .enforcement import urls as enforcement
 from .field import urls as field
+from .filings import urls as filings
 from .inbox import urls as inbox
 from .incidents import urls as incidents
 from .onboarding import urls as onboarding
@@ -32,6 +33,7 @@ urlpatterns = [
     *field.urlpatterns,
     *people.urlpatterns,
     *inbox.urlpatterns,
+    *filings.urlpatterns,
     *communications.urlpatterns,
     *onboarding.urlpatterns,
     *ordinance.urlpatterns,

@@ -21,6 +21,7 @@ from fogkeeper.onboarding.importer import onboard
 from . import (
     test_billing_writes,
     test_enforcement_writes,
+    test_filings_writes,
     test_permits_writes,
     test_records_writes,
     test_registry_writes,
@@ -78,6 +79,7 @@ def _covered() -> set[object]:
         test_permits_writes,
         test_enforcement_writes,
         test_billing_writes,
+        test_filings_writes,
     )
     return {f for area in areas for f in area.WRITES} | set(TESTED_APART)
 
@@ -138,6 +140,8 @@ EXEMPT: dict[str, str] = {
     "fogkeeper.enforcement.services.shared.day_of": _CHECKS,
     "fogkeeper.enforcement.services.shared.plain_fields": _CHECKS,
     "fogkeeper.enforcement.services.shared.sends_letter": _CHECKS,
+    "fogkeeper.filings.services.filing_deliver": f"a record of a proceeding delivered: {_NOT_READ}",
+    "fogkeeper.filings.services.filing_submit": f"a request filed: {_NOT_READ} until answered",
     "fogkeeper.incidents.ciwqs.read_export": _CHECKS,
     "fogkeeper.incidents.imports.check_upload": _CHECKS,
     "fogkeeper.incidents.imports.queue": "queues run_import",

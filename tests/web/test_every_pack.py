@@ -41,6 +41,7 @@ from fogkeeper.demo.written import section
 from fogkeeper.enforcement.letters import render_action_letter
 from fogkeeper.enforcement.models import HEARING, EnforcementAction, EnforcementCase, Letter
 from fogkeeper.enforcement.services import HEARD, action_deadlines, action_take, sends_letter
+from fogkeeper.filings.kinds import request_kinds
 from fogkeeper.permits.documents import modification_notice_pdf, permit_pdf
 from fogkeeper.permits.models import Permit, PermitModification
 from fogkeeper.permits.services import permit_issue
@@ -48,6 +49,7 @@ from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack, default_registry
 from fogkeeper.web.common import policy
 from fogkeeper.web.permits import urls as permit_urls
+from tests.access.areas.requests import NoRequests
 from tests.access.test_matrix import add_photos, build, rows
 from tests.access.world import ROLES, Side
 from tests.letters.test_letters import text_of
@@ -190,6 +192,8 @@ def url_of(program: Program, name: str, role: str, absent: dict[str, list[str]])
         absent.setdefault("permits", []).append(name)
     except Invoice.DoesNotExist:
         absent.setdefault("invoices", []).append(name)
+    except NoRequests:
+        absent.setdefault("requests", []).append(name)
     return None
 
 
@@ -201,6 +205,8 @@ def assert_absent_only_as_the_pack_says(pack: Pack, absent: dict[str, list[str]]
         assert "permits" not in absent, absent
     if section(pack.id, "enforcement").get("fees"):  # the demo invoices the fees it lists
         assert "invoices" not in absent, absent
+    if request_kinds(pack):
+        assert "requests" not in absent, absent
 
 
 NO_ACTIONS = "defines no enforcement actions"

@@ -270,3 +270,33 @@ class EmployeeLeaveForm(forms.Form):
         day = self.cleaned_data["left_on"]
         _not_after(day, self.today, "leaving date")
         return day
+
+
+class FilingForm(forms.Form):
+    """A request of one kind its pack declares: the fields the kind asks for, and the record
+    it is about (one of the establishment's devices, or one of its hearings)."""
+
+    def __init__(self, *args, kind, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        from fogkeeper.enforcement.models import EnforcementAction
+        from fogkeeper.rules.requests import ASKS
+
+        if kind.about == "device":
+            self.fields["device"] = forms.ModelChoiceField(
+                label="Device",
+                queryset=establishment.devices.filter(removed_on__isnull=True).order_by("code"),
+                error_messages={"required": "Choose the device."},
+            )
+        elif kind.about == "hearing":
+            hearings = EnforcementAction.objects.filter(establishment=establishment, type="hearing")
+            self.fields["hearing"] = forms.ModelChoiceField(
+                label="Hearing",
+                queryset=hearings.order_by("-taken_on"),
+                error_messages={"required": "Choose the hearing."},
+            )
+        for name in kind.asks:
+            if name == "frequency_days":
+                self.fields[name] = forms.IntegerField(label=ASKS[name], min_value=1)
+            else:
+                widget = forms.Textarea(attrs={"rows": 4})
+                self.fields[name] = forms.CharField(label=ASKS[name], widget=widget)

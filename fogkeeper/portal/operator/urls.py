@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import requests, views
 
 urlpatterns = [
     path("", views.home, name="operator"),
@@ -28,6 +28,8 @@ urlpatterns = [
         views.permit_application,
         name="operator_permit_application",
     ),
+    path("<str:code>/requests/", requests.request_list, name="operator_requests"),
+    path("<str:code>/requests/<str:kind>/", requests.request_file, name="operator_request_file"),
     path(
         "<str:code>/notices/<str:action>/answer/",
         views.answer_notice,

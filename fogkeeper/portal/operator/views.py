@@ -19,6 +19,7 @@ from fogkeeper.billing.models import Invoice
 from fogkeeper.enforcement.codes import lock_codes
 from fogkeeper.enforcement.models import EnforcementAction, Letter
 from fogkeeper.enforcement.services import notice_answer
+from fogkeeper.filings.kinds import request_kinds
 from fogkeeper.maintenance.services import pickup_record
 from fogkeeper.permits.models import PermitApplication
 from fogkeeper.permits.requirements import application_spec
@@ -58,6 +59,7 @@ WRITES = (
     "notice_answer",
     "contact",
     "employee",
+    "request",
 )
 
 
@@ -116,7 +118,12 @@ def establishment(request, fse):
     pages = page_numbers(request.GET, selectors.PAGED)
     page = selectors.overview(establishment=fse, sections=sections, as_of=_today(), pages=pages)
     queries = section_queries(request.GET, selectors.PAGED)
-    context = {"overview": page, "may": _writes(request), "queries": queries}
+    context = {
+        "overview": page,
+        "may": _writes(request),
+        "queries": queries,
+        "has_requests": bool(request_kinds(fse.agency.get_pack())),
+    }
     return render(request, "portal/operator/establishment.html", context)
 
 

@@ -29,7 +29,7 @@ from ..packs import PACKS_DIR
 from ..yamllines import key_lines
 from .checklist import _check_checklist
 from .common import FILES, PackCheck, PackProblem, _Pack
-from .documents import _check_application, _check_letters
+from .documents import _check_application, _check_letters, _check_requests
 from .enforcement import CHECKS, _check_enforcement
 from .meta import _check_meta
 from .parameters import PARAMETERS, _check_parameters, _check_values
@@ -72,6 +72,7 @@ def check_pack(folder: Path | str) -> PackCheck:
             {} if not any(p.file.endswith("application.yaml") for p in pk.problems) else None
         )
     _check_application(pk, application)
+    _check_requests(pk, pk.read("requests.yaml"))
     _check_letters(
         pk, (enforcement or {}).get("actions") if isinstance(enforcement, dict) else None
     )
@@ -83,7 +84,7 @@ def check_pack(folder: Path | str) -> PackCheck:
             load_pack(pk.folder)
         except PackError as e:
             pk.problems.append(PackProblem(pk.folder.name, "", f"the loader refuses it: {e}"))
-    order = {name: i for i, name in enumerate((*FILES, "application.yaml"))}
+    order = {name: i for i, name in enumerate((*FILES, "application.yaml", "requests.yaml"))}
     result.problems = sorted(
         pk.problems, key=lambda p: order.get(p.file.partition("/")[2], len(order))
     )

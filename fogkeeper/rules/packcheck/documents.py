@@ -56,6 +56,16 @@ def _check_application(pk: _Pack, data: Any) -> None:
         pk.add(f, "in_lieu", "fields are marked in_lieu but no in_lieu document is named")
 
 
+def _check_requests(pk: _Pack, data: Any) -> None:
+    """requests.yaml: the requests the operator may file (read by fogkeeper/filings)."""
+    from ..requests import FILE, requests_problems
+
+    if data is None:
+        return
+    for key, message in requests_problems(data):
+        pk.add(FILE, key, message)
+
+
 # Steps the application takes that send a letter without being a pack action (the notice of
 # a hearing; the permit itself and the notice of its modification, permits.documents).
 LETTER_STEPS = ("hearing", "permit", "permit_modification_notice")

@@ -25,7 +25,9 @@ SESSION_KEY = "fogkeeper_agency"
 # "device" its grease control devices and food grinders; "hauler" the haulers and their
 # service contracts (the manager's records); "employee" an establishment's employees (with
 # trainings); "membership" approving who may sign in (enrolment requests); "sweep" starting
-# a sweep of the agency (the manager's); "communication" a letter or email written once to many
+# a sweep of the agency (the manager's); "request" a request the ordinance lets an operator
+# file (fogkeeper/filings), "request_answer" deciding it (the manager's, who sets frequencies
+# and modifies permits); "communication" a letter or email written once to many
 # establishments (the manager's, and the clerk's, who keeps the program's correspondence).
 # Staff roles write for the whole agency; an operator
 # for its establishments, a hauler for its customers' devices. A sample of the discharge is
@@ -37,7 +39,7 @@ WRITES = {
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
         "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning", "sweep",
-        "onboarding", "communication",
+        "onboarding", "communication", "request_answer",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
@@ -48,7 +50,7 @@ WRITES = {
     "auditor": set(),
     "operator": {
         "training", "yellow_grease", "permit_application", "notice_answer", "contact",
-        "employee",
+        "employee", "request",
     },
     "hauler": {"service"},
     "owner": set(),

@@ -7,8 +7,9 @@ Every date of a case comes from the engine's calendar of each establishment as t
 stored it (`ComplianceStatus.deadlines`), from the hearings recorded or from the milestones of
 a compliance schedule (what must be done, by when); nothing is computed here but which of
 those dates have passed undone. Beside the cases: the spill reports the State's General
-Order asks, due and late (fogkeeper.incidents.spills), and the sewer segments
-whose scheduled cleaning is overdue (fogkeeper.sewers.selectors), each linking to its page."""
+Order asks, due and late (fogkeeper.incidents.spills), the sewer segments
+whose scheduled cleaning is overdue (fogkeeper.sewers.selectors), and the requests whose
+delivery the ordinance dates, due or late (fogkeeper.filings), each linking to its page."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ from fogkeeper.enforcement.models import (
     EnforcementAction,
     closure_on,
 )
+from fogkeeper.filings.models import Filing
+from fogkeeper.filings.selectors import open_due
+from fogkeeper.filings.selectors import view as filing_view
 from fogkeeper.incidents.reporting_pack import of_agency
 from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
@@ -55,6 +59,7 @@ KINDS = {
     "lien": "Lien dates",
     "spill_report": "State spill reports",
     "cleaning": "Sewer cleanings overdue",
+    "request": "Requests to deliver",
     "overdue": "Overdue on our side",
 }
 NAMED_KINDS = {"final": "final", "lien_eligible": "lien"}  # deadline name -> calendar kind
@@ -194,6 +199,8 @@ def legal_calendar(
     entries += [
         _cleaning_entry(s, as_of, cites) for s in cleanings_overdue(agency=agency, as_of=as_of)
     ]
+    requests = open_due(agency=agency, start=date.min, end=end - timedelta(days=1))
+    entries += [e for f in requests if (e := _request_entry(f, as_of)).overdue or start <= e.day]
     entries.sort(key=_order)
     if kinds:
         entries = [e for e in entries if e.kinds & set(kinds)]
@@ -377,6 +384,32 @@ def _spill_entry(report: SpillReport) -> Entry:
         overdue=d.late,
         why=f"Not submitted by {d.shown} (counted from {d.counted_from})." if d.late else "",
         href=reverse("web:incident", kwargs={"pk": i.pk}),
+    )
+
+
+def _request_entry(filing: Filing, as_of: date) -> Entry:
+    """A request not yet answered whose answer or delivery the ordinance dates (the record
+    of a proceeding, San Clemente 13.30.090(D)): overdue once its day has passed."""
+    v = filing_view(filing)
+    fse = filing.establishment
+    assert filing.due_on is not None and v.kind is not None
+    within = v.kind.deliver_within
+    return Entry(
+        day=filing.due_on,
+        at=None,
+        kind="request",
+        name="request",
+        engine_kind="request",
+        what=f"{v.title}: due",
+        action=f"R-{filing.pk}",
+        action_title="Request",
+        establishment=fse.code,
+        establishment_name=fse.name,
+        case="",
+        citation=within.reference if within else v.citation,
+        overdue=filing.due_on < as_of,
+        why=f"Filed {filing.filed_on.isoformat()}; not delivered." if filing.due_on < as_of else "",
+        href=reverse("web:filing", kwargs={"pk": filing.pk}),
     )
 
 

@@ -180,6 +180,26 @@ def _pickups(object_ids):
     return out
 
 
+@source("request", "Request", "filings.filing", "filing.submit")
+def _requests(object_ids):
+    from fogkeeper.filings.models import Filing
+    from fogkeeper.filings.selectors import view
+
+    out = {}
+    filings = Filing.objects.filter(pk__in=_ids(object_ids)).select_related(
+        "establishment__agency", "device", "permit", "hearing"
+    )
+    for f in filings:
+        shown = view(f)
+        about = f", {shown.about}" if shown.about else ""
+        out[str(f.pk)] = {
+            "what": f"{shown.title} ({shown.citation}){about}",
+            "establishment": f.establishment,
+            "url": reverse("web:filing", args=[f.pk]),
+        }
+    return out
+
+
 @source("account", "Account request", "portal.enrolmentrequest", "enrolment.submit", by_anyone=True)
 def _account_requests(object_ids):
     from fogkeeper.portal.models import EnrolmentRequest

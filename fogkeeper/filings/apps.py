@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FilingsConfig(AppConfig):
+    name = "fogkeeper.filings"
+    verbose_name = "Requests filed by operators"

@@ -1,0 +1,2 @@
+"""Staff pages of the requests operators file (fogkeeper/filings): one request, and its
+answer."""
