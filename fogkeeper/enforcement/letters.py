@@ -69,6 +69,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "lien",
     ),
     "final_decision": ("violations", "decision", "finality", "judicial_review"),
+    "city_manager_decision": ("violations", "decision", "finality", "judicial_review"),
     "compliance_schedule": ("violations", "milestones", "appeal"),
     "hearing": ("violations", "hearing"),
     "appeal": (),  # only the rejection of a late appeal sends a letter (RULES.md 12.7)

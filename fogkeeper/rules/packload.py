@@ -355,8 +355,11 @@ def _flag(where: str, value: Any) -> bool:
 def _load_appeal(
     where: str, data: Any, fields: dict[Any, Any], known: set[Any]
 ) -> dict[str, str] | None:
-    """`appeal: {deadline, filed, decided, final, replaced_by?}`: an appeal filed by `deadline`
-    suspends `final` (and what runs from it) until `decided` (RULES.md 11.4); an order of the
+    """`appeal: {deadline, filed, decided, final?, replaced_by?}`: an appeal filed by `deadline`
+    is recorded on the action as `filed` and its decision as `decided`, from which deadlines
+    of the action may run; it suspends `final` (and what runs from it) until `decided` (RULES.md
+    11.4) where the action has a `final` (an act whose appeal suspends nothing has none); an
+    order of the
     same type whose `replaced_by` field names this one replaces it: this one is never final
     (RULES.md 12.8)."""
     if data is None:
@@ -364,16 +367,18 @@ def _load_appeal(
     here = f"{where}.appeal"
     if not isinstance(data, dict):
         raise PackError(f"{here}: expected {{deadline, filed, decided, final}}")
-    for key in ("deadline", "filed", "decided", "final"):
+    for key in ("deadline", "filed", "decided"):
         if not isinstance(data.get(key), str):
             raise PackError(f"{here}.{key}: required")
+    if "final" in data and not isinstance(data["final"], str):
+        raise PackError(f"{here}.final: expected the name of a deadline of the action")
     for key in ("filed", "decided"):
         if data[key] not in fields:
             raise PackError(f"{here}.{key}: {data[key]!r} is not a field of the action")
     for key in ("deadline", "final"):
-        if data[key] not in known:
+        if key in data and data[key] not in known:
             raise PackError(f"{here}.{key}: {data[key]!r} is not a deadline of the action")
-    out = {k: data[k] for k in ("deadline", "filed", "decided", "final")}
+    out = {k: data[k] for k in ("deadline", "filed", "decided", "final") if k in data}
     replaced_by = data.get("replaced_by")
     if replaced_by is not None:
         if replaced_by not in fields or fields[replaced_by].kind != "action":
