@@ -27,7 +27,9 @@ FACTS = {
     "service_restored_on": "Record the service restored",
     "reinstated_on": "Record the service reinstated",
     "abated_on": "Record the overflow abated",
-    "city_manager_hearing_concluded_on": "Record that the hearing before the City Manager concluded",
+    "city_manager_hearing_concluded_on": (
+        "Record that the hearing before the City Manager concluded"
+    ),
     "injunction_issued_on": "Record the injunction issued",
     "judgment_entered_on": "Record the judgment entered",
     "court_decided_on": "Record the court's decision",
