@@ -264,7 +264,7 @@ def test_every_letter_template_of_a_pack_is_tested(pack_id):
 UNDATED = {
     "town-10-02": {
         "administrative_citation": (
-            {"issued_on": "2025-04-01", "violation": "schedule", "amount": 900, "days": 3},
+            {"issued_on": "2025-04-01", "cited_for": "schedule", "amount": 900, "days": 3},
             ["Chapter 1.01", "10.02.330(D)(3)", "$900", "separate and distinct"],
         ),
         "service_termination": (
