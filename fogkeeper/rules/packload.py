@@ -281,6 +281,7 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             letter=_flag(f"{here}.letter", entry.get("letter", False)),
             requires=_load_requires(here, entry.get("requires"), fields),
             grounds=_load_grounds(here, entry.get("grounds")),
+            **_load_costs(here, entry.get("costs"), fields),
             waiver=_cited(f"{here}.waiver", entry["waiver"], "citation")
             if entry.get("waiver") is not None
             else None,
@@ -296,6 +297,19 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
 
 
 GROUND_KEYS = ("what", "citation", "in_case", "overflows", "under_order")
+
+
+def _load_costs(where: str, data: Any, fields: dict[str, FieldSpec]) -> dict[str, Any]:
+    """`costs: {fields: [money fields], citation}`: what of the action is invoiced at cost."""
+    if data is None:
+        return {}
+    here = f"{where}.costs"
+    if not isinstance(data, dict) or not isinstance(data.get("fields"), list):
+        raise PackError(f"{here}: expected {{fields: [money fields of the action], citation}}")
+    for name in data["fields"]:
+        if name not in fields or fields[name].kind != "money":
+            raise PackError(f"{here}: {name!r} is not a money field of the action")
+    return {"costs": tuple(data["fields"]), "costs_citation": _cited(here, data, "citation")}
 
 
 def _load_grounds(where: str, data: Any) -> dict[str, dict[str, Any]]:

@@ -543,3 +543,21 @@ def test_it_rejects_an_appeal_whose_final_is_not_a_deadline_of_the_action(tmp_pa
     )
     with pytest.raises(PackError, match="appeal.final: 'never' is not a deadline of the action"):
         load_pack(folder)
+
+
+def test_it_reads_the_costs_an_action_puts_on_the_person():
+    town = load_pack(PACKS_DIR / "town-10-02")
+    spec = town.actions["service_termination"]
+    assert spec.costs == ("disconnection_cost", "reinstatement_cost")
+    assert spec.costs_citation == "10.02.290(B)"
+
+
+def test_it_rejects_costs_that_are_not_money_fields_of_the_action(tmp_path):
+    folder = pack_copy(tmp_path, "town-10-02")
+    path = folder / "enforcement.yaml"
+    text = path.read_text()
+    old = "costs: {fields: [disconnection_cost, reinstatement_cost]"
+    assert old in text
+    path.write_text(text.replace(old, "costs: {fields: [disconnection_cost, reinstated_on]"))
+    with pytest.raises(PackError, match="'reinstated_on' is not a money field of the action"):
+        load_pack(folder)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from fogkeeper import reevaluation
+from fogkeeper.billing.models import Invoice
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.enforcement.models import EnforcementAction
 from fogkeeper.enforcement.services import action_take
@@ -325,3 +326,38 @@ def _errors(response) -> str:
     html = response.content.decode()
     found = re.findall(r'(?s)class="[^"]*(?:error|alert)[^"]*"[^>]*>(.*?)</', html)
     return " | ".join(" ".join(re.sub(r"<[^>]+>", " ", m).split()) for m in found)
+
+
+def test_the_costs_of_terminating_and_reinstating_service_are_invoiced_from_the_case(client, world):
+    manager(client, world["town"])
+    client.post(
+        f"{TOWN_CASE}/act/service_termination/?refers_to=HD-1",
+        {
+            "code": "ST-1",
+            "terminated_on": "2025-06-03",
+            "disconnection_cost": "640.00",
+            "reinstatement_cost": "310.00",
+            "delivery": "personal",
+        },
+    )
+    page = client.get(f"{TOWN_CASE}/?as_of=2025-06-06").content.decode()
+    assert "Invoice the costs of ST-1 (10.02.290(B))" in page
+    form = client.get("/establishments/T-0042/invoices/new/?action=ST-1").context["form"]
+    assert (form.initial["kind"], form.initial["enforcement_action"]) == ("action_costs", "ST-1")
+    response = client.post(
+        "/establishments/T-0042/invoices/new/",
+        {
+            "code": "INV-77",
+            "kind": "action_costs",
+            "noticed_on": "2025-06-06",
+            "enforcement_action": "ST-1",
+            "rows": "2",
+            **{k: str(v) for k, v in form.initial.items() if k.startswith("line_")},
+        },
+    )
+    assert response.status_code == 302, _errors(response)
+    invoice = Invoice.objects.get(code="INV-77")
+    lines = [(str(li.amount), li.citation) for li in invoice.lines.order_by("position")]
+    assert lines == [("640.00", "10.02.290(B)"), ("310.00", "10.02.290(B)")]
+    page = client.get(f"{TOWN_CASE}/?as_of=2025-06-06").content.decode()
+    assert "Invoice the costs of ST-1" not in page
