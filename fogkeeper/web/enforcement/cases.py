@@ -353,6 +353,8 @@ def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
         "action": action,
         "title": action_title(pack, action.type),
         "by": choice_words(pack, action.level),
+        # a court step is taken in the court (filed there, decided there), not by it
+        "by_label": "In" if action.level == "court" else "By",
         "on": action_title(pack, action.refers_to.type) if action.refers_to else "",
         "fields": [
             (_label(name), _value(value, kinds.get(name, ""), pack))

@@ -195,6 +195,7 @@ def test_a_criminal_citation_is_recorded_with_its_court_and_its_outcome(client, 
         {"value": "Pleaded guilty; fined $500 for each of the 3 days."},
     )
     assert response.status_code == 302
+    assert "<dt>In</dt><dd>Superior Court" in page  # taken in the court, not by it
     fields = EnforcementAction.objects.get(code="CC-1").effective_fields()
     assert fields["court_case_number"] == "25-CR-0042" and fields["days_charged"] == 3
     assert fields["court_outcome"].startswith("Pleaded guilty")
