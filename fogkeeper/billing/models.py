@@ -25,6 +25,7 @@ INVOICE_KINDS = [
     ("penalty", "Penalty"),
     ("cost_recovery", "Cost recovery"),
     ("noncompliance", "Noncompliance charges"),
+    ("action_costs", "Costs of an enforcement action"),
 ]
 PAYMENT_METHODS = [
     ("check", "Check"),
@@ -102,7 +103,7 @@ class Invoice(models.Model):
         help_text="the overflow whose costs are recovered",
     )
     enforcement_action = models.CharField(
-        max_length=60, blank=True, help_text="code of the penalty order invoiced"
+        max_length=60, blank=True, help_text="the action invoiced: its penalty or costs"
     )
 
     class Meta:

@@ -243,8 +243,9 @@ def invoice_rows(invoices: list[Invoice], on: date) -> list[dict[str, Any]]:
 def case_invoices(
     establishment: FoodServiceEstablishment, action_codes: set[str], on: date
 ) -> list[dict[str, Any]]:
-    """The invoices of the penalties ordered by these actions (an enforcement case's), with
-    their total, the payments made by `on` and what is still due, in three queries."""
+    """The invoices of the penalties ordered by these actions (an enforcement case's), or of
+    their costs, with their total, the payments made by `on` and what is still due, in three
+    queries."""
     invoices = (
         Invoice.objects.filter(establishment=establishment, enforcement_action__in=action_codes)
         .prefetch_related("lines", "payments")
@@ -383,6 +384,20 @@ def penalty_orders(establishment: FoodServiceEstablishment):
 
     orders = EnforcementAction.objects.filter(establishment=establishment, type="penalty_order")
     return orders.exclude(code__in=replaced_orders(establishment)).order_by("taken_on", "pk")
+
+
+def costed_actions(establishment: FoodServiceEstablishment, pack) -> list:
+    """The establishment's actions whose pack invoices costs of them (`costs:`) and that
+    record one, oldest first."""
+    from fogkeeper.enforcement.models import EnforcementAction
+
+    types = [t for t, spec in pack.actions.items() if spec.costs]
+    actions = EnforcementAction.objects.filter(establishment=establishment, type__in=types)
+    return [
+        a
+        for a in actions.order_by("taken_on", "pk")
+        if any(a.effective_fields().get(f) for f in pack.actions[a.type].costs)
+    ]
 
 
 def replaced_orders(establishment: FoodServiceEstablishment) -> set[str]:

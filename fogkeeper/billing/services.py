@@ -265,8 +265,14 @@ def _check_links(errors: Errors, invoice: Invoice) -> None:
             f"{enforcement_action} was replaced by the order that decided its appeal: invoice "
             "that order instead.",
         )
-    if kind != "penalty" and enforcement_action:
-        add_error(errors, "enforcement_action", "Only a penalty invoice names a penalty order.")
+    if kind == "action_costs" and not enforcement_action:
+        add_error(errors, "enforcement_action", "An invoice of costs names the action they are of.")
+    if kind not in ("penalty", "action_costs") and enforcement_action:
+        add_error(
+            errors,
+            "enforcement_action",
+            "Only a penalty invoice or an invoice of an action's costs names an action.",
+        )
 
 
 def _check_number_free(errors: Errors, agency: Agency, code: str) -> None:

@@ -69,6 +69,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "lien",
     ),
     "final_decision": ("violations", "decision", "finality", "judicial_review"),
+    "city_manager_decision": ("violations", "decision", "finality", "judicial_review"),
     "compliance_schedule": ("violations", "milestones", "appeal"),
     "hearing": ("violations", "hearing"),
     "appeal": (),  # only the rejection of a late appeal sends a letter (RULES.md 12.7)
@@ -335,6 +336,13 @@ def _label(name: str, kind: str, titles: dict, action_type: str, to: str | None)
         ),
         ("council_appeal", "deadline"): f"Last day to appeal to the {t['appeal_body']}",
         ("city_manager_appeal", "deadline"): (f"Last day to appeal to the {t['emergency_appeal']}"),
+        ("city_manager_presentation", "deadline"): (
+            f"The {t['manager']} presents the basis of the decision to the "
+            f"{t['emergency_appeal']} no later than"
+        ),
+        ("city_manager_decision", "deadline"): (
+            f"Written decision of the {t['emergency_appeal']} no later than"
+        ),
         ("hearing", "earliest"): "Earliest date the hearing may be held",
         ("hearing", "deadline"): (
             "Latest date the hearing may be held"

@@ -23,7 +23,21 @@ FACTS = {
     "record_requested_on": "Record the request for the record",
     "record_delivered_on": "Record the delivery of the record",
     "hearing_concluded_at": "Record that the emergency hearing concluded",
+    "lateral_repaired_on": "Record the repair of the sewer lateral",
+    "service_restored_on": "Record the service restored",
+    "reinstated_on": "Record the service reinstated",
+    "abated_on": "Record the overflow abated",
+    "city_manager_hearing_concluded_on": (
+        "Record that the hearing before the City Manager concluded"
+    ),
+    "injunction_issued_on": "Record the injunction issued",
+    "judgment_entered_on": "Record the judgment entered",
+    "court_decided_on": "Record the court's decision",
+    "court_outcome": "Record the outcome in court",
 }
+# A fact offered only once the fact it follows is on record (the hearing on an appeal,
+# once the appeal is).
+FACT_AFTER = {"city_manager_hearing_concluded_on": "appealed_on"}
 
 
 @dataclass(frozen=True)
@@ -234,7 +248,8 @@ def _facts(pack: Pack, actions: list[EnforcementAction]) -> list[Step]:
             continue
         fields = a.effective_fields()
         for name, label in FACTS.items():
-            if name in spec.fields and not fields.get(name):
+            after = FACT_AFTER.get(name)
+            if name in spec.fields and not fields.get(name) and (not after or fields.get(after)):
                 label = f"{label} ({a.code})"
                 steps.append(Step("fact", a.type, label, refers_to=a.code, field=name))
         for m in fields.get("milestones") or []:

@@ -281,6 +281,7 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
             letter=_flag(f"{here}.letter", entry.get("letter", False)),
             requires=_load_requires(here, entry.get("requires"), fields),
             grounds=_load_grounds(here, entry.get("grounds")),
+            **_load_costs(here, entry.get("costs"), fields),
             waiver=_cited(f"{here}.waiver", entry["waiver"], "citation")
             if entry.get("waiver") is not None
             else None,
@@ -296,6 +297,19 @@ def _load_actions(where: str, data: Any, params: dict[str, Parameter]) -> dict[s
 
 
 GROUND_KEYS = ("what", "citation", "in_case", "overflows", "under_order")
+
+
+def _load_costs(where: str, data: Any, fields: dict[str, FieldSpec]) -> dict[str, Any]:
+    """`costs: {fields: [money fields], citation}`: what of the action is invoiced at cost."""
+    if data is None:
+        return {}
+    here = f"{where}.costs"
+    if not isinstance(data, dict) or not isinstance(data.get("fields"), list):
+        raise PackError(f"{here}: expected {{fields: [money fields of the action], citation}}")
+    for name in data["fields"]:
+        if name not in fields or fields[name].kind != "money":
+            raise PackError(f"{here}: {name!r} is not a money field of the action")
+    return {"costs": tuple(data["fields"]), "costs_citation": _cited(here, data, "citation")}
 
 
 def _load_grounds(where: str, data: Any) -> dict[str, dict[str, Any]]:
@@ -355,8 +369,11 @@ def _flag(where: str, value: Any) -> bool:
 def _load_appeal(
     where: str, data: Any, fields: dict[Any, Any], known: set[Any]
 ) -> dict[str, str] | None:
-    """`appeal: {deadline, filed, decided, final, replaced_by?}`: an appeal filed by `deadline`
-    suspends `final` (and what runs from it) until `decided` (RULES.md 11.4); an order of the
+    """`appeal: {deadline, filed, decided, final?, replaced_by?}`: an appeal filed by `deadline`
+    is recorded on the action as `filed` and its decision as `decided`, from which deadlines
+    of the action may run; it suspends `final` (and what runs from it) until `decided` (RULES.md
+    11.4) where the action has a `final` (an act whose appeal suspends nothing has none); an
+    order of the
     same type whose `replaced_by` field names this one replaces it: this one is never final
     (RULES.md 12.8)."""
     if data is None:
@@ -364,16 +381,18 @@ def _load_appeal(
     here = f"{where}.appeal"
     if not isinstance(data, dict):
         raise PackError(f"{here}: expected {{deadline, filed, decided, final}}")
-    for key in ("deadline", "filed", "decided", "final"):
+    for key in ("deadline", "filed", "decided"):
         if not isinstance(data.get(key), str):
             raise PackError(f"{here}.{key}: required")
+    if "final" in data and not isinstance(data["final"], str):
+        raise PackError(f"{here}.final: expected the name of a deadline of the action")
     for key in ("filed", "decided"):
         if data[key] not in fields:
             raise PackError(f"{here}.{key}: {data[key]!r} is not a field of the action")
     for key in ("deadline", "final"):
-        if data[key] not in known:
+        if key in data and data[key] not in known:
             raise PackError(f"{here}.{key}: {data[key]!r} is not a deadline of the action")
-    out = {k: data[k] for k in ("deadline", "filed", "decided", "final")}
+    out = {k: data[k] for k in ("deadline", "filed", "decided", "final") if k in data}
     replaced_by = data.get("replaced_by")
     if replaced_by is not None:
         if replaced_by not in fields or fields[replaced_by].kind != "action":

@@ -261,6 +261,10 @@ class ActionSpec:
     # penalty class -> what must be on record for it (RULES.md 12.4): {what, citation,
     # in_case: [types], overflows: bool, under_order: [types]}
     grounds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The money fields of the action the agency invoices at actual cost, and the section
+    # that puts them on the person (`costs: {fields: [...], citation}`).
+    costs: tuple[str, ...] = ()
+    costs_citation: str = ""
 
     def appeal_routes(self) -> dict[str, str]:
         """Deadline name -> the level the action is appealed to by that deadline."""

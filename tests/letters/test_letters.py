@@ -39,6 +39,7 @@ SC_ACTIONS = {
         "days": 1,
     },
     "final_decision": {"final_on": "2025-04-01"},
+    "city_manager_decision": {"delivered_on": "2025-03-12", "orders": "discontinuance_stands"},
 }
 
 TOWN_ACTIONS = {
@@ -256,7 +257,40 @@ def test_every_letter_template_of_a_pack_is_tested(pack_id):
         "permit",
         "permit_modification_notice",
     }
-    assert letters - tested_elsewhere == set(CASES[pack_id][1])
+    assert letters - tested_elsewhere == set(CASES[pack_id][1]) | set(UNDATED.get(pack_id, {}))
+
+
+# Letters that set no deadline: each with its fields and words the ordinance asks for.
+UNDATED = {
+    "town-10-02": {
+        "administrative_citation": (
+            {"issued_on": "2025-04-01", "cited_for": "schedule", "amount": 900, "days": 3},
+            ["Chapter 1.01", "10.02.330(D)(3)", "$900", "separate and distinct"],
+        ),
+        "service_termination": (
+            {"terminated_on": "2025-04-01", "disconnection_cost": 640, "reinstatement_cost": 310},
+            ["10.02.290(B)", "$640", "$310", "April 1, 2025"],
+        ),
+        "overflow_order": (
+            {"ordered_on": "2025-04-01", "closure": True, "cleanup_contractor": True},
+            ["10.02.170(A)(2)", "10.02.170(A)(3)", "licensed professional clean up"],
+        ),
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("pack_id", "action_type"), [(p, t) for p, types in UNDATED.items() for t in types]
+)
+def test_a_letter_with_no_deadline_cites_its_section_and_says_what_the_law_asks(
+    pack_id, action_type
+):
+    fields, words = UNDATED[pack_id][action_type]
+    text = text_of(letter(pack_id, action_type, fields, []))
+    assert "Pier Taqueria" in text
+    assert pack(pack_id).actions[action_type].citation in text
+    for word in words:
+        assert word in text, word
 
 
 def findings(lines: int) -> str:

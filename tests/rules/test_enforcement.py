@@ -293,6 +293,39 @@ def test_it_does_not_count_a_saturday_delivery_day():
     assert deadline(report, "ED-1", "city_manager_appeal") == d("2025-06-10")
 
 
+def test_an_appeal_to_the_city_manager_sets_the_presentation_four_days_after_it():
+    decision = action(
+        "ED-1", "emergency_decision", delivered_on="2025-06-05", appealed_on="2025-06-06"
+    )
+    report = sc_actions(decision)
+    assert deadline(report, "ED-1", "city_manager_presentation") == d("2025-06-10")
+    cited = {x.name: x.citation for x in report.deadlines if x.action == "ED-1"}
+    assert cited["city_manager_presentation"] == "13.30.080(H)(4)"
+
+
+def test_the_city_manager_decides_within_two_days_of_the_hearing_on_the_appeal():
+    decision = action(
+        "ED-1",
+        "emergency_decision",
+        delivered_on="2025-06-05",
+        appealed_on="2025-06-06",
+        city_manager_hearing_concluded_on="2025-06-09",
+    )
+    assert deadline(sc_actions(decision), "ED-1", "city_manager_decision") == d("2025-06-11")
+
+
+def test_an_appeal_that_suspends_nothing_sets_no_final_date_and_no_dates_before_it():
+    """An `appeal:` without `final` (the emergency decision's): no final event, and the
+    dates that run from the appeal wait for it."""
+    report = sc_actions(action("ED-1", "emergency_decision", delivered_on="2025-06-05"))
+    assert named(report, "ED-1") == [("city_manager_appeal", "deadline")]
+
+
+def test_the_city_manager_decision_opens_judicial_review():
+    report = sc_actions(action("CM-1", "city_manager_decision", delivered_on="2025-06-12"))
+    assert deadline(report, "CM-1", "judicial_review") == d("2025-09-10")
+
+
 # San Clemente: administrative_complaint (served + 30 days, rolls)
 
 

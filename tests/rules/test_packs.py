@@ -294,7 +294,7 @@ def test_it_rejects_an_obligation_without_a_title(tmp_path):
 
 def test_it_reads_the_enforcement_procedure_of_each_pack(sc):
     town = load_pack(PACKS_DIR / "town-10-02")
-    assert sc.procedure["sequence"] == ("inspector", "manager", "council", "court")
+    assert sc.procedure["sequence"] == ("inspector", "manager", "city_manager", "council", "court")
     assert town.procedure["levels"]["hearing_decision"] == "hearing_officer"
     assert (sc.procedure["judicial_bar"], town.procedure["judicial_bar"]) == (
         "13.30.080(I)(8)",
@@ -520,3 +520,44 @@ def test_the_examples_in_the_pack_models_docstrings_hold():
     from fogkeeper.rules import packmodel
 
     assert doctest.testmod(packmodel).failed == 0
+
+
+def test_an_appeal_may_suspend_nothing_and_then_names_no_final_date(sc):
+    """The emergency decision's appeal to the City Manager: recorded on it (`filed`,
+    `decided`), dates run from it, and no finality waits on it (13.30.080(H)(4))."""
+    assert sc.actions["emergency_decision"].appeal == {
+        "deadline": "city_manager_appeal",
+        "filed": "appealed_on",
+        "decided": "appeal_decided_on",
+    }
+
+
+def test_it_rejects_an_appeal_whose_final_is_not_a_deadline_of_the_action(tmp_path):
+    folder = pack_copy(tmp_path)
+    path = folder / "enforcement.yaml"
+    text = path.read_text()
+    old = "decided: appeal_decided_on}\n  city_manager_decision:"
+    assert old in text
+    path.write_text(
+        text.replace(old, "decided: appeal_decided_on, final: never}\n  city_manager_decision:")
+    )
+    with pytest.raises(PackError, match="appeal.final: 'never' is not a deadline of the action"):
+        load_pack(folder)
+
+
+def test_it_reads_the_costs_an_action_puts_on_the_person():
+    town = load_pack(PACKS_DIR / "town-10-02")
+    spec = town.actions["service_termination"]
+    assert spec.costs == ("disconnection_cost", "reinstatement_cost")
+    assert spec.costs_citation == "10.02.290(B)"
+
+
+def test_it_rejects_costs_that_are_not_money_fields_of_the_action(tmp_path):
+    folder = pack_copy(tmp_path, "town-10-02")
+    path = folder / "enforcement.yaml"
+    text = path.read_text()
+    old = "costs: {fields: [disconnection_cost, reinstatement_cost]"
+    assert old in text
+    path.write_text(text.replace(old, "costs: {fields: [disconnection_cost, reinstated_on]"))
+    with pytest.raises(PackError, match="'reinstated_on' is not a money field of the action"):
+        load_pack(folder)

@@ -408,7 +408,7 @@ def action_final_on(action: EnforcementAction, on: date) -> tuple[date | None, s
     route = pack.actions[action.type].appeal
     deadlines = _engine_deadlines(action.establishment, _entry(action, pack), on)
     mine = {d.name: d for d in deadlines if d.action == action.code}
-    final, last = mine.get(route["final"]), mine.get(route["deadline"])
+    final, last = mine.get(route.get("final", "")), mine.get(route["deadline"])
     deadline = final or last
     cite = deadline.citation if deadline else action.cites
     if final is not None and day_of(final.date) <= on:

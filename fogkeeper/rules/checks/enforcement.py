@@ -87,7 +87,8 @@ def _deadlines(
     values: dict[Any, Any] = dict(fields)
     paid = fields.get("paid_on")
     # a replaced order is never final, nor is anything that runs from its finality
-    suspended: set[str] = {spec.appeal["final"]} if replaced and spec.appeal else set()
+    final = spec.appeal.get("final") if spec.appeal else None
+    suspended: set[str] = {final} if replaced and final else set()
     for d in spec.deadlines:
         if d.when and any(fields.get(k) != v for k, v in d.when.items()):
             continue
@@ -123,7 +124,7 @@ def _appeal(
     """For the deadline that makes an order final: "pending" while an appeal filed in time is
     undecided, the decision date once decided, else None (RULES.md 11.4)."""
     cfg = spec.appeal
-    if cfg is None or d.name != cfg["final"]:
+    if cfg is None or d.name != cfg.get("final"):
         return None
     filed, last_day = fields.get(cfg["filed"]), values.get(cfg["deadline"])
     if filed is None or last_day is None or filed > _date_of(last_day):

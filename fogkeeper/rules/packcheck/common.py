@@ -54,6 +54,7 @@ ACTION_KEYS = (
     "requires",
     "waiver",
     "grounds",
+    "costs",
 )
 REQUIRE_KEYS = ("refers_to", "what", "citation", "heard", "past", "in_case", "when", "of")
 DEADLINE_KEYS = (

@@ -381,7 +381,7 @@ def _check_appeal(
         elif fields[appeal[key]][0] != "date":
             pk.add(f, f"{here}.{key}", f"{appeal[key]!r} is not a date field")
     for key in ("deadline", "final"):
-        if appeal.get(key) not in names:
+        if (key == "deadline" or key in appeal) and appeal.get(key) not in names:
             pk.add(f, f"{here}.{key}", f"{appeal.get(key)!r} is not a deadline of the action")
 
 

@@ -151,7 +151,9 @@ class InvoiceForm(RowsForm):
         widget=forms.Select(attrs=SELECT),
     )
     enforcement_action = forms.ChoiceField(
-        label="Penalty order invoiced", required=False, widget=forms.Select(attrs=SELECT)
+        label="Penalty order, or action whose costs are invoiced",
+        required=False,
+        widget=forms.Select(attrs=SELECT),
     )
 
     def __init__(self, *args, fees, incidents, orders, **kwargs):
@@ -325,18 +327,41 @@ def _orders_to_invoice(fse, pack) -> list[tuple[str, str]]:
         )
     )
     title = pack.actions["penalty_order"].title if "penalty_order" in pack.actions else ""
+    costed = Invoice.objects.filter(establishment=fse, kind="action_costs")
+    billed |= set(costed.values_list("enforcement_action", flat=True))
     return [
         (o.code, f"{o.code}: {title}, {dollars(o.fields.get('amount'))} ({o.taken_on:%Y-%m-%d})")
         for o in money.penalty_orders(fse)
         if o.code not in billed
+    ] + [
+        (a.code, f"{a.code}: {pack.actions[a.type].title} ({a.taken_on:%Y-%m-%d}), its costs")
+        for a in money.costed_actions(fse, pack)
+        if a.code not in billed
     ]
+
+
+def _costs_initial(fse, pack, code: str) -> dict:
+    """`?action=<code>` of an action whose pack invoices costs of it: a line for each cost
+    it records, at the amount recorded, citing the section that puts them on the person."""
+    action = next((a for a in money.costed_actions(fse, pack) if a.code == code), None)
+    if action is None:
+        return {}
+    spec, fields = pack.actions[action.type], action.effective_fields()
+    initial: dict = {"kind": "action_costs", "enforcement_action": action.code}
+    costs = [name for name in spec.costs if fields.get(name)]
+    for i, name in enumerate(costs):
+        what = name.replace("_", " ").capitalize()
+        initial[f"line_description_{i}"] = f"{what}: {spec.title} {action.code}"
+        initial[f"line_amount_{i}"] = Decimal(str(fields[name]))
+        initial[f"line_citation_{i}"] = spec.costs_citation
+    return initial
 
 
 def _penalty_initial(fse, pack, code: str) -> dict:
     """`?action=<code>`: a penalty invoice of that order, its amount as the first line."""
     order = money.penalty_orders(fse).filter(code=code).first()
     if order is None:
-        return {}
+        return _costs_initial(fse, pack, code) if code else {}
     spec = pack.actions.get("penalty_order")
     return {
         "kind": "penalty",
@@ -345,6 +370,11 @@ def _penalty_initial(fse, pack, code: str) -> dict:
         "line_amount_0": Decimal(str(order.effective_fields().get("amount") or 0)),
         "line_citation_0": spec.citation if spec else "",
     }
+
+
+def money_rows(initial: dict) -> list[str]:
+    """The lines an initial invoice fills (line_amount_<n>)."""
+    return [k for k in initial if k.startswith("line_amount_")]
 
 
 def _invoice_form(request, fse):
@@ -363,7 +393,7 @@ def _invoice_form(request, fse):
     return InvoiceForm(
         data,
         initial=initial,
-        rows=row_count(data, 1, extra=2),
+        rows=row_count(data, max(1, len(money_rows(initial))), extra=2),
         fees=_fee_choices(request.agency, on),
         incidents=incidents,
         orders=_orders_to_invoice(fse, pack),

@@ -73,6 +73,8 @@ ACTION_KINDS = {
     "emergency_decision": "decision",
     "final_decision": "decision",
     "council_decision": "decision",
+    "city_manager_decision": "decision",
+    "criminal_citation": "notice",  # a citation an enforcement officer issues, as a notice
     "penalty_order": "penalty",
     "court_judgment": "decision",
     "hearing": "hearing",

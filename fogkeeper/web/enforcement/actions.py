@@ -428,13 +428,17 @@ def _fact_kind(request, case) -> str:
 @case_step(lambda request, case: _fact_kind(request, case))
 def record_fact(request, case: EnforcementCase):
     """A later fact about an action: its correction, a milestone met, the record requested
-    or delivered (a date)."""
+    or delivered (a date); a court's outcome (words)."""
     action = _refers_to(request, case)
     field = request.POST.get("field") or request.GET.get("field", "")
     form = FactForm(request.POST or None, initial={"value": page_as_of(request)})
     spec = request.agency.get_pack().actions.get(action.type)
-    if spec is not None and field in spec.fields and spec.fields[field].kind == "datetime":
+    kind = spec.fields[field].kind if spec is not None and field in spec.fields else "date"
+    if kind == "datetime":
         form.fields["value"] = forms.DateTimeField(widget=DateTimeInput)
+    elif kind == "text":  # an outcome in words (a court's), not a date
+        form = FactForm(request.POST or None)
+        form.fields["value"] = forms.CharField(max_length=2000, widget=forms.Textarea)
     form.fields["value"].label = _fact_label(field)
     if form.is_valid():
         try:

@@ -353,6 +353,8 @@ def _action(pack: Pack, action: EnforcementAction) -> dict[str, Any]:
         "action": action,
         "title": action_title(pack, action.type),
         "by": choice_words(pack, action.level),
+        # a court step is taken in the court (filed there, decided there), not by it
+        "by_label": "In" if action.level == "court" else "By",
         "on": action_title(pack, action.refers_to.type) if action.refers_to else "",
         "fields": [
             (_label(name), _value(value, kinds.get(name, ""), pack))
@@ -456,6 +458,25 @@ def offered_steps(request, page: CasePage) -> list[dict[str, Any]]:
         out.append({"step": step, "url": url})
     if policy.may_write(request.user, request.agency, "invoice"):
         out += _penalties_to_invoice(page)
+        out += _costs_to_invoice(request.agency.get_pack(), page)
+    return out
+
+
+def _costs_to_invoice(pack, page: CasePage) -> list[dict[str, Any]]:
+    """An action of the case whose pack invoices its costs (`costs:`), recording some, not
+    yet invoiced: the invoice form, its costs as lines."""
+    fse = page.case.establishment
+    invoiced = {row["invoice"].enforcement_action for row in page.invoices}
+    url = reverse("web:invoice_new", args=[fse.code])
+    out = []
+    for a in page.records:
+        spec = pack.actions.get(a.type)
+        if spec is None or not spec.costs or a.code in invoiced:
+            continue
+        if any(a.effective_fields().get(f) for f in spec.costs):
+            label = f"Invoice the costs of {a.code} ({spec.costs_citation})"
+            step = Step("invoice", "invoice", label)
+            out.append({"step": step, "url": f"{url}?{urlencode({'action': a.code})}"})
     return out
 
 
