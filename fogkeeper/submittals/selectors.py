@@ -1,0 +1,115 @@
+"""Reads of required reports: the case files' `reports`, each requirement's due dates with
+their state for the establishment page and the operator's portal, and the counts of the
+annual report."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+
+from .models import ReportRequirement, ReportSubmission
+
+
+def report_id(requirement_pk: int, due_on: date) -> str:
+    """The case file's id of one due date of a requirement (a finding's subject)."""
+    return f"RPT-{requirement_pk}-{due_on:%Y%m%d}"
+
+
+def report_entries(agency: Agency, ids: Iterable[int], as_of: date) -> dict[int, list[dict]]:
+    """The case files' `reports` of the establishments `ids`, keyed by establishment pk: one
+    entry for each due date on or before `as_of` and the next one after it (two queries)."""
+    requirements = list(
+        ReportRequirement.objects.filter(
+            establishment__agency=agency, establishment_id__in=list(ids), required_on__lte=as_of
+        ).order_by("establishment_id", "pk")
+    )
+    submitted: dict[tuple[int, date], date] = {
+        (req, due): on
+        for req, due, on in ReportSubmission.objects.filter(
+            requirement__in=requirements
+        ).values_list("requirement_id", "due_on", "submitted_on")
+    }
+    out: dict[int, list[dict]] = defaultdict(list)
+    for r in requirements:
+        for due in r.due_dates(as_of):
+            entry = {"id": report_id(r.pk, due), "kind": r.kind, "due_on": due.isoformat()}
+            on = submitted.get((r.pk, due))
+            if on is not None:
+                entry["submitted_on"] = on.isoformat()
+            out[r.establishment_id].append(entry)
+    return out
+
+
+@dataclass(frozen=True)
+class DueReport:
+    """One due date of a requirement, as the pages show it."""
+
+    requirement: ReportRequirement
+    due_on: date
+    submission: ReportSubmission | None
+    as_of: date
+
+    @property
+    def overdue(self) -> bool:
+        return self.submission is None and self.as_of > self.due_on
+
+    @property
+    def state(self) -> str:
+        if self.submission is not None:
+            late = self.submission.submitted_on > self.due_on
+            return f"Submitted {self.submission.submitted_on}" + (" (late)" if late else "")
+        return "Overdue" if self.overdue else "Due"
+
+
+def due_reports(establishment: FoodServiceEstablishment, as_of: date) -> list[DueReport]:
+    """Every due date of the establishment's requirements on or before `as_of` and the
+    next, newest first, with what was submitted for it."""
+    requirements = list(
+        establishment.report_requirements.select_related("establishment__agency")
+        .prefetch_related("submissions")
+        .filter(required_on__lte=as_of)
+    )
+    rows = []
+    for r in requirements:
+        by_due = {s.due_on: s for s in r.submissions.all()}
+        rows += [DueReport(r, due, by_due.get(due), as_of) for due in r.due_dates(as_of)]
+    rows.sort(key=lambda row: (row.due_on, row.requirement.pk), reverse=True)
+    return rows
+
+
+def outstanding_reports(establishment: FoodServiceEstablishment, as_of: date) -> list[DueReport]:
+    """The due dates the operator has yet to submit a report for, soonest first."""
+    rows = [row for row in due_reports(establishment, as_of) if row.submission is None]
+    return sorted(rows, key=lambda row: row.due_on)
+
+
+def requirement_of(agency: Agency, pk: int) -> ReportRequirement | None:
+    """The agency's requirement `pk`, or None (another agency's is none of its own)."""
+    return (
+        ReportRequirement.objects.select_related("establishment__agency")
+        .filter(pk=pk, establishment__agency=agency)
+        .first()
+    )
+
+
+def report_counts(agency: Agency, start: date, end: date) -> dict[str, int]:
+    """The annual report's counts: the reports falling due between `start` and `end`
+    (inclusive), those received, and those received late or not at all by `end`."""
+    required = received = late = 0
+    requirements = ReportRequirement.objects.filter(
+        establishment__agency=agency, required_on__lte=end
+    ).prefetch_related("submissions")
+    for r in requirements:
+        by_due = {s.due_on: s.submitted_on for s in r.submissions.all()}
+        for due in r.due_dates(end):
+            if not start <= due <= end:
+                continue
+            required += 1
+            on = by_due.get(due)
+            received += on is not None and on <= end
+            late += (on is None and due < end) or (on is not None and on > due)
+    return {"required": required, "received": received, "late": late}
