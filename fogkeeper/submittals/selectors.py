@@ -4,6 +4,7 @@ annual report."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,6 +18,16 @@ from .models import ReportRequirement, ReportSubmission
 def report_id(requirement_pk: int, due_on: date) -> str:
     """The case file's id of one due date of a requirement (a finding's subject)."""
     return f"RPT-{requirement_pk}-{due_on:%Y%m%d}"
+
+
+_REPORT_ID = re.compile(r"RPT-\d+-(\d{4})(\d{2})(\d{2})")
+
+
+def report_subject_words(subject: str) -> str | None:
+    """A finding's subject that is a due date of a required report, as a person says it
+    ("the report due 2025-03-31"); None for any other subject."""
+    match = _REPORT_ID.fullmatch(subject)
+    return f"the report due {'-'.join(match.groups())}" if match else None
 
 
 def report_entries(agency: Agency, ids: Iterable[int], as_of: date) -> dict[int, list[dict]]:
@@ -87,6 +98,26 @@ def outstanding_reports(establishment: FoodServiceEstablishment, as_of: date) ->
     return sorted(rows, key=lambda row: row.due_on)
 
 
+def due_between(agency: Agency, start: date, end: date, as_of: date) -> list[DueReport]:
+    """The agency's required reports falling due from `start` to the day before `end`, each
+    with what was submitted for it by `as_of` (the staff calendar's entries; two queries)."""
+    requirements = (
+        ReportRequirement.objects.filter(establishment__agency=agency, required_on__lte=as_of)
+        .exclude(ended_on__lte=start)
+        .select_related("establishment__agency")
+        .prefetch_related("submissions")
+    )
+    rows = []
+    for r in requirements:
+        by_due = {s.due_on: s for s in r.submissions.all() if s.submitted_on <= as_of}
+        rows += [
+            DueReport(r, due, by_due.get(due), as_of)
+            for due in r.due_dates(end)
+            if start <= due < end
+        ]
+    return rows
+
+
 def requirement_of(agency: Agency, pk: int) -> ReportRequirement | None:
     """The agency's requirement `pk`, or None (another agency's is none of its own)."""
     return (
@@ -96,20 +127,22 @@ def requirement_of(agency: Agency, pk: int) -> ReportRequirement | None:
     )
 
 
-def report_counts(agency: Agency, start: date, end: date) -> dict[str, int]:
-    """The annual report's counts: the reports falling due between `start` and `end`
-    (inclusive), those received, and those received late or not at all by `end`."""
-    required = received = late = 0
+def report_counts(agency: Agency, start: date, end: date) -> dict[str, dict[str, int]]:
+    """The annual report's counts by kind of report: those falling due from `start` to `end`
+    (inclusive), those received by `end`, and those late (received after the due date, or
+    not at all by `end` when due before it); two queries."""
+    counts: dict[str, dict[str, int]] = {}
     requirements = ReportRequirement.objects.filter(
         establishment__agency=agency, required_on__lte=end
     ).prefetch_related("submissions")
     for r in requirements:
         by_due = {s.due_on: s.submitted_on for s in r.submissions.all()}
+        kind = counts.setdefault(r.kind, {"required": 0, "received": 0, "late": 0})
         for due in r.due_dates(end):
             if not start <= due <= end:
                 continue
-            required += 1
             on = by_due.get(due)
-            received += on is not None and on <= end
-            late += (on is None and due < end) or (on is not None and on > due)
-    return {"required": required, "received": received, "late": late}
+            kind["required"] += 1
+            kind["received"] += on is not None and on <= end
+            kind["late"] += (on is None and due < end) or (on is not None and on > due)
+    return counts

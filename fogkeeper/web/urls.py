@@ -17,6 +17,7 @@ from .permits import urls as permits
 from .records import urls as records
 from .registry import urls as registry
 from .reports import urls as reports
+from .submittals import urls as submittals
 
 app_name = "web"
 
@@ -25,6 +26,7 @@ urlpatterns = [
     *reports.urlpatterns,
     *registry.urlpatterns,
     *records.urlpatterns,
+    *submittals.urlpatterns,
     *enforcement.urlpatterns,
     *permits.urlpatterns,
     *incidents.urlpatterns,

@@ -145,4 +145,28 @@ def test_the_annual_report_counts_required_received_and_late(fse):
         today=date(2025, 4, 2),
     )  # fmt: skip
     counts = report_counts(fse.agency, date(2025, 1, 1), date(2025, 12, 31))
-    assert counts == {"required": 2, "received": 1, "late": 2}
+    assert counts == {"bmp_status": {"required": 2, "received": 1, "late": 2}}
+
+
+def test_the_annual_report_has_a_figure_of_required_reports_by_kind(fse):
+    from fogkeeper.reporting.annual import annual_report
+
+    requirement = require(fse)
+    report_submit(requirement=requirement, due_on=DUE, submitted_on=DUE, file=pdf(), today=DUE)
+    figure = annual_report(agency=fse.agency, year=2025, today=date(2025, 12, 31))[
+        "required_reports"
+    ]
+    assert figure.value == 1
+    assert figure.table.rows == [
+        ("Periodic report on the implementation of BMPs", "10.02.070(D)", 1, 1, 0),
+        ("Self-monitoring report of wastewater constituents and characteristics",
+         "10.02.140(C)", 0, 0, 0),
+    ]  # fmt: skip
+
+
+def test_an_annual_report_under_a_pack_with_no_kinds_has_no_such_figure():
+    from fogkeeper.reporting.annual import annual_report
+
+    agency = make_agency("us-oh-aurora")
+    keys = [f.key for f in annual_report(agency=agency, year=2025, today=date(2025, 6, 1)).figures]
+    assert "required_reports" not in keys

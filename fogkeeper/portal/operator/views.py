@@ -58,6 +58,7 @@ WRITES = (
     "notice_answer",
     "contact",
     "employee",
+    "report",
 )
 
 
@@ -112,7 +113,12 @@ def establishment(request, fse):
     pages = page_numbers(request.GET, selectors.PAGED)
     page = selectors.overview(establishment=fse, sections=sections, as_of=_today(), pages=pages)
     queries = section_queries(request.GET, selectors.PAGED)
-    context = {"overview": page, "may": _writes(request), "queries": queries}
+    context = {
+        "overview": page,
+        "may": _writes(request),
+        "queries": queries,
+        "asks_reports": bool(fse.agency.get_pack().reports),
+    }
     return render(request, "portal/operator/establishment.html", context)
 
 

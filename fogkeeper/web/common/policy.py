@@ -37,7 +37,7 @@ WRITES = {
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
         "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning", "sweep",
-        "onboarding", "communication",
+        "onboarding", "communication", "report_requirement",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
@@ -48,7 +48,7 @@ WRITES = {
     "auditor": set(),
     "operator": {
         "training", "yellow_grease", "permit_application", "notice_answer", "contact",
-        "employee",
+        "employee", "report",
     },
     "hauler": {"service"},
     "owner": set(),

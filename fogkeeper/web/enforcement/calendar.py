@@ -42,6 +42,7 @@ from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack
 from fogkeeper.sewers.selectors import SegmentState, cleaning_citation, cleanings_overdue
+from fogkeeper.submittals.selectors import DueReport, due_between
 
 from ..common import policy
 from ..common.exports import neutralise
@@ -55,6 +56,7 @@ KINDS = {
     "lien": "Lien dates",
     "spill_report": "State spill reports",
     "cleaning": "Sewer cleanings overdue",
+    "report": "Reports required of establishments",
     "overdue": "Overdue on our side",
 }
 NAMED_KINDS = {"final": "final", "lien_eligible": "lien"}  # deadline name -> calendar kind
@@ -194,6 +196,8 @@ def legal_calendar(
     entries += [
         _cleaning_entry(s, as_of, cites) for s in cleanings_overdue(agency=agency, as_of=as_of)
     ]
+    if pack.reports:
+        entries += [_report_entry(r) for r in due_between(agency, start, end, as_of)]
     entries.sort(key=_order)
     if kinds:
         entries = [e for e in entries if e.kinds & set(kinds)]
@@ -377,6 +381,28 @@ def _spill_entry(report: SpillReport) -> Entry:
         overdue=d.late,
         why=f"Not submitted by {d.shown} (counted from {d.counted_from})." if d.late else "",
         href=reverse("web:incident", kwargs={"pk": i.pk}),
+    )
+
+
+def _report_entry(row: DueReport) -> Entry:
+    """A report the agency required of an establishment, on its due date: the operator's to
+    submit, so never overdue on the agency's side; `why` says whether it came in."""
+    r, fse = row.requirement, row.requirement.establishment
+    return Entry(
+        day=row.due_on,
+        at=None,
+        kind="report",
+        name=f"report-{r.pk}-{row.due_on.isoformat()}",  # the iCalendar uid's, one a date
+        engine_kind="report",
+        what=r.title,
+        action="",
+        action_title="report due",
+        establishment=fse.code,
+        establishment_name=fse.name,
+        case="",
+        citation=r.citation,
+        why=row.state,
+        href=reverse("web:required_reports", kwargs={"code": fse.code}),
     )
 
 

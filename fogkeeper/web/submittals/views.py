@@ -1,0 +1,59 @@
+"""The staff page of the reports the agency requires of an establishment (issue 42): each
+requirement's due dates with what was submitted and what is overdue, and the manager's form
+requiring one of the kinds the agency's pack declares ("report_requirement"). Under a pack
+that declares none the page is not there."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.submittals.selectors import due_reports
+from fogkeeper.submittals.services import report_require
+
+from ..common import policy
+from ..common.forms import put_errors
+from ..common.pages import agency_page, page_as_of
+from ..registry.equipment import evaluated
+from .forms import RequireForm
+
+WRITE = "report_requirement"
+
+
+@agency_page
+def required_reports(request, code: str):
+    """GET: the establishment's required reports on the page's day; POST: require one."""
+    fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
+    pack = request.agency.get_pack()
+    if not pack.reports:
+        raise Http404("the ordinance lets the agency require no reports")
+    may = policy.may_write(request.user, request.agency, WRITE)
+    form = RequireForm(request.POST or None, pack=pack)
+    if request.method == "POST":
+        policy.require_write(request.user, request.agency, WRITE)
+        if form.is_valid() and (done := _require(request, fse, form)) is not None:
+            return done
+    as_of = page_as_of(request)
+    context = {
+        "fse": fse,
+        "on": as_of,
+        "rows": due_reports(fse, as_of),
+        "kinds": pack.reports.values(),
+        "form": form if may else None,
+    }
+    status = 400 if form.is_bound else 200
+    return render(request, "web/submittals/required_reports.html", context, status=status)
+
+
+def _require(request, fse, form: RequireForm):
+    """The requirement made, and the page again saying so; None when it was refused (the
+    form then shows why)."""
+    try:
+        requirement = report_require(establishment=fse, **form.cleaned_data, actor=request.user)
+    except ValidationError as e:
+        put_errors(form, e)
+        return None
+    message = f"{requirement.title} required, first due {requirement.first_due_on}."
+    return evaluated(request, fse, message=message, to="web:required_reports", code=fse.code)
