@@ -10,7 +10,7 @@ from ..common.forms import DateInput
 
 
 class RequireForm(forms.Form):
-    kind = forms.ChoiceField(label="Report")
+    kind = forms.ChoiceField(label="Kind of report")
     first_due_on = forms.DateField(label="Due on", widget=DateInput)
     every_months = forms.IntegerField(
         label="Then every this many months (leave blank for once)",
