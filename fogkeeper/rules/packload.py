@@ -178,7 +178,14 @@ def _load_vocab(where: str, key: str, data: Any) -> dict[str, Vocab]:
     return out
 
 
-_REPORT_KEYS = ("title", "citation", "every_months", "days_allowed", "reference")
+_REPORT_KEYS = (
+    "title",
+    "citation",
+    "every_months",
+    "days_allowed",
+    "reference",
+    "monitoring_citation",
+)
 
 
 def _load_reports(where: str, data: Any) -> dict[str, ReportKind]:
@@ -208,6 +215,7 @@ def _load_reports(where: str, data: Any) -> dict[str, ReportKind]:
             numbers["every_months"],
             numbers["days_allowed"],
             reference,
+            str(entry.get("monitoring_citation") or "").strip(),
         )
     return out
 

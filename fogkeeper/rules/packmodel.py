@@ -191,6 +191,9 @@ class ReportKind:
     every_months: int | None = None
     days_allowed: int | None = None
     reference: str = ""
+    # the section letting the agency do the monitoring itself at the permittee's expense
+    # when the report is not done; "" where the ordinance says nothing of it
+    monitoring_citation: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import ReportRequirement, ReportSubmission
+from .models import AgencyMonitoring, ReportRequirement, ReportSubmission
 
 
 @admin.register(ReportRequirement)
@@ -14,3 +14,9 @@ class ReportRequirementAdmin(admin.ModelAdmin):
 class ReportSubmissionAdmin(admin.ModelAdmin):
     list_display = ("requirement", "due_on", "submitted_on")
     raw_id_fields = ("requirement",)
+
+
+@admin.register(AgencyMonitoring)
+class AgencyMonitoringAdmin(admin.ModelAdmin):
+    list_display = ("requirement", "due_on", "performed_on", "cost", "invoice")
+    raw_id_fields = ("requirement", "invoice")

@@ -56,6 +56,13 @@ class ReportRequirement(models.Model):
         kind = self.establishment.agency.get_pack().reports.get(self.kind)
         return kind.citation if kind is not None else ""
 
+    @property
+    def monitoring_citation(self) -> str:
+        """The section letting the agency monitor and bill when the report is not done; ""
+        where its kind has none."""
+        kind = self.establishment.agency.get_pack().reports.get(self.kind)
+        return kind.monitoring_citation if kind is not None else ""
+
     def due_dates(self, until: date) -> list[date]:
         """Its due dates on or before `until`, and the first one after it (the next due),
         none on or after `ended_on`."""
@@ -95,3 +102,33 @@ class ReportSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.requirement.title} due {self.due_on}, submitted {self.submitted_on}"
+
+
+class AgencyMonitoring(models.Model):
+    """The monitoring the agency did itself for a due date whose report was not done, where
+    the pack's kind of report lets it (`monitoring_citation`), and the invoice of its cost
+    to the permittee."""
+
+    requirement = models.ForeignKey(
+        ReportRequirement, on_delete=models.PROTECT, related_name="monitorings"
+    )
+    due_on = models.DateField(help_text="the due date whose report was not done")
+    performed_on = models.DateField()
+    cost = models.DecimalField(max_digits=12, decimal_places=2)
+    invoice = models.OneToOneField(
+        "billing.Invoice", on_delete=models.PROTECT, related_name="report_monitoring"
+    )
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_on"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["requirement", "due_on"], name="report_monitored_once_per_due_date"
+            ),
+            models.CheckConstraint(condition=Q(cost__gt=0), name="report_monitoring_cost"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Monitoring of {self.performed_on} for {self.requirement.title} due {self.due_on}"

@@ -12,7 +12,7 @@ from datetime import date
 
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
 
-from .models import ReportRequirement, ReportSubmission
+from .models import AgencyMonitoring, ReportRequirement, ReportSubmission
 
 
 def report_id(requirement_pk: int, due_on: date) -> str:
@@ -63,13 +63,24 @@ class DueReport:
     due_on: date
     submission: ReportSubmission | None
     as_of: date
+    monitoring: AgencyMonitoring | None = None
 
     @property
     def overdue(self) -> bool:
         return self.submission is None and self.as_of > self.due_on
 
     @property
+    def may_bill_monitoring(self) -> bool:
+        """Overdue, not yet monitored, and of a kind the agency may monitor at cost."""
+        return (
+            self.overdue and self.monitoring is None and bool(self.requirement.monitoring_citation)
+        )
+
+    @property
     def state(self) -> str:
+        if self.monitoring is not None:
+            m = self.monitoring
+            return f"Not submitted; monitored {m.performed_on}, billed on {m.invoice.code}"
         if self.submission is not None:
             late = self.submission.submitted_on > self.due_on
             return f"Submitted {self.submission.submitted_on}" + (" (late)" if late else "")
@@ -81,13 +92,17 @@ def due_reports(establishment: FoodServiceEstablishment, as_of: date) -> list[Du
     next, newest first, with what was submitted for it."""
     requirements = list(
         establishment.report_requirements.select_related("establishment__agency")
-        .prefetch_related("submissions")
+        .prefetch_related("submissions", "monitorings__invoice")
         .filter(required_on__lte=as_of)
     )
     rows = []
     for r in requirements:
         by_due = {s.due_on: s for s in r.submissions.all()}
-        rows += [DueReport(r, due, by_due.get(due), as_of) for due in r.due_dates(as_of)]
+        monitored = {m.due_on: m for m in r.monitorings.all() if m.performed_on <= as_of}
+        rows += [
+            DueReport(r, due, by_due.get(due), as_of, monitored.get(due))
+            for due in r.due_dates(as_of)
+        ]
     rows.sort(key=lambda row: (row.due_on, row.requirement.pk), reverse=True)
     return rows
 

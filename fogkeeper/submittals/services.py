@@ -4,12 +4,15 @@ registry.services for the conventions). Each write re-evaluates its establishmen
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 
 from fogkeeper import uploads
+from fogkeeper.billing.services import invoice_issue
 from fogkeeper.reevaluation import reevaluate_on_commit
 from fogkeeper.registry.models import FoodServiceEstablishment
 from fogkeeper.registry.services import (
@@ -24,7 +27,7 @@ from fogkeeper.registry.services import (
 )
 from fogkeeper.uploads import Kept, document_kind
 
-from .models import ReportRequirement, ReportSubmission
+from .models import AgencyMonitoring, ReportRequirement, ReportSubmission
 
 REPORT_FILE = Kept(field="file", name="The report", verb="is", whose="The report's", max_mb=20)
 MAX_MONTHS = 120
@@ -66,7 +69,7 @@ def report_require(
         )
     check_model(requirement, errors)
     refuse(errors)
-    with uploads.atomic():
+    with transaction.atomic():
         requirement.save()
         audit("report.require", requirement, actor)
     reevaluate_on_commit(establishment)
@@ -81,7 +84,7 @@ def report_end(
     check_order(errors, "ended_on", ended_on, requirement.required_on, "the day it was required")
     refuse(errors)
     requirement.ended_on = ended_on
-    with uploads.atomic():
+    with transaction.atomic():
         requirement.save(update_fields=["ended_on"])
         audit("report.end", requirement, actor)
     reevaluate_on_commit(requirement.establishment)
@@ -129,3 +132,77 @@ def report_submit(
         audit("report.submit", submission, actor)
     reevaluate_on_commit(establishment)
     return submission
+
+
+def report_monitoring_bill(
+    *,
+    requirement: ReportRequirement,
+    due_on: date,
+    performed_on: date,
+    cost: Decimal,
+    note: str = "",
+    today: date | None = None,
+    actor: Actor = None,
+) -> AgencyMonitoring:
+    """The agency did the monitoring itself for a due date whose report was not done, and
+    bills its cost to the permittee (an invoice of noncompliance charges, noticed today,
+    citing the pack's `monitoring_citation`): only where the pack's kind of report lets it,
+    after the due date passed with no report, once for each due date."""
+    establishment = requirement.establishment
+    today = today or establishment.agency.today()
+    citation = _monitoring_problems(requirement, due_on, performed_on, cost, today)
+    agency_title = establishment.agency.get_pack().titles.get("agency") or "the agency"
+    line = {
+        "description": f"Monitoring by the {agency_title} on {performed_on}: "
+        f"{requirement.title} due {due_on} not submitted",
+        "amount": cost,
+        "citation": citation,
+    }
+    with transaction.atomic():
+        invoice = invoice_issue(
+            establishment=establishment,
+            code="",
+            kind="noncompliance",
+            noticed_on=today,
+            lines=[line],
+            actor=actor,
+        )
+        monitoring = AgencyMonitoring(
+            requirement=requirement,
+            due_on=due_on,
+            performed_on=performed_on,
+            cost=cost,
+            invoice=invoice,
+            note=note.strip(),
+        )
+        monitoring.full_clean()
+        monitoring.save()
+        audit("report.monitoring_bill", monitoring, actor)
+    reevaluate_on_commit(establishment)
+    return monitoring
+
+
+def _monitoring_problems(
+    requirement: ReportRequirement, due_on: date, performed_on: date, cost: Decimal, today: date
+) -> str:
+    """The section letting the agency bill the monitoring of this due date; refused, each
+    problem under its field, when it may not."""
+    kind = requirement.establishment.agency.get_pack().reports.get(requirement.kind)
+    errors: Errors = {}
+    if kind is None or not kind.monitoring_citation:
+        message = f"The ordinance lets the agency bill no monitoring for {requirement.title}."
+        add_error(errors, "due_on", message)
+    elif due_on not in requirement.due_dates(max(today, due_on)):
+        add_error(errors, "due_on", f"{requirement.title} is not due on {due_on}.")
+    elif requirement.submissions.filter(due_on=due_on).exists():
+        add_error(errors, "due_on", f"The report due on {due_on} was submitted.")
+    elif requirement.monitorings.filter(due_on=due_on).exists():
+        add_error(errors, "due_on", f"The monitoring for {due_on} was billed already.")
+    after_due = due_on + timedelta(days=1)
+    check_order(errors, "performed_on", performed_on, after_due, "the day after it was due")
+    check_not_future(errors, today, performed_on=performed_on)
+    if cost is None or cost <= 0:
+        add_error(errors, "cost", f"Must be more than $0 (got {cost}).")
+    refuse(errors)
+    assert kind is not None  # else refused
+    return kind.monitoring_citation

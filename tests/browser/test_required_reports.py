@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from fogkeeper.compliance.runs import sweep_agency
 from fogkeeper.registry.models import Operator
-from fogkeeper.submittals.models import ReportSubmission
+from fogkeeper.submittals.models import AgencyMonitoring, ReportSubmission
 from tests.portal.conftest import member
 from tests.records import d, make_establishment
 from tests.web.people import make_user, two_agencies
@@ -92,3 +92,38 @@ def test_a_required_report_falls_overdue_and_closes_when_submitted(
         expect(page.locator("#required-reports")).to_contain_text("Submitted 2025-06-21 (late)")
         screenshot(page, "required-report-closed")
     assert ReportSubmission.objects.get().submitted_on == d("2025-06-21")
+
+
+def test_the_town_bills_its_monitoring_of_a_self_monitoring_report_not_done(
+    page, live_server, sign_in, screenshot, town
+):
+    """10.02.140(C): the report was not done, so the Town did the monitoring; the manager
+    records it with its cost and the permittee is invoiced."""
+    url = live_server.url
+    with time_machine.travel(REQUIRED):
+        sign_in(page, "mona")
+        page.goto(f"{url}/establishments/T-1/reports/")
+        page.get_by_label("Kind of report").select_option(
+            label="Self-monitoring report of wastewater constituents and characteristics "
+            "(10.02.140(C))"
+        )
+        page.get_by_label("Due on").fill("2025-06-20")
+        page.get_by_role("button", name="Require the report").click()
+        expect(page.get_by_role("status")).to_contain_text("required")
+
+    with time_machine.travel(DAY_AFTER):
+        sign_in(page, "mona")
+        page.goto(f"{url}/establishments/T-1/reports/")
+        page.get_by_role("link", name="Record our monitoring and bill its cost").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            "Monitoring at the permittee's cost"
+        )
+        page.get_by_label("Monitoring done on").fill("2025-06-21")
+        page.get_by_label("Its cost to bill ($)").fill("412.50")
+        page.get_by_label("What was done (optional)").fill("Grab sample at the interceptor")
+        screenshot(page, "required-report-monitoring")
+        page.get_by_role("button", name="Record and bill").click()
+        expect(page.get_by_role("status")).to_contain_text("Monitoring of 2025-06-21 billed")
+        expect(page.locator("#required-reports")).to_contain_text("monitored 2025-06-21")
+    invoice = AgencyMonitoring.objects.get().invoice
+    assert (invoice.kind, str(invoice.lines.get().amount)) == ("noncompliance", "412.50")

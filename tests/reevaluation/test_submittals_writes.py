@@ -3,12 +3,18 @@ establishment again as it commits; on the Town, whose ordinance declares kinds o
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from fogkeeper.submittals.services import report_end, report_require, report_submit
+from fogkeeper.submittals.services import (
+    report_end,
+    report_monitoring_bill,
+    report_require,
+    report_submit,
+)
 from tests.reevaluation import check_write, today
 
 pytestmark = pytest.mark.django_db
@@ -27,12 +33,30 @@ def _submit(fse):
     )
 
 
+def _monitoring(fse):
+    day = today(fse)
+    requirement = report_require(
+        establishment=fse,
+        kind="self_monitoring",
+        first_due_on=day - timedelta(days=10),
+        required_on=day - timedelta(days=20),
+    )
+    return lambda: report_monitoring_bill(
+        requirement=requirement,
+        due_on=day - timedelta(days=10),
+        performed_on=day,
+        cost=Decimal("100"),
+        today=day,
+    )
+
+
 WRITES = {
     report_require: lambda fse: lambda: _required(fse),
     report_end: lambda fse: (
         lambda requirement: lambda: report_end(requirement=requirement, ended_on=date(2099, 1, 1))
     )(_required(fse)),
     report_submit: _submit,
+    report_monitoring_bill: _monitoring,
 }
 
 

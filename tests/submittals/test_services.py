@@ -170,3 +170,61 @@ def test_an_annual_report_under_a_pack_with_no_kinds_has_no_such_figure():
     agency = make_agency("us-oh-aurora")
     keys = [f.key for f in annual_report(agency=agency, year=2025, today=date(2025, 6, 1)).figures]
     assert "required_reports" not in keys
+
+
+# the Town's monitoring at the permittee's cost (10.02.140(C))
+
+
+def monitoring(requirement, **kw):
+    from decimal import Decimal
+
+    from fogkeeper.submittals.services import report_monitoring_bill
+
+    values = {"due_on": DUE, "performed_on": date(2025, 4, 8), "cost": Decimal("412.50")}
+    return report_monitoring_bill(
+        requirement=requirement, today=date(2025, 4, 10), **{**values, **kw}
+    )
+
+
+def test_the_agency_bills_its_monitoring_of_a_self_monitoring_report_not_done(fse):
+    done = monitoring(require(fse, kind="self_monitoring"))
+    invoice = done.invoice
+    (line,) = invoice.lines.all()
+    assert (invoice.kind, invoice.noticed_on) == ("noncompliance", date(2025, 4, 10))
+    assert (str(line.amount), line.citation) == ("412.50", "10.02.140(C)")
+    assert "Monitoring by the Town on 2025-04-08" in line.description
+    (row,) = due_reports(fse, date(2025, 4, 10))
+    assert row.state == f"Not submitted; monitored 2025-04-08, billed on {invoice.code}"
+
+
+@pytest.mark.parametrize(
+    "kind, changes, field",
+    [
+        ("bmp_status", {}, "due_on"),  # 10.02.070(D) says nothing of monitoring at cost
+        ("self_monitoring", {"performed_on": date(2025, 3, 31)}, "performed_on"),
+        ("self_monitoring", {"performed_on": date(2025, 4, 11)}, "performed_on"),
+        ("self_monitoring", {"due_on": date(2025, 4, 30)}, "due_on"),
+        ("self_monitoring", {"cost": 0}, "cost"),
+    ],
+)
+def test_a_monitoring_the_ordinance_does_not_allow_is_refused_and_bills_nothing(
+    fse, kind, changes, field
+):
+    from fogkeeper.billing.models import Invoice
+
+    with pytest.raises(ValidationError) as e:
+        monitoring(require(fse, kind=kind), **changes)
+    assert field in e.value.message_dict
+    assert not Invoice.objects.exists()
+
+
+def test_a_submitted_or_already_billed_due_date_is_not_billed_again(fse):
+    requirement = require(fse, kind="self_monitoring")
+    monitoring(requirement)
+    with pytest.raises(ValidationError, match="billed already"):
+        monitoring(requirement)
+    other = require(fse, kind="self_monitoring")
+    report_submit(requirement=other, due_on=DUE, submitted_on=date(2025, 4, 2), file=pdf(),
+                  today=date(2025, 4, 2))  # fmt: skip
+    with pytest.raises(ValidationError, match="was submitted"):
+        monitoring(other)

@@ -103,7 +103,14 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
             pk.add(f, f"{here}.title", "expected a title")
 
 
-REPORT_KEYS = ("title", "citation", "every_months", "days_allowed", "reference")
+REPORT_KEYS = (
+    "title",
+    "citation",
+    "every_months",
+    "days_allowed",
+    "reference",
+    "monitoring_citation",
+)
 
 
 def _check_reports(pk: _Pack, data: Any) -> None:
@@ -121,6 +128,8 @@ def _check_reports(pk: _Pack, data: Any) -> None:
         pk.cited(f, here, entry)
         if not _text(entry.get("title")):
             pk.add(f, f"{here}.title", "expected a title")
+        if "monitoring_citation" in entry and not _text(entry["monitoring_citation"]):
+            pk.add(f, f"{here}.monitoring_citation", "expected the section, as 10.02.140(C)")
         numbered = False
         for key in ("every_months", "days_allowed"):
             value = entry.get(key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 
 from fogkeeper.rules.packs import Pack
@@ -29,3 +31,15 @@ class RequireForm(forms.Form):
         field = self.fields["kind"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [(k.id, f"{k.title} ({k.citation})") for k in pack.reports.values()]
+
+
+class MonitoringForm(forms.Form):
+    performed_on = forms.DateField(label="Monitoring done on", widget=DateInput)
+    cost = forms.DecimalField(
+        label="Its cost to bill ($)", min_value=Decimal("0.01"), max_digits=12, decimal_places=2
+    )
+    note = forms.CharField(
+        label="What was done (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

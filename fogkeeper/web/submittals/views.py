@@ -5,19 +5,22 @@ that declares none the page is not there."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from fogkeeper.registry.models import FoodServiceEstablishment
+from fogkeeper.submittals.models import ReportRequirement
 from fogkeeper.submittals.selectors import due_reports
-from fogkeeper.submittals.services import report_require
+from fogkeeper.submittals.services import report_monitoring_bill, report_require
 
 from ..common import policy
 from ..common.forms import put_errors
 from ..common.pages import agency_page, page_as_of
 from ..registry.equipment import evaluated
-from .forms import RequireForm
+from .forms import MonitoringForm, RequireForm
 
 WRITE = "report_requirement"
 
@@ -57,3 +60,32 @@ def _require(request, fse, form: RequireForm):
         return None
     message = f"{requirement.title} required, first due {requirement.first_due_on}."
     return evaluated(request, fse, message=message, to="web:required_reports", code=fse.code)
+
+
+@agency_page
+def report_monitoring(request, code: str, requirement: int, due: str):
+    """The manager records that the agency did the monitoring of a due date whose report was
+    not done, and bills its cost (where the pack's kind of report lets it)."""
+    fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
+    found = get_object_or_404(ReportRequirement, establishment=fse, pk=requirement)
+    if not found.monitoring_citation:
+        raise Http404("the ordinance lets the agency bill no monitoring for this report")
+    try:
+        due_on = date.fromisoformat(due)
+    except ValueError:
+        raise Http404("no such due date") from None
+    policy.require_write(request.user, request.agency, WRITE)
+    form = MonitoringForm(request.POST or None)
+    if form.is_valid():
+        try:
+            done = report_monitoring_bill(
+                requirement=found, due_on=due_on, **form.cleaned_data, actor=request.user
+            )
+        except ValidationError as e:
+            put_errors(form, e)
+        else:
+            message = f"Monitoring of {done.performed_on} billed on invoice {done.invoice.code}."
+            return evaluated(request, fse, message=message, to="web:required_reports", code=code)
+    context = {"fse": fse, "form": form, "requirement": found, "due_on": due_on}
+    status = 400 if form.is_bound else 200
+    return render(request, "web/submittals/monitoring.html", context, status=status)

@@ -3,11 +3,31 @@ reports (every staff role reads it; the manager requires one, "report_requiremen
 operator's page submitting one ("report"). Agency A's ordinance (San Clemente) declares no
 kinds of report, so neither page is there for anyone: 404, as the design exception's page
 under an ordinance that allows none. The roles' own answers on the Town, whose ordinance
-declares two kinds, are tested in tests/web/submittals and tests/portal/test_operator_reports.py."""
+declares two kinds, are tested in tests/web/submittals and tests/portal/test_operator_reports.py.
+The page recording the agency's monitoring at cost is named with a requirement put on record
+by hand (no service makes one under a pack with no kinds): it is not there either."""
+
+from fogkeeper.submittals.models import ReportRequirement
 
 TABLE = """
 web:required_reports                GET   404   404   404   404   404   404   404   404   login
 web:required_reports                POST  404   404   404   404   404   404   404   404   login
+web:report_monitoring               GET   404   404   404   404   404   404   404   404   login
+web:report_monitoring               POST  404   404   404   404   404   404   404   404   login
 portal:operator_reports             GET   404   404   404   404   404   404   404   404   login
 portal:operator_reports             POST  404   404   404   404   404   404   404   404   login
 """
+
+
+def _requirement(side) -> dict:
+    fse = side.mine("manager")
+    requirement = ReportRequirement.objects.create(
+        establishment=fse,
+        kind="self_monitoring",
+        required_on=fse.opened_on,
+        first_due_on=fse.opened_on,
+    )
+    return {"code": fse.code, "requirement": requirement.pk, "due": fse.opened_on.isoformat()}
+
+
+RECORDS = {"web:report_monitoring": _requirement}

@@ -116,3 +116,60 @@ def test_the_due_dates_are_on_the_staff_calendar(client, agencies):
     day = html.split('id="day-2025-03-31"')[1].split("</section>")[0]
     assert "Periodic report on the implementation of BMPs" in day and "10.02.070(D)" in day
     assert "/establishments/T-1/reports/" in day
+
+
+# the Town's monitoring at the permittee's cost (10.02.140(C))
+
+
+@pytest.fixture
+def overdue_self_monitoring(agencies):
+    fse = agencies[1].establishments.get(code="T-1")
+    with time_machine.travel("2025-04-10 12:00 -07:00", tick=False):
+        requirement = report_require(
+            establishment=fse, kind="self_monitoring", first_due_on=date(2025, 3, 31),
+            required_on=date(2025, 3, 1),
+        )  # fmt: skip
+        yield requirement
+
+
+MONITORING = "/establishments/T-1/reports/{}/2025-03-31/monitoring/"
+
+
+def test_the_manager_records_the_towns_monitoring_and_bills_it(client, overdue_self_monitoring):
+    login(client, overdue_self_monitoring.establishment.agency, "manager")
+    url = MONITORING.format(overdue_self_monitoring.pk)
+    assert url in client.get(PAGE).content.decode()
+    data = {"performed_on": "2025-04-08", "cost": "412.50", "note": "Grab sample, lab 3 days"}
+    html = client.post(url, data, follow=True).content.decode()
+    assert "Monitoring of 2025-04-08 billed on invoice INV-" in html
+    assert "monitored 2025-04-08, billed on INV-" in html
+    assert AuditEvent.objects.filter(action="report.monitoring_bill").exists()
+
+
+def test_a_refused_monitoring_says_why_and_bills_nothing(client, overdue_self_monitoring):
+    from fogkeeper.billing.models import Invoice
+
+    login(client, overdue_self_monitoring.establishment.agency, "manager")
+    url = MONITORING.format(overdue_self_monitoring.pk)
+    response = client.post(url, {"performed_on": "2025-03-20", "cost": "412.50"})
+    assert response.status_code == 400
+    assert "is before the day after it was due" in response.content.decode()
+    assert not Invoice.objects.exists()
+
+
+def test_only_the_manager_bills_monitoring_and_only_of_a_kind_that_allows_it(
+    client, agencies, overdue_self_monitoring
+):
+    login(client, agencies[1], "inspector")
+    assert client.get(MONITORING.format(overdue_self_monitoring.pk)).status_code == 403
+    fse = overdue_self_monitoring.establishment
+    bmp = report_require(
+        establishment=fse, kind="bmp_status", first_due_on=date(2025, 3, 31),
+        required_on=date(2025, 3, 1),
+    )  # fmt: skip
+    login(client, agencies[1], "manager")
+    assert client.get(MONITORING.format(bmp.pk)).status_code == 404
+    bad_day = f"/establishments/T-1/reports/{overdue_self_monitoring.pk}/2025-02-30/monitoring/"
+    assert client.get(bad_day).status_code == 404
+    login(client, agencies[0], "manager")
+    assert client.get(MONITORING.format(overdue_self_monitoring.pk)).status_code == 404
