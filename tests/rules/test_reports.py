@@ -44,6 +44,7 @@ def test_it_closes_on_the_day_the_report_is_submitted():
     report = evaluate_case(town_report("2025-07-10"), as_of="2025-07-20")
     f = one(report, RULE, "RPT-1")
     assert (f.open, f.since, f.resolved_on) == (False, d("2025-07-01"), d("2025-07-10"))
+    assert f.message.endswith("was due on 2025-06-30; it was submitted on 2025-07-10.")
     assert not scheduled(report, "report.due")
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from ..context import Context
 from ..declared import Rule
@@ -41,12 +42,14 @@ def check(ctx: Context) -> None:
             report.id,
             report.due_on,
             submitted,
-            _says(kind.title, report),
+            _says(kind.title, report, submitted),
             evidence={"kind": report.kind},
             citation=kind.citation,
         )
 
 
-def _says(title: str, report: Report) -> Callable[[], str]:
+def _says(title: str, report: Report, submitted: date | None) -> Callable[[], str]:
     """The finding's words, written only when a finding is made."""
-    return lambda: f"{title} was due on {report.due_on} and has not been submitted."
+    if submitted is None:
+        return lambda: f"{title} was due on {report.due_on} and has not been submitted."
+    return lambda: f"{title} was due on {report.due_on}; it was submitted on {submitted}."
