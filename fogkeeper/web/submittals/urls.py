@@ -12,4 +12,9 @@ urlpatterns = [
         views.report_monitoring,
         name="report_monitoring",
     ),
+    path(
+        "establishments/<str:code>/reports/files/<int:submission>/",
+        views.report_file,
+        name="report_file",
+    ),
 ]

@@ -8,17 +8,17 @@ from __future__ import annotations
 from datetime import date
 
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, render
 
 from fogkeeper.registry.models import FoodServiceEstablishment
-from fogkeeper.submittals.models import ReportRequirement
+from fogkeeper.submittals.models import ReportRequirement, ReportSubmission
 from fogkeeper.submittals.selectors import due_reports
 from fogkeeper.submittals.services import report_monitoring_bill, report_require
 
 from ..common import policy
 from ..common.forms import put_errors
-from ..common.pages import agency_page, page_as_of
+from ..common.pages import agency_page, page_as_of, reads_only
 from ..registry.equipment import evaluated
 from .forms import MonitoringForm, RequireForm
 
@@ -89,3 +89,13 @@ def report_monitoring(request, code: str, requirement: int, due: str):
     context = {"fse": fse, "form": form, "requirement": found, "due_on": due_on}
     status = 400 if form.is_bound else 200
     return render(request, "web/submittals/monitoring.html", context, status=status)
+
+
+@agency_page
+@reads_only
+def report_file(request, code: str, submission: int):
+    """The file of a report the establishment submitted, as a download (every staff role)."""
+    fse = get_object_or_404(FoodServiceEstablishment, agency=request.agency, code=code)
+    found = get_object_or_404(ReportSubmission, requirement__establishment=fse, pk=submission)
+    name = (found.file.name or "").rsplit("/", 1)[-1]
+    return FileResponse(found.file.open("rb"), as_attachment=True, filename=name)

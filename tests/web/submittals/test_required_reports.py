@@ -173,3 +173,30 @@ def test_only_the_manager_bills_monitoring_and_only_of_a_kind_that_allows_it(
     assert client.get(bad_day).status_code == 404
     login(client, agencies[0], "manager")
     assert client.get(MONITORING.format(overdue_self_monitoring.pk)).status_code == 404
+
+
+def test_staff_read_a_submitted_report_and_no_one_else_does(client, agencies):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from fogkeeper.submittals.services import report_submit
+
+    fse = agencies[1].establishments.get(code="T-1")
+    requirement = report_require(
+        establishment=fse, kind="bmp_status", first_due_on=date(2025, 3, 31),
+        required_on=date(2025, 3, 1),
+    )  # fmt: skip
+    pdf = SimpleUploadedFile("bmp.pdf", b"%PDF-1.4\n%%EOF\n")
+    done = report_submit(
+        requirement=requirement, due_on=date(2025, 3, 31), submitted_on=date(2025, 3, 14),
+        file=pdf, note="Dry-wipe in place", today=date(2025, 3, 14),
+    )  # fmt: skip
+    login(client, agencies[1], "auditor")
+    html = client.get(PAGE).content.decode()
+    url = f"/establishments/T-1/reports/files/{done.pk}/"
+    assert url in html and "Dry-wipe in place" in html
+    response = client.get(url)
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content).startswith(b"%PDF-")
+    assert client.get(f"/establishments/T-1/reports/files/{done.pk + 1}/").status_code == 404
+    login(client, agencies[0], "manager")
+    assert client.get(url).status_code == 404
