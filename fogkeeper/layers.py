@@ -41,7 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the records of the program
     ("registry", "maintenance", "training", "inspections", "incidents", "sewers"),
     # what the ordinance has staff do about them
-    ("permits", "enforcement", "billing", "filings"),
+    ("permits", "enforcement", "billing", "filings", "submittals"),
     # case files from the records, the sweep and generated programs
     ("compliance",),
     # the demo programs, built through the services and the case files below them

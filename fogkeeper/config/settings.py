@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "fogkeeper.sewers",
     "fogkeeper.reporting",
     "fogkeeper.billing",
+    "fogkeeper.submittals",
     "fogkeeper.compliance",
     "fogkeeper.demo",
     "fogkeeper.enforcement",

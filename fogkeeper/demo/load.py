@@ -28,6 +28,7 @@ from fogkeeper.registry.models import (
     SewerSegment,
     normalise_address,
 )
+from fogkeeper.submittals.models import ReportRequirement
 from fogkeeper.training.models import Attendance, Employee, Training
 
 from .written import section
@@ -59,6 +60,7 @@ def load_program(program: Program, staff, seed: int) -> Agency:
     inspections = _load_inspections(pairs, devices, staff)
     incidents = _load_incidents(agency, program, pairs)
     samples = _load_samples(pairs, devices)
+    _load_reports(pairs)
     counts = {
         "establishments": len(fses),
         "devices": len(devices),
@@ -516,6 +518,20 @@ def _load_samples(pairs: Pairs, devices: Devices) -> list[Sample]:
     ]
     Sample.objects.bulk_create(samples)
     return samples
+
+
+def _load_reports(pairs: Pairs) -> None:
+    """The reports the manager required, each due once (none submitted yet)."""
+    ReportRequirement.objects.bulk_create(
+        ReportRequirement(
+            establishment=fse,
+            kind=r["kind"],
+            required_on=r["_required_on"],
+            first_due_on=r["due_on"],
+        )
+        for rec, fse in pairs
+        for r in rec.get("reports", ())
+    )
 
 
 def _audit_load(agency: Agency, as_of: date, seed: int, counts: dict[str, int]) -> None:

@@ -210,6 +210,20 @@ def _incident(b: _Builder, rec: dict | None, s: dict) -> None:
     b.incident(rec, s["incident"], **fields)
 
 
+def _required_report(b: _Builder, rec: dict, s: dict) -> None:
+    """A report the manager required (`kind`, one of the pack's), `required` days ago and
+    due `required_report` days ago, not submitted: overdue (issue 42)."""
+    reports = rec.setdefault("reports", [])
+    reports.append(
+        {
+            "id": f"RPT-{len(reports) + 1}",
+            "kind": s["kind"],
+            "due_on": b.ago(s["required_report"]),
+            "_required_on": b.ago(s["required"]),
+        }
+    )
+
+
 def _limit(b: _Builder, rec: dict, s: dict) -> None:
     b.limit(rec, s["limit"], float(s["at_most"]))
 
@@ -232,6 +246,7 @@ STEPS: dict[str, Callable[..., None]] = {  # a step of no establishment is given
     "new_hire": _new_hire,
     "unsigned": _unsigned,
     "incident": _incident,
+    "required_report": _required_report,
     "limit": _limit,
     "sample": _sample,
 }

@@ -21,7 +21,15 @@ from .models import (
     SewerSegment,
 )
 
-_TOWARDS_AGENCY = ("agency", "establishment", "device", "inspection", "training", "service")
+_TOWARDS_AGENCY = (
+    "agency",
+    "establishment",
+    "device",
+    "inspection",
+    "training",
+    "service",
+    "requirement",
+)
 
 
 def record_agency(obj: models.Model) -> Agency | None:

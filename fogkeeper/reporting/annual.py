@@ -46,6 +46,7 @@ from fogkeeper.maintenance.models import Service
 from fogkeeper.permits.models import Permit
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment, GreaseControlDevice
 from fogkeeper.sewers.selectors import cleaning_states
+from fogkeeper.submittals.selectors import report_counts
 
 SPILL_KINDS = ("overflow", "spill")  # a blockage that spilled nothing is no spill
 STEP_TITLES = {"hearing": "Hearing", "appeal": "Appeal", "court_judgment": "Court judgment"}
@@ -675,6 +676,29 @@ def _requests(r: AnnualReport, agency, pack) -> list[Figure]:
     ]
 
 
+def _required_reports(r: AnnualReport, agency, pack) -> list[Figure]:
+    """The reports the agency required (the pack's kinds): none where the pack declares none."""
+    if not pack.reports:
+        return []
+    counts = report_counts(agency, r.start, r.end)
+    rows = []
+    for kind in pack.reports.values():
+        c = counts.get(kind.id, {"required": 0, "received": 0, "late": 0})
+        rows.append((kind.title, kind.citation, c["required"], c["received"], c["late"]))
+    return [
+        Figure(
+            "required_reports",
+            f"Reports required of establishments in {r.year}",
+            sum(row[2] for row in rows),
+            f"The reports the agency required of establishments falling due from "
+            f"{r.start:%-d %B} to {r.end:%-d %B %Y}, by kind: each due date counts once; "
+            f"received: submitted by {r.end_words}; late: submitted after its due date, or not "
+            f"submitted by {r.end_words} though due before it.",
+            Table(("Report", "Section", "Required", "Received", "Late"), rows),
+        )
+    ]
+
+
 BUILDERS = (
     _establishments,
     _devices,
@@ -687,6 +711,7 @@ BUILDERS = (
     _spills,
     _segments,
     _requests,
+    _required_reports,
 )
 
 

@@ -162,6 +162,7 @@ LISTS = (
     "incidents",
     "samples",
     "enforcement",
+    "reports",
 )
 
 
@@ -267,7 +268,7 @@ def _check_references(data: dict[Any, Any], problems: list[Problem]) -> None:
     devices = _ids(get("devices"), "devices", problems)
     haulers = _ids(get("haulers"), "haulers", problems)
     employees = _ids(get("employees"), "employees", problems)
-    for name in ("services", "trainings", "inspections", "incidents", "samples", "enforcement"):
+    for name in LISTS[3:]:
         _ids(get(name), name, problems)
     _refs(get("services"), "device", devices, "services", "device", problems)
     _refs(get("samples"), "device", devices, "samples", "device", problems)
@@ -336,6 +337,15 @@ def _check_vocabulary(m: records.CaseFileModel, pack: Any, problems: list[Proble
                 Problem(
                     f"devices[{i}].kind",
                     f"{device.kind!r} is not a device kind of {pack.id} ({known})",
+                )
+            )
+    for i, report in enumerate(m.reports):
+        if report.kind not in pack.reports:
+            known = ", ".join(pack.reports) or "it asks none"
+            problems.append(
+                Problem(
+                    f"reports[{i}].kind",
+                    f"{report.kind!r} is not a kind of report of {pack.id} ({known})",
                 )
             )
 

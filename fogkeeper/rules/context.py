@@ -184,6 +184,7 @@ class Context:
         *,
         ends_on: date | None = None,
         evidence: dict[str, Any] | None = None,
+        citation: str | None = None,
     ) -> None:
         """An obligation due on `due`, met (or not yet) on `met_on`; ends when a duty ends."""
         if met_on is not None and met_on <= due:
@@ -195,7 +196,9 @@ class Context:
             met_on = ends_on  # the duty ended before it was met
         if met_on is None:
             if self.as_of > due:
-                self.finding(rule, subject, since, message, due=due, evidence=evidence)
+                self.finding(
+                    rule, subject, since, message, due=due, evidence=evidence, citation=citation
+                )
             return
         if met_on < self.cutoff:
             return  # met before the look-back: not reported (as in `finding`)
@@ -208,6 +211,7 @@ class Context:
             due=due,
             resolved_on=met_on,
             evidence=evidence,
+            citation=citation,
         )
 
     def plan(self, obligation: str, subject: str, due: date, rule: str) -> None:

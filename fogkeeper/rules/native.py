@@ -42,6 +42,7 @@ MODULES = (
     "fogkeeper.rules.checks.inspections",
     "fogkeeper.rules.checks.observations",
     "fogkeeper.rules.checks.permits",
+    "fogkeeper.rules.checks.reports",
     "fogkeeper.rules.checks.training",
     "fogkeeper.rules.checks.waste",
 )

@@ -33,6 +33,7 @@ from .packmodel import (
     Pack,
     Parameter,
     ParameterValue,
+    ReportKind,
     Requirement,
     RuleSpec,
     Vocab,
@@ -174,6 +175,48 @@ def _load_vocab(where: str, key: str, data: Any) -> dict[str, Vocab]:
         if not isinstance(entry, dict) or not str(entry.get("title") or "").strip():
             raise PackError(f"{here}: expected {{title, citation}}")
         out[str(name)] = Vocab(str(name), entry["title"].strip(), _cited(here, entry, "citation"))
+    return out
+
+
+_REPORT_KEYS = (
+    "title",
+    "citation",
+    "every_months",
+    "days_allowed",
+    "reference",
+    "monitoring_citation",
+)
+
+
+def _load_reports(where: str, data: Any) -> dict[str, ReportKind]:
+    """`reports:`: the kinds of report the agency may require, id -> {title, citation,
+    every_months?, days_allowed?, reference (required beside a number)}; absent: none."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PackError(f"{where}: reports: expected a mapping of report kinds")
+    out = {}
+    for name, entry in data.items():
+        here = f"{where}: reports.{name}"
+        if not isinstance(entry, dict) or not str(entry.get("title") or "").strip():
+            raise PackError(f"{here}: expected {{title, citation, ...}}")
+        unknown = sorted(set(entry) - set(_REPORT_KEYS))
+        if unknown:
+            raise PackError(f"{here}: unknown key {unknown[0]!r}")
+        numbers = {k: entry.get(k) for k in ("every_months", "days_allowed")}
+        for key, value in numbers.items():
+            if value is not None and (type(value) is not int or value <= 0):
+                raise PackError(f"{here}.{key}: expected a whole number above 0")
+        reference = _cited(here, entry) if any(numbers.values()) else ""
+        out[str(name)] = ReportKind(
+            str(name),
+            entry["title"].strip(),
+            _cited(here, entry, "citation"),
+            numbers["every_months"],
+            numbers["days_allowed"],
+            reference,
+            str(entry.get("monitoring_citation") or "").strip(),
+        )
     return out
 
 
@@ -513,6 +556,7 @@ def load_pack(folder: Path | str) -> Pack:
         obligations=_load_obligations(f"{where}/pack.yaml", meta.get("obligations")),
         device_kinds=_load_vocab(f"{where}/pack.yaml", "device_kinds", meta.get("device_kinds")),
         categories=categories,
+        reports=_load_reports(f"{where}/pack.yaml", meta.get("reports")),
         default_category=default_category,
         state_reporting=_load_state_reporting(f"{where}/pack.yaml", meta.get("state_reporting")),
     )

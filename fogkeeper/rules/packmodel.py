@@ -180,6 +180,23 @@ class Vocab:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportKind:
+    """A kind of report the ordinance lets the agency require of an establishment (`reports:`
+    of pack.yaml): its title and citation, and where the text sets one, the months between
+    reports or the days allowed after the requirement, each with its reference."""
+
+    id: str
+    title: str
+    citation: str
+    every_months: int | None = None
+    days_allowed: int | None = None
+    reference: str = ""
+    # the section letting the agency do the monitoring itself at the permittee's expense
+    # when the report is not done; "" where the ordinance says nothing of it
+    monitoring_citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ChecklistItem:
     """An item of the inspector's checklist: the question answered compliant or not, and the
     words of its finding when the answer is not compliant, a statement of what was found
@@ -289,6 +306,7 @@ class Pack:
     obligations: dict[str, str] = field(default_factory=dict)
     device_kinds: dict[str, Vocab] = field(default_factory=dict)
     categories: dict[str, Vocab] = field(default_factory=dict)
+    reports: dict[str, ReportKind] = field(default_factory=dict)  # none: the pack asks none
     default_category: str = ""
     state_reporting: str | None = None  # the State pack's name; None: the pack names none
     _durations: dict[str, Duration] = field(default_factory=dict)

@@ -240,6 +240,13 @@ class History(_Record, kw_only=True, frozen=True, gc=False):
     grace_days: Frequency
 
 
+class Report(_Record, kw_only=True, frozen=True, gc=False):
+    id: Id
+    kind: Id
+    due_on: Date
+    submitted_on: Date | None = None
+
+
 class CaseFileModel(_Record, kw_only=True, frozen=True, gc=False):
     jurisdiction: str
     as_of: Date | None = None
@@ -256,6 +263,7 @@ class CaseFileModel(_Record, kw_only=True, frozen=True, gc=False):
     samples: list[Sample] = []
     enforcement: list[Any] = []  # dicts, read by `casefile._raw_actions`
     history: History | None = None
+    reports: list[Report] = []
 
 
 STRUCTS: dict[str, type[msgspec.Struct]] = {
@@ -281,6 +289,7 @@ STRUCTS: dict[str, type[msgspec.Struct]] = {
         Incident,
         Sample,
         History,
+        Report,
         CaseFileModel,
     )
 }

@@ -273,6 +273,16 @@ class History(_Single):
     grace_days: Frequency
 
 
+class Report(_Model):
+    """A report the agency required of the establishment, due on one day (CASEFILE.md
+    `reports`): its kind is one of the pack's `reports:`, submitted on the day it came in."""
+
+    id: Id
+    kind: Id
+    due_on: Date
+    submitted_on: Date | None = None
+
+
 class CaseFileModel(_Single):
     jurisdiction: Text
     as_of: Date | None = None
@@ -289,6 +299,7 @@ class CaseFileModel(_Single):
     samples: Annotated[list[Sample], NULLS_IN_ITEMS] = []
     enforcement: Annotated[list[RawAction], NULLS_IN_ITEMS] = []
     history: History | None = None
+    reports: Annotated[list[Report], NULLS_IN_ITEMS] = []
 
 
 def _path(loc: tuple[Any, ...]) -> str:

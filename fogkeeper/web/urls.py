@@ -18,6 +18,7 @@ from .permits import urls as permits
 from .records import urls as records
 from .registry import urls as registry
 from .reports import urls as reports
+from .submittals import urls as submittals
 
 app_name = "web"
 
@@ -26,6 +27,7 @@ urlpatterns = [
     *reports.urlpatterns,
     *registry.urlpatterns,
     *records.urlpatterns,
+    *submittals.urlpatterns,
     *enforcement.urlpatterns,
     *permits.urlpatterns,
     *incidents.urlpatterns,

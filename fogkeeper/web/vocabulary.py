@@ -10,6 +10,7 @@ import re
 
 from fogkeeper.formats import STATUS_WORDS, UNITS, unit_words
 from fogkeeper.rules.packs import Pack
+from fogkeeper.submittals.selectors import report_subject_words
 from fogkeeper.training.models import Employee, Training
 
 from .models import ROLES
@@ -162,6 +163,8 @@ def subject_words(subject, establishment) -> str:
     subject = str(subject or "")
     if establishment is None or not subject:
         return subject
+    if (report := report_subject_words(subject)) is not None:
+        return report
     return subject_names(establishment).get(subject, subject)
 
 

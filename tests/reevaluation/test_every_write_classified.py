@@ -25,6 +25,7 @@ from . import (
     test_permits_writes,
     test_records_writes,
     test_registry_writes,
+    test_submittals_writes,
 )
 
 ROOT = Path(__file__).resolve().parents[2] / "fogkeeper"
@@ -80,6 +81,7 @@ def _covered() -> set[object]:
         test_enforcement_writes,
         test_billing_writes,
         test_filings_writes,
+        test_submittals_writes,
     )
     return {f for area in areas for f in area.WRITES} | set(TESTED_APART)
 

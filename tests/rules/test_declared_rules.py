@@ -47,7 +47,7 @@ def test_a_rule_no_check_module_declares_is_refused_and_known_once_declared(tmp_
     assert _problems(folder) == [
         "imaginary-town/pack.yaml: obligations.gcd.lid_check: not an obligation the schedule "
         "lists (gcd.service, incident.written_report, inspection.annual, permit.expiry, "
-        "permit.renewal_application, training.new_hire, training.refresher, "
+        "permit.renewal_application, report.due, training.new_hire, training.refresher, "
         "yellow_grease.collection)",
         "imaginary-town/pack.yaml: rules.gcd.lid_missing: no check raises this rule (the "
         "engine's rules are in RULES.md; an enforcement rule must be named by a check in "

@@ -257,6 +257,7 @@ OBLIGATION_RULES = {
     "training.new_hire": "training.new_hire_overdue",
     "training.refresher": "training.refresher_overdue",
     "incident.written_report": "incident.written_report_late",
+    "report.due": "report.overdue",
 }
 
 

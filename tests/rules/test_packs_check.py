@@ -190,7 +190,7 @@ def test_it_names_missing_pack_keys_and_a_default_category_not_among_the_categor
         "imaginary-town/pack.yaml: effective_note: unknown key (expected id, name, "
         "ordinance, effective, effective_reference, holidays, device_kinds, categories, "
         "default_category, timezone, titles, obligations, rules, area, state_reporting, "
-        "billing)" in found
+        "billing, reports)" in found
     )
     assert (
         "imaginary-town/pack.yaml: default_category: unknown category 'diner' (the pack's "

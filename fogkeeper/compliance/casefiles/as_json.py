@@ -30,6 +30,7 @@ from typing import Any
 
 from fogkeeper.enforcement.selectors import enforcement_entries
 from fogkeeper.registry.models import Agency, FoodServiceEstablishment
+from fogkeeper.submittals.selectors import report_entries
 
 from .json_batch import _Batch, _put
 from .json_history import (
@@ -80,6 +81,7 @@ def build_case_files(
         "incidents": _incidents(batch),
         "samples": _samples(batch),
         "enforcement": enforcement_actions(agency, batch.ids, as_of),
+        "reports": report_entries(agency, batch.ids, as_of),
     }
     cases: dict[int, dict] = {}
     for est_id, est in establishments.items():
@@ -96,6 +98,8 @@ def build_case_files(
         case["enforcement"] = records["enforcement"].get(est_id, [])
         if agency.history_starts is not None:
             case["history"] = history_of(agency)
+        if est_id in records["reports"]:
+            case["reports"] = records["reports"][est_id]
         cases[est_id] = case
     return cases
 

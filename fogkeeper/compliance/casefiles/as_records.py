@@ -37,6 +37,7 @@ from django.db import connection
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules import CaseFile, records, trusted
 from fogkeeper.rules.packs import default_registry
+from fogkeeper.submittals.selectors import report_entries
 
 from .as_json import build_case_files, enforcement_actions
 
@@ -109,6 +110,7 @@ _LISTS = (
     "incidents",
     "samples",
     "enforcement",
+    "reports",
 )
 
 
@@ -133,6 +135,10 @@ def _lists(agency: Agency, batch: _Batch) -> dict[str, dict[int, Any]]:
     lists["incidents"] = _incidents(batch)
     lists["samples"] = _samples(batch)
     lists["enforcement"] = enforcement_actions(agency, batch.ids, batch.as_of)
+    lists["reports"] = {
+        est_id: msgspec.convert(entries, list[records.Report])
+        for est_id, entries in report_entries(agency, batch.ids, batch.as_of).items()
+    }
     return lists
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import requests, views
+from . import reports, requests, views
 
 urlpatterns = [
     path("", views.home, name="operator"),
@@ -22,6 +22,7 @@ urlpatterns = [
         views.employee_left,
         name="operator_employee_left",
     ),
+    path("<str:code>/reports/", reports.reports, name="operator_reports"),
     path("<str:code>/yellow-grease/", views.yellow_grease, name="operator_yellow_grease"),
     path(
         "<str:code>/permit-application/",

@@ -60,6 +60,7 @@ WRITES = (
     "contact",
     "employee",
     "request",
+    "report",
 )
 
 
@@ -123,6 +124,7 @@ def establishment(request, fse):
         "may": _writes(request),
         "queries": queries,
         "has_requests": bool(request_kinds(fse.agency.get_pack())),
+        "asks_reports": bool(fse.agency.get_pack().reports),
     }
     return render(request, "portal/operator/establishment.html", context)
 

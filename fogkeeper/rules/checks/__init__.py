@@ -13,11 +13,22 @@ from . import (
     inspections,
     observations,
     permits,
+    reports,
     training,
     waste,
 )
 
-OPERATIONAL = (permits, devices, waste, training, inspections, observations, discharge, incidents)
+OPERATIONAL = (
+    permits,
+    devices,
+    waste,
+    training,
+    inspections,
+    observations,
+    discharge,
+    incidents,
+    reports,
+)
 
 
 def declared() -> dict[str, Rule]:

@@ -40,6 +40,7 @@ PACK_KEYS = {
     "area": False,
     "state_reporting": False,
     "billing": False,
+    "reports": False,
 }
 HOLIDAY_KEYS = ("name", "month", "day", "weekday", "nth", "offset_days")
 ACTION_KEYS = (

@@ -83,6 +83,7 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
             )
         if not _text(title):
             pk.add(f, f"obligations.{key}", "expected a title")
+    _check_reports(pk, meta.get("reports"))
     rules = _mapping(pk, f, "rules", meta.get("rules"), "rule ids to {citation, severity, title}")
     for rule_id, entry in rules.items():
         here = f"rules.{rule_id}"
@@ -100,6 +101,45 @@ def _check_meta(pk: _Pack, meta: Any) -> None:
             )
         if "title" in entry and not _text(entry["title"]):
             pk.add(f, f"{here}.title", "expected a title")
+
+
+REPORT_KEYS = (
+    "title",
+    "citation",
+    "every_months",
+    "days_allowed",
+    "reference",
+    "monitoring_citation",
+)
+
+
+def _check_reports(pk: _Pack, data: Any) -> None:
+    """`reports:` the kinds of report the agency may require: each titled and cited, with the
+    months between reports or the days allowed after the requirement where the text sets
+    them, and a reference beside such a number. A pack that asks no reports leaves it out."""
+    f = "pack.yaml"
+    kinds = _mapping(pk, f, "reports", data, "report kinds to {title, citation, ...}")
+    for name, entry in kinds.items():
+        here = f"reports.{name}"
+        if not isinstance(entry, dict):
+            pk.add(f, here, "expected {title, citation, every_months?, days_allowed?, reference?}")
+            continue
+        _unknown_keys(pk, f, here, entry, REPORT_KEYS)
+        pk.cited(f, here, entry)
+        if not _text(entry.get("title")):
+            pk.add(f, f"{here}.title", "expected a title")
+        if "monitoring_citation" in entry and not _text(entry["monitoring_citation"]):
+            pk.add(f, f"{here}.monitoring_citation", "expected the section, as 10.02.140(C)")
+        numbered = False
+        for key in ("every_months", "days_allowed"):
+            value = entry.get(key)
+            if value is None:
+                continue
+            numbered = True
+            if type(value) is not int or value <= 0:
+                pk.add(f, f"{here}.{key}", f"{value!r} is not a whole number above 0")
+        if numbered:
+            pk.cited(f, here, entry, "reference")
 
 
 def _check_state_reporting(pk: _Pack, value: Any) -> None:

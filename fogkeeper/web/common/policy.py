@@ -39,7 +39,7 @@ WRITES = {
         "permit", "operator_change", "frequency", "fees", "notice", "hearing", "decision",
         "appeal", "penalty", "invoice", "payment", "membership", "dispute", "enforcement",
         "hauler", "employee", "plan_review", "yellow_grease", "segment_cleaning", "sweep",
-        "onboarding", "communication", "request_answer",
+        "onboarding", "communication", "request_answer", "report_requirement",
     },
     "inspector": {
         "establishment", "device", "service", "training", "inspection", "sample", "incident",
@@ -50,7 +50,7 @@ WRITES = {
     "auditor": set(),
     "operator": {
         "training", "yellow_grease", "permit_application", "notice_answer", "contact",
-        "employee", "request",
+        "employee", "request", "report",
     },
     "hauler": {"service"},
     "owner": set(),

@@ -46,6 +46,7 @@ from fogkeeper.incidents.spills import SpillReport, reports_due
 from fogkeeper.registry.models import Agency
 from fogkeeper.rules.packs import Pack
 from fogkeeper.sewers.selectors import SegmentState, cleaning_citation, cleanings_overdue
+from fogkeeper.submittals.selectors import DueReport, due_between
 
 from ..common import policy
 from ..common.exports import neutralise
@@ -60,6 +61,7 @@ KINDS = {
     "spill_report": "State spill reports",
     "cleaning": "Sewer cleanings overdue",
     "request": "Requests to deliver",
+    "report": "Reports required of establishments",
     "overdue": "Overdue on our side",
 }
 NAMED_KINDS = {"final": "final", "lien_eligible": "lien"}  # deadline name -> calendar kind
@@ -201,6 +203,8 @@ def legal_calendar(
     ]
     requests = open_due(agency=agency, start=date.min, end=end - timedelta(days=1))
     entries += [e for f in requests if (e := _request_entry(f, as_of)).overdue or start <= e.day]
+    if pack.reports:
+        entries += [_report_entry(r) for r in due_between(agency, start, end, as_of)]
     entries.sort(key=_order)
     if kinds:
         entries = [e for e in entries if e.kinds & set(kinds)]
@@ -410,6 +414,28 @@ def _request_entry(filing: Filing, as_of: date) -> Entry:
         overdue=filing.due_on < as_of,
         why=f"Filed {filing.filed_on.isoformat()}; not delivered." if filing.due_on < as_of else "",
         href=reverse("web:filing", kwargs={"pk": filing.pk}),
+    )
+
+
+def _report_entry(row: DueReport) -> Entry:
+    """A report the agency required of an establishment, on its due date: the operator's to
+    submit, so never overdue on the agency's side; `why` says whether it came in."""
+    r, fse = row.requirement, row.requirement.establishment
+    return Entry(
+        day=row.due_on,
+        at=None,
+        kind="report",
+        name=f"report-{r.pk}-{row.due_on.isoformat()}",  # the iCalendar uid's, one a date
+        engine_kind="report",
+        what=r.title,
+        action="",
+        action_title="report due",
+        establishment=fse.code,
+        establishment_name=fse.name,
+        case="",
+        citation=r.citation,
+        why=row.state,
+        href=reverse("web:required_reports", kwargs={"code": fse.code}),
     )
 
 

@@ -124,6 +124,26 @@ def _trainings(object_ids):
     return out
 
 
+@source("report", "Required report", "submittals.reportsubmission", "report.submit")
+def _reports(object_ids):
+    from fogkeeper.submittals.models import ReportSubmission
+
+    out = {}
+    submissions = ReportSubmission.objects.filter(pk__in=_ids(object_ids)).select_related(
+        "requirement__establishment__agency"
+    )
+    for s in submissions:
+        fse = s.requirement.establishment
+        late = " (late)" if s.submitted_on > s.due_on else ""
+        out[str(s.pk)] = {
+            "what": f"{s.requirement.title} due {s.due_on:%Y-%m-%d}, submitted "
+            f"{s.submitted_on:%Y-%m-%d}{late}",
+            "establishment": fse,
+            "url": reverse("web:required_reports", args=[fse.code]),
+        }
+    return out
+
+
 @source("service", "Pump-out", "maintenance.service", "service.record")
 def _services(object_ids):
     from fogkeeper.maintenance.models import Service

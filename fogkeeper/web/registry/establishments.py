@@ -9,6 +9,8 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
+from fogkeeper.submittals.selectors import due_reports
+
 from ..common import policy
 from ..common.dates import explicit_as_of
 from ..common.exports import export_response
@@ -120,6 +122,7 @@ def establishment_detail(request, code: str):
     queries = section_queries(request.GET)
     context = {
         "establishment_page": page,
+        "required_reports": due_reports(page.establishment, as_of) if pack.reports else None,
         "may_record": may_record,
         "as_of": as_of,
         "queries": queries,
