@@ -101,15 +101,22 @@ def server(django_db_setup, django_db_blocker):
         try:
             base = f"http://127.0.0.1:{port}"
             _wait_ready(f"{base}/api/v1/schema/", gunicorn)
-            yield base, tokens
+            yield base, tokens, lambda: _server_errors(log)
         finally:
             gunicorn.terminate()
             gunicorn.wait(timeout=30)
             with psycopg.connect(admin, autocommit=True) as db:
                 db.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
-            log.seek(0)
-            errors = [line for line in log if "Traceback" in line or "Error" in line]
-            print("".join(errors[-20:]), file=sys.stderr)
+            print(_server_errors(log), file=sys.stderr)
+
+
+def _server_errors(log) -> str:
+    """The server's last tracebacks, from its log so far: what a 500 was."""
+    log.flush()
+    log.seek(0)
+    text = log.read()
+    log.seek(0, 2)
+    return "\n".join(text.split("Traceback")[-3:])[-6000:] if "Traceback" in text else ""
 
 
 def _wait_ready(url: str, process) -> None:
@@ -154,14 +161,15 @@ def _schemathesis(base: str, token: str) -> subprocess.Popen:
 def test_it_conforms_to_its_schema_on_random_examples(server):
     """The four roles at once (each a schemathesis run of its own), so that the run costs one
     role's time; each run prints its seed, to replay a failure with --seed."""
-    base, tokens = server
+    base, tokens, server_errors = server
     runs = {role: _schemathesis(base, tokens[role]) for role in ROLES}
     failed = {}
     for role, run in runs.items():
         out, _ = run.communicate(timeout=900)
         if run.returncode != 0:
             failed[role] = out[-6000:]
-    assert not failed, "\n\n".join(f"== {role}\n{out}" for role, out in failed.items())
+    said = "\n\n".join(f"== {role}\n{out}" for role, out in failed.items())
+    assert not failed, f"{said}\n\n== the server's errors\n{server_errors()}"
 
 
 def _signed_in(base: str, username: str) -> tuple[str, str]:
@@ -184,7 +192,7 @@ def test_the_field_sync_and_the_onboarding_upload_answer_random_posts_in_words(s
     for no type, so a body refused before the view, as one that cannot be read, is answered as
     a page: no content type check. The field app asks for JSON and gets it:
     tests/web/field/test_field_sync_input.py.)"""
-    base, _ = server
+    base, _, _ = server
     cookie, csrf = _signed_in(base, "manager")
     run = subprocess.run(
         [

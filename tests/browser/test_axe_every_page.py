@@ -39,8 +39,10 @@ PARTS = {
     "incidents": 2,
     "billing": 2,
 }
-# The areas whose GETs answer no HTML page (JSON only), which axe has nothing to read in.
-NO_PAGES = {"lookups"}
+# The areas whose GETs answer no HTML page to agency A's people, which axe has nothing to read
+# in: JSON only, or none under A's ordinance (it requires no reports; axe reads the required
+# reports' pages on the Town in tests/browser/test_required_reports.py).
+NO_PAGES = {"lookups", "required_reports"}
 CASES = [(area, k) for area in TABLES if area not in NO_PAGES for k in range(PARTS.get(area, 1))]
 
 
