@@ -4,6 +4,7 @@ establishment that concern one of its records."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -13,7 +14,7 @@ from django.db.models import Exists, OuterRef
 from fogkeeper.enforcement.models import CaseViolation, EnforcementCase
 from fogkeeper.incidents.models import Incident
 from fogkeeper.registry.models import FoodServiceEstablishment
-from fogkeeper.rules.report import Accrual, Deadline
+from fogkeeper.rules.report import Accrual, Deadline, Report
 
 from .models import ComplianceStatus, Finding
 from .reports import establishment_report
@@ -100,6 +101,30 @@ def stored_calendar(
         for a in stored.accruals or []
     ]
     return deadlines, accruals
+
+
+@dataclass
+class DayWord:
+    """What the engine gives an establishment's enforcement on a day: the deadlines and fines
+    of its actions and the schedule of its obligations (as the report's dicts); `report` is
+    the report itself when it was evaluated afresh, None when read from the stored evaluation."""
+
+    deadlines: list[Deadline]
+    accruals: list[Accrual]
+    schedule: list[dict[str, Any]]
+    report: Report | None = None
+
+
+def day_word(establishment: FoodServiceEstablishment, as_of: date) -> DayWord:
+    """The engine's word on `as_of`: read from the establishment's last stored evaluation when
+    that was of `as_of` (the sweep's of today, kept current after each write), else evaluated
+    afresh. Raises CaseFileError when its records make no valid case file."""
+    stored = stored_calendar(establishment, as_of)
+    if stored is not None:
+        return DayWord(*stored, schedule=list(establishment.compliance.schedule or []))
+    report = establishment_report(establishment=establishment, as_of=as_of)
+    schedule = [item.to_dict() for item in report.schedule]
+    return DayWord(report.deadlines, report.accruals, schedule, report)
 
 
 def _day_or_moment(text: str) -> date | datetime:

@@ -23,8 +23,7 @@ from fogkeeper.billing.selectors import (
     business_licence_renewal_blocked,
     delinquent_invoices,
 )
-from fogkeeper.compliance.reports import establishment_report
-from fogkeeper.compliance.selectors import stored_calendar
+from fogkeeper.compliance.selectors import DayWord, day_word
 from fogkeeper.enforcement.models import APPEAL, HEARING, EnforcementAction, Letter, NoticeAnswer
 from fogkeeper.enforcement.selectors import establishment_answers_by_action
 from fogkeeper.registry.models import FoodServiceEstablishment
@@ -122,33 +121,16 @@ def enforcement_page(
     return page
 
 
-@dataclass
-class EngineWord:
-    """What the page takes of the engine's report on the day: the deadlines and fines of the
-    actions, and the schedule of obligations (as the report's dicts)."""
-
-    deadlines: list[Deadline]
-    accruals: list[Accrual]
-    schedule: list[dict[str, Any]]
-
-
-def _engine(fse, as_of: date) -> tuple[EngineWord | None, bool]:
-    """The engine's word on `as_of`: as its last stored evaluation gave it when that was of
-    `as_of` (the sweep's of today, kept current after each write), else evaluated afresh;
-    none, and a problem, if the records of the establishment do not make a valid case file
-    (the agency has to correct them)."""
-    stored = stored_calendar(fse, as_of)
-    if stored is not None:
-        return EngineWord(*stored, schedule=list(fse.compliance.schedule or [])), False
+def _engine(fse, as_of: date) -> tuple[DayWord | None, bool]:
+    """The engine's word on `as_of`; none, and a problem, if the records of the establishment
+    do not make a valid case file (the agency has to correct them)."""
     try:
-        report = establishment_report(establishment=fse, as_of=as_of)
+        return day_word(fse, as_of), False
     except CaseFileError:
         return None, True
-    schedule = [item.to_dict() for item in report.schedule]
-    return EngineWord(report.deadlines, report.accruals, schedule), False
 
 
-def _overdue(fse, word: EngineWord, as_of: date) -> list[dict[str, Any]]:
+def _overdue(fse, word: DayWord, as_of: date) -> list[dict[str, Any]]:
     """The operator's obligations overdue on `as_of`, each with the fine accrued on it, as
     the reminders name them (portal.reminders)."""
     fines = item_fines(fse, [a.to_dict() for a in word.accruals])

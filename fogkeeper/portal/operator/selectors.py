@@ -24,7 +24,7 @@ from fogkeeper.rules.calendar import Duration
 from fogkeeper.rules.checks import obligations
 from fogkeeper.training.models import Attendance, Employee, Training
 from fogkeeper.web.common import policy
-from fogkeeper.web.common.selectors import section
+from fogkeeper.web.common.paging import section
 from fogkeeper.web.templatetags.words import pack_title
 from fogkeeper.web.vocabulary import action_words
 

@@ -1,21 +1,23 @@
-"""The pages of a list of the agency's history: counted no further than COUNT_CAP rows.
+"""The pages of a list: a list of the agency's history counted no further than COUNT_CAP
+rows (list_page), and a long section of a page read a page at a time (section).
 
 A list of pump-outs, inspections, findings or audit rows of an agency holding ten years of a
 city's records matches hundreds of thousands of rows when unfiltered; counting them all would
 read every one on each page shown. CappedPaginator counts the first COUNT_CAP + 1 matching rows
-only (one `SELECT count(*)` over a LIMITed subquery of the rows' ids),
-says "more than 10,000" past them and pages through the first COUNT_CAP. The filters narrow a
-list to the rows a person pages through; its export gives every matching row.
+only (one `SELECT count(*)` over a LIMITed subquery of the rows' ids), says "more than 10,000"
+past them and pages through the first COUNT_CAP. The filters narrow a list to the rows a person
+pages through; its export gives every matching row.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
 COUNT_CAP = 10_000
+SHOWN = 25  # the rows of a long list a page shows at a time (issue 15, item 7)
 
 
 class CappedPaginator(Paginator):
@@ -52,3 +54,16 @@ def list_page(rows, per_page: int, number):
     """The page `number` (any text from the URL: a page past the last gives the last) of
     `rows`, counted no further than COUNT_CAP."""
     return CappedPaginator(rows, per_page).get_page(number)
+
+
+def section(rows, number, per: int = SHOWN) -> Page:
+    """One page of a long list of a page's section (`?<section>_page=`): counted and sliced
+    in SQL, never the whole list loaded. The first page is read one row long: a section that
+    ends on it (most of an establishment's) is counted from its rows, with no COUNT."""
+    paginator = Paginator(rows, per)
+    if not isinstance(rows, QuerySet) or str(number or 1) != "1":
+        return paginator.get_page(number)
+    first = list(rows[: per + 1])
+    if len(first) <= per:
+        paginator.count = len(first)  # a cached_property: set, it is not asked of the database
+    return Page(first[:per], 1, paginator)

@@ -1,28 +1,12 @@
-"""Reads every area's pages share: one page of a long section of a page, counted and sliced
-in SQL; the rows of several querysets counted in one round trip."""
+"""Reads every area's pages share: the rows of several querysets counted in one round trip
+(the pages of a list or of a page's section: web/common/paging.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import QuerySet
-
-SHOWN = 25  # the rows of a long list a page shows at a time (issue 15, item 7)
-
-
-def section(rows, number, per: int = SHOWN) -> Page:
-    """One page of a long list of a page's section (`?<section>_page=`): counted and sliced
-    in SQL, never the whole list loaded. The first page is read one row long: a section that
-    ends on it (most of an establishment's) is counted from its rows, with no COUNT."""
-    paginator = Paginator(rows, per)
-    if not isinstance(rows, QuerySet) or str(number or 1) != "1":
-        return paginator.get_page(number)
-    first = list(rows[: per + 1])
-    if len(first) <= per:
-        paginator.count = len(first)  # a cached_property: set, it is not asked of the database
-    return Page(first[:per], 1, paginator)
 
 
 def counts(**counted: QuerySet | tuple[str, list[Any]]) -> dict[str, int]:

@@ -19,11 +19,11 @@ from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import get_valid_filename
 
 from fogkeeper.billing.selectors import case_invoices
-from fogkeeper.compliance.reports import establishment_report
 from fogkeeper.compliance.selectors import (
+    DayWord,
     case_violations_found,
+    day_word,
     live_case_violations,
-    stored_calendar,
     swept_calendars,
 )
 from fogkeeper.enforcement.models import (
@@ -246,18 +246,17 @@ def case_page(*, agency: Agency, establishment: str, code: str, as_of: date) -> 
     actions = case_actions(case)
     codes = {a.code for a in actions}
     violations = case_violations_found(case)
-    problem, calendar = "", stored_calendar(fse, as_of)
-    if calendar is None:
-        try:
-            report = establishment_report(establishment=fse, as_of=as_of)
-        except CaseFileError as e:
-            problem = str(e)
-            report = Report(pack.id, fse.code, fse.name, as_of, status="")
-        calendar = report.deadlines, report.accruals
-        open_findings = {(f.rule, f.subject) for f in report.findings if f.open}
+    problem = ""
+    try:
+        word = day_word(fse, as_of)
+    except CaseFileError as e:
+        problem = str(e)
+        word = DayWord([], [], [], Report(pack.id, fse.code, fse.name, as_of, status=""))
+    if word.report is not None:  # evaluated afresh: the violations it finds open that day
+        open_findings = {(f.rule, f.subject) for f in word.report.findings if f.open}
         violations = [(v, (v.rule, v.subject) in open_findings) for v, _ in violations]
-    deadlines = [_deadline(pack, actions, d, as_of) for d in calendar[0] if d.action in codes]
-    accruals = [_accrual(pack, a) for a in calendar[1] if a.action in codes]
+    deadlines = [_deadline(pack, actions, d, as_of) for d in word.deadlines if d.action in codes]
+    accruals = [_accrual(pack, a) for a in word.accruals if a.action in codes]
     closure = closure_on(actions, as_of)
     rows = [
         {"violation": v, "title": pack_title(pack, v.rule), "open": found}

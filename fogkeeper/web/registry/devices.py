@@ -131,7 +131,7 @@ def device_detail(request, fse, device):
     of it and the design exceptions approved for it."""
     from fogkeeper.permits.models import Permit
 
-    from ..common.selectors import section
+    from ..common.paging import section
     from .establishment_page import section_queries
 
     permit = Permit.objects.filter(establishment=fse, status="active").order_by("-issued_on")

@@ -20,7 +20,7 @@ from fogkeeper.inspections.models import ChecklistAnswer, Inspection, Inspection
 from fogkeeper.inspections.selectors import accumulation_limit, discharge_limits
 from fogkeeper.rules.packs import Pack
 
-from ..common.selectors import section
+from ..common.paging import section
 from ..templatetags.words import pack_title
 from ..vocabulary import reference_words
 from .carried import JSONRows, instances, json_rows

@@ -57,7 +57,7 @@ from fogkeeper.registry.models import (
 from fogkeeper.rules.report import STATUSES
 from fogkeeper.training.models import Employee, Training
 
-from ..common.selectors import SHOWN, section
+from ..common.paging import SHOWN, section
 from ..templatetags.words import pack_title
 from .carried import JSONRows, instance, instances, json_rows
 

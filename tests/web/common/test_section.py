@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from fogkeeper.maintenance.models import Service
-from fogkeeper.web.common.selectors import section
+from fogkeeper.web.common.paging import section
 from tests.records import make_device, make_establishment, make_service
 from tests.web.people import two_agencies
 

@@ -7,9 +7,9 @@ given the agencies read again."""
 
 import pytest
 
+from fogkeeper.compliance import selectors as compliance_selectors
 from fogkeeper.enforcement.models import Letter
 from fogkeeper.rules.errors import CaseFileError, Problem
-from fogkeeper.web.enforcement import cases
 from tests.records import make_establishment
 from tests.web.enforcement import (
     closed_case,
@@ -162,7 +162,8 @@ def test_it_still_shows_the_case_when_the_engine_cannot_evaluate_it(client, agen
     def refuse(**kw):
         raise CaseFileError([Problem("devices[0].kind", "not a device kind")])
 
-    monkeypatch.setattr(cases, "establishment_report", refuse)
+    # the engine's word is read where the case page asks for it (compliance.selectors.day_word)
+    monkeypatch.setattr(compliance_selectors, "establishment_report", refuse)
     client.force_login(make_user("alice", agencies[0]))
     response = client.get(URL)
     assert response.status_code == 200
